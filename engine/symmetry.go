@@ -1,0 +1,155 @@
+package engine
+
+import "slices"
+
+// Group is a group of symmetries of a board: permutations of its holes that
+// map jumps to jumps. Its first element is the identity. Canonical is the one
+// way positions are reduced by symmetry throughout pegs.
+type Group struct {
+	perms  [][]int
+	tables [][][256]Position // tables[s][k][v]: image under s of byte k equal to v
+}
+
+// newGroup builds a group from hole permutations; perms[0] must be the
+// identity.
+func newGroup(perms [][]int) *Group {
+	g := &Group{perms: perms}
+	n := len(perms[0])
+	nb := (n + 7) / 8
+	g.tables = make([][][256]Position, len(perms))
+	for s, perm := range perms {
+		g.tables[s] = make([][256]Position, nb)
+		for k := range nb {
+			for v := range 256 {
+				var img Position
+				for bit := range 8 {
+					h := 8*k + bit
+					if v&(1<<bit) != 0 && h < n {
+						img |= 1 << uint(perm[h])
+					}
+				}
+				g.tables[s][k][v] = img
+			}
+		}
+	}
+	return g
+}
+
+// Len returns the number of symmetries, the identity included.
+func (g *Group) Len() int { return len(g.perms) }
+
+// Perm returns symmetry s as a permutation: hole h goes to Perm(s)[h]. The
+// caller must not modify it.
+func (g *Group) Perm(s int) []int { return g.perms[s] }
+
+// Apply returns the image of p under symmetry s.
+func (g *Group) Apply(s int, p Position) Position {
+	var img Position
+	for k, t := range g.tables[s] {
+		img |= t[byte(p>>(8*uint(k)))]
+	}
+	return img
+}
+
+// Canonical returns the least image of p under the group: two positions are
+// symmetric images of each other exactly when their canonical forms are
+// equal.
+func (g *Group) Canonical(p Position) Position {
+	best := p
+	for s := 1; s < len(g.tables); s++ {
+		best = min(best, g.Apply(s, p))
+	}
+	return best
+}
+
+// Images writes the image of p under each symmetry into dst, which must have
+// room for Len positions, and returns dst[:Len].
+func (g *Group) Images(p Position, dst []Position) []Position {
+	dst = dst[:len(g.perms)]
+	for s := range g.perms {
+		dst[s] = g.Apply(s, p)
+	}
+	return dst
+}
+
+// OrbitSize returns the number of distinct images of p under the group.
+func (g *Group) OrbitSize(p Position) int {
+	var seen [48]Position
+	imgs := seen[:0]
+	for s := range g.perms {
+		q := g.Apply(s, p)
+		if !slices.Contains(imgs, q) {
+			imgs = append(imgs, q)
+		}
+	}
+	return len(imgs)
+}
+
+// Stabilizer returns the subgroup of symmetries that map the set of holes in
+// p onto itself.
+func (g *Group) Stabilizer(p Position) *Group {
+	var keep []int
+	for s := range g.perms {
+		if g.Apply(s, p) == p {
+			keep = append(keep, s)
+		}
+	}
+	if len(keep) == len(g.perms) {
+		return g
+	}
+	sub := &Group{}
+	for _, s := range keep {
+		sub.perms = append(sub.perms, g.perms[s])
+		sub.tables = append(sub.tables, g.tables[s])
+	}
+	return sub
+}
+
+// symmetries finds the board's symmetries: the linear maps of the lattice
+// that permute its jump directions, followed by the translation that brings
+// the board back onto itself.
+func (b *Board) symmetries() [][]int {
+	dirs := b.geom.directions()
+	var perms [][]int
+	for m := range 81 {
+		// m encodes a 2x2 matrix with entries in {-1, 0, 1}; code 68 is the
+		// identity, which the rotation below puts first.
+		code := (m + 68) % 81
+		a, bb, c, d := code%3-1, code/3%3-1, code/9%3-1, code/27%3-1
+		if a*d-bb*c != 1 && a*d-bb*c != -1 {
+			continue
+		}
+		mat := func(p point) point { return point{a*p.r + bb*p.c, c*p.r + d*p.c} }
+		ok := true
+		for _, dir := range dirs {
+			if !slices.Contains(dirs, mat(dir)) {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		img := make([]point, len(b.holes))
+		minR, minC := 1<<30, 1<<30
+		oR, oC := 1<<30, 1<<30
+		for h, p := range b.holes {
+			img[h] = mat(p)
+			minR, minC = min(minR, img[h].r), min(minC, img[h].c)
+			oR, oC = min(oR, p.r), min(oC, p.c)
+		}
+		perm := make([]int, len(b.holes))
+		for h := range img {
+			q := point{img[h].r - minR + oR, img[h].c - minC + oC}
+			perm[h] = b.holeAt(q)
+			if perm[h] < 0 {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			perms = append(perms, perm)
+		}
+	}
+	return perms
+}

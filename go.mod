@@ -1,0 +1,3 @@
+module pegs
+
+go 1.24.0
