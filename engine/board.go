@@ -429,9 +429,9 @@ func Lookup(name string) (*Board, error) {
 // character is one lattice column. On a triangular board holes in a row stand
 // two columns apart and each row is offset by one from the next, as in
 //
-//	    .
-//	   o o
-//	  o o o
+//	  .
+//	 o o
+//	o o o
 //
 // The pegs drawn become the board's start position.
 func Parse(name, text string, g Geometry) (*Board, error) {
