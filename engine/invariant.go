@@ -144,3 +144,14 @@ func (g Geometry) distance(dr, dc int) int {
 		return abs(dr) + abs(dc)
 	}
 }
+
+// Top returns a hole of greatest weight.
+func (pg *Pagoda) Top() int {
+	t := 0
+	for h, w := range pg.weights {
+		if w > pg.weights[t] {
+			t = h
+		}
+	}
+	return t
+}

@@ -1,0 +1,103 @@
+package search
+
+import (
+	"math/bits"
+
+	"pegs/engine"
+)
+
+// moveGen finds legal jumps with a few word operations: jumps whose over and
+// to holes lie at the same index offsets from their from hole share one
+// shift expression, so every legal jump of a group comes out of one AND.
+type moveGen struct {
+	board  *engine.Board
+	jumps  []engine.Jump
+	masks  []engine.Position // holes each jump touches
+	groups []shiftGroup
+	group  *engine.Group
+	// images[j*g+s] is the image of jumps[j]'s mask under symmetry s of
+	// group, so a child's images are its parent's XOR these.
+	images []engine.Position
+	nsym   int
+}
+
+type shiftGroup struct {
+	from   engine.Position // from holes that have a jump in this group
+	d1, d2 int             // over = from + d1, to = from + d2
+	jump   [engine.MaxHoles]int16
+}
+
+func shift(p engine.Position, d int) engine.Position {
+	if d >= 0 {
+		return p >> uint(d)
+	}
+	return p << uint(-d)
+}
+
+func newMoveGen(b *engine.Board, g *engine.Group) *moveGen {
+	m := &moveGen{board: b, jumps: b.Jumps(), group: g, nsym: g.Len()}
+	idx := map[[2]int]int{}
+	for k, j := range m.jumps {
+		m.masks = append(m.masks, j.Mask())
+		key := [2]int{j.Over - j.From, j.To - j.From}
+		gi, ok := idx[key]
+		if !ok {
+			gi = len(m.groups)
+			idx[key] = gi
+			m.groups = append(m.groups, shiftGroup{d1: key[0], d2: key[1]})
+		}
+		m.groups[gi].from |= 1 << uint(j.From)
+		m.groups[gi].jump[j.From] = int16(k)
+	}
+	m.images = make([]engine.Position, len(m.jumps)*m.nsym)
+	for k, mask := range m.masks {
+		for s := range m.nsym {
+			m.images[k*m.nsym+s] = g.Apply(s, mask)
+		}
+	}
+	return m
+}
+
+// appendMoves appends the indices of the legal jumps in p to dst.
+func (m *moveGen) appendMoves(dst []int16, p engine.Position) []int16 {
+	empty := ^p
+	for i := range m.groups {
+		g := &m.groups[i]
+		f := p & g.from & shift(p, g.d1) & shift(empty, g.d2)
+		for f != 0 {
+			h := bits.TrailingZeros64(uint64(f))
+			f &= f - 1
+			dst = append(dst, g.jump[h])
+		}
+	}
+	return dst
+}
+
+// hasMove reports whether any jump is legal in p.
+func (m *moveGen) hasMove(p engine.Position) bool {
+	empty := ^p
+	for i := range m.groups {
+		g := &m.groups[i]
+		if p&g.from&shift(p, g.d1)&shift(empty, g.d2) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// canonical returns the least of the images in imgs.
+func canonical(imgs []engine.Position) engine.Position {
+	c := imgs[0]
+	for _, x := range imgs[1:] {
+		c = min(c, x)
+	}
+	return c
+}
+
+// childImages writes the images of p ^ jump k into dst given p's images.
+func (m *moveGen) childImages(dst, imgs []engine.Position, k int16) {
+	im := m.images[int(k)*m.nsym : int(k)*m.nsym+m.nsym]
+	for s := range dst {
+		dst[s] = imgs[s] ^ im[s]
+	}
+}

@@ -1,0 +1,263 @@
+// Package search decides peg solitaire problems exactly: a depth-first solver
+// for single problems and a layered exhaustive search over whole state
+// spaces.
+//
+// Every search reduces positions by the board's symmetry through
+// engine.Group.Canonical, restricted to the symmetries that keep the start
+// and goal in place. A "no solution" answer is always the end of a complete
+// search, never a guess after a limit; a search that would pass its memory
+// budget stops with ErrMemory.
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"pegs/engine"
+)
+
+// DefaultMemory is the memory budget when Options.Memory is zero.
+const DefaultMemory = 4 << 30
+
+// Options tune a search.
+type Options struct {
+	// Memory is the budget in bytes for the search's tables; zero means
+	// DefaultMemory.
+	Memory int64
+}
+
+func (o Options) memory() int64 {
+	if o.Memory > 0 {
+		return o.Memory
+	}
+	return DefaultMemory
+}
+
+// Solution is the answer to one problem.
+type Solution struct {
+	// Solvable reports whether the goal can be met. For a Fewest goal it is
+	// always true and Jumps reach the fewest pegs.
+	Solvable bool
+	// Jumps lead from the start to the goal; they have been replayed.
+	Jumps []engine.Jump
+	// Final is the position the jumps reach (the start when unsolvable).
+	Final engine.Position
+	// Nodes counts the positions the search visited.
+	Nodes int64
+	// Refuted reports that the position class alone proved the goal
+	// impossible, without a search.
+	Refuted bool
+}
+
+// ErrNoPegs reports a start position with no peg.
+var ErrNoPegs = errors.New("position has no pegs")
+
+// Solve decides whether start can meet goal on board b and returns a
+// solution if so: depth-first search with a table of dead canonical
+// positions, the position-class test at the root and a pagoda bound at every
+// node.
+func Solve(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, opt Options) (Solution, error) {
+	if start == 0 {
+		return Solution{}, ErrNoPegs
+	}
+	if start&^b.Full() != 0 {
+		return Solution{}, fmt.Errorf("position has pegs outside board %s", b.Name())
+	}
+	if !b.Feasible(start, goal) {
+		return Solution{Final: start, Refuted: true}, nil
+	}
+	s := newSolver(ctx, b, start, goal, opt)
+	if goal.Kind == engine.Fewest {
+		s.fewest(start, s.img[0], 0)
+	} else if s.win(start, s.img[0], 0) {
+		s.best = 1
+		s.bestPath = append([]int16(nil), s.path[:start.Pegs()-1]...)
+	}
+	if s.err != nil {
+		return Solution{Nodes: s.nodes}, s.err
+	}
+	sol := Solution{Nodes: s.nodes, Final: start}
+	if s.bestPath != nil || goal.Kind == engine.Fewest {
+		sol.Solvable = true
+		for _, k := range s.bestPath {
+			sol.Jumps = append(sol.Jumps, b.Jumps()[k])
+		}
+		final, err := b.Replay(start, sol.Jumps)
+		if err != nil {
+			return sol, fmt.Errorf("search: solution does not replay: %w", err)
+		}
+		if goal.Kind != engine.Fewest && !goal.Reached(final) {
+			return sol, fmt.Errorf("search: solution ends in %s, which misses the goal", b.Line(final))
+		}
+		sol.Final = final
+	}
+	return sol, nil
+}
+
+// goalGroup returns the symmetries that keep a goal in place.
+func goalGroup(b *engine.Board, goal engine.Goal) *engine.Group {
+	if goal.Kind == engine.OnePegAt {
+		return b.Symmetry().Stabilizer(1 << uint(goal.Hole))
+	}
+	return b.Symmetry()
+}
+
+type solver struct {
+	ctx      context.Context
+	gen      *moveGen
+	goal     engine.Goal
+	pagoda   *engine.Pagoda
+	ord      *engine.Pagoda
+	dist     []int
+	need     int
+	table    *posSet
+	pegs0    int
+	img      [][]engine.Position
+	moves    [][]int16
+	path     []int16
+	bestPath []int16
+	best     int
+	nodes    int64
+	err      error
+}
+
+func newSolver(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, opt Options) *solver {
+	g := goalGroup(b, goal)
+	n := start.Pegs()
+	s := &solver{ctx: ctx, gen: newMoveGen(b, g), goal: goal, table: newPosSet(opt.memory()), pegs0: n, best: n + 1}
+	if goal.Kind == engine.OnePegAt {
+		s.pagoda = b.DistancePagoda(goal.Hole)
+		s.need = s.pagoda.Weight(goal.Hole)
+	}
+	if c, ok := b.Centre(); ok {
+		s.ord = b.DistancePagoda(c)
+	} else {
+		s.ord = b.DistancePagoda(goal.Hole)
+	}
+	for h := range b.Holes() {
+		s.dist = append(s.dist, s.ord.Weight(s.ord.Top())-s.ord.Weight(h))
+	}
+	s.img = make([][]engine.Position, n+1)
+	s.moves = make([][]int16, n+1)
+	for i := range s.img {
+		s.img[i] = make([]engine.Position, g.Len())
+	}
+	g.Images(start, s.img[0])
+	s.path = make([]int16, n)
+	return s
+}
+
+// check notes cancellation every so often.
+func (s *solver) check() bool {
+	if s.err != nil {
+		return false
+	}
+	if s.nodes&0xffff == 0 {
+		if err := s.ctx.Err(); err != nil {
+			s.err = err
+			return false
+		}
+	}
+	return true
+}
+
+// win reports whether p, reached after depth jumps, can meet a one-peg goal.
+func (s *solver) win(p engine.Position, imgs []engine.Position, depth int) bool {
+	s.nodes++
+	if s.pegs0-depth == 1 {
+		return s.goal.Reached(p)
+	}
+	if !s.check() {
+		return false
+	}
+	key := canonical(imgs)
+	if s.table.has(key) {
+		return false
+	}
+	moves := s.gen.appendMoves(s.moves[depth][:0], p)
+	s.moves[depth] = moves
+	s.order(p, moves)
+	next := s.img[depth+1]
+	for _, k := range moves {
+		child := p ^ s.gen.masks[k]
+		if s.pagoda != nil && s.pagoda.Value(child) < s.need {
+			continue
+		}
+		s.gen.childImages(next, imgs, k)
+		s.path[depth] = k
+		if s.win(child, next, depth+1) {
+			return true
+		}
+		if s.err != nil {
+			return false
+		}
+	}
+	if err := s.table.add(key); err != nil {
+		s.err = err
+	}
+	return false
+}
+
+// fewest searches every position reachable from p, keeping the path to the
+// fewest pegs found; it stops early at one peg.
+func (s *solver) fewest(p engine.Position, imgs []engine.Position, depth int) {
+	s.nodes++
+	if !s.check() {
+		return
+	}
+	key := canonical(imgs)
+	if s.table.has(key) {
+		return
+	}
+	if err := s.table.add(key); err != nil {
+		s.err = err
+		return
+	}
+	moves := s.gen.appendMoves(s.moves[depth][:0], p)
+	s.moves[depth] = moves
+	if len(moves) == 0 {
+		if pegs := s.pegs0 - depth; pegs < s.best {
+			s.best = pegs
+			s.bestPath = append(s.bestPath[:0], s.path[:depth]...)
+		}
+		return
+	}
+	next := s.img[depth+1]
+	for _, k := range moves {
+		s.gen.childImages(next, imgs, k)
+		s.path[depth] = k
+		s.fewest(p^s.gen.masks[k], next, depth+1)
+		if s.best == 1 || s.err != nil {
+			return
+		}
+	}
+}
+
+// order sorts moves so that the children with the fewest isolated pegs (pegs
+// with no neighbour, which need another peg to come to them) come first, and
+// among those the jumps that bring pegs closest to the centre or goal.
+func (s *solver) order(p engine.Position, moves []int16) {
+	var score [64]int
+	for i, k := range moves {
+		j := s.gen.jumps[k]
+		score[i] = s.isolated(p^s.gen.masks[k])*64 + s.dist[j.To] - s.dist[j.From] - s.dist[j.Over]
+	}
+	for i := 1; i < len(moves); i++ {
+		for j := i; j > 0 && score[j] < score[j-1]; j-- {
+			moves[j], moves[j-1] = moves[j-1], moves[j]
+			score[j], score[j-1] = score[j-1], score[j]
+		}
+	}
+}
+
+// isolated counts the pegs in p that have no peg beside them along a jump
+// line.
+func (s *solver) isolated(p engine.Position) int {
+	var paired engine.Position
+	for i := range s.gen.groups {
+		g := &s.gen.groups[i]
+		paired |= g.from & shift(p, g.d1)
+	}
+	return (p &^ paired).Pegs()
+}
