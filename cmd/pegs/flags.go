@@ -1,0 +1,158 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"pegs/engine"
+	"pegs/internal/bytesize"
+	"pegs/report"
+)
+
+// newFlagSet returns a flag set for one subcommand that reports errors
+// instead of exiting.
+func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: pegs %s %s\n\nFlags:\n", name, usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse parses args and turns flag errors into usage errors.
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{err: err, printed: true}
+	}
+	if fs.NArg() > 0 {
+		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
+	}
+	return nil
+}
+
+// boardFlags select a board: a built-in name or @FILE with a geometry.
+type boardFlags struct {
+	board, geometry string
+}
+
+func (f *boardFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.board, "board", "english", "board: english, french, triangle, triangle:N (N=4..10), diamond, wiegleb, or @FILE (a picture: 'o' or '.' per hole)")
+	fs.StringVar(&f.geometry, "geometry", "square", "geometry of a board read from @FILE: square, diagonal (square with diagonal jumps) or triangular")
+}
+
+func (f *boardFlags) load() (*engine.Board, error) {
+	name, isFile := strings.CutPrefix(f.board, "@")
+	if !isFile {
+		b, err := engine.Lookup(name)
+		if err != nil {
+			return nil, usageError{err: err}
+		}
+		return b, nil
+	}
+	g, err := engine.ParseGeometry(f.geometry)
+	if err != nil {
+		return nil, usageError{err: err}
+	}
+	text, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	b, err := engine.Parse(name, string(text), g)
+	if err != nil {
+		return nil, usagef("board %s: %w", name, err)
+	}
+	return b, nil
+}
+
+// positionFlags select a position: --start (holes to vacate) or --position
+// (a picture or @FILE); neither means the board's usual start.
+type positionFlags struct {
+	start, position string
+}
+
+func (f *positionFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.start, "start", "", "start with the full board less these holes, such as d4 or 1,6")
+	fs.StringVar(&f.position, "position", "", "position as a picture ('o' peg, '.' empty, one per hole in reading order; spaces ignored) or @FILE")
+}
+
+func (f *positionFlags) load(b *engine.Board) (engine.Position, error) {
+	switch {
+	case f.start != "" && f.position != "":
+		return 0, usagef("give --start or --position, not both")
+	case f.start != "":
+		p, err := b.Vacate(f.start)
+		if err != nil {
+			return 0, usagef("--start: %w", err)
+		}
+		return p, nil
+	case f.position != "":
+		text := f.position
+		if name, ok := strings.CutPrefix(text, "@"); ok {
+			data, err := os.ReadFile(name)
+			if err != nil {
+				return 0, err
+			}
+			text = string(data)
+		}
+		p, err := b.ParsePosition(text)
+		if err != nil {
+			return 0, usagef("--position: %w", err)
+		}
+		return p, nil
+	}
+	return b.Start(), nil
+}
+
+// parseGoal reads --goal for board b.
+func parseGoal(b *engine.Board, s string) (engine.Goal, error) {
+	g, err := b.ParseGoal(s)
+	if err != nil {
+		return g, usageError{err: err}
+	}
+	return g, nil
+}
+
+// defaultGoal is "center" where the board has a centre, else "any".
+func defaultGoal(b *engine.Board) string {
+	if _, ok := b.Centre(); ok {
+		return "center"
+	}
+	return "any"
+}
+
+func parseFormat(s string, allowed ...report.Format) (report.Format, error) {
+	f, err := report.ParseFormat(s)
+	if err != nil {
+		return 0, usageError{err: err}
+	}
+	if len(allowed) > 0 {
+		for _, a := range allowed {
+			if a == f {
+				return f, nil
+			}
+		}
+		names := make([]string, len(allowed))
+		for i, a := range allowed {
+			names[i] = a.String()
+		}
+		return 0, usagef("--format %s is not offered here (want %s)", s, strings.Join(names, " or "))
+	}
+	return f, nil
+}
+
+func parseMem(s string) (int64, error) {
+	n, err := bytesize.Parse(s)
+	if err != nil {
+		return 0, usagef("--mem: %w", err)
+	}
+	return n, nil
+}

@@ -1,0 +1,114 @@
+// Command pegs solves, explores and grades peg solitaire.
+//
+// Usage:
+//
+//	pegs <command> [flags]
+//
+// Run "pegs help" for the list of commands and "pegs <command> -h" for each
+// command's flags.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(exitCode(err, os.Stderr))
+}
+
+// exitCode prints err as one line and maps it to an exit status: 0 for
+// success, 2 for usage errors, 1 for everything else.
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return 0
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	var ue usageError
+	if errors.As(err, &ue) {
+		if !ue.printed {
+			fmt.Fprintln(stderr, "pegs:", oneLine(err.Error()))
+		}
+		return 2
+	}
+	fmt.Fprintln(stderr, "pegs:", oneLine(err.Error()))
+	return 1
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// usageError marks an error in the command line: exit status 2.
+type usageError struct {
+	err     error
+	printed bool // the flag package already printed it
+}
+
+func (u usageError) Error() string { return u.err.Error() }
+func (u usageError) Unwrap() error { return u.err }
+
+func usagef(format string, args ...any) error {
+	return usageError{err: fmt.Errorf(format, args...)}
+}
+
+// command is one subcommand.
+type command struct {
+	summary string
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
+
+var commands map[string]command
+
+func init() {
+	commands = map[string]command{
+		"boards": {"list the built-in boards", runBoards},
+		"show":   {"draw a board or position with its hole labels", runShow},
+		"solve":  {"solve or refute a position", runSolve},
+	}
+}
+
+// run is the whole program: it parses args and writes results to stdout and
+// messages to stderr.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error: %v", r)
+		}
+	}()
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		printUsage(stdout)
+		if len(args) == 0 {
+			return usageError{err: errors.New("no command"), printed: true}
+		}
+		return nil
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		return usagef("unknown command %q (run 'pegs help')", args[0])
+	}
+	return c.run(ctx, args[1:], stdout, stderr)
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "pegs: the peg solitaire toolkit\n\nUsage: pegs <command> [flags]\n\nCommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun 'pegs <command> -h' for a command's flags.")
+}

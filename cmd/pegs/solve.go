@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"pegs/engine"
+	"pegs/report"
+	"pegs/search"
+)
+
+func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("solve", "--board B (--start H,...|--position P) [--goal G] [--format text|json]", stderr)
+	var bf boardFlags
+	var pf positionFlags
+	bf.register(fs)
+	pf.register(fs)
+	goalFlag := fs.String("goal", "", "goal: any, center, fewest or a hole (default center where the board has one, else any)")
+	format := fs.String("format", "text", "output format: text or json")
+	mem := fs.String("mem", "4GiB", "memory budget for the search's tables")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	b, err := bf.load()
+	if err != nil {
+		return err
+	}
+	start, err := pf.load(b)
+	if err != nil {
+		return err
+	}
+	if *goalFlag == "" {
+		*goalFlag = defaultGoal(b)
+	}
+	goal, err := parseGoal(b, *goalFlag)
+	if err != nil {
+		return err
+	}
+	f, err := parseFormat(*format, report.Text, report.JSON)
+	if err != nil {
+		return err
+	}
+	budget, err := parseMem(*mem)
+	if err != nil {
+		return err
+	}
+	if start == 0 {
+		return usagef("the position has no pegs")
+	}
+	t0 := time.Now()
+	sol, err := search.Solve(ctx, b, start, goal, search.Options{Memory: budget})
+	if err != nil {
+		return err
+	}
+	elapsed := time.Since(t0)
+	// Replay once more here: nothing is printed that the engine has not
+	// checked.
+	final, err := b.Replay(start, sol.Jumps)
+	if err != nil || final != sol.Final {
+		return fmt.Errorf("solution does not replay: %v", err)
+	}
+	if f == report.JSON {
+		return writeSolveJSON(stdout, b, start, goal, sol, elapsed)
+	}
+	return writeSolveText(stdout, b, start, goal, sol, elapsed)
+}
+
+func goalText(b *engine.Board, g engine.Goal) string {
+	switch g.Kind {
+	case engine.OnePeg:
+		return "one peg anywhere"
+	case engine.Fewest:
+		return "fewest pegs"
+	}
+	return "one peg at " + b.Label(g.Hole)
+}
+
+func writeSolveText(w io.Writer, b *engine.Board, start engine.Position, goal engine.Goal, sol search.Solution, elapsed time.Duration) error {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "board %s, %d pegs, goal: %s\n\n%s\n", b.Name(), start.Pegs(), goalText(b, goal), b.Picture(start))
+	switch {
+	case sol.Refuted:
+		fmt.Fprintf(&sb, "no solution: the position class of the start differs from that of every goal position, so no sequence of jumps can reach it.\n")
+	case !sol.Solvable:
+		fmt.Fprintf(&sb, "no solution: a complete search of %d positions found none.\n", sol.Nodes)
+	default:
+		for i, j := range sol.Jumps {
+			fmt.Fprintf(&sb, "%3d. %s\n", i+1, b.FormatJump(j))
+		}
+		fmt.Fprintf(&sb, "\n%s\n%d jumps (%d moves), %s left.\n", b.Picture(sol.Final), len(sol.Jumps), len(b.FormatMoves(sol.Jumps)), plural(sol.Final.Pegs(), "peg"))
+	}
+	fmt.Fprintf(&sb, "%d positions searched in %s.\n", sol.Nodes, elapsed.Round(time.Microsecond))
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+// solveJSON is the JSON output of pegs solve.
+type solveJSON struct {
+	Board     string   `json:"board"`
+	Start     string   `json:"start"`
+	Goal      string   `json:"goal"`
+	Solvable  bool     `json:"solvable"`
+	Refuted   bool     `json:"refuted_by_class"`
+	Solution  []string `json:"solution"`
+	Moves     []string `json:"moves"`
+	Final     string   `json:"final"`
+	PegsLeft  int      `json:"pegs_left"`
+	Nodes     int64    `json:"nodes"`
+	ElapsedMS float64  `json:"elapsed_ms"`
+}
+
+func writeSolveJSON(w io.Writer, b *engine.Board, start engine.Position, goal engine.Goal, sol search.Solution, elapsed time.Duration) error {
+	out := solveJSON{
+		Board: b.Name(), Start: b.Line(start), Goal: b.FormatGoal(goal),
+		Solvable: sol.Solvable, Refuted: sol.Refuted,
+		Solution: []string{}, Moves: b.FormatMoves(sol.Jumps),
+		Final: b.Line(sol.Final), PegsLeft: sol.Final.Pegs(), Nodes: sol.Nodes,
+		ElapsedMS: float64(elapsed.Microseconds()) / 1000,
+	}
+	for _, j := range sol.Jumps {
+		out.Solution = append(out.Solution, b.FormatJump(j))
+	}
+	if out.Moves == nil {
+		out.Moves = []string{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
