@@ -94,8 +94,8 @@ func (b *Board) NewPagoda(weights []int) (*Pagoda, bool) {
 // Value returns the total weight of the pegs in p.
 func (pg *Pagoda) Value(p Position) int {
 	var s int32
-	for k, t := range pg.tables {
-		s += t[byte(p>>(8*uint(k)))]
+	for k := range pg.tables {
+		s += pg.tables[k][byte(p>>(8*uint(k)))]
 	}
 	return int(s)
 }

@@ -45,8 +45,9 @@ func (g *Group) Perm(s int) []int { return g.perms[s] }
 // Apply returns the image of p under symmetry s.
 func (g *Group) Apply(s int, p Position) Position {
 	var img Position
-	for k, t := range g.tables[s] {
-		img |= t[byte(p>>(8*uint(k)))]
+	t := g.tables[s]
+	for k := range t {
+		img |= t[k][byte(p>>(8*uint(k)))]
 	}
 	return img
 }

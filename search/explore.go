@@ -1,0 +1,565 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"slices"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"pegs/engine"
+)
+
+// Problem is a start position and a one-peg goal on a board.
+type Problem struct {
+	Board *engine.Board
+	Start engine.Position
+	Goal  engine.Goal
+}
+
+// Group returns the symmetries that keep both the start and the goal in
+// place: the group every search of the problem reduces by.
+func (p Problem) Group() *engine.Group {
+	g := p.Board.Symmetry().Stabilizer(p.Start)
+	if p.Goal.Kind == engine.OnePegAt {
+		g = g.Stabilizer(1 << uint(p.Goal.Hole))
+	}
+	return g
+}
+
+func (p Problem) check() error {
+	if p.Start == 0 {
+		return ErrNoPegs
+	}
+	if p.Start&^p.Board.Full() != 0 {
+		return fmt.Errorf("position has pegs outside board %s", p.Board.Name())
+	}
+	if p.Goal.Kind == engine.Fewest {
+		return errors.New("an exhaustive search needs a one-peg goal (any, center or a hole)")
+	}
+	return nil
+}
+
+// ExploreOptions tune an exhaustive search.
+type ExploreOptions struct {
+	// Workers is the number of goroutines; zero means GOMAXPROCS.
+	Workers int
+	// Memory is the budget in bytes; zero means DefaultMemory.
+	Memory int64
+	// Progress, if set, is called as each layer advances.
+	Progress func(Progress)
+}
+
+// Progress reports how far a search has come.
+type Progress struct {
+	Phase       string // "forward", "backward" or "join"
+	Pegs        int    // peg count of the layer being expanded
+	Done, Total int    // positions of that layer expanded so far, and in all
+}
+
+// LayerStats describes the positions with one peg count.
+type LayerStats struct {
+	Pegs         int   `json:"pegs"`
+	Reachable    int64 `json:"reachable"`
+	ReachableRaw int64 `json:"reachable_raw"`
+	Winnable     int64 `json:"winnable"`
+	DeadEnds     int64 `json:"dead_ends"`
+}
+
+// Analysis is the exact analysis of a problem's whole state space. Position
+// counts are up to the problem's symmetry group (see Problem.Group) unless
+// named raw; path counts count jump sequences on the real board.
+type Analysis struct {
+	Symmetries   int
+	Reachable    int64
+	ReachableRaw int64
+	Winnable     int64
+	DeadEnds     int64
+	// Solutions counts the jump sequences from the start that meet the goal.
+	Solutions *big.Int
+	// SolutionsByFinish counts the one-peg finishes by hole (holes that
+	// cannot be reached are absent); for a one-hole goal only that hole.
+	SolutionsByFinish map[int]*big.Int
+	// Games counts the jump sequences from the start that end where no jump
+	// is left, wins included.
+	Games *big.Int
+	// RandomWin is the probability that a player choosing uniformly among
+	// the legal jumps meets the goal (exact to within 1e-9).
+	RandomWin float64
+	Layers    []LayerStats
+	PeakBytes int64
+	Elapsed   time.Duration
+	// winnable holds the sorted mixed keys of the winnable positions per
+	// layer, from the start's peg count down.
+	winnable [][]uint64
+}
+
+// Explore searches the whole state space of a problem layer by layer,
+// sharded over a worker pool, and counts everything in Analysis exactly.
+//
+// Forward, each layer carries the number of paths into every position and
+// the probability that random play reaches it, so solutions, complete games
+// and the random-play win probability come out of one pass. Winnable
+// positions use the rule that backward play is forward play with pegs and
+// holes swapped: p can reach the goal exactly when the complement of p is
+// reachable from the complement of a goal position. When that complement is
+// the start itself (the centre game), the forward layers serve both sides.
+func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, error) {
+	t0 := time.Now()
+	if err := prob.check(); err != nil {
+		return nil, err
+	}
+	b := prob.Board
+	mem := &memBudget{limit: Options{Memory: opt.Memory}.memory()}
+	group := prob.Group()
+	gen := newMoveGen(b, group)
+	a := &Analysis{Symmetries: group.Len(), Solutions: new(big.Int), Games: new(big.Int), SolutionsByFinish: map[int]*big.Int{}}
+	if !b.Feasible(prob.Start, prob.Goal) {
+		// Still explore: the reachable space is of interest even when the
+		// goal is out of reach.
+	}
+	first := &layer{pegs: prob.Start.Pegs(), keys: []uint64{mix(group.Canonical(prob.Start))}, m: []u128{{lo: 1}}, q: []uint64{fixedOne}}
+	fwd, err := forward(ctx, &expander{gen: gen, workers: opt.Workers, counts: true, mem: mem}, []*layer{first}, "forward", opt.Progress, func(l *layer, st layerStats) {
+		a.Layers = append(a.Layers, LayerStats{Pegs: l.pegs, Reachable: int64(l.len()), ReachableRaw: st.raw, DeadEnds: st.deadEnds})
+		a.Games.Add(a.Games, st.games.big())
+		if l.pegs != 1 {
+			return
+		}
+		var win uint64
+		for i, k := range l.keys {
+			p := unmix(k)
+			if !prob.Goal.Reached(p) {
+				continue
+			}
+			h := holeOf(p)
+			n := l.m[i].big()
+			// The count is for the orbit; each hole in it has an equal share.
+			n.Quo(n, big.NewInt(int64(group.OrbitSize(p))))
+			for s := range group.Len() {
+				img := group.Apply(s, p)
+				a.SolutionsByFinish[holeOf(img)] = n
+			}
+			_ = h
+			a.Solutions.Add(a.Solutions, l.m[i].big())
+			win += l.q[i]
+		}
+		a.RandomWin = float64(win) / fixedOne
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := a.findWinnable(ctx, prob, gen, mem, opt, fwd); err != nil {
+		return nil, err
+	}
+	for i := range a.Layers {
+		a.Reachable += a.Layers[i].Reachable
+		a.ReachableRaw += a.Layers[i].ReachableRaw
+		a.Winnable += a.Layers[i].Winnable
+		a.DeadEnds += a.Layers[i].DeadEnds
+	}
+	a.PeakBytes = mem.peak.Load()
+	a.Elapsed = time.Since(t0)
+	return a, nil
+}
+
+func holeOf(p engine.Position) int {
+	for h := 0; h < 64; h++ {
+		if p.Has(h) {
+			return h
+		}
+	}
+	return -1
+}
+
+// forward expands layers from the last of start until none is left, calling
+// visit with each layer and its stats; it keeps each layer's keys and drops
+// its counts once the next layer has them.
+func forward(ctx context.Context, e *expander, start []*layer, phase string, progress func(Progress), visit func(*layer, layerStats)) ([]*layer, error) {
+	layers := start
+	if err := e.mem.take(layers[len(layers)-1].bytes(), "the first layer"); err != nil {
+		return nil, err
+	}
+	for {
+		cur := layers[len(layers)-1]
+		if progress != nil {
+			pegs := cur.pegs
+			e.progress = func(done, total int) { progress(Progress{Phase: phase, Pegs: pegs, Done: done, Total: total}) }
+		}
+		next, st, err := e.next(ctx, cur)
+		if err != nil {
+			return layers, err
+		}
+		if visit != nil {
+			visit(cur, st)
+		}
+		// Counts are needed only to make the next layer's.
+		e.mem.give(int64(len(cur.m))*16 + int64(len(cur.q))*8)
+		cur.m, cur.q = nil, nil
+		if next.len() == 0 {
+			e.mem.give(next.bytes())
+			return layers, nil
+		}
+		layers = append(layers, next)
+	}
+}
+
+// findWinnable marks the positions of the forward layers that can reach the
+// goal, by joining each layer with the complements of the layers reached
+// from the goal's complements.
+func (a *Analysis) findWinnable(ctx context.Context, prob Problem, gen *moveGen, mem *memBudget, opt ExploreOptions, fwd []*layer) error {
+	b := prob.Board
+	group := gen.group
+	n := b.Holes()
+	seeds := backwardSeeds(prob, group)
+	a.winnable = make([][]uint64, len(fwd))
+	if len(seeds) == 0 {
+		return nil
+	}
+	back := fwd
+	if !(len(seeds) == 1 && seeds[0] == fwd[0].keys[0]) {
+		first := &layer{pegs: n - 1, keys: seeds}
+		var err error
+		back, err = forward(ctx, &expander{gen: gen, workers: opt.Workers, mem: mem}, []*layer{first}, "backward", opt.Progress, nil)
+		if err != nil {
+			return err
+		}
+	}
+	byPegs := map[int]*layer{}
+	for _, l := range back {
+		byPegs[l.pegs] = l
+	}
+	for i, l := range fwd {
+		c, ok := byPegs[n-l.pegs]
+		if !ok {
+			continue
+		}
+		if opt.Progress != nil {
+			opt.Progress(Progress{Phase: "join", Pegs: l.pegs, Done: i, Total: len(fwd)})
+		}
+		w, err := join(ctx, l, c, b, group, opt.Workers)
+		if err != nil {
+			return err
+		}
+		a.winnable[i] = w
+		a.Layers[i].Winnable = int64(len(w))
+	}
+	return nil
+}
+
+// join returns the keys of l whose complements, made canonical, are in c.
+func join(ctx context.Context, l, c *layer, b *engine.Board, group *engine.Group, workers int) ([]uint64, error) {
+	comp := make([]uint64, c.len())
+	g, _ := errgroup.WithContext(ctx)
+	if workers <= 0 {
+		workers = 2
+	}
+	g.SetLimit(workers)
+	const chunk = 1 << 16
+	for lo := 0; lo < len(comp); lo += chunk {
+		hi := min(len(comp), lo+chunk)
+		g.Go(func() error {
+			for i := lo; i < hi; i++ {
+				comp[i] = mix(group.Canonical(b.Complement(unmix(c.keys[i]))))
+			}
+			return ctx.Err()
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	sortKeys(comp, workers)
+	var out []uint64
+	i, j := 0, 0
+	for i < len(l.keys) && j < len(comp) {
+		switch {
+		case l.keys[i] < comp[j]:
+			i++
+		case l.keys[i] > comp[j]:
+			j++
+		default:
+			out = append(out, l.keys[i])
+			i++
+			j++
+		}
+	}
+	return out, nil
+}
+
+// sortKeys sorts mixed keys: it splits them by their top bits, which mixed
+// keys spread evenly, and sorts the parts in parallel.
+func sortKeys(keys []uint64, workers int) {
+	const bbits = 8
+	if len(keys) < 1<<16 {
+		slices.Sort(keys)
+		return
+	}
+	var count [1<<bbits + 1]int
+	for _, k := range keys {
+		count[k>>(64-bbits)+1]++
+	}
+	for i := 1; i < len(count); i++ {
+		count[i] += count[i-1]
+	}
+	tmp := make([]uint64, len(keys))
+	pos := count
+	for _, k := range keys {
+		b := k >> (64 - bbits)
+		tmp[pos[b]] = k
+		pos[b]++
+	}
+	var g errgroup.Group
+	g.SetLimit(max(1, workers))
+	for b := range 1 << bbits {
+		g.Go(func() error {
+			part := tmp[count[b]:count[b+1]]
+			slices.Sort(part)
+			copy(keys[count[b]:], part)
+			return nil
+		})
+	}
+	g.Wait()
+}
+
+// backwardSeeds returns the complements of the goal positions in the start's
+// class, canonical and mixed: backward play from the goal is forward play
+// from these.
+func backwardSeeds(prob Problem, group *engine.Group) []uint64 {
+	b := prob.Board
+	var seeds []uint64
+	for _, t := range b.Targets(prob.Goal) {
+		if b.Class(t) == b.Class(prob.Start) {
+			seeds = append(seeds, mix(group.Canonical(b.Complement(t))))
+		}
+	}
+	slices.Sort(seeds)
+	return slices.Compact(seeds)
+}
+
+// WinSet is the set of positions of a problem that are reachable from its
+// start and can still meet its goal, by peg count.
+type WinSet struct {
+	Layers    []LayerStats // Reachable is filled only for layers searched
+	Winnable  int64
+	PeakBytes int64
+	Elapsed   time.Duration
+	group     *engine.Group
+	keys      map[int][]uint64 // sorted mixed canonical keys by peg count
+}
+
+// Contains reports whether p is reachable and winnable.
+func (w *WinSet) Contains(p engine.Position) bool {
+	keys := w.keys[p.Pegs()]
+	_, ok := slices.BinarySearch(keys, mix(w.group.Canonical(p)))
+	return ok
+}
+
+// Winnable finds the winnable positions of a problem without counting
+// paths. When the goal's complement is the start itself (as in the centre
+// game) it searches forward only to the middle layer: a position with n
+// pegs is winnable exactly when it is reachable and its complement, with
+// N-n pegs, is reachable too, so layers past the middle are the complements
+// of layers before it.
+func Winnable(ctx context.Context, prob Problem, opt ExploreOptions) (*WinSet, error) {
+	t0 := time.Now()
+	if err := prob.check(); err != nil {
+		return nil, err
+	}
+	b := prob.Board
+	n := b.Holes()
+	mem := &memBudget{limit: Options{Memory: opt.Memory}.memory()}
+	group := prob.Group()
+	gen := newMoveGen(b, group)
+	w := &WinSet{group: group, keys: map[int][]uint64{}}
+	seeds := backwardSeeds(prob, group)
+	start := mix(group.Canonical(prob.Start))
+	p0 := prob.Start.Pegs()
+	if len(seeds) == 0 {
+		w.Elapsed = time.Since(t0)
+		return w, nil
+	}
+	self := len(seeds) == 1 && seeds[0] == start
+	// Forward layers needed: with self-complement, down to the peg count m
+	// where every winnable n has n >= m or N-n >= m.
+	stop := 1
+	if self {
+		stop = n / 2
+	}
+	run := func(first *layer, phase string) (map[int]*layer, error) {
+		e := &expander{gen: gen, workers: opt.Workers, mem: mem}
+		layers := []*layer{first}
+		if err := mem.take(first.bytes(), "the first layer"); err != nil {
+			return nil, err
+		}
+		for layers[len(layers)-1].pegs > stop {
+			cur := layers[len(layers)-1]
+			if opt.Progress != nil {
+				pegs := cur.pegs
+				e.progress = func(done, total int) { opt.Progress(Progress{Phase: phase, Pegs: pegs, Done: done, Total: total}) }
+			}
+			next, _, err := e.next(ctx, cur)
+			if err != nil {
+				return nil, err
+			}
+			if next.len() == 0 {
+				break
+			}
+			layers = append(layers, next)
+		}
+		out := map[int]*layer{}
+		for _, l := range layers {
+			out[l.pegs] = l
+		}
+		return out, nil
+	}
+	fwd, err := run(&layer{pegs: p0, keys: []uint64{start}}, "forward")
+	if err != nil {
+		return nil, err
+	}
+	back := fwd
+	if !self {
+		if back, err = run(&layer{pegs: n - 1, keys: seeds}, "backward"); err != nil {
+			return nil, err
+		}
+	}
+	if self {
+		// Meet in the middle, then walk back up: a position is winnable
+		// when one of its children is.
+		mid := stop + 1
+		for _, pegs := range []int{mid, stop} {
+			f, okf := fwd[pegs]
+			c, okc := back[n-pegs]
+			if okf && okc {
+				keys, err := join(ctx, f, c, b, group, opt.Workers)
+				if err != nil {
+					return nil, err
+				}
+				w.keys[pegs] = keys
+			}
+		}
+		for pegs := mid + 1; pegs <= p0; pegs++ {
+			if opt.Progress != nil {
+				opt.Progress(Progress{Phase: "backward", Pegs: pegs, Done: 0, Total: fwd[pegs].len()})
+			}
+			keys, err := parentsOf(ctx, fwd[pegs], w.keys[pegs-1], gen, opt.Workers)
+			if err != nil {
+				return nil, err
+			}
+			w.keys[pegs] = keys
+		}
+		for pegs := stop - 1; pegs >= 1; pegs-- {
+			if mirror, ok := w.keys[n-pegs]; ok {
+				w.keys[pegs] = complementKeys(mirror, b, group, opt.Workers)
+			}
+		}
+	} else {
+		for pegs := p0; pegs >= 1; pegs-- {
+			f, okf := fwd[pegs]
+			c, okc := back[n-pegs]
+			if okf && okc {
+				keys, err := join(ctx, f, c, b, group, opt.Workers)
+				if err != nil {
+					return nil, err
+				}
+				w.keys[pegs] = keys
+			}
+		}
+	}
+	for pegs := p0; pegs >= 1; pegs-- {
+		ls := LayerStats{Pegs: pegs, Winnable: int64(len(w.keys[pegs]))}
+		if l, ok := fwd[pegs]; ok {
+			ls.Reachable = int64(l.len())
+		}
+		w.Winnable += ls.Winnable
+		w.Layers = append(w.Layers, ls)
+	}
+	w.PeakBytes = mem.peak.Load()
+	w.Elapsed = time.Since(t0)
+	return w, nil
+}
+
+// complementKeys returns the canonical complements of keys, sorted.
+func complementKeys(keys []uint64, b *engine.Board, group *engine.Group, workers int) []uint64 {
+	out := make([]uint64, len(keys))
+	for i, k := range keys {
+		out[i] = mix(group.Canonical(b.Complement(unmix(k))))
+	}
+	sortKeys(out, workers)
+	return out
+}
+
+// parentsOf returns the keys of l that have a child in next (sorted keys).
+func parentsOf(ctx context.Context, l *layer, next []uint64, gen *moveGen, workers int) ([]uint64, error) {
+	set := newKeySet(next)
+	keep := make([]bool, l.len())
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(max(1, workers))
+	const chunk = 1 << 14
+	for lo := 0; lo < l.len(); lo += chunk {
+		hi := min(l.len(), lo+chunk)
+		g.Go(func() error {
+			imgs := make([]engine.Position, gen.nsym)
+			cimgs := make([]engine.Position, gen.nsym)
+			var moves []int16
+			for i := lo; i < hi; i++ {
+				p := unmix(l.keys[i])
+				gen.group.Images(p, imgs)
+				moves = gen.appendMoves(moves[:0], p)
+				for _, k := range moves {
+					gen.childImages(cimgs, imgs, k)
+					if set.has(mix(canonical(cimgs))) {
+						keep[i] = true
+						break
+					}
+				}
+			}
+			return gctx.Err()
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	var out []uint64
+	for i, k := range l.keys {
+		if keep[i] {
+			out = append(out, k)
+		}
+	}
+	return out, nil
+}
+
+// keySet is a read-only hash set of mixed keys.
+type keySet struct {
+	slots []uint64
+	shift uint
+}
+
+func newKeySet(keys []uint64) *keySet {
+	size := 16
+	for size < 2*len(keys) {
+		size *= 2
+	}
+	s := &keySet{slots: make([]uint64, size), shift: uint(64 - log2(size))}
+	for _, k := range keys {
+		i := int(k >> s.shift)
+		for s.slots[i] != 0 {
+			i = (i + 1) & (size - 1)
+		}
+		s.slots[i] = k
+	}
+	return s
+}
+
+func (s *keySet) has(k uint64) bool {
+	mask := len(s.slots) - 1
+	for i := int(k >> s.shift); ; i = (i + 1) & mask {
+		switch s.slots[i] {
+		case k:
+			return true
+		case 0:
+			return false
+		}
+	}
+}

@@ -1,0 +1,431 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
+
+	"pegs/engine"
+	"pegs/internal/bytesize"
+)
+
+// Positions in a layer are stored mixed: multiplied by an odd constant, a
+// bijection of uint64. Mixed keys spread evenly, so their top bits pick a
+// bucket and a layer sorted by mixed key splits into even shards.
+const (
+	mixMul = 0x9E3779B97F4A7C15
+)
+
+var unmixMul = func() uint64 {
+	// Newton's iteration for the inverse of an odd number modulo 2^64.
+	x := uint64(mixMul)
+	for range 6 {
+		x *= 2 - mixMul*x
+	}
+	return x
+}()
+
+func mix(p engine.Position) uint64   { return uint64(p) * mixMul }
+func unmix(k uint64) engine.Position { return engine.Position(k * unmixMul) }
+
+// fixedOne is probability 1 in the fixed-point form used for random play:
+// integer sums are exact whatever order workers add them in, so results do
+// not depend on scheduling. Each division rounds down by less than 2^-63.
+const fixedOne = 1 << 63
+
+// layer is one peg count's canonical positions, sorted by mixed key, with
+// optional path counts and random-play probability mass.
+type layer struct {
+	pegs int
+	keys []uint64
+	m    []u128   // paths from the start to the position's orbit
+	q    []uint64 // probability (fixed point) that random play reaches the orbit
+}
+
+func (l *layer) len() int { return len(l.keys) }
+
+// find returns the index of position p (canonical) or -1.
+func (l *layer) find(p engine.Position) int {
+	k := mix(p)
+	i, ok := slices.BinarySearch(l.keys, k)
+	if !ok {
+		return -1
+	}
+	return i
+}
+
+func (l *layer) bytes() int64 {
+	return int64(len(l.keys))*8 + int64(len(l.m))*16 + int64(len(l.q))*8
+}
+
+// layerStats is what expanding a layer learns about its positions.
+type layerStats struct {
+	raw      int64 // positions counting every symmetric image
+	deadEnds int64 // positions with no legal jump
+	games    u128  // paths ending in a dead end here
+	overflow bool
+}
+
+// memBudget tracks the bytes held by a search against its budget.
+type memBudget struct {
+	limit int64
+	used  atomic.Int64
+	peak  atomic.Int64
+}
+
+func (b *memBudget) take(n int64, what string) error {
+	u := b.used.Add(n)
+	if u > b.limit {
+		b.used.Add(-n)
+		return fmt.Errorf("%w: %s needs %s more, %s in use (budget %s, set with --mem)", ErrMemory, what,
+			bytesize.Format(n), bytesize.Format(u-n), bytesize.Format(b.limit))
+	}
+	for {
+		p := b.peak.Load()
+		if u <= p || b.peak.CompareAndSwap(p, u) {
+			return nil
+		}
+	}
+}
+
+func (b *memBudget) give(n int64) { b.used.Add(-n) }
+
+// expander grows layers by one jump.
+type expander struct {
+	gen     *moveGen
+	workers int
+	counts  bool // carry path counts and random-play mass
+	mem     *memBudget
+	// progress, if set, is called with the number of parents done so far.
+	progress func(done, total int)
+	states   []*workerState
+	// lastIn and lastOut are the sizes of the last layer expanded and of
+	// the layer it made.
+	lastIn, lastOut int
+}
+
+func (e *expander) nworkers() int {
+	if e.workers > 0 {
+		return e.workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// bucket is one shard of the next layer: an open-addressing table of mixed
+// keys (0 = empty) with parallel count arrays.
+type bucket struct {
+	slots []record // key 0 marks an empty slot
+	n     int
+	shift uint // a key's home slot is its bits below the bucket bits
+}
+
+// record is one child found by a worker, waiting to be added to its bucket.
+type record struct {
+	key uint64
+	m   u128
+	q   uint64
+}
+
+// workerState holds one worker's records, one list per bucket.
+type workerState struct {
+	out   [][]record
+	imgs  []engine.Position
+	cimgs []engine.Position
+	moves []int16
+	stats layerStats
+}
+
+// roundRecords bounds the children held at once before they are merged into
+// the bucket tables.
+const roundRecords = 1 << 22
+
+// next expands cur into the layer with one peg fewer, and returns the stats
+// of cur's positions.
+//
+// Parents are expanded in rounds. In a round, workers expand chunks of
+// parents and append each child to a per-worker list for its bucket (the top
+// bits of its mixed key); then the buckets are merged in parallel, each into
+// its own small table, so both phases touch memory in cache-sized pieces and
+// no locks are taken.
+func (e *expander) next(ctx context.Context, cur *layer) (*layer, layerStats, error) {
+	n := cur.len()
+	bbits := 0
+	for (n*2)>>uint(bbits) > 4096 && bbits < 9 {
+		bbits++
+	}
+	nb := 1 << uint(bbits)
+	bucketOf := func(key uint64) int {
+		if bbits == 0 {
+			return 0
+		}
+		return int(key >> uint(64-bbits))
+	}
+	buckets := make([]bucket, nb)
+	var tableBytes, recordBytes int64
+	defer func() { e.mem.give(tableBytes + recordBytes) }()
+	// Size the tables for the expected layer so they seldom grow: the
+	// previous step's growth, at most ten children a parent.
+	expect := n * 10
+	if e.lastIn > 0 {
+		expect = int(float64(n) * min(10, 1.2*float64(e.lastOut)/float64(e.lastIn)))
+	}
+	per := 256
+	for per < 2*expect/nb+64 {
+		per *= 2
+	}
+	for b := range buckets {
+		buckets[b].rehash(per, bbits)
+	}
+	tableBytes = int64(per) * 32 * int64(nb)
+	if err := e.mem.take(tableBytes, "the next layer's table"); err != nil {
+		tableBytes = 0
+		return nil, layerStats{}, err
+	}
+	nw := e.nworkers()
+	if len(e.states) != nw {
+		e.states = make([]*workerState, nw)
+		for i := range e.states {
+			e.states[i] = &workerState{imgs: make([]engine.Position, e.gen.nsym), cimgs: make([]engine.Position, e.gen.nsym)}
+		}
+	}
+	workers := e.states
+	pool := make(chan *workerState, nw)
+	for _, w := range workers {
+		if len(w.out) != nb {
+			w.out = make([][]record, nb)
+		}
+		// Room for a round's share of children, so appends rarely copy.
+		want := min(roundRecords, 10*n) / (nw * nb) * 5 / 4
+		for b := range w.out {
+			if cap(w.out[b]) < want {
+				w.out[b] = make([]record, 0, want)
+			}
+		}
+		w.stats = layerStats{}
+		pool <- w
+	}
+	group := e.gen.group
+	nsym := e.gen.nsym
+	// A round's parents: enough to fill about roundRecords children at ten
+	// jumps a parent.
+	round := max(1024, roundRecords/10)
+	chunk := max(256, min(1<<12, round/(8*nw)+1))
+	var done atomic.Int64
+	for rlo := 0; rlo < n; rlo += round {
+		rhi := min(n, rlo+round)
+		g, gctx := errgroup.WithContext(ctx)
+		g.SetLimit(nw)
+		for lo := rlo; lo < rhi; lo += chunk {
+			hi := min(rhi, lo+chunk)
+			g.Go(func() error {
+				if err := gctx.Err(); err != nil {
+					return err
+				}
+				w := <-pool
+				defer func() { pool <- w }()
+				for i := lo; i < hi; i++ {
+					p := unmix(cur.keys[i])
+					group.Images(p, w.imgs)
+					fixed := 0
+					for _, x := range w.imgs {
+						if x == p {
+							fixed++
+						}
+					}
+					w.stats.raw += int64(nsym / fixed)
+					w.moves = e.gen.appendMoves(w.moves[:0], p)
+					var m u128
+					var q uint64
+					if e.counts {
+						m, q = cur.m[i], cur.q[i]
+					}
+					if len(w.moves) == 0 {
+						w.stats.deadEnds++
+						if e.counts {
+							s := w.stats.games.add(m)
+							w.stats.overflow = w.stats.overflow || s.hi < w.stats.games.hi
+							w.stats.games = s
+						}
+						continue
+					}
+					if e.counts {
+						q /= uint64(len(w.moves))
+					}
+					for _, k := range w.moves {
+						e.gen.childImages(w.cimgs, w.imgs, k)
+						key := mix(canonical(w.cimgs))
+						b := bucketOf(key)
+						w.out[b] = append(w.out[b], record{key, m, q})
+					}
+				}
+				if e.progress != nil {
+					e.progress(int(done.Add(int64(hi-lo))), n)
+				}
+				return nil
+			})
+		}
+		if err := g.Wait(); err != nil {
+			return nil, layerStats{}, err
+		}
+		// Account for the record lists as they stand at their largest.
+		var rb int64
+		for _, w := range workers {
+			for _, o := range w.out {
+				rb += int64(cap(o)) * 32
+			}
+		}
+		if rb > recordBytes {
+			if err := e.mem.take(rb-recordBytes, "the children of a layer"); err != nil {
+				return nil, layerStats{}, err
+			}
+			recordBytes = rb
+		}
+		// Merge each bucket's records into its table.
+		grow := make([]int64, nb)
+		overflow := make([]bool, nb)
+		g, _ = errgroup.WithContext(ctx)
+		g.SetLimit(nw)
+		for b := range buckets {
+			g.Go(func() error {
+				bk := &buckets[b]
+				for _, w := range workers {
+					before := len(bk.slots)
+					overflow[b] = bk.insert(w.out[b], e.counts, bbits) || overflow[b]
+					grow[b] += int64(len(bk.slots)-before) * 32
+					w.out[b] = w.out[b][:0]
+				}
+				return nil
+			})
+		}
+		g.Wait()
+		for b := range grow {
+			tableBytes += grow[b]
+			if err := e.mem.take(grow[b], "the next layer's table"); err != nil {
+				return nil, layerStats{}, err
+			}
+			if overflow[b] {
+				return nil, layerStats{}, ErrOverflow
+			}
+		}
+	}
+	var st layerStats
+	for _, w := range workers {
+		st.raw += w.stats.raw
+		st.deadEnds += w.stats.deadEnds
+		s := st.games.add(w.stats.games)
+		st.overflow = st.overflow || w.stats.overflow || s.hi < st.games.hi
+		st.games = s
+	}
+	if st.overflow {
+		return nil, st, ErrOverflow
+	}
+	next, err := e.collect(ctx, buckets, cur.pegs-1)
+	if err == nil {
+		e.lastIn, e.lastOut = n, next.len()
+	}
+	return next, st, err
+}
+
+// insert adds records to the table, summing the counts of equal keys; it
+// reports whether a count passed 128 bits. Home slots are monotone in the
+// key, so the table comes out almost sorted.
+func (bk *bucket) insert(recs []record, counts bool, bbits int) (overflow bool) {
+	for _, r := range recs {
+		if 2*(bk.n+1) > len(bk.slots) {
+			bk.rehash(max(256, 2*len(bk.slots)), bbits)
+		}
+		mask := len(bk.slots) - 1
+		i := int(r.key<<uint(bbits)>>bk.shift) & mask
+		for {
+			sl := &bk.slots[i]
+			if sl.key == r.key {
+				if counts {
+					s := sl.m.add(r.m)
+					overflow = overflow || s.hi < sl.m.hi
+					sl.m = s
+					sl.q += r.q
+				}
+				break
+			}
+			if sl.key == 0 {
+				*sl = r
+				bk.n++
+				break
+			}
+			i = (i + 1) & mask
+		}
+	}
+	return overflow
+}
+
+func (bk *bucket) rehash(size int, bbits int) {
+	old := bk.slots
+	bk.slots = make([]record, size)
+	bk.shift = uint(64 - log2(size))
+	mask := size - 1
+	for _, r := range old {
+		if r.key == 0 {
+			continue
+		}
+		i := int(r.key<<uint(bbits)>>bk.shift) & mask
+		for bk.slots[i].key != 0 {
+			i = (i + 1) & mask
+		}
+		bk.slots[i] = r
+	}
+}
+
+// ErrOverflow reports a count that passed 128 bits.
+var ErrOverflow = errors.New("a count passed 128 bits")
+
+// collect turns the buckets into a sorted layer.
+func (e *expander) collect(ctx context.Context, buckets []bucket, pegs int) (*layer, error) {
+	total := 0
+	offs := make([]int, len(buckets)+1)
+	for i := range buckets {
+		total += buckets[i].n
+		offs[i+1] = total
+	}
+	l := &layer{pegs: pegs, keys: make([]uint64, total)}
+	if e.counts {
+		l.m = make([]u128, total)
+		l.q = make([]uint64, total)
+	}
+	if err := e.mem.take(l.bytes(), "a layer"); err != nil {
+		return nil, err
+	}
+	g, _ := errgroup.WithContext(ctx)
+	g.SetLimit(e.nworkers())
+	for b := range buckets {
+		g.Go(func() error {
+			bk := &buckets[b]
+			out := make([]record, 0, bk.n)
+			for _, r := range bk.slots {
+				if r.key != 0 {
+					out = append(out, r)
+				}
+			}
+			// Nearly sorted already: insertion sort moves few records.
+			for i := 1; i < len(out); i++ {
+				for j := i; j > 0 && out[j].key < out[j-1].key; j-- {
+					out[j], out[j-1] = out[j-1], out[j]
+				}
+			}
+			base := offs[b]
+			for j, r := range out {
+				l.keys[base+j] = r.key
+				if e.counts {
+					l.m[base+j], l.q[base+j] = r.m, r.q
+				}
+			}
+			*bk = bucket{}
+			return nil
+		})
+	}
+	return l, g.Wait()
+}
