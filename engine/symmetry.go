@@ -86,6 +86,12 @@ func (g *Group) OrbitSize(p Position) int {
 	return len(imgs)
 }
 
+// Trivial returns the group holding only the identity, for searches that
+// do not reduce by symmetry.
+func (g *Group) Trivial() *Group {
+	return &Group{perms: g.perms[:1], tables: g.tables[:1]}
+}
+
 // Stabilizer returns the subgroup of symmetries that map the set of holes in
 // p onto itself.
 func (g *Group) Stabilizer(p Position) *Group {

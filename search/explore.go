@@ -51,6 +51,14 @@ type ExploreOptions struct {
 	Memory int64
 	// Progress, if set, is called as each layer advances.
 	Progress func(Progress)
+	// WholeGroup reduces by the board's whole symmetry group even where it
+	// moves the start (for a goal of one peg anywhere). Every count stays
+	// exact, but positions are counted up to the whole group and finishes
+	// only by orbit (SolutionsByFinish is left empty): a single-vacancy
+	// start on a corner then searches about |G| times fewer positions.
+	WholeGroup bool
+	// NoSymmetry searches raw positions, for cross-checks.
+	NoSymmetry bool
 }
 
 // Progress reports how far a search has come.
@@ -83,6 +91,12 @@ type Analysis struct {
 	// SolutionsByFinish counts the one-peg finishes by hole (holes that
 	// cannot be reached are absent); for a one-hole goal only that hole.
 	SolutionsByFinish map[int]*big.Int
+	// SolutionsByOrbit counts the one-peg finishes by orbit of finishing
+	// holes under the search's group, keyed by the orbit's first hole.
+	SolutionsByOrbit map[int]*big.Int
+	// Orbits lists the holes of each finishing orbit, keyed like
+	// SolutionsByOrbit.
+	Orbits map[int][]int
 	// Games counts the jump sequences from the start that end where no jump
 	// is left, wins included.
 	Games *big.Int
@@ -115,12 +129,16 @@ func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, 
 	b := prob.Board
 	mem := &memBudget{limit: Options{Memory: opt.Memory}.memory()}
 	group := prob.Group()
-	gen := newMoveGen(b, group)
-	a := &Analysis{Symmetries: group.Len(), Solutions: new(big.Int), Games: new(big.Int), SolutionsByFinish: map[int]*big.Int{}}
-	if !b.Feasible(prob.Start, prob.Goal) {
-		// Still explore: the reachable space is of interest even when the
-		// goal is out of reach.
+	if opt.WholeGroup && prob.Goal.Kind == engine.OnePeg {
+		group = b.Symmetry()
 	}
+	if opt.NoSymmetry {
+		group = group.Trivial()
+	}
+	split := group.Stabilizer(prob.Start).Len() == group.Len()
+	gen := newMoveGen(b, group)
+	a := &Analysis{Symmetries: group.Len(), Solutions: new(big.Int), Games: new(big.Int),
+		SolutionsByFinish: map[int]*big.Int{}, SolutionsByOrbit: map[int]*big.Int{}, Orbits: map[int][]int{}}
 	first := &layer{pegs: prob.Start.Pegs(), keys: []uint64{mix(group.Canonical(prob.Start))}, m: []u128{{lo: 1}}, q: []uint64{fixedOne}}
 	fwd, err := forward(ctx, &expander{gen: gen, workers: opt.Workers, counts: true, mem: mem}, []*layer{first}, "forward", opt.Progress, func(l *layer, st layerStats) {
 		a.Layers = append(a.Layers, LayerStats{Pegs: l.pegs, Reachable: int64(l.len()), ReachableRaw: st.raw, DeadEnds: st.deadEnds})
@@ -134,15 +152,24 @@ func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, 
 			if !prob.Goal.Reached(p) {
 				continue
 			}
-			h := holeOf(p)
-			n := l.m[i].big()
-			// The count is for the orbit; each hole in it has an equal share.
-			n.Quo(n, big.NewInt(int64(group.OrbitSize(p))))
+			var orbit []int
 			for s := range group.Len() {
-				img := group.Apply(s, p)
-				a.SolutionsByFinish[holeOf(img)] = n
+				if h := holeOf(group.Apply(s, p)); !slices.Contains(orbit, h) {
+					orbit = append(orbit, h)
+				}
 			}
-			_ = h
+			slices.Sort(orbit)
+			a.Orbits[orbit[0]] = orbit
+			a.SolutionsByOrbit[orbit[0]] = l.m[i].big()
+			if split {
+				// The count is for the orbit; with the start fixed by every
+				// symmetry, each hole in it has an equal share.
+				n := l.m[i].big()
+				n.Quo(n, big.NewInt(int64(len(orbit))))
+				for _, h := range orbit {
+					a.SolutionsByFinish[h] = n
+				}
+			}
 			a.Solutions.Add(a.Solutions, l.m[i].big())
 			win += l.q[i]
 		}
@@ -329,8 +356,12 @@ func sortKeys(keys []uint64, workers int) {
 func backwardSeeds(prob Problem, group *engine.Group) []uint64 {
 	b := prob.Board
 	var seeds []uint64
+	// The class test applies only when the group keeps the start in place;
+	// otherwise positions from the start's images, of other classes, share
+	// the search.
+	fixed := group.Stabilizer(prob.Start).Len() == group.Len()
 	for _, t := range b.Targets(prob.Goal) {
-		if b.Class(t) == b.Class(prob.Start) {
+		if !fixed || b.Class(t) == b.Class(prob.Start) {
 			seeds = append(seeds, mix(group.Canonical(b.Complement(t))))
 		}
 	}

@@ -72,9 +72,11 @@ var commands map[string]command
 
 func init() {
 	commands = map[string]command{
-		"boards": {"list the built-in boards", runBoards},
-		"show":   {"draw a board or position with its hole labels", runShow},
-		"solve":  {"solve or refute a position", runSolve},
+		"boards":  {"list the built-in boards", runBoards},
+		"show":    {"draw a board or position with its hole labels", runShow},
+		"solve":   {"solve or refute a position", runSolve},
+		"explore": {"search a whole state space: reachable, winnable, solutions, games", runExplore},
+		"starts":  {"every single-vacancy start: finishing holes and solutions", runStarts},
 	}
 }
 

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"pegs/engine"
+	"pegs/report"
+	"pegs/search"
+)
+
+func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("explore", "--board B (--start H,...|--position P) [--goal G] [--workers N] [--mem SIZE] [--format F]", stderr)
+	var bf boardFlags
+	var pf positionFlags
+	bf.register(fs)
+	pf.register(fs)
+	goalFlag := fs.String("goal", "", "goal: any, center or a hole (default center where the board has one, else any)")
+	workers := fs.Int("workers", 0, "worker goroutines (default: one per CPU)")
+	mem := fs.String("mem", "8GiB", "memory budget; the search stops with a message before passing it")
+	format := fs.String("format", "text", "output format: text, markdown, csv (the layer table) or json")
+	winOnly := fs.Bool("winnable-only", false, "find only the winnable positions (faster: no path counts)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	b, err := bf.load()
+	if err != nil {
+		return err
+	}
+	start, err := pf.load(b)
+	if err != nil {
+		return err
+	}
+	if *goalFlag == "" {
+		*goalFlag = defaultGoal(b)
+	}
+	goal, err := parseGoal(b, *goalFlag)
+	if err != nil {
+		return err
+	}
+	if goal.Kind == engine.Fewest {
+		return usagef("--goal fewest: explore needs a one-peg goal (any, center or a hole)")
+	}
+	f, err := parseFormat(*format)
+	if err != nil {
+		return err
+	}
+	budget, err := parseMem(*mem)
+	if err != nil {
+		return err
+	}
+	if *workers < 0 {
+		return usagef("--workers must be positive")
+	}
+	if start == 0 {
+		return usagef("the position has no pegs")
+	}
+	prob := search.Problem{Board: b, Start: start, Goal: goal}
+	opt := search.ExploreOptions{Workers: *workers, Memory: budget, Progress: progress(stderr, "")}
+	if *winOnly {
+		w, err := search.Winnable(ctx, prob, opt)
+		if err != nil {
+			return err
+		}
+		return writeWinnable(stdout, f, prob, w)
+	}
+	a, err := search.Explore(ctx, prob, opt)
+	if a != nil && err != nil && errors.Is(err, context.Canceled) {
+		fmt.Fprintf(stderr, "pegs: interrupted; the layers finished so far follow\n")
+		if werr := writeExplore(stdout, f, prob, a); werr != nil {
+			return werr
+		}
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	return writeExplore(stdout, f, prob, a)
+}
+
+func layerTable(layers []search.LayerStats) *report.Table {
+	t := &report.Table{Header: []string{"pegs", "reachable", "reachable_raw", "winnable", "dead_ends"}}
+	for _, l := range layers {
+		t.Add(strconv.Itoa(l.Pegs), strconv.FormatInt(l.Reachable, 10), strconv.FormatInt(l.ReachableRaw, 10),
+			strconv.FormatInt(l.Winnable, 10), strconv.FormatInt(l.DeadEnds, 10))
+	}
+	return t
+}
+
+// exploreJSON is the JSON output of pegs explore.
+type exploreJSON struct {
+	Board             string              `json:"board"`
+	Start             string              `json:"start"`
+	Goal              string              `json:"goal"`
+	Symmetries        int                 `json:"symmetries"`
+	Reachable         int64               `json:"reachable"`
+	ReachableRaw      int64               `json:"reachable_raw"`
+	Winnable          int64               `json:"winnable"`
+	DeadEnds          int64               `json:"dead_ends"`
+	Solutions         string              `json:"solutions"`
+	SolutionsByFinish map[string]string   `json:"solutions_by_finish"`
+	Games             string              `json:"games"`
+	RandomWin         float64             `json:"random_win_probability"`
+	Layers            []search.LayerStats `json:"layers"`
+	ElapsedMS         int64               `json:"elapsed_ms"`
+	PeakBytes         int64               `json:"peak_bytes"`
+}
+
+func writeExplore(w io.Writer, f report.Format, prob search.Problem, a *search.Analysis) error {
+	b := prob.Board
+	byFinish := map[string]string{}
+	for h, n := range a.SolutionsByFinish {
+		byFinish[b.Label(h)] = n.String()
+	}
+	switch f {
+	case report.JSON:
+		out := exploreJSON{
+			Board: b.Name(), Start: b.Line(prob.Start), Goal: b.FormatGoal(prob.Goal), Symmetries: a.Symmetries,
+			Reachable: a.Reachable, ReachableRaw: a.ReachableRaw, Winnable: a.Winnable, DeadEnds: a.DeadEnds,
+			Solutions: a.Solutions.String(), SolutionsByFinish: byFinish, Games: a.Games.String(),
+			RandomWin: a.RandomWin, Layers: a.Layers, ElapsedMS: a.Elapsed.Milliseconds(), PeakBytes: a.PeakBytes,
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	case report.CSV:
+		return layerTable(a.Layers).Write(w, f)
+	}
+	fmt.Fprintf(w, "board %s, %d pegs, goal: %s; counts up to %d symmetries\n\n%s\n", b.Name(), prob.Start.Pegs(), goalText(b, prob.Goal), a.Symmetries, b.Picture(prob.Start))
+	sum := &report.Table{Header: []string{"measure", "value"}}
+	sum.Add("reachable positions", strconv.FormatInt(a.Reachable, 10))
+	sum.Add("reachable, counting symmetric images", strconv.FormatInt(a.ReachableRaw, 10))
+	sum.Add("winnable positions", strconv.FormatInt(a.Winnable, 10))
+	sum.Add("dead ends", strconv.FormatInt(a.DeadEnds, 10))
+	sum.Add("solutions", a.Solutions.String())
+	for h := range b.Holes() {
+		if n, ok := a.SolutionsByFinish[h]; ok && prob.Goal.Kind == engine.OnePeg {
+			sum.Add("  finishing at "+b.Label(h), n.String())
+		}
+	}
+	sum.Add("complete games", a.Games.String())
+	sum.Add("random play wins", strconv.FormatFloat(a.RandomWin, 'g', 6, 64))
+	sum.Add("time", a.Elapsed.Round(time.Millisecond).String())
+	sum.Add("peak table memory", strconv.FormatInt(a.PeakBytes>>20, 10)+" MiB")
+	if err := sum.Write(w, f); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	return layerTable(a.Layers).Write(w, f)
+}
+
+func writeWinnable(w io.Writer, f report.Format, prob search.Problem, ws *search.WinSet) error {
+	b := prob.Board
+	if f == report.JSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{
+			"board": b.Name(), "start": b.Line(prob.Start), "goal": b.FormatGoal(prob.Goal),
+			"winnable": ws.Winnable, "layers": ws.Layers, "elapsed_ms": ws.Elapsed.Milliseconds(), "peak_bytes": ws.PeakBytes,
+		})
+	}
+	if f != report.CSV {
+		fmt.Fprintf(w, "board %s, goal: %s: %d winnable positions (%s)\n\n", b.Name(), goalText(b, prob.Goal), ws.Winnable, ws.Elapsed.Round(time.Millisecond))
+	}
+	return layerTable(ws.Layers).Write(w, f)
+}

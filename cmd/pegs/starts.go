@@ -1,0 +1,226 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"pegs/engine"
+	"pegs/report"
+	"pegs/search"
+)
+
+func runStarts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("starts", "--board B [--goal any|complement|all] [--workers N] [--mem SIZE] [--format F]", stderr)
+	var bf boardFlags
+	bf.register(fs)
+	goalFlag := fs.String("goal", "all", "what the board picture marks: any (one peg anywhere), complement (one peg in the start hole) or all (both)")
+	workers := fs.Int("workers", 0, "worker goroutines (default: one per CPU)")
+	mem := fs.String("mem", "8GiB", "memory budget per start; a start that needs more is reported undecided")
+	format := fs.String("format", "text", "output format: text, markdown, csv or json")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	b, err := bf.load()
+	if err != nil {
+		return err
+	}
+	switch *goalFlag {
+	case "any", "complement", "all":
+	default:
+		return usagef("--goal %q: want any, complement or all", *goalFlag)
+	}
+	f, err := parseFormat(*format)
+	if err != nil {
+		return err
+	}
+	budget, err := parseMem(*mem)
+	if err != nil {
+		return err
+	}
+	opt := search.ExploreOptions{Workers: *workers, Memory: budget}
+	results, err := search.Starts(ctx, b, opt, func(r search.StartResult) {
+		if bar := progress(stderr, ""); bar != nil {
+			fmt.Fprintf(stderr, "\rstart %s done%s\n", b.Label(r.Hole), strings.Repeat(" ", 40))
+		}
+	})
+	interrupted := errors.Is(err, context.Canceled)
+	if err != nil && !interrupted {
+		return err
+	}
+	if interrupted {
+		fmt.Fprintf(stderr, "pegs: interrupted; the starts finished so far follow\n")
+	}
+	if werr := writeStarts(stdout, f, b, *goalFlag, results); werr != nil {
+		return werr
+	}
+	return err
+}
+
+func holeList(b *engine.Board, holes []int) string {
+	s := make([]string, len(holes))
+	for i, h := range holes {
+		s[i] = b.Label(h)
+	}
+	return strings.Join(s, " ")
+}
+
+// ownFinish returns the solutions that end in the start hole itself, and
+// whether that count is known alone (not only together with symmetric
+// holes).
+func ownFinish(r search.StartResult) (string, bool) {
+	for _, f := range r.Finishes {
+		for _, h := range f.Holes {
+			if h == r.Hole {
+				if f.Each {
+					return f.Solutions.String(), true
+				}
+				return "", false
+			}
+		}
+	}
+	return "0", true
+}
+
+func finishText(b *engine.Board, f search.Finish) string {
+	if f.Each {
+		return fmt.Sprintf("%s: %s each", holeList(b, f.Holes), f.Solutions)
+	}
+	return fmt.Sprintf("%s: %s together", strings.ReplaceAll(holeList(b, f.Holes), " ", "+"), f.Solutions)
+}
+
+type startJSON struct {
+	Start      string            `json:"start"`
+	Class      []string          `json:"class"`
+	Decided    bool              `json:"decided"`
+	Reachable  int64             `json:"reachable"`
+	Winnable   int64             `json:"winnable"`
+	OnePeg     bool              `json:"one_peg_possible"`
+	Solutions  string            `json:"solutions"`
+	Finishes   []finishJSON      `json:"finishes"`
+	Complement string            `json:"complement_solutions,omitempty"`
+	extra      map[string]string `json:"-"`
+}
+
+type finishJSON struct {
+	Holes     []string `json:"holes"`
+	Solutions string   `json:"solutions"`
+	Each      bool     `json:"each"`
+}
+
+func writeStarts(w io.Writer, f report.Format, b *engine.Board, goal string, results []search.StartResult) error {
+	if f == report.JSON {
+		var out []startJSON
+		for _, r := range results {
+			sj := startJSON{Start: b.Label(r.Hole), Decided: r.Decided, Reachable: r.Reachable, Winnable: r.Winnable,
+				OnePeg: r.Solutions.Sign() > 0, Solutions: r.Solutions.String(), Finishes: []finishJSON{}}
+			for _, h := range r.Class {
+				sj.Class = append(sj.Class, b.Label(h))
+			}
+			for _, fi := range r.Finishes {
+				fj := finishJSON{Solutions: fi.Solutions.String(), Each: fi.Each}
+				for _, h := range fi.Holes {
+					fj.Holes = append(fj.Holes, b.Label(h))
+				}
+				sj.Finishes = append(sj.Finishes, fj)
+			}
+			if c, ok := ownFinish(r); ok && r.Decided {
+				sj.Complement = c
+			}
+			out = append(out, sj)
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{"board": b.Name(), "starts": out})
+	}
+	t := &report.Table{Header: []string{"start", "class", "reachable", "winnable", "solutions", "finishes", "finish in start hole"}}
+	for _, r := range results {
+		if !r.Decided {
+			t.Add(b.Label(r.Hole), holeList(b, r.Class), "undecided: needs more than --mem", "", "", "", "")
+			continue
+		}
+		var fin []string
+		for _, fi := range r.Finishes {
+			fin = append(fin, finishText(b, fi))
+		}
+		own, ok := ownFinish(r)
+		if !ok {
+			own = "counted with its images"
+		}
+		t.Add(b.Label(r.Hole), holeList(b, r.Class), strconv.FormatInt(r.Reachable, 10), strconv.FormatInt(r.Winnable, 10),
+			r.Solutions.String(), strings.Join(fin, "; "), own)
+	}
+	if f == report.CSV {
+		return t.Write(w, f)
+	}
+	fmt.Fprintf(w, "board %s: single-vacancy starts up to symmetry (%d symmetries)\n\n", b.Name(), b.Symmetry().Len())
+	if err := t.Write(w, f); err != nil {
+		return err
+	}
+	return writeStartPictures(w, f, b, goal, results)
+}
+
+// writeStartPictures draws the board with each hole marked by its start's
+// result.
+func writeStartPictures(w io.Writer, f report.Format, b *engine.Board, goal string, results []search.StartResult) error {
+	mark := map[string]func(r search.StartResult) byte{
+		"any": func(r search.StartResult) byte {
+			if !r.Decided {
+				return '?'
+			}
+			if r.Solutions.Sign() > 0 {
+				return 'o'
+			}
+			return '.'
+		},
+		"complement": func(r search.StartResult) byte {
+			own, ok := ownFinish(r)
+			switch {
+			case !r.Decided || !ok:
+				return '?'
+			case own != "0":
+				return 'o'
+			}
+			return '.'
+		},
+	}
+	var which []string
+	if goal == "all" {
+		which = []string{"any", "complement"}
+	} else {
+		which = []string{goal}
+	}
+	fence := ""
+	if f == report.Markdown {
+		fence = "```\n"
+	}
+	for _, g := range which {
+		byHole := make([]byte, b.Holes())
+		for _, r := range results {
+			for _, h := range r.Class {
+				byHole[h] = mark[g](r)
+			}
+		}
+		title := "o: vacating this hole can end with one peg; .: it cannot"
+		if g == "complement" {
+			title = "o: vacating this hole can end with one peg in it; .: it cannot; ?: counted only with symmetric holes"
+		}
+		var p engine.Position
+		pic := b.Picture(p)
+		// Replace each hole's symbol in reading order.
+		out := []byte(pic)
+		h := 0
+		for i := range out {
+			if out[i] == '.' && h < len(byHole) {
+				out[i] = byHole[h]
+				h++
+			}
+		}
+		fmt.Fprintf(w, "\n%s\n%s%s%s", title, fence, out, fence)
+	}
+	return nil
+}

@@ -1,0 +1,391 @@
+package search
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math/big"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"pegs/engine"
+)
+
+// published holds figures from testdata/published.json, which names their
+// sources.
+type published struct {
+	EnglishReachableByJumps []int64  `json:"english_reachable_by_jumps"`
+	EnglishReachable        int64    `json:"english_reachable"`
+	EnglishWinnableByJumps  []int64  `json:"english_winnable_by_jumps"`
+	EnglishWinnable         int64    `json:"english_winnable"`
+	EnglishSolutions        string   `json:"english_solutions"`
+	EnglishGames            string   `json:"english_games"`
+	FrenchOnePeg            []string `json:"french_one_peg_vacancies"`
+	Triangle15Starts        []struct {
+		Holes     []int `json:"holes"`
+		Solutions int64 `json:"solutions"`
+		OwnHole   int64 `json:"own_hole"`
+	} `json:"triangle15_starts"`
+}
+
+func loadPublished(t *testing.T) published {
+	t.Helper()
+	data, err := os.ReadFile("testdata/published.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p published
+	if err := json.Unmarshal(data, &p); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func lookup(t *testing.T, name string) *engine.Board {
+	t.Helper()
+	b, err := engine.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func goal(t *testing.T, b *engine.Board, s string) engine.Goal {
+	t.Helper()
+	g, err := b.ParseGoal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// checkSolution replays a solution and checks it meets the goal.
+func checkSolution(t *testing.T, b *engine.Board, start engine.Position, g engine.Goal, sol Solution) {
+	t.Helper()
+	final, err := b.Replay(start, sol.Jumps)
+	if err != nil {
+		t.Fatalf("solution does not replay: %v", err)
+	}
+	if g.Kind != engine.Fewest && !g.Reached(final) {
+		t.Fatalf("solution ends in %s, missing the goal", b.Line(final))
+	}
+}
+
+func TestSolveClassicLevels(t *testing.T) {
+	b := engine.English()
+	g := goal(t, b, "center")
+	levels := []struct{ name, pic string }{
+		{"centre", b.Line(b.Start())},
+		{"Cross", "....o...ooo.....o......o........."},
+		{"Plus", "....o....o....ooooo....o....o...."},
+		{"Fireplace", "oooooo..ooo....o.o..............."},
+		{"Pyramid", "....o...ooo...ooooo.ooooooo......"},
+		{"Arrow", ".o.ooo.ooooo....o......o...oooooo"},
+		{"Diamond", ".o.ooo.ooooo.ooo.ooo.ooooo.ooo.o."},
+		{"Full", "oooooooooooooooo.oooooooooooooooo"},
+	}
+	for _, lv := range levels {
+		p, err := b.ParsePosition(lv.pic)
+		if err != nil {
+			t.Fatalf("%s: %v", lv.name, err)
+		}
+		sol, err := Solve(context.Background(), b, p, g, Options{})
+		if err != nil || !sol.Solvable {
+			t.Fatalf("%s: solvable=%v err=%v, want a solution to d4", lv.name, sol.Solvable, err)
+		}
+		checkSolution(t, b, p, g, sol)
+		if got, want := len(sol.Jumps), p.Pegs()-1; got != want {
+			t.Errorf("%s: %d jumps, want %d", lv.name, got, want)
+		}
+	}
+}
+
+func TestSolveTriangleStarts(t *testing.T) {
+	b := lookup(t, "triangle")
+	g := goal(t, b, "any")
+	for h := range b.Holes() {
+		start := b.Full() &^ (1 << uint(h))
+		sol, err := Solve(context.Background(), b, start, g, Options{})
+		if err != nil || !sol.Solvable {
+			t.Fatalf("vacate %s: solvable=%v err=%v", b.Label(h), sol.Solvable, err)
+		}
+		checkSolution(t, b, start, g, sol)
+	}
+}
+
+func TestSolveFrench(t *testing.T) {
+	b := engine.French()
+	g := goal(t, b, "any")
+	sol, err := Solve(context.Background(), b, b.Start(), g, Options{})
+	if err != nil || sol.Solvable || !sol.Refuted || sol.Nodes != 0 {
+		t.Errorf("French centre: solvable=%v refuted=%v nodes=%d err=%v; want refuted by class at once", sol.Solvable, sol.Refuted, sol.Nodes, err)
+	}
+	if testing.Short() {
+		t.Skip("French solves take about a minute")
+	}
+	for _, s := range []string{"c1", "d2", "d3"} {
+		start, err := b.Vacate(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sol, err := Solve(context.Background(), b, start, g, Options{})
+		if err != nil || !sol.Solvable {
+			t.Fatalf("French vacate %s: solvable=%v err=%v", s, sol.Solvable, err)
+		}
+		checkSolution(t, b, start, g, sol)
+	}
+}
+
+// TestFrenchOnePegVacancies checks that exactly the published 16 single
+// vacancies can be reduced to one peg: the others are refuted by class, and
+// each of the 16 falls in one of three symmetry classes, one of which
+// TestSolveFrench solves.
+func TestFrenchOnePegVacancies(t *testing.T) {
+	want := loadPublished(t).FrenchOnePeg
+	b := engine.French()
+	g := goal(t, b, "any")
+	var feasible []string
+	for h := range b.Holes() {
+		if b.Feasible(b.Full()&^(1<<uint(h)), g) {
+			feasible = append(feasible, b.Label(h))
+		}
+	}
+	slices.Sort(feasible)
+	slices.Sort(want)
+	if diff := cmp.Diff(want, feasible); diff != "" {
+		t.Errorf("class-feasible single vacancies (-published +got):\n%s", diff)
+	}
+	reps := map[engine.Position]bool{}
+	for _, l := range feasible {
+		p, _ := b.Vacate(l)
+		reps[b.Symmetry().Canonical(p)] = true
+	}
+	for _, l := range []string{"c1", "d2", "d3"} {
+		p, _ := b.Vacate(l)
+		delete(reps, b.Symmetry().Canonical(p))
+	}
+	if len(reps) != 0 {
+		t.Errorf("%d feasible vacancies lie outside the classes of c1, d2, d3", len(reps))
+	}
+}
+
+func TestSolveFewest(t *testing.T) {
+	b := engine.English()
+	// Two pegs apart cannot jump: the fewest is two.
+	p, _ := b.ParsePosition("o.o..............................")
+	sol, err := Solve(context.Background(), b, p, engine.Goal{Kind: engine.Fewest}, Options{})
+	if err != nil || sol.Final.Pegs() != 2 {
+		t.Errorf("fewest from two apart: %d pegs, %v", sol.Final.Pegs(), err)
+	}
+	sol, err = Solve(context.Background(), b, b.Start(), engine.Goal{Kind: engine.Fewest}, Options{})
+	if err != nil || sol.Final.Pegs() != 1 {
+		t.Errorf("fewest from the centre start: %d pegs, %v", sol.Final.Pegs(), err)
+	}
+	checkSolution(t, b, b.Start(), engine.Goal{Kind: engine.Fewest}, sol)
+}
+
+func TestSolveMemoryBudget(t *testing.T) {
+	b := engine.French()
+	start, _ := b.Vacate("d3")
+	_, err := Solve(context.Background(), b, start, goal(t, b, "any"), Options{Memory: 64 << 10})
+	if err == nil {
+		t.Fatal("a 64 KiB budget sufficed; want ErrMemory")
+	}
+	if !isMemory(err) {
+		t.Errorf("err = %v, want ErrMemory", err)
+	}
+}
+
+func TestSolveCancel(t *testing.T) {
+	b := engine.French()
+	start, _ := b.Vacate("d3")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Solve(ctx, b, start, goal(t, b, "any"), Options{}); err == nil {
+		t.Error("cancelled search returned no error")
+	}
+}
+
+func TestExploreEnglishCentre(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the full English analysis takes about 15 s")
+	}
+	pub := loadPublished(t)
+	b := engine.English()
+	a, err := Explore(context.Background(), Problem{b, b.Start(), goal(t, b, "center")}, ExploreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reach, win []int64
+	for _, l := range a.Layers {
+		reach = append(reach, l.Reachable)
+		win = append(win, l.Winnable)
+	}
+	if diff := cmp.Diff(pub.EnglishReachableByJumps, reach); diff != "" {
+		t.Errorf("reachable by jumps (-A112737 +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(pub.EnglishWinnableByJumps, win); diff != "" {
+		t.Errorf("winnable by jumps (-A112738 +got):\n%s", diff)
+	}
+	if a.Reachable != pub.EnglishReachable || a.Winnable != pub.EnglishWinnable {
+		t.Errorf("reachable %d, winnable %d; want %d, %d", a.Reachable, a.Winnable, pub.EnglishReachable, pub.EnglishWinnable)
+	}
+	if got := a.Solutions.String(); got != pub.EnglishSolutions {
+		t.Errorf("solutions %s, want %s", got, pub.EnglishSolutions)
+	}
+	if got := a.Games.String(); got != pub.EnglishGames {
+		t.Errorf("complete games %s, want %s", got, pub.EnglishGames)
+	}
+	if a.RandomWin <= 0 || a.RandomWin >= 1e-3 {
+		t.Errorf("random-play win probability %g, want a small positive number", a.RandomWin)
+	}
+	// The winnable-only search agrees layer by layer.
+	w, err := Winnable(context.Background(), Problem{b, b.Start(), goal(t, b, "center")}, ExploreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var win2 []int64
+	for _, l := range w.Layers {
+		win2 = append(win2, l.Winnable)
+	}
+	if diff := cmp.Diff(pub.EnglishWinnableByJumps, win2); diff != "" {
+		t.Errorf("Winnable by jumps (-A112738 +got):\n%s", diff)
+	}
+}
+
+func TestTriangleStarts(t *testing.T) {
+	pub := loadPublished(t)
+	b := lookup(t, "triangle")
+	results, err := Starts(context.Background(), b, ExploreOptions{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(results) != len(pub.Triangle15Starts) {
+		t.Fatalf("%d start classes, want %d", len(results), len(pub.Triangle15Starts))
+	}
+	ownFinish := 0
+	for i, r := range results {
+		want := pub.Triangle15Starts[i]
+		var class []int
+		for _, h := range r.Class {
+			class = append(class, h+1)
+		}
+		if diff := cmp.Diff(want.Holes, class); diff != "" {
+			t.Errorf("class %d (-want +got):\n%s", i, diff)
+		}
+		if got := r.Solutions.Int64(); got != want.Solutions {
+			t.Errorf("vacate %d: %d solutions, want %d", r.Hole+1, got, want.Solutions)
+		}
+		own := int64(0)
+		for _, f := range r.Finishes {
+			if !f.Each {
+				t.Errorf("vacate %d: finishes %v not split", r.Hole+1, f.Holes)
+			}
+			if slices.Contains(f.Holes, r.Hole) {
+				own = f.Solutions.Int64()
+			}
+		}
+		if own != want.OwnHole {
+			t.Errorf("vacate %d: %d solutions finishing in the start hole, want %d", r.Hole+1, own, want.OwnHole)
+		}
+		if own > 0 {
+			ownFinish += len(r.Class)
+		}
+	}
+	if ownFinish != 12 {
+		t.Errorf("%d start holes can finish where they started, want 12", ownFinish)
+	}
+}
+
+// TestReversal checks that backward play is forward play with pegs and
+// holes swapped: vacate s, finish f has as many solutions as vacate f,
+// finish s.
+func TestReversal(t *testing.T) {
+	for _, name := range []string{"triangle"} {
+		b := lookup(t, name)
+		n := b.Holes()
+		count := make([][]*big.Int, n)
+		for s := range n {
+			count[s] = make([]*big.Int, n)
+			a, err := Explore(context.Background(), Problem{b, b.Full() &^ (1 << uint(s)), engine.Goal{Kind: engine.OnePeg}}, ExploreOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for f := range n {
+				count[s][f] = new(big.Int)
+				if c, ok := a.SolutionsByFinish[f]; ok {
+					count[s][f] = c
+				}
+			}
+		}
+		for s := range n {
+			for f := range n {
+				if count[s][f].Cmp(count[f][s]) != 0 {
+					t.Errorf("%s: vacate %d finish %d has %s solutions, vacate %d finish %d has %s", name, s+1, f+1, count[s][f], f+1, s+1, count[f][s])
+				}
+			}
+		}
+	}
+}
+
+// TestSymmetryReductionAgrees checks the reduced search against a raw one.
+func TestSymmetryReductionAgrees(t *testing.T) {
+	for _, c := range []struct{ board, start, goal string }{
+		{"triangle", "1", "any"},
+		{"triangle:6", "1", "any"},
+		{"triangle:4", "5", "5"},
+	} {
+		b := lookup(t, c.board)
+		start, _ := b.Vacate(c.start)
+		prob := Problem{b, start, goal(t, b, c.goal)}
+		red, err := Explore(context.Background(), prob, ExploreOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := Explore(context.Background(), prob, ExploreOptions{NoSymmetry: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range red.Layers {
+			if red.Layers[i].ReachableRaw != raw.Layers[i].Reachable {
+				t.Errorf("%s %d pegs: reduced search counts %d raw positions, raw search %d", c.board, red.Layers[i].Pegs, red.Layers[i].ReachableRaw, raw.Layers[i].Reachable)
+			}
+		}
+		if red.Solutions.Cmp(raw.Solutions) != 0 || red.Games.Cmp(raw.Games) != 0 {
+			t.Errorf("%s: reduced solutions %s games %s, raw %s %s", c.board, red.Solutions, red.Games, raw.Solutions, raw.Games)
+		}
+		if d := red.RandomWin - raw.RandomWin; d > 1e-9 || d < -1e-9 {
+			t.Errorf("%s: random win %g reduced, %g raw", c.board, red.RandomWin, raw.RandomWin)
+		}
+	}
+}
+
+func TestExploreMemoryBudget(t *testing.T) {
+	b := engine.English()
+	_, err := Explore(context.Background(), Problem{b, b.Start(), goal(t, b, "center")}, ExploreOptions{Memory: 1 << 20})
+	if !isMemory(err) {
+		t.Errorf("English with 1 MiB: err = %v, want ErrMemory", err)
+	}
+}
+
+// TestWorkersAgree checks that results do not depend on the worker count.
+func TestWorkersAgree(t *testing.T) {
+	b := lookup(t, "triangle:6")
+	prob := Problem{b, b.Start(), engine.Goal{Kind: engine.OnePeg}}
+	var prev *Analysis
+	for _, w := range []int{1, 2, 3} {
+		a, err := Explore(context.Background(), prob, ExploreOptions{Workers: w})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if prev != nil && (a.Solutions.Cmp(prev.Solutions) != 0 || a.RandomWin != prev.RandomWin || !slices.Equal(a.Layers, prev.Layers)) {
+			t.Errorf("workers=%d differs from fewer workers", w)
+		}
+		prev = a
+	}
+}
+
+func isMemory(err error) bool { return errors.Is(err, ErrMemory) }

@@ -1,0 +1,169 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"math/big"
+	"slices"
+
+	"pegs/engine"
+)
+
+// StartResult is the analysis of one single-vacancy start class.
+type StartResult struct {
+	Hole  int   // the representative vacancy
+	Class []int // every vacancy symmetric to it
+	// Decided is false when the search would pass its memory budget.
+	Decided   bool
+	Reachable int64 // positions up to the board's symmetry
+	Winnable  int64
+	Solutions *big.Int
+	// Finishes lists the finishing holes that can hold the last peg, in
+	// groups whose solutions are counted together: a group has one hole
+	// unless symmetry of the board (but not of the start) and the position
+	// classes cannot tell its holes apart.
+	Finishes []Finish
+}
+
+// Finish is a group of finishing holes and the solutions that end in them.
+type Finish struct {
+	Holes     []int
+	Solutions *big.Int // solutions ending in each hole of Holes, when Each
+	// Each reports that every hole in Holes has Solutions solutions;
+	// otherwise Solutions is their total.
+	Each bool
+}
+
+// Starts analyses every single-vacancy start of a board up to symmetry:
+// reachable positions, which holes the last peg can finish in, and the
+// solutions to each. It reduces each search by the board's whole group
+// (ExploreOptions.WholeGroup). A start whose search passes the memory budget
+// is reported undecided, not guessed.
+func Starts(ctx context.Context, b *engine.Board, opt ExploreOptions, each func(StartResult)) ([]StartResult, error) {
+	g := b.Symmetry()
+	var out []StartResult
+	seen := make([]bool, b.Holes())
+	for h := range b.Holes() {
+		if seen[h] {
+			continue
+		}
+		var class []int
+		for s := range g.Len() {
+			if x := g.Perm(s)[h]; !seen[x] {
+				seen[x] = true
+				class = append(class, x)
+			}
+		}
+		slices.Sort(class)
+		r := StartResult{Hole: h, Class: class, Solutions: new(big.Int)}
+		prob := Problem{Board: b, Start: b.Full() &^ (1 << uint(h)), Goal: engine.Goal{Kind: engine.OnePeg}}
+		o := opt
+		o.WholeGroup = true
+		a, err := Explore(ctx, prob, o)
+		switch {
+		case errors.Is(err, ErrMemory):
+		case err != nil:
+			return out, err
+		default:
+			r.Decided = true
+			r.Reachable, r.Winnable, r.Solutions = a.Reachable, a.Winnable, a.Solutions
+			r.Finishes = splitFinishes(b, prob.Start, a)
+			// Where symmetric holes share a count, search again with only
+			// the start's own symmetries if that is small enough.
+			stab := prob.Group().Len()
+			if ambiguous(r.Finishes) && a.Reachable*int64(g.Len()/stab) <= exactLimit {
+				e, err := Explore(ctx, prob, opt)
+				if err != nil && !errors.Is(err, ErrMemory) {
+					return out, err
+				}
+				if err == nil {
+					r.Finishes = exactFinishes(e)
+				}
+			}
+		}
+		if each != nil {
+			each(r)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// splitFinishes turns orbit totals into per-hole counts where the position
+// classes and the start's own symmetry allow: holes outside the start's
+// class get none, and holes that a symmetry fixing the start exchanges get
+// equal shares.
+func splitFinishes(b *engine.Board, start engine.Position, a *Analysis) []Finish {
+	stab := b.Symmetry().Stabilizer(start)
+	var out []Finish
+	keys := make([]int, 0, len(a.Orbits))
+	for k := range a.Orbits {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		total := a.SolutionsByOrbit[k]
+		if total.Sign() == 0 {
+			continue
+		}
+		var feasible []int
+		for _, h := range a.Orbits[k] {
+			if b.Class(1<<uint(h)) == b.Class(start) {
+				feasible = append(feasible, h)
+			}
+		}
+		// Split into orbits of the start's stabilizer.
+		var groups [][]int
+		done := map[int]bool{}
+		for _, h := range feasible {
+			if done[h] {
+				continue
+			}
+			var grp []int
+			for s := range stab.Len() {
+				if x := stab.Perm(s)[h]; !done[x] {
+					done[x] = true
+					grp = append(grp, x)
+				}
+			}
+			slices.Sort(grp)
+			groups = append(groups, grp)
+		}
+		if len(groups) == 1 {
+			n := new(big.Int).Quo(total, big.NewInt(int64(len(groups[0]))))
+			out = append(out, Finish{Holes: groups[0], Solutions: n, Each: true})
+			continue
+		}
+		out = append(out, Finish{Holes: feasible, Solutions: total})
+	}
+	return out
+}
+
+// exactLimit bounds the positions of the second, exact search that splits
+// finishes shared by symmetric holes.
+const exactLimit = 20_000_000
+
+func ambiguous(fs []Finish) bool {
+	for _, f := range fs {
+		if !f.Each {
+			return true
+		}
+	}
+	return false
+}
+
+// exactFinishes lists the finishes of a search whose group fixes the start.
+func exactFinishes(a *Analysis) []Finish {
+	holes := make([]int, 0, len(a.SolutionsByFinish))
+	for h, n := range a.SolutionsByFinish {
+		if n.Sign() > 0 {
+			holes = append(holes, h)
+		}
+	}
+	slices.Sort(holes)
+	var out []Finish
+	for _, h := range holes {
+		out = append(out, Finish{Holes: []int{h}, Solutions: a.SolutionsByFinish[h], Each: true})
+	}
+	return out
+}
