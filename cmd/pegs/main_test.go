@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// normalize blanks out what changes from run to run: timings and memory.
+func normalize(s string) string {
+	for _, r := range []struct{ re, repl string }{
+		{`"elapsed_ms": [0-9.]+`, `"elapsed_ms": 0`},
+		{`"peak_bytes": [0-9]+`, `"peak_bytes": 0`},
+		{`positions searched in [^ \n]+\.`, `positions searched in T.`},
+		{`│ time +│ [^│]+│`, `│ time │ T │`},
+		{`│ peak table memory +│ [^│]+│`, `│ peak table memory │ M │`},
+	} {
+		s = regexp.MustCompile(r.re).ReplaceAllString(s, r.repl)
+	}
+	return s
+}
+
+func TestGolden(t *testing.T) {
+	tests := []struct {
+		name string
+		args string
+	}{
+		{"boards", "boards"},
+		{"boards_csv", "boards --format csv"},
+		{"show_triangle", "show --board triangle"},
+		{"show_hexagon", "show --board @testdata/hexagon.board --geometry triangular"},
+		{"solve_cross", "solve --board english --position ....o...ooo.....o......o........."},
+		{"solve_triangle_json", "solve --board triangle --start 1 --goal any --format json"},
+		{"solve_french_centre", "solve --board french --goal any"},
+		{"solve_fewest", "solve --board english --position o.o.............................. --goal fewest"},
+		{"explore_triangle_json", "explore --board triangle --start 1 --goal any --format json"},
+		{"explore_triangle4", "explore --board triangle:4 --goal center"},
+		{"starts_triangle_csv", "starts --board triangle --format csv"},
+		{"starts_triangle", "starts --board triangle --goal complement"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			err := run(context.Background(), strings.Fields(tt.args), &stdout, &stderr)
+			if err != nil {
+				t.Fatalf("pegs %s: %v\n%s", tt.args, err, stderr.String())
+			}
+			got := normalize(stdout.String())
+			path := filepath.Join("testdata", tt.name+".stdout")
+			if *update {
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test ./cmd/pegs -update to create it)", err)
+			}
+			if diff := cmp.Diff(string(want), got); diff != "" {
+				t.Errorf("pegs %s: output differs from %s (-want +got):\n%s", tt.args, path, diff)
+			}
+		})
+	}
+}
+
+func TestErrors(t *testing.T) {
+	tests := []struct {
+		args     []string
+		code     int
+		contains string
+	}{
+		{nil, 2, ""},
+		{[]string{"frobnicate"}, 2, `unknown command "frobnicate"`},
+		{[]string{"solve", "--board", "hexagonal"}, 2, `unknown board "hexagonal"`},
+		{[]string{"solve", "--position", "ooo"}, 2, "3 symbols; board english has 33 holes"},
+		{[]string{"solve", "--position", strings.Repeat("o", 40)}, 2, "more than 33 symbols"},
+		{[]string{"solve", "--position", strings.Repeat("o", 32) + "x"}, 2, "symbol 'x' at character 33"},
+		{[]string{"solve", "--start", "z9"}, 2, `unknown hole "z9"`},
+		{[]string{"solve", "--goal", "middle"}, 2, `goal "middle"`},
+		{[]string{"solve", "--board", "triangle", "--goal", "center"}, 2, "no centre hole"},
+		{[]string{"solve", "--start", "d4", "--position", "x"}, 2, "not both"},
+		{[]string{"solve", "--format", "yaml"}, 2, `unknown format "yaml"`},
+		{[]string{"solve", "--mem", "lots"}, 2, `bad size "lots"`},
+		{[]string{"solve", "--bogus"}, 2, ""},
+		{[]string{"solve", "--board", "@testdata/nojumps.board"}, 2, "no jumps"},
+		{[]string{"solve", "--board", "@testdata/missing.board"}, 1, "no such file"},
+		{[]string{"solve", "--board", "triangle:12"}, 2, "rows must be 4..10"},
+		{[]string{"explore", "--goal", "fewest"}, 2, "one-peg goal"},
+		{[]string{"explore", "--mem", "1MiB"}, 1, "memory budget exceeded"},
+		{[]string{"starts", "--goal", "centre"}, 2, "want any, complement or all"},
+	}
+	for _, tt := range tests {
+		var stdout, stderr bytes.Buffer
+		err := run(context.Background(), tt.args, &stdout, &stderr)
+		code := exitCode(err, &stderr)
+		if code != tt.code {
+			t.Errorf("pegs %v: exit %d, want %d (err %v)", tt.args, code, tt.code, err)
+		}
+		msg := stderr.String()
+		if !strings.Contains(msg, tt.contains) {
+			t.Errorf("pegs %v: stderr %q, want it to contain %q", tt.args, msg, tt.contains)
+		}
+		if tt.contains != "" && strings.Count(strings.TrimSpace(msg), "\n") > 0 {
+			t.Errorf("pegs %v: error takes more than one line:\n%s", tt.args, msg)
+		}
+		if strings.Contains(msg, "goroutine") || strings.Contains(msg, "panic") {
+			t.Errorf("pegs %v: stack trace on stderr:\n%s", tt.args, msg)
+		}
+	}
+}

@@ -1,0 +1,83 @@
+package search
+
+import (
+	"context"
+	"testing"
+
+	"pegs/engine"
+)
+
+// BenchmarkSolve measures the first solution of single problems.
+func BenchmarkSolve(b *testing.B) {
+	eng := engine.English()
+	cases := []struct {
+		name, pic string
+	}{
+		{"problem=english-centre", eng.Line(eng.Start())},
+		{"problem=english-diamond", ".o.ooo.ooooo.ooo.ooo.ooooo.ooo.o."},
+		{"problem=english-arrow", ".o.ooo.ooooo....o......o...oooooo"},
+	}
+	goal, _ := eng.ParseGoal("center")
+	for _, c := range cases {
+		p, err := eng.ParsePosition(c.pic)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(c.name+"/strategy=dfs", func(b *testing.B) {
+			var nodes int64
+			for b.Loop() {
+				sol, err := Solve(context.Background(), eng, p, goal, Options{})
+				if err != nil || !sol.Solvable {
+					b.Fatal(err)
+				}
+				nodes += sol.Nodes
+			}
+			b.ReportMetric(float64(nodes)/float64(b.N), "positions/op")
+			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "positions/s")
+		})
+	}
+}
+
+// BenchmarkExplore measures whole state-space searches.
+func BenchmarkExplore(b *testing.B) {
+	cases := []struct {
+		board, start, goal string
+		winOnly            bool
+	}{
+		{"triangle", "1", "any", false},
+		{"triangle:6", "1", "any", false},
+		{"english", "d4", "center", true},
+		{"english", "d4", "center", false},
+	}
+	for _, c := range cases {
+		bd, _ := engine.Lookup(c.board)
+		start, _ := bd.Vacate(c.start)
+		g, _ := bd.ParseGoal(c.goal)
+		prob := Problem{bd, start, g}
+		kind := "full"
+		if c.winOnly {
+			kind = "winnable"
+		}
+		for _, w := range []int{1, 2} {
+			b.Run("board="+c.board+"/search="+kind+"/workers="+string(rune('0'+w)), func(b *testing.B) {
+				var positions int64
+				for b.Loop() {
+					if c.winOnly {
+						ws, err := Winnable(context.Background(), prob, ExploreOptions{Workers: w})
+						if err != nil {
+							b.Fatal(err)
+						}
+						positions += ws.Winnable
+						continue
+					}
+					a, err := Explore(context.Background(), prob, ExploreOptions{Workers: w})
+					if err != nil {
+						b.Fatal(err)
+					}
+					positions += a.Reachable
+				}
+				b.ReportMetric(float64(positions)/b.Elapsed().Seconds(), "positions/s")
+			})
+		}
+	}
+}
