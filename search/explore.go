@@ -245,15 +245,35 @@ func (a *Analysis) findWinnable(ctx context.Context, prob Problem, gen *moveGen,
 	if len(seeds) == 0 {
 		return nil
 	}
-	back := fwd
 	if !(len(seeds) == 1 && seeds[0] == fwd[0].keys[0]) {
-		first := &layer{pegs: n - 1, keys: seeds}
-		var err error
-		back, err = forward(ctx, &expander{gen: gen, workers: opt.Workers, mem: mem}, []*layer{first}, "backward", opt.Progress, nil)
-		if err != nil {
-			return err
+		// Walk back up from the goal positions: a position is winnable when
+		// one of its children is. This touches only reachable positions.
+		var below []uint64
+		for i := len(fwd) - 1; i >= 0; i-- {
+			l := fwd[i]
+			var w []uint64
+			if l.pegs == 1 {
+				for _, k := range l.keys {
+					if prob.Goal.Reached(unmix(k)) || prob.Goal.Kind == engine.OnePegAt && group.Canonical(unmix(k)) == group.Canonical(1<<uint(prob.Goal.Hole)) {
+						w = append(w, k)
+					}
+				}
+			} else if len(below) > 0 {
+				if opt.Progress != nil {
+					opt.Progress(Progress{Phase: "backward", Pegs: l.pegs, Total: l.len()})
+				}
+				var err error
+				if w, err = parentsOf(ctx, l, below, gen, opt.Workers); err != nil {
+					return err
+				}
+			}
+			a.winnable[i] = w
+			a.Layers[i].Winnable = int64(len(w))
+			below = w
 		}
+		return nil
 	}
+	back := fwd
 	byPegs := map[int]*layer{}
 	for _, l := range back {
 		byPegs[l.pegs] = l
