@@ -54,6 +54,7 @@ func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	limitHeap(budget)
 	if *workers < 0 {
 		return usagef("--workers must be positive")
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"pegs/engine"
@@ -147,6 +148,12 @@ func parseFormat(s string, allowed ...report.Format) (report.Format, error) {
 		return 0, usagef("--format %s is not offered here (want %s)", s, strings.Join(names, " or "))
 	}
 	return f, nil
+}
+
+// limitHeap asks the garbage collector to keep the heap near the search's
+// budget, so that freed layers are returned before new ones are taken.
+func limitHeap(budget int64) {
+	debug.SetMemoryLimit(budget + budget/8 + 256<<20)
 }
 
 func parseMem(s string) (int64, error) {

@@ -42,6 +42,7 @@ func runStarts(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
+	limitHeap(budget)
 	opt := search.ExploreOptions{Workers: *workers, Memory: budget}
 	results, err := search.Starts(ctx, b, opt, func(r search.StartResult) {
 		if bar := progress(stderr, ""); bar != nil {
