@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // MaxHoles is the largest number of holes a board may have: a position is a
@@ -409,6 +410,29 @@ func Boards() []BoardInfo {
 // triangle, triangle:N (N = 4..10), diamond or wiegleb.
 func Lookup(name string) (*Board, error) {
 	n := strings.ToLower(strings.TrimSpace(name))
+	if n == "triangle:5" {
+		n = "triangle"
+	}
+	cacheMu.Lock()
+	defer cacheMu.Unlock()
+	if b, ok := cache[n]; ok {
+		return b, nil
+	}
+	b, err := lookup(n, name)
+	if err == nil {
+		cache[n] = b
+	}
+	return b, err
+}
+
+// Built-in boards are immutable, so Lookup hands out one copy of each; a
+// search can then keep tables per board.
+var (
+	cacheMu sync.Mutex
+	cache   = map[string]*Board{}
+)
+
+func lookup(n, name string) (*Board, error) {
 	for _, e := range builtin {
 		if e.name == n {
 			return e.make()

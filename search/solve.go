@@ -109,6 +109,7 @@ type solver struct {
 	goal     engine.Goal
 	pagoda   *engine.Pagoda
 	ord      *engine.Pagoda
+	end      *endgame
 	dist     []int
 	need     int
 	table    *posSet
@@ -123,20 +124,25 @@ type solver struct {
 }
 
 func newSolver(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, opt Options) *solver {
-	g := goalGroup(b, goal)
 	n := start.Pegs()
-	s := &solver{ctx: ctx, gen: newMoveGen(b, g), goal: goal, table: newPosSet(opt.memory()), pegs0: n, best: n + 1}
+	s := &solver{ctx: ctx, gen: solverGen(b, goal), goal: goal, table: newPosSet(opt.memory()), pegs0: n, best: n + 1}
+	g := s.gen.group
 	if goal.Kind == engine.OnePegAt {
-		s.pagoda = b.DistancePagoda(goal.Hole)
+		s.pagoda = distancePagoda(b, goal.Hole)
 		s.need = s.pagoda.Weight(goal.Hole)
 	}
 	if c, ok := b.Centre(); ok {
-		s.ord = b.DistancePagoda(c)
+		s.ord = distancePagoda(b, c)
 	} else {
-		s.ord = b.DistancePagoda(goal.Hole)
+		s.ord = distancePagoda(b, goal.Hole)
 	}
-	for h := range b.Holes() {
-		s.dist = append(s.dist, s.ord.Weight(s.ord.Top())-s.ord.Weight(h))
+	top := s.ord.Weight(s.ord.Top())
+	s.dist = make([]int, b.Holes())
+	for h := range s.dist {
+		s.dist[h] = top - s.ord.Weight(h)
+	}
+	if goal.Kind != engine.Fewest {
+		s.end = endgameFor(ctx, b, goal, b.Class(start), s.gen, opt.memory())
 	}
 	s.img = make([][]engine.Position, n+1)
 	s.moves = make([][]int16, n+1)
@@ -165,8 +171,12 @@ func (s *solver) check() bool {
 // win reports whether p, reached after depth jumps, can meet a one-peg goal.
 func (s *solver) win(p engine.Position, imgs []engine.Position, depth int) bool {
 	s.nodes++
-	if s.pegs0-depth == 1 {
+	pegs := s.pegs0 - depth
+	if pegs == 1 {
 		return s.goal.Reached(p)
+	}
+	if s.end != nil && pegs <= s.end.maxPegs {
+		return s.end.has(pegs, imgs) && s.follow(p, imgs, depth)
 	}
 	if !s.check() {
 		return false
@@ -195,6 +205,27 @@ func (s *solver) win(p engine.Position, imgs []engine.Position, depth int) bool 
 	}
 	if err := s.table.add(key); err != nil {
 		s.err = err
+	}
+	return false
+}
+
+// follow completes the path from a position the endgame table calls
+// winnable, choosing at each step a child the table also calls winnable.
+func (s *solver) follow(p engine.Position, imgs []engine.Position, depth int) bool {
+	pegs := s.pegs0 - depth
+	if pegs == 1 {
+		return s.goal.Reached(p)
+	}
+	moves := s.gen.appendMoves(s.moves[depth][:0], p)
+	s.moves[depth] = moves
+	next := s.img[depth+1]
+	for _, k := range moves {
+		s.gen.childImages(next, imgs, k)
+		if s.end.has(pegs-1, next) {
+			s.path[depth] = k
+			s.nodes++
+			return s.follow(p^s.gen.masks[k], next, depth+1)
+		}
 	}
 	return false
 }

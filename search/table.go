@@ -22,7 +22,7 @@ type posSet struct {
 
 func newPosSet(budget int64) *posSet {
 	s := &posSet{budget: budget}
-	s.alloc(1 << 12)
+	s.alloc(1 << 8)
 	return s
 }
 
