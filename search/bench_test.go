@@ -86,3 +86,26 @@ func BenchmarkExplore(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFewestMoves measures optimal solutions by moves.
+func BenchmarkFewestMoves(b *testing.B) {
+	eng := engine.English()
+	goal, _ := eng.ParseGoal("center")
+	for _, c := range []struct{ name, pic string }{
+		{"problem=english-pyramid", "....o...ooo...ooooo.ooooooo......"},
+		{"problem=english-arrow", ".o.ooo.ooooo....o......o...oooooo"},
+	} {
+		p, _ := eng.ParsePosition(c.pic)
+		b.Run(c.name+"/strategy=fewest-moves", func(b *testing.B) {
+			var nodes int64
+			for b.Loop() {
+				sol, err := FewestMoves(context.Background(), eng, p, goal, ExploreOptions{})
+				if err != nil || !sol.Solvable {
+					b.Fatal(err)
+				}
+				nodes += sol.Nodes
+			}
+			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "positions/s")
+		})
+	}
+}

@@ -470,11 +470,6 @@ func Winnable(ctx context.Context, prob Problem, opt ExploreOptions) (*WinSet, e
 		return nil, err
 	}
 	back := fwd
-	if !self {
-		if back, err = run(&layer{pegs: n - 1, keys: seeds}, "backward"); err != nil {
-			return nil, err
-		}
-	}
 	if self {
 		// Meet in the middle, then walk back up: a position is winnable
 		// when one of its children is.
@@ -506,16 +501,28 @@ func Winnable(ctx context.Context, prob Problem, opt ExploreOptions) (*WinSet, e
 			}
 		}
 	} else {
-		for pegs := p0; pegs >= 1; pegs-- {
-			f, okf := fwd[pegs]
-			c, okc := back[n-pegs]
-			if okf && okc {
-				keys, err := join(ctx, f, c, b, group, opt.Workers)
-				if err != nil {
+		// Walk back up the reachable layers from the goal positions.
+		var below []uint64
+		for pegs := 1; pegs <= p0; pegs++ {
+			l, ok := fwd[pegs]
+			if !ok {
+				below = nil
+				continue
+			}
+			var keys []uint64
+			if pegs == 1 {
+				for _, k := range l.keys {
+					if prob.Goal.Reached(unmix(k)) || prob.Goal.Kind == engine.OnePegAt && unmix(k) == group.Canonical(1<<uint(prob.Goal.Hole)) {
+						keys = append(keys, k)
+					}
+				}
+			} else if len(below) > 0 {
+				if keys, err = parentsOf(ctx, l, below, gen, opt.Workers); err != nil {
 					return nil, err
 				}
-				w.keys[pegs] = keys
 			}
+			w.keys[pegs] = keys
+			below = keys
 		}
 	}
 	for pegs := p0; pegs >= 1; pegs-- {

@@ -41,6 +41,8 @@ func TestGolden(t *testing.T) {
 		{"solve_cross", "solve --board english --position ....o...ooo.....o......o........."},
 		{"solve_triangle_json", "solve --board triangle --start 1 --goal any --format json"},
 		{"solve_french_centre", "solve --board french --goal any"},
+		{"solve_moves_plus", "solve --metric moves --position ....o....o....ooooo....o....o...."},
+		{"solve_moves_json", "solve --metric moves --board triangle --start 13 --goal 13 --format json"},
 		{"solve_fewest", "solve --board english --position o.o.............................. --goal fewest"},
 		{"explore_triangle_json", "explore --board triangle --start 1 --goal any --format json"},
 		{"explore_triangle4", "explore --board triangle:4 --goal center"},
@@ -73,6 +75,8 @@ func TestGolden(t *testing.T) {
 	}
 }
 
+var stackTrace = regexp.MustCompile(`goroutine \d+ \[|panic:`)
+
 func TestErrors(t *testing.T) {
 	tests := []struct {
 		args     []string
@@ -98,6 +102,8 @@ func TestErrors(t *testing.T) {
 		{[]string{"explore", "--goal", "fewest"}, 2, "one-peg goal"},
 		{[]string{"explore", "--mem", "1MiB"}, 1, "memory budget exceeded"},
 		{[]string{"starts", "--goal", "centre"}, 2, "want any, complement or all"},
+		{[]string{"solve", "--metric", "speed"}, 2, "want jumps or moves"},
+		{[]string{"solve", "--metric", "moves", "--goal", "fewest"}, 2, "one-peg goal"},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer
@@ -113,7 +119,7 @@ func TestErrors(t *testing.T) {
 		if tt.contains != "" && strings.Count(strings.TrimSpace(msg), "\n") > 0 {
 			t.Errorf("pegs %v: error takes more than one line:\n%s", tt.args, msg)
 		}
-		if strings.Contains(msg, "goroutine") || strings.Contains(msg, "panic") {
+		if stackTrace.MatchString(msg) {
 			t.Errorf("pegs %v: stack trace on stderr:\n%s", tt.args, msg)
 		}
 	}

@@ -22,6 +22,8 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	goalFlag := fs.String("goal", "", "goal: any, center, fewest or a hole (default center where the board has one, else any)")
 	format := fs.String("format", "text", "output format: text or json")
 	mem := fs.String("mem", "4GiB", "memory budget for the search's tables")
+	metric := fs.String("metric", "jumps", "jumps: any solution, as jumps; moves: a solution with the fewest moves (a chain of jumps by one peg is one move), proved shortest")
+	workers := fs.Int("workers", 0, "worker goroutines for --metric moves (default: one per CPU)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -51,10 +53,35 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if start == 0 {
 		return usagef("the position has no pegs")
 	}
+	byMoves := false
+	switch *metric {
+	case "jumps":
+	case "moves":
+		byMoves = true
+		if goal.Kind == engine.Fewest {
+			return usagef("--metric moves needs a one-peg goal (any, center or a hole)")
+		}
+	default:
+		return usagef("--metric %q: want jumps or moves", *metric)
+	}
 	t0 := time.Now()
-	sol, err := search.Solve(ctx, b, start, goal, search.Options{Memory: budget})
-	if err != nil {
-		return err
+	var sol search.Solution
+	if byMoves {
+		limitHeap(budget)
+		ms, err := search.FewestMoves(ctx, b, start, goal, search.ExploreOptions{Workers: *workers, Memory: budget, Progress: progress(stderr, "")})
+		if err != nil {
+			return err
+		}
+		sol = search.Solution{Solvable: ms.Solvable, Refuted: ms.Refuted, Jumps: ms.Jumps, Nodes: ms.Nodes, Final: start}
+		if ms.Solvable {
+			sol.Final, _ = b.Replay(start, ms.Jumps)
+		}
+	} else {
+		var err error
+		sol, err = search.Solve(ctx, b, start, goal, search.Options{Memory: budget})
+		if err != nil {
+			return err
+		}
 	}
 	elapsed := time.Since(t0)
 	// Replay once more here: nothing is printed that the engine has not
@@ -64,9 +91,9 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("solution does not replay: %v", err)
 	}
 	if f == report.JSON {
-		return writeSolveJSON(stdout, b, start, goal, sol, elapsed)
+		return writeSolveJSON(stdout, b, start, goal, sol, byMoves, elapsed)
 	}
-	return writeSolveText(stdout, b, start, goal, sol, elapsed)
+	return writeSolveText(stdout, b, start, goal, sol, byMoves, elapsed)
 }
 
 func goalText(b *engine.Board, g engine.Goal) string {
@@ -79,7 +106,7 @@ func goalText(b *engine.Board, g engine.Goal) string {
 	return "one peg at " + b.Label(g.Hole)
 }
 
-func writeSolveText(w io.Writer, b *engine.Board, start engine.Position, goal engine.Goal, sol search.Solution, elapsed time.Duration) error {
+func writeSolveText(w io.Writer, b *engine.Board, start engine.Position, goal engine.Goal, sol search.Solution, byMoves bool, elapsed time.Duration) error {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "board %s, %d pegs, goal: %s\n\n%s\n", b.Name(), start.Pegs(), goalText(b, goal), b.Picture(start))
 	switch {
@@ -88,8 +115,18 @@ func writeSolveText(w io.Writer, b *engine.Board, start engine.Position, goal en
 	case !sol.Solvable:
 		fmt.Fprintf(&sb, "no solution: a complete search of %d positions found none.\n", sol.Nodes)
 	default:
-		for i, j := range sol.Jumps {
-			fmt.Fprintf(&sb, "%3d. %s\n", i+1, b.FormatJump(j))
+		steps := b.FormatMoves(sol.Jumps)
+		if !byMoves {
+			steps = steps[:0]
+			for _, j := range sol.Jumps {
+				steps = append(steps, b.FormatJump(j))
+			}
+		}
+		for i, st := range steps {
+			fmt.Fprintf(&sb, "%3d. %s\n", i+1, st)
+		}
+		if byMoves {
+			fmt.Fprintf(&sb, "\nNo solution has fewer moves: every position up to one move fewer was searched.\n")
 		}
 		fmt.Fprintf(&sb, "\n%s\n%d jumps (%d moves), %s left.\n", b.Picture(sol.Final), len(sol.Jumps), len(b.FormatMoves(sol.Jumps)), plural(sol.Final.Pegs(), "peg"))
 	}
@@ -105,27 +142,30 @@ type solveJSON struct {
 	Goal      string   `json:"goal"`
 	Solvable  bool     `json:"solvable"`
 	Refuted   bool     `json:"refuted_by_class"`
+	Metric    string   `json:"metric"`
 	Solution  []string `json:"solution"`
-	Moves     []string `json:"moves"`
+	Moves     int      `json:"moves"`
 	Final     string   `json:"final"`
 	PegsLeft  int      `json:"pegs_left"`
 	Nodes     int64    `json:"nodes"`
 	ElapsedMS float64  `json:"elapsed_ms"`
 }
 
-func writeSolveJSON(w io.Writer, b *engine.Board, start engine.Position, goal engine.Goal, sol search.Solution, elapsed time.Duration) error {
+func writeSolveJSON(w io.Writer, b *engine.Board, start engine.Position, goal engine.Goal, sol search.Solution, byMoves bool, elapsed time.Duration) error {
 	out := solveJSON{
 		Board: b.Name(), Start: b.Line(start), Goal: b.FormatGoal(goal),
-		Solvable: sol.Solvable, Refuted: sol.Refuted,
-		Solution: []string{}, Moves: b.FormatMoves(sol.Jumps),
+		Solvable: sol.Solvable, Refuted: sol.Refuted, Metric: "jumps",
+		Solution: []string{}, Moves: len(b.FormatMoves(sol.Jumps)),
 		Final: b.Line(sol.Final), PegsLeft: sol.Final.Pegs(), Nodes: sol.Nodes,
 		ElapsedMS: float64(elapsed.Microseconds()) / 1000,
 	}
-	for _, j := range sol.Jumps {
-		out.Solution = append(out.Solution, b.FormatJump(j))
-	}
-	if out.Moves == nil {
-		out.Moves = []string{}
+	if byMoves {
+		out.Metric = "moves"
+		out.Solution = append(out.Solution, b.FormatMoves(sol.Jumps)...)
+	} else {
+		for _, j := range sol.Jumps {
+			out.Solution = append(out.Solution, b.FormatJump(j))
+		}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -1,0 +1,93 @@
+package search
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"testing"
+
+	"pegs/engine"
+)
+
+func TestFewestMovesTriangle(t *testing.T) {
+	data, err := os.ReadFile("testdata/published.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pub struct {
+		Cases [][3]any `json:"triangle15_fewest_moves"`
+	}
+	if err := json.Unmarshal(data, &pub); err != nil {
+		t.Fatal(err)
+	}
+	b := lookup(t, "triangle")
+	for _, c := range pub.Cases {
+		from, to, want := c[0].(string), c[1].(string), int(c[2].(float64))
+		start, err := b.Vacate(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := goal(t, b, to)
+		sol, err := FewestMoves(context.Background(), b, start, g, ExploreOptions{})
+		if err != nil || !sol.Solvable {
+			t.Fatalf("%s -> %s: solvable=%v err=%v", from, to, sol.Solvable, err)
+		}
+		checkSolution(t, b, start, g, Solution{Jumps: sol.Jumps})
+		if sol.Moves != want {
+			t.Errorf("%s -> %s: %d moves, want %d", from, to, sol.Moves, want)
+		}
+		if got := len(b.FormatMoves(sol.Jumps)); got != sol.Moves {
+			t.Errorf("%s -> %s: jumps recount to %d moves, want %d", from, to, got, sol.Moves)
+		}
+	}
+}
+
+func TestFewestMovesEnglish(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the proof takes about 25 s")
+	}
+	b := engine.English()
+	g := goal(t, b, "center")
+	sol, err := FewestMoves(context.Background(), b, b.Start(), g, ExploreOptions{})
+	if err != nil || !sol.Solvable {
+		t.Fatal(err)
+	}
+	checkSolution(t, b, b.Start(), g, Solution{Jumps: sol.Jumps})
+	if sol.Moves != 18 || len(b.FormatMoves(sol.Jumps)) != 18 {
+		t.Errorf("%d moves (%d recounted), want 18 (Bergholt 1912, Beasley 1964)", sol.Moves, len(b.FormatMoves(sol.Jumps)))
+	}
+}
+
+// TestFewestMovesImpossible checks refutations: by class, and by search.
+func TestFewestMovesImpossible(t *testing.T) {
+	b := engine.English()
+	sol, err := FewestMoves(context.Background(), b, b.Start(), goal(t, b, "c1"), ExploreOptions{})
+	if err != nil || sol.Solvable || !sol.Refuted {
+		t.Errorf("centre start to c1: solvable=%v refuted=%v err=%v; want refuted by class", sol.Solvable, sol.Refuted, err)
+	}
+	tri := lookup(t, "triangle")
+	start, _ := tri.Vacate("5")
+	sol, err = FewestMoves(context.Background(), tri, start, goal(t, tri, "5"), ExploreOptions{})
+	if err != nil || sol.Solvable {
+		t.Errorf("triangle 5 -> 5: solvable=%v err=%v; want no solution (Durango Bill: 0)", sol.Solvable, err)
+	}
+}
+
+// TestWinnableAgreesWithExplore cross-checks the two ways of finding
+// winnable positions on a problem whose goal complement is not its start.
+func TestWinnableAgreesWithExplore(t *testing.T) {
+	b := lookup(t, "triangle:6")
+	start, _ := b.Vacate("1")
+	prob := Problem{b, start, goal(t, b, "any")}
+	a, err := Explore(context.Background(), prob, ExploreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := Winnable(context.Background(), prob, ExploreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Winnable != w.Winnable || a.Winnable == 0 {
+		t.Errorf("Explore finds %d winnable, Winnable %d", a.Winnable, w.Winnable)
+	}
+}
