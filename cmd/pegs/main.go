@@ -77,6 +77,8 @@ func init() {
 		"solve":   {"solve or refute a position", runSolve},
 		"explore": {"search a whole state space: reachable, winnable, solutions, games", runExplore},
 		"starts":  {"every single-vacancy start: finishing holes and solutions", runStarts},
+		"hint":    {"the next good jump, what is still possible, and how many jumps to take back", runHint},
+		"oracle":  {"write a level's winnable positions to a compact file for hints", runOracle},
 	}
 }
 

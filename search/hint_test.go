@@ -1,0 +1,179 @@
+package search
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"pegs/engine"
+)
+
+// TestHintsOnRandomGames plays random games of the English centre game and
+// checks every hint against the winnable set: the hinted jump is legal and
+// keeps the game winnable whenever it was, and undo is the true minimum.
+func TestHintsOnRandomGames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the English winnable set (about 5 s)")
+	}
+	b := engine.English()
+	g := goal(t, b, "center")
+	prob := Problem{b, b.Start(), g}
+	ws, err := Winnable(context.Background(), prob, ExploreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	oracle, err := NewOracle(context.Background(), prob, ExploreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := oracle.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	size := buf.Len()
+	loaded, err := LoadOracle(&buf, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if loaded.Len() != 1679072 || size > 4<<20 {
+		t.Errorf("oracle holds %d positions in %d bytes; want 1679072 in at most 4 MiB", loaded.Len(), size)
+	}
+	rng := rand.New(rand.NewPCG(7, 11))
+	var slowest time.Duration
+	for game := range 20 {
+		p := b.Start()
+		var played []engine.Jump
+		for {
+			for _, o := range []Winner{loaded, nil} {
+				t0 := time.Now()
+				h, err := Advise(context.Background(), b, p, g, &History{b.Start(), played}, o, Options{})
+				if o == nil {
+					slowest = max(slowest, time.Since(t0))
+				}
+				if err != nil {
+					t.Fatalf("game %d: %v", game, err)
+				}
+				win := ws.Contains(p)
+				if h.GoalPossible != win {
+					t.Fatalf("game %d at %s: hint says goal possible=%v, winnable set says %v", game, b.Line(p), h.GoalPossible, win)
+				}
+				if win && p.Pegs() > 1 {
+					if h.Jump == nil || !b.Legal(p, *h.Jump) || !ws.Contains(p.Apply(*h.Jump)) {
+						t.Fatalf("game %d at %s: hinted jump %v does not keep the game winnable", game, b.Line(p), h.Jump)
+					}
+				}
+				want := 0
+				if !win {
+					q := b.Start()
+					prefix := []engine.Position{q}
+					for _, j := range played {
+						q = q.Apply(j)
+						prefix = append(prefix, q)
+					}
+					for k := 1; k < len(prefix); k++ {
+						if ws.Contains(prefix[len(prefix)-1-k]) {
+							want = k
+							break
+						}
+					}
+				}
+				if h.Undo != want {
+					t.Fatalf("game %d at %s: undo %d, want %d", game, b.Line(p), h.Undo, want)
+				}
+			}
+			moves := b.Moves(nil, p)
+			if len(moves) == 0 {
+				break
+			}
+			j := moves[rng.IntN(len(moves))]
+			played = append(played, j)
+			p = p.Apply(j)
+		}
+	}
+	t.Logf("slowest hint without an oracle file: %v", slowest)
+}
+
+func TestHintEdgeCases(t *testing.T) {
+	b := engine.English()
+	g := goal(t, b, "center")
+	h, err := Advise(context.Background(), b, b.Full(), g, nil, nil, Options{})
+	if err != nil || h.Status != DeadEnd || h.Fewest != 33 || len(h.Movable) != 0 {
+		t.Errorf("full board: %+v, %v; want a dead end with 33 pegs and nothing movable", h, err)
+	}
+	if _, err := Advise(context.Background(), b, 0, g, nil, nil, Options{}); !errors.Is(err, ErrNoPegs) {
+		t.Errorf("empty board: %v, want ErrNoPegs", err)
+	}
+	jumps, _ := b.ParseMoves("f4-d4 d6-d4")
+	p := b.Start().Apply(jumps[0])
+	if _, err := Advise(context.Background(), b, p, g, &History{b.Start(), jumps}, nil, Options{}); !errors.Is(err, ErrHistory) {
+		t.Errorf("illegal history: %v, want ErrHistory", err)
+	}
+	won := engine.Position(1) << uint(g.Hole)
+	if h, err := Advise(context.Background(), b, won, g, nil, nil, Options{}); err != nil || h.Status != Won {
+		t.Errorf("one peg at d4: %+v %v, want won", h, err)
+	}
+	// Two pegs that cannot meet: one peg impossible, two remain.
+	p, _ = b.ParsePosition("o.o..............................")
+	h, err = Advise(context.Background(), b, p, g, nil, nil, Options{})
+	if err != nil || h.Status != DeadEnd || h.Fewest != 2 || h.OnePegPossible {
+		t.Errorf("two apart: %+v %v", h, err)
+	}
+}
+
+func TestOracleRejects(t *testing.T) {
+	if _, err := LoadOracle(bytes.NewBufferString("not an oracle\n\n\n\n\n"), engine.English()); !errors.Is(err, ErrOracle) {
+		t.Errorf("garbage: %v, want ErrOracle", err)
+	}
+	tri := lookup(t, "triangle")
+	o, err := NewOracle(context.Background(), Problem{tri, tri.Start(), goal(t, tri, "any")}, ExploreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	o.Write(&buf)
+	if _, err := LoadOracle(bytes.NewReader(buf.Bytes()), engine.English()); !errors.Is(err, ErrOracle) {
+		t.Errorf("triangle oracle loaded for English: %v", err)
+	}
+	trunc := buf.Bytes()[:buf.Len()-3]
+	if _, err := LoadOracle(bytes.NewReader(trunc), tri); !errors.Is(err, ErrOracle) {
+		t.Errorf("truncated oracle: %v", err)
+	}
+}
+
+// BenchmarkHint measures hints on the English board with and without an
+// oracle.
+func BenchmarkHint(b *testing.B) {
+	eng := engine.English()
+	g, _ := eng.ParseGoal("center")
+	prob := Problem{eng, eng.Start(), g}
+	o, err := NewOracle(context.Background(), prob, ExploreOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	jumps, _ := eng.ParseMoves("f4-d4 e6-e4 e3-e5 c4-e4")
+	p, _ := eng.Replay(eng.Start(), jumps)
+	hist := &History{eng.Start(), jumps}
+	for _, c := range []struct {
+		name string
+		w    Winner
+	}{{"oracle=none", nil}, {"oracle=file", o}} {
+		b.Run(c.name, func(b *testing.B) {
+			// Without a file, the first hint of a level builds its winnable
+			// sets; b.Loop times the hints after it.
+			Advise(context.Background(), eng, p, g, hist, c.w, Options{})
+			for b.Loop() {
+				if _, err := Advise(context.Background(), eng, p, g, hist, c.w, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	b.Run("query=winnable", func(b *testing.B) {
+		for b.Loop() {
+			o.Winnable(p)
+		}
+	})
+}
