@@ -48,6 +48,9 @@ func TestGolden(t *testing.T) {
 		{"explore_triangle4", "explore --board triangle:4 --goal center"},
 		{"starts_triangle_csv", "starts --board triangle --format csv"},
 		{"starts_triangle", "starts --board triangle --goal complement"},
+		{"hint_triangle", "hint --board triangle --start 1 --history 4-1,6-4"},
+		{"hint_dead_json", "hint --board triangle --start 1 --history 4-1,6-4,1-6,7-2 --format json"},
+		{"hint_position", "hint --board english --position ....o...ooo.....o......o........."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -103,6 +106,12 @@ func TestErrors(t *testing.T) {
 		{[]string{"explore", "--mem", "1MiB"}, 1, "memory budget exceeded"},
 		{[]string{"starts", "--goal", "centre"}, 2, "want any, complement or all"},
 		{[]string{"solve", "--metric", "speed"}, 2, "want jumps or moves"},
+		{[]string{"hint", "--start", "d4", "--history", "f4-d4 d6-d4"}, 2, "illegal jump: jump 2 (d6-d4)"},
+		{[]string{"hint", "--history", "f4-d4"}, 2, "--history needs --start"},
+		{[]string{"hint"}, 2, "give --position"},
+		{[]string{"hint", "--position", "ooo"}, 2, "3 symbols"},
+		{[]string{"hint", "--board", "triangle", "--position", strings.Repeat("o", 15), "--oracle", "testdata/missing.oracle"}, 1, "no such file"},
+		{[]string{"oracle", "--board", "triangle"}, 2, "--out is required"},
 		{[]string{"solve", "--metric", "moves", "--goal", "fewest"}, 2, "one-peg goal"},
 	}
 	for _, tt := range tests {
