@@ -16,53 +16,29 @@ import (
 
 func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("explore", "--board B (--start H,...|--position P) [--goal G] [--workers N] [--mem SIZE] [--format F]", stderr)
-	var bf boardFlags
-	var pf positionFlags
-	bf.register(fs)
-	pf.register(fs)
-	goalFlag := fs.String("goal", "", "goal: any, center or a hole (default center where the board has one, else any)")
-	workers := fs.Int("workers", 0, "worker goroutines (default: one per CPU)")
-	mem := fs.String("mem", "8GiB", "memory budget; the search stops with a message before passing it")
+	var pf problemFlags
+	var sf searchFlags
+	pf.register(fs, false)
+	sf.register(fs, "8GiB")
 	format := fs.String("format", "text", "output format: text, markdown, csv (the layer table) or json")
 	winOnly := fs.Bool("winnable-only", false, "find only the winnable positions (faster: no path counts)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	b, err := bf.load()
+	b, start, goal, err := pf.load()
 	if err != nil {
 		return err
-	}
-	start, err := pf.load(b)
-	if err != nil {
-		return err
-	}
-	if *goalFlag == "" {
-		*goalFlag = defaultGoal(b)
-	}
-	goal, err := parseGoal(b, *goalFlag)
-	if err != nil {
-		return err
-	}
-	if goal.Kind == engine.Fewest {
-		return usagef("--goal fewest: explore needs a one-peg goal (any, center or a hole)")
 	}
 	f, err := parseFormat(*format)
 	if err != nil {
 		return err
 	}
-	budget, err := parseMem(*mem)
+	budget, err := sf.load()
 	if err != nil {
 		return err
 	}
-	limitHeap(budget)
-	if *workers < 0 {
-		return usagef("--workers must be positive")
-	}
-	if start == 0 {
-		return usagef("the position has no pegs")
-	}
 	prob := search.Problem{Board: b, Start: start, Goal: goal}
-	opt := search.ExploreOptions{Workers: *workers, Memory: budget, Progress: progress(stderr, "")}
+	opt := search.ExploreOptions{Workers: sf.workers, Memory: budget, Progress: progress(stderr, "")}
 	if *winOnly {
 		w, err := search.Winnable(ctx, prob, opt)
 		if err != nil {

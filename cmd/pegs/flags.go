@@ -163,3 +163,84 @@ func parseMem(s string) (int64, error) {
 	}
 	return n, nil
 }
+
+// problemFlags select a board, a position on it and a goal.
+type problemFlags struct {
+	boardFlags
+	positionFlags
+	goal       string
+	allowFewer bool // whether --goal fewest is accepted
+}
+
+func (f *problemFlags) register(fs *flag.FlagSet, allowFewest bool) {
+	f.boardFlags.register(fs)
+	f.positionFlags.register(fs)
+	f.registerGoal(fs, allowFewest)
+}
+
+func (f *problemFlags) registerGoal(fs *flag.FlagSet, allowFewest bool) {
+	f.allowFewer = allowFewest
+	usage := "goal: any, center or a hole (default center where the board has one, else any)"
+	if allowFewest {
+		usage = "goal: any, center, fewest or a hole (default center where the board has one, else any)"
+	}
+	fs.StringVar(&f.goal, "goal", "", usage)
+}
+
+// loadGoal reads --goal for board b, applying the default.
+func (f *problemFlags) loadGoal(b *engine.Board) (engine.Goal, error) {
+	s := f.goal
+	if s == "" {
+		s = defaultGoal(b)
+	}
+	g, err := parseGoal(b, s)
+	if err != nil {
+		return g, err
+	}
+	if g.Kind == engine.Fewest && !f.allowFewer {
+		return g, usagef("--goal fewest: this command needs a one-peg goal (any, center or a hole)")
+	}
+	return g, nil
+}
+
+// load returns the board, the position (which must hold a peg) and the goal.
+func (f *problemFlags) load() (*engine.Board, engine.Position, engine.Goal, error) {
+	b, err := f.boardFlags.load()
+	if err != nil {
+		return nil, 0, engine.Goal{}, err
+	}
+	p, err := f.positionFlags.load(b)
+	if err != nil {
+		return nil, 0, engine.Goal{}, err
+	}
+	if p == 0 {
+		return nil, 0, engine.Goal{}, usagef("the position has no pegs")
+	}
+	g, err := f.loadGoal(b)
+	return b, p, g, err
+}
+
+// searchFlags set the worker count and memory budget of a search.
+type searchFlags struct {
+	workers int
+	mem     string
+}
+
+func (f *searchFlags) register(fs *flag.FlagSet, mem string) {
+	fs.IntVar(&f.workers, "workers", 0, "worker goroutines (default: one per CPU)")
+	fs.StringVar(&f.mem, "mem", mem, "memory budget; a search stops with a message before passing it")
+}
+
+// load checks the flags and returns the budget in bytes; it also asks the
+// garbage collector to keep the heap near the budget.
+func (f *searchFlags) load() (int64, error) {
+	if f.workers < 0 {
+		return 0, usagef("--workers must be positive")
+	}
+	budget, err := parseMem(f.mem)
+	if err != nil {
+		return 0, err
+	}
+	limitHeap(budget)
+	return budget, nil
+}

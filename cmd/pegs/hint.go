@@ -15,31 +15,25 @@ import (
 
 func runHint(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("hint", "--board B --position P [--start S --history JUMPS] [--goal center|any|HOLE] [--oracle FILE] [--format text|json]", stderr)
-	var bf boardFlags
-	bf.register(fs)
+	var pf problemFlags
+	pf.boardFlags.register(fs)
+	pf.registerGoal(fs, false)
 	position := fs.String("position", "", "the position now: a picture or @FILE (default: the start after --history)")
 	startFlag := fs.String("start", "", "the level's start: holes to vacate (such as d4) or a picture; with --history")
 	history := fs.String("history", "", "the jumps played from --start, such as 'f4-d4, d2-d4' (chains allowed)")
-	goalFlag := fs.String("goal", "", "goal: center, any or a hole (default center where the board has one, else any)")
 	oracleFile := fs.String("oracle", "", "an oracle file from 'pegs oracle' for this level: answers without searching")
 	format := fs.String("format", "text", "output format: text or json")
 	mem := fs.String("mem", "4GiB", "memory budget for the searches")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	b, err := bf.load()
+	b, err := pf.boardFlags.load()
 	if err != nil {
 		return err
 	}
-	if *goalFlag == "" {
-		*goalFlag = defaultGoal(b)
-	}
-	goal, err := parseGoal(b, *goalFlag)
+	goal, err := pf.loadGoal(b)
 	if err != nil {
 		return err
-	}
-	if goal.Kind == engine.Fewest {
-		return usagef("--goal fewest: a hint needs a one-peg goal")
 	}
 	f, err := parseFormat(*format, report.Text, report.JSON)
 	if err != nil {
@@ -92,7 +86,7 @@ func runHint(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return fmt.Errorf("%s: %w", *oracleFile, err)
 		}
 		if o.Goal() != goal {
-			return usagef("--oracle %s answers for goal %s, not %s", *oracleFile, b.FormatGoal(o.Goal()), *goalFlag)
+			return usagef("--oracle %s answers for goal %s, not %s", *oracleFile, b.FormatGoal(o.Goal()), b.FormatGoal(goal))
 		}
 		oracle = o
 	}
@@ -183,44 +177,26 @@ func writeHint(w io.Writer, f report.Format, b *engine.Board, p engine.Position,
 
 func runOracle(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("oracle", "--board B (--start ...|--position ...) --goal G --out FILE", stderr)
-	var bf boardFlags
-	var pf positionFlags
-	bf.register(fs)
-	pf.register(fs)
-	goalFlag := fs.String("goal", "", "goal: center, any or a hole (default center where the board has one, else any)")
+	var pf problemFlags
+	var sf searchFlags
+	pf.register(fs, false)
+	sf.register(fs, "8GiB")
 	out := fs.String("out", "", "file to write (required)")
-	workers := fs.Int("workers", 0, "worker goroutines (default: one per CPU)")
-	mem := fs.String("mem", "8GiB", "memory budget")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if *out == "" {
 		return usagef("--out is required")
 	}
-	b, err := bf.load()
+	b, start, goal, err := pf.load()
 	if err != nil {
 		return err
 	}
-	start, err := pf.load(b)
+	budget, err := sf.load()
 	if err != nil {
 		return err
 	}
-	if *goalFlag == "" {
-		*goalFlag = defaultGoal(b)
-	}
-	goal, err := parseGoal(b, *goalFlag)
-	if err != nil {
-		return err
-	}
-	if goal.Kind == engine.Fewest {
-		return usagef("--goal fewest: an oracle needs a one-peg goal")
-	}
-	budget, err := parseMem(*mem)
-	if err != nil {
-		return err
-	}
-	limitHeap(budget)
-	o, err := search.NewOracle(ctx, search.Problem{Board: b, Start: start, Goal: goal}, search.ExploreOptions{Workers: *workers, Memory: budget, Progress: progress(stderr, "")})
+	o, err := search.NewOracle(ctx, search.Problem{Board: b, Start: start, Goal: goal}, search.ExploreOptions{Workers: sf.workers, Memory: budget, Progress: progress(stderr, "")})
 	if err != nil {
 		return err
 	}

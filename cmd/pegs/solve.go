@@ -15,30 +15,16 @@ import (
 
 func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("solve", "--board B (--start H,...|--position P) [--goal G] [--format text|json]", stderr)
-	var bf boardFlags
-	var pf positionFlags
-	bf.register(fs)
-	pf.register(fs)
-	goalFlag := fs.String("goal", "", "goal: any, center, fewest or a hole (default center where the board has one, else any)")
+	var pf problemFlags
+	var sf searchFlags
+	pf.register(fs, true)
+	sf.register(fs, "4GiB")
 	format := fs.String("format", "text", "output format: text or json")
-	mem := fs.String("mem", "4GiB", "memory budget for the search's tables")
 	metric := fs.String("metric", "jumps", "jumps: any solution, as jumps; moves: a solution with the fewest moves (a chain of jumps by one peg is one move), proved shortest")
-	workers := fs.Int("workers", 0, "worker goroutines for --metric moves (default: one per CPU)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	b, err := bf.load()
-	if err != nil {
-		return err
-	}
-	start, err := pf.load(b)
-	if err != nil {
-		return err
-	}
-	if *goalFlag == "" {
-		*goalFlag = defaultGoal(b)
-	}
-	goal, err := parseGoal(b, *goalFlag)
+	b, start, goal, err := pf.load()
 	if err != nil {
 		return err
 	}
@@ -46,12 +32,9 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	budget, err := parseMem(*mem)
+	budget, err := sf.load()
 	if err != nil {
 		return err
-	}
-	if start == 0 {
-		return usagef("the position has no pegs")
 	}
 	byMoves := false
 	switch *metric {
@@ -67,8 +50,7 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	t0 := time.Now()
 	var sol search.Solution
 	if byMoves {
-		limitHeap(budget)
-		ms, err := search.FewestMoves(ctx, b, start, goal, search.ExploreOptions{Workers: *workers, Memory: budget, Progress: progress(stderr, "")})
+		ms, err := search.FewestMoves(ctx, b, start, goal, search.ExploreOptions{Workers: sf.workers, Memory: budget, Progress: progress(stderr, "")})
 		if err != nil {
 			return err
 		}

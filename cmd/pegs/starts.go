@@ -19,8 +19,8 @@ func runStarts(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var bf boardFlags
 	bf.register(fs)
 	goalFlag := fs.String("goal", "all", "what the board picture marks: any (one peg anywhere), complement (one peg in the start hole) or all (both)")
-	workers := fs.Int("workers", 0, "worker goroutines (default: one per CPU)")
-	mem := fs.String("mem", "8GiB", "memory budget per start; a start that needs more is reported undecided")
+	var sf searchFlags
+	sf.register(fs, "8GiB")
 	format := fs.String("format", "text", "output format: text, markdown, csv or json")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -38,12 +38,11 @@ func runStarts(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	budget, err := parseMem(*mem)
+	budget, err := sf.load()
 	if err != nil {
 		return err
 	}
-	limitHeap(budget)
-	opt := search.ExploreOptions{Workers: *workers, Memory: budget}
+	opt := search.ExploreOptions{Workers: sf.workers, Memory: budget}
 	results, err := search.Starts(ctx, b, opt, func(r search.StartResult) {
 		if bar := progress(stderr, ""); bar != nil {
 			fmt.Fprintf(stderr, "\rstart %s done%s\n", b.Label(r.Hole), strings.Repeat(" ", 40))
