@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
@@ -116,12 +117,10 @@ func (e *expander) nworkers() int {
 	return runtime.GOMAXPROCS(0)
 }
 
-// bucket is one shard of the next layer: an open-addressing table of mixed
-// keys (0 = empty) with parallel count arrays.
+// bucket is one shard of the next layer: the children found so far, as
+// sorted runs with equal keys folded together, one run per round.
 type bucket struct {
-	slots []record // key 0 marks an empty slot
-	n     int
-	shift uint // a key's home slot is its bits below the bucket bits
+	runs [][]record
 }
 
 // record is one child found by a worker, waiting to be added to its bucket.
@@ -142,7 +141,7 @@ type workerState struct {
 
 // roundRecords bounds the children held at once before they are merged into
 // the bucket tables.
-const roundRecords = 1 << 22
+const roundRecords = 1 << 23
 
 // next expands cur into the layer with one peg fewer, and returns the stats
 // of cur's positions.
@@ -168,24 +167,6 @@ func (e *expander) next(ctx context.Context, cur *layer) (*layer, layerStats, er
 	buckets := make([]bucket, nb)
 	var tableBytes, recordBytes int64
 	defer func() { e.mem.give(tableBytes + recordBytes) }()
-	// Size the tables for the expected layer so they seldom grow: the
-	// previous step's growth, at most ten children a parent.
-	expect := n * 10
-	if e.lastIn > 0 {
-		expect = int(float64(n) * min(10, 1.2*float64(e.lastOut)/float64(e.lastIn)))
-	}
-	per := 256
-	for per < 2*expect/nb+64 {
-		per *= 2
-	}
-	for b := range buckets {
-		buckets[b].rehash(per, bbits)
-	}
-	tableBytes = int64(per) * 32 * int64(nb)
-	if err := e.mem.take(tableBytes, "the next layer's table"); err != nil {
-		tableBytes = 0
-		return nil, layerStats{}, err
-	}
 	nw := e.nworkers()
 	if len(e.states) != nw {
 		e.states = make([]*workerState, nw)
@@ -285,27 +266,47 @@ func (e *expander) next(ctx context.Context, cur *layer) (*layer, layerStats, er
 			}
 			recordBytes = rb
 		}
-		// Merge each bucket's records into its table.
-		grow := make([]int64, nb)
+		// Sort each bucket's records, fold equal keys, and keep the result
+		// as one run of the bucket.
+		runBytes := make([]int64, nb)
 		overflow := make([]bool, nb)
 		g, _ = errgroup.WithContext(ctx)
 		g.SetLimit(nw)
+		shift := uint(max(0, 64-bbits-16))
 		for b := range buckets {
 			g.Go(func() error {
-				bk := &buckets[b]
+				n := 0
 				for _, w := range workers {
-					before := len(bk.slots)
-					overflow[b] = bk.insert(w.out[b], e.counts, bbits) || overflow[b]
-					grow[b] += int64(len(bk.slots)-before) * 32
+					n += len(w.out[b])
+				}
+				if n == 0 {
+					return nil
+				}
+				buf := scratch.Get().(*[2][]record)
+				defer scratch.Put(buf)
+				if cap(buf[0]) < n {
+					buf[0], buf[1] = make([]record, 0, n+n/4), make([]record, n+n/4)
+				}
+				parts := make([][]record, len(workers))
+				for i, w := range workers {
+					parts[i] = w.out[b]
+				}
+				recs := sortRecords(parts, buf[0][:n], buf[1][:n], shift)
+				for _, w := range workers {
 					w.out[b] = w.out[b][:0]
 				}
+				run, of := aggregate(recs, e.counts)
+				run = append(make([]record, 0, len(run)), run...)
+				buckets[b].runs = append(buckets[b].runs, run)
+				runBytes[b] = int64(len(run)) * 32
+				overflow[b] = of
 				return nil
 			})
 		}
 		g.Wait()
-		for b := range grow {
-			tableBytes += grow[b]
-			if err := e.mem.take(grow[b], "the next layer's table"); err != nil {
+		for b := range runBytes {
+			tableBytes += runBytes[b]
+			if err := e.mem.take(runBytes[b], "the next layer's children"); err != nil {
 				return nil, layerStats{}, err
 			}
 			if overflow[b] {
@@ -331,65 +332,142 @@ func (e *expander) next(ctx context.Context, cur *layer) (*layer, layerStats, er
 	return next, st, err
 }
 
-// insert adds records to the table, summing the counts of equal keys; it
-// reports whether a count passed 128 bits. Home slots are monotone in the
-// key, so the table comes out almost sorted.
-func (bk *bucket) insert(recs []record, counts bool, bbits int) (overflow bool) {
-	for _, r := range recs {
-		if 2*(bk.n+1) > len(bk.slots) {
-			bk.rehash(max(256, 2*len(bk.slots)), bbits)
-		}
-		mask := len(bk.slots) - 1
-		i := int(r.key<<uint(bbits)>>bk.shift) & mask
-		for {
-			sl := &bk.slots[i]
-			if sl.key == r.key {
-				if counts {
-					s := sl.m.add(r.m)
-					overflow = overflow || s.hi < sl.m.hi
-					sl.m = s
-					sl.q += r.q
-				}
-				break
-			}
-			if sl.key == 0 {
-				*sl = r
-				bk.n++
-				break
-			}
-			i = (i + 1) & mask
+// sortRecords sorts the records of parts by key into one of a or b (each
+// as long as all parts together): two radix passes on the 16 key bits above
+// shift (mixed keys are uniform there), the first reading the parts
+// directly, then an insertion sort that only fixes records sharing those
+// bits.
+func sortRecords(parts [][]record, a, b []record, shift uint) []record {
+	var count [257]int
+	for _, p := range parts {
+		for _, r := range p {
+			count[(r.key>>shift)&0xff+1]++
 		}
 	}
-	return overflow
+	for i := 1; i < 257; i++ {
+		count[i] += count[i-1]
+	}
+	for _, p := range parts {
+		for _, r := range p {
+			d := (r.key >> shift) & 0xff
+			a[count[d]] = r
+			count[d]++
+		}
+	}
+	sh := shift + 8
+	count = [257]int{}
+	for _, r := range a {
+		count[(r.key>>sh)&0xff+1]++
+	}
+	for i := 1; i < 257; i++ {
+		count[i] += count[i-1]
+	}
+	for _, r := range a {
+		d := (r.key >> sh) & 0xff
+		b[count[d]] = r
+		count[d]++
+	}
+	for i := 1; i < len(b); i++ {
+		for j := i; j > 0 && b[j].key < b[j-1].key; j-- {
+			b[j], b[j-1] = b[j-1], b[j]
+		}
+	}
+	return b
 }
 
-func (bk *bucket) rehash(size int, bbits int) {
-	old := bk.slots
-	bk.slots = make([]record, size)
-	bk.shift = uint(64 - log2(size))
-	mask := size - 1
-	for _, r := range old {
-		if r.key == 0 {
+// aggregate folds runs of equal keys in sorted records, summing their
+// counts, and reports whether a count passed 128 bits.
+func aggregate(recs []record, counts bool) (out []record, overflow bool) {
+	out = recs[:0]
+	for _, r := range recs {
+		if n := len(out); n > 0 && out[n-1].key == r.key {
+			if counts {
+				s := out[n-1].m.add(r.m)
+				overflow = overflow || s.hi < out[n-1].m.hi
+				out[n-1].m = s
+				out[n-1].q += r.q
+			}
 			continue
 		}
-		i := int(r.key<<uint(bbits)>>bk.shift) & mask
-		for bk.slots[i].key != 0 {
-			i = (i + 1) & mask
+		out = append(out, r)
+	}
+	return out, overflow
+}
+
+// mergeRuns merges sorted, folded runs into one, folding equal keys: a
+// k-way merge that scans the heads of the few runs.
+func mergeRuns(runs [][]record, counts bool) ([]record, bool) {
+	switch len(runs) {
+	case 0:
+		return nil, false
+	case 1:
+		return runs[0], false
+	}
+	total := 0
+	for _, r := range runs {
+		total += len(r)
+	}
+	out := make([]record, 0, total)
+	pos := make([]int, len(runs))
+	overflow := false
+	for {
+		best := -1
+		var key uint64
+		for i, r := range runs {
+			if pos[i] < len(r) && (best < 0 || r[pos[i]].key < key) {
+				best, key = i, r[pos[i]].key
+			}
 		}
-		bk.slots[i] = r
+		if best < 0 {
+			return out, overflow
+		}
+		rec := runs[best][pos[best]]
+		pos[best]++
+		if n := len(out); n > 0 && out[n-1].key == key {
+			if counts {
+				s := out[n-1].m.add(rec.m)
+				overflow = overflow || s.hi < out[n-1].m.hi
+				out[n-1].m = s
+				out[n-1].q += rec.q
+			}
+			continue
+		}
+		out = append(out, rec)
 	}
 }
+
+// scratch holds reusable buffers for sorting a bucket's records.
+var scratch = sync.Pool{New: func() any { return new([2][]record) }}
 
 // ErrOverflow reports a count that passed 128 bits.
 var ErrOverflow = errors.New("a count passed 128 bits")
 
 // collect turns the buckets into a sorted layer.
 func (e *expander) collect(ctx context.Context, buckets []bucket, pegs int) (*layer, error) {
+	merged := make([][]record, len(buckets))
+	var overflow atomic.Bool
+	g, _ := errgroup.WithContext(ctx)
+	g.SetLimit(e.nworkers())
+	for b := range buckets {
+		g.Go(func() error {
+			m, of := mergeRuns(buckets[b].runs, e.counts)
+			if of {
+				overflow.Store(true)
+			}
+			merged[b] = m
+			buckets[b] = bucket{}
+			return nil
+		})
+	}
+	g.Wait()
+	if overflow.Load() {
+		return nil, ErrOverflow
+	}
 	total := 0
 	offs := make([]int, len(buckets)+1)
-	for i := range buckets {
-		total += buckets[i].n
-		offs[i+1] = total
+	for b := range merged {
+		total += len(merged[b])
+		offs[b+1] = total
 	}
 	l := &layer{pegs: pegs, keys: make([]uint64, total)}
 	if e.counts {
@@ -399,31 +477,18 @@ func (e *expander) collect(ctx context.Context, buckets []bucket, pegs int) (*la
 	if err := e.mem.take(l.bytes(), "a layer"); err != nil {
 		return nil, err
 	}
-	g, _ := errgroup.WithContext(ctx)
+	g, _ = errgroup.WithContext(ctx)
 	g.SetLimit(e.nworkers())
-	for b := range buckets {
+	for b := range merged {
 		g.Go(func() error {
-			bk := &buckets[b]
-			out := make([]record, 0, bk.n)
-			for _, r := range bk.slots {
-				if r.key != 0 {
-					out = append(out, r)
-				}
-			}
-			// Nearly sorted already: insertion sort moves few records.
-			for i := 1; i < len(out); i++ {
-				for j := i; j > 0 && out[j].key < out[j-1].key; j-- {
-					out[j], out[j-1] = out[j-1], out[j]
-				}
-			}
 			base := offs[b]
-			for j, r := range out {
+			for j, r := range merged[b] {
 				l.keys[base+j] = r.key
 				if e.counts {
 					l.m[base+j], l.q[base+j] = r.m, r.q
 				}
 			}
-			*bk = bucket{}
+			merged[b] = nil
 			return nil
 		})
 	}
