@@ -25,7 +25,25 @@ type Options struct {
 	// Memory is the budget in bytes for the search's tables; zero means
 	// DefaultMemory.
 	Memory int64
+	// Level turns the solver's techniques off, for comparing strategies:
+	// the zero value, Full, uses them all.
+	Level Level
 }
+
+// Level says which techniques the depth-first solver uses.
+type Level int
+
+const (
+	// Full uses everything: dead-position table with symmetry, position
+	// class, pagoda bound, move ordering and the endgame table.
+	Full Level = iota
+	// Plain is bare backtracking: no table, no pruning, jumps in board order.
+	Plain
+	// Table adds the table of dead positions, keyed by raw position.
+	Table
+	// Symmetric keys the table by canonical position.
+	Symmetric
+)
 
 func (o Options) memory() int64 {
 	if o.Memory > 0 {
@@ -64,7 +82,7 @@ func Solve(ctx context.Context, b *engine.Board, start engine.Position, goal eng
 	if start&^b.Full() != 0 {
 		return Solution{}, fmt.Errorf("position has pegs outside board %s", b.Name())
 	}
-	if !b.Feasible(start, goal) {
+	if opt.Level == Full && !b.Feasible(start, goal) {
 		return Solution{Final: start, Refuted: true}, nil
 	}
 	s := newSolver(ctx, b, start, goal, opt)
@@ -110,6 +128,7 @@ type solver struct {
 	pagoda   *engine.Pagoda
 	ord      *engine.Pagoda
 	end      *endgame
+	level    Level
 	dist     []int
 	need     int
 	table    *posSet
@@ -141,8 +160,12 @@ func newSolver(ctx context.Context, b *engine.Board, start engine.Position, goal
 	for h := range s.dist {
 		s.dist[h] = top - s.ord.Weight(h)
 	}
-	if goal.Kind != engine.Fewest {
+	s.level = opt.Level
+	if goal.Kind != engine.Fewest && s.level == Full {
 		s.end = endgameFor(ctx, b, goal, b.Class(start), s.gen, opt.memory())
+	}
+	if s.level != Full {
+		s.pagoda = nil
 	}
 	s.img = make([][]engine.Position, n+1)
 	s.moves = make([][]int16, n+1)
@@ -182,12 +205,17 @@ func (s *solver) win(p engine.Position, imgs []engine.Position, depth int) bool 
 		return false
 	}
 	key := canonical(imgs)
-	if s.table.has(key) {
+	if s.level == Table {
+		key = p
+	}
+	if s.level != Plain && s.table.has(key) {
 		return false
 	}
 	moves := s.gen.appendMoves(s.moves[depth][:0], p)
 	s.moves[depth] = moves
-	s.order(p, moves)
+	if s.level == Full {
+		s.order(p, moves)
+	}
 	next := s.img[depth+1]
 	for _, k := range moves {
 		child := p ^ s.gen.masks[k]
@@ -203,8 +231,10 @@ func (s *solver) win(p engine.Position, imgs []engine.Position, depth int) bool 
 			return false
 		}
 	}
-	if err := s.table.add(key); err != nil {
-		s.err = err
+	if s.level != Plain {
+		if err := s.table.add(key); err != nil {
+			s.err = err
+		}
 	}
 	return false
 }

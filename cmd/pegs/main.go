@@ -78,6 +78,7 @@ func init() {
 		"explore": {"search a whole state space: reachable, winnable, solutions, games", runExplore},
 		"starts":  {"every single-vacancy start: finishing holes and solutions", runStarts},
 		"hint":    {"the next good jump, what is still possible, and how many jumps to take back", runHint},
+		"bench":   {"measure the solver strategies side by side", runBench},
 		"oracle":  {"write a level's winnable positions to a compact file for hints", runOracle},
 	}
 }

@@ -112,6 +112,10 @@ func TestErrors(t *testing.T) {
 		{[]string{"hint", "--position", "ooo"}, 2, "3 symbols"},
 		{[]string{"hint", "--board", "triangle", "--position", strings.Repeat("o", 15), "--oracle", "testdata/missing.oracle"}, 1, "no such file"},
 		{[]string{"oracle", "--board", "triangle"}, 2, "--out is required"},
+		{[]string{"bench", "--suite", "nope"}, 2, `unknown suite "nope"`},
+		{[]string{"bench", "--strategies", "warp"}, 2, `unknown strategy "warp"`},
+		{[]string{"bench", "--format", "yaml"}, 2, `unknown format "yaml"`},
+		{[]string{"bench", "--suite", "@testdata/missing.levels"}, 1, "no such file"},
 		{[]string{"solve", "--metric", "moves", "--goal", "fewest"}, 2, "one-peg goal"},
 	}
 	for _, tt := range tests {

@@ -1,0 +1,350 @@
+// Package bench measures the solver strategies of package search side by
+// side on the same problems, checks that their answers agree, and writes
+// results as tables or in Go's benchmark format, which benchstat reads.
+package bench
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"pegs/engine"
+	"pegs/search"
+)
+
+// Problem is one position to solve toward a goal.
+type Problem struct {
+	Name  string
+	Board *engine.Board
+	Start engine.Position
+	Goal  engine.Goal
+}
+
+// Answer is what a strategy found: whether the goal can be met and, for
+// the strategies that count them, the winnable positions.
+type Answer struct {
+	Solvable  bool
+	Winnable  int64 // -1 when the strategy does not count them
+	Positions int64 // positions the strategy visited
+}
+
+// Strategy is one way to decide a problem.
+type Strategy struct {
+	Name     string
+	Parallel bool // runs a worker pool: measured at 1..GOMAXPROCS workers
+	Run      func(ctx context.Context, p Problem, workers int) (Answer, error)
+}
+
+func solveWith(level search.Level) func(context.Context, Problem, int) (Answer, error) {
+	return func(ctx context.Context, p Problem, _ int) (Answer, error) {
+		sol, err := search.Solve(ctx, p.Board, p.Start, p.Goal, search.Options{Level: level})
+		return Answer{Solvable: sol.Solvable, Winnable: -1, Positions: sol.Nodes}, err
+	}
+}
+
+// Strategies returns every strategy, in the order tables list them.
+func Strategies() []Strategy {
+	return []Strategy{
+		{Name: "backtrack", Run: solveWith(search.Plain)},
+		{Name: "dfs-table", Run: solveWith(search.Table)},
+		{Name: "dfs-symmetry", Run: solveWith(search.Symmetric)},
+		{Name: "dfs-pruned", Run: solveWith(search.Full)},
+		{Name: "layered", Parallel: true, Run: func(ctx context.Context, p Problem, w int) (Answer, error) {
+			a, err := search.Explore(ctx, search.Problem{Board: p.Board, Start: p.Start, Goal: p.Goal}, search.ExploreOptions{Workers: w})
+			if err != nil {
+				return Answer{}, err
+			}
+			return Answer{Solvable: a.Solutions.Sign() > 0, Winnable: a.Winnable, Positions: a.Reachable}, nil
+		}},
+		{Name: "bidirectional", Parallel: true, Run: func(ctx context.Context, p Problem, w int) (Answer, error) {
+			ws, err := search.Winnable(ctx, search.Problem{Board: p.Board, Start: p.Start, Goal: p.Goal}, search.ExploreOptions{Workers: w})
+			if err != nil {
+				return Answer{}, err
+			}
+			var reached int64
+			for _, l := range ws.Layers {
+				reached += l.Reachable
+			}
+			return Answer{Solvable: ws.Contains(p.Start), Winnable: ws.Winnable, Positions: reached}, nil
+		}},
+		{Name: "fewest-moves", Parallel: true, Run: func(ctx context.Context, p Problem, w int) (Answer, error) {
+			ms, err := search.FewestMoves(ctx, p.Board, p.Start, p.Goal, search.ExploreOptions{Workers: w})
+			if err != nil {
+				return Answer{}, err
+			}
+			win := ms.Winnable
+			if ms.Refuted {
+				win = 0
+			}
+			return Answer{Solvable: ms.Solvable, Winnable: win, Positions: ms.Nodes}, nil
+		}},
+	}
+}
+
+// Select returns the strategies named in a comma-separated list, or all for
+// an empty one.
+func Select(names string) ([]Strategy, error) {
+	all := Strategies()
+	if strings.TrimSpace(names) == "" {
+		return all, nil
+	}
+	var out []Strategy
+	for _, n := range strings.Split(names, ",") {
+		i := slices.IndexFunc(all, func(s Strategy) bool { return s.Name == strings.TrimSpace(n) })
+		if i < 0 {
+			var known []string
+			for _, s := range all {
+				known = append(known, s.Name)
+			}
+			return nil, fmt.Errorf("unknown strategy %q (want %s)", n, strings.Join(known, ", "))
+		}
+		out = append(out, all[i])
+	}
+	return out, nil
+}
+
+var classic = []struct{ name, pic string }{
+	{"cross", "....o...ooo.....o......o........."},
+	{"plus", "....o....o....ooooo....o....o...."},
+	{"fireplace", "oooooo..ooo....o.o..............."},
+	{"pyramid", "....o...ooo...ooooo.ooooooo......"},
+	{"arrow", ".o.ooo.ooooo....o......o...oooooo"},
+	{"diamond", ".o.ooo.ooooo.ooo.ooo.ooooo.ooo.o."},
+	{"full", "oooooooooooooooo.oooooooooooooooo"},
+}
+
+// Suites lists the built-in problem suites.
+var Suites = []string{"classic", "triangle", "english", "french"}
+
+// Suite returns a built-in suite's problems, or those of a level file
+// (@FILE: one "name picture" per line, on board b).
+func Suite(name string, b *engine.Board) ([]Problem, error) {
+	switch name {
+	case "classic":
+		eng := engine.English()
+		g, _ := eng.ParseGoal("center")
+		var out []Problem
+		for _, c := range classic {
+			p, err := eng.ParsePosition(c.pic)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, Problem{c.name, eng, p, g})
+		}
+		return out, nil
+	case "triangle":
+		tri, _ := engine.Lookup("triangle")
+		var out []Problem
+		for h := range tri.Holes() {
+			out = append(out, Problem{"vacate-" + tri.Label(h), tri, tri.Full() &^ (1 << uint(h)), engine.Goal{Kind: engine.OnePeg}})
+		}
+		return out, nil
+	case "english":
+		eng := engine.English()
+		g, _ := eng.ParseGoal("center")
+		return []Problem{{"centre", eng, eng.Start(), g}}, nil
+	case "french":
+		fr := engine.French()
+		var out []Problem
+		for _, h := range []string{"c1", "d2", "d3"} {
+			p, _ := fr.Vacate(h)
+			out = append(out, Problem{"vacate-" + h, fr, p, engine.Goal{Kind: engine.OnePeg}})
+		}
+		return out, nil
+	}
+	file, ok := strings.CutPrefix(name, "@")
+	if !ok {
+		return nil, fmt.Errorf("unknown suite %q (want %s, or @FILE)", name, strings.Join(Suites, ", "))
+	}
+	return levelFile(file, b)
+}
+
+func levelFile(path string, b *engine.Board) ([]Problem, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	goal := engine.Goal{Kind: engine.OnePeg}
+	if c, ok := b.Centre(); ok {
+		goal = engine.Goal{Kind: engine.OnePegAt, Hole: c}
+	}
+	var out []Problem
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, pic, ok := strings.Cut(line, " ")
+		if !ok {
+			return nil, fmt.Errorf("%s:%d: want a name and a picture", path, n)
+		}
+		p, err := b.ParsePosition(pic)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
+		}
+		out = append(out, Problem{name, b, p, goal})
+	}
+	return out, sc.Err()
+}
+
+// Options tune a run.
+type Options struct {
+	Runs    int           // timed runs after one warm-up; default 3
+	Timeout time.Duration // per run; a strategy that passes it is reported, not dropped
+	// Workers lists the worker counts for parallel strategies; default
+	// 1..GOMAXPROCS.
+	Workers []int
+	// Progress, if set, hears of each measurement as it starts.
+	Progress func(problem, strategy string, workers int)
+}
+
+// Result is the measurement of one strategy on one problem.
+type Result struct {
+	Problem, Strategy string
+	Workers           int
+	TimedOut          bool
+	Answer            Answer
+	Runs              []time.Duration
+	Median, Min, Max  time.Duration
+	Allocs, Bytes     uint64 // per run
+	PeakHeap          uint64
+}
+
+// PositionsPerSecond is the visiting rate at the median run.
+func (r Result) PositionsPerSecond() float64 {
+	if r.Median <= 0 {
+		return 0
+	}
+	return float64(r.Answer.Positions) / r.Median.Seconds()
+}
+
+// ErrDisagree reports strategies that answered a problem differently.
+var ErrDisagree = errors.New("strategies disagree")
+
+// Run measures every strategy on every problem and cross-checks their
+// answers: a disagreement stops the run with ErrDisagree.
+func Run(ctx context.Context, problems []Problem, strategies []Strategy, opt Options) ([]Result, error) {
+	if opt.Runs <= 0 {
+		opt.Runs = 3
+	}
+	if len(opt.Workers) == 0 {
+		for w := 1; w <= runtime.GOMAXPROCS(0); w++ {
+			opt.Workers = append(opt.Workers, w)
+		}
+	}
+	var out []Result
+	for _, p := range problems {
+		var first []Result
+		for _, s := range strategies {
+			workers := []int{1}
+			if s.Parallel {
+				workers = opt.Workers
+			}
+			for _, w := range workers {
+				if err := ctx.Err(); err != nil {
+					return out, err
+				}
+				if opt.Progress != nil {
+					opt.Progress(p.Name, s.Name, w)
+				}
+				r, err := measure(ctx, p, s, w, opt)
+				if err != nil {
+					return out, fmt.Errorf("%s on %s: %w", s.Name, p.Name, err)
+				}
+				if !r.TimedOut {
+					for _, o := range first {
+						if o.Answer.Solvable != r.Answer.Solvable ||
+							o.Answer.Winnable >= 0 && r.Answer.Winnable >= 0 && o.Answer.Winnable != r.Answer.Winnable {
+							return append(out, r), fmt.Errorf("%w on %s: %s says solvable=%v winnable=%d, %s says solvable=%v winnable=%d",
+								ErrDisagree, p.Name, o.Strategy, o.Answer.Solvable, o.Answer.Winnable, s.Name, r.Answer.Solvable, r.Answer.Winnable)
+						}
+					}
+					first = append(first, r)
+				}
+				out = append(out, r)
+			}
+		}
+	}
+	return out, nil
+}
+
+// measure runs one strategy: a warm-up, then opt.Runs timed runs.
+func measure(ctx context.Context, p Problem, s Strategy, workers int, opt Options) (Result, error) {
+	r := Result{Problem: p.Name, Strategy: s.Name, Workers: workers}
+	run := func() (Answer, time.Duration, bool, error) {
+		rctx, cancel := ctx, context.CancelFunc(func() {})
+		if opt.Timeout > 0 {
+			rctx, cancel = context.WithTimeout(ctx, opt.Timeout)
+		}
+		defer cancel()
+		t0 := time.Now()
+		a, err := s.Run(rctx, p, workers)
+		d := time.Since(t0)
+		if err != nil && rctx.Err() != nil && ctx.Err() == nil {
+			return a, d, true, nil
+		}
+		return a, d, false, err
+	}
+	if _, _, timedOut, err := run(); err != nil || timedOut {
+		r.TimedOut = timedOut
+		return r, err
+	}
+	stop := watchHeap(&r.PeakHeap)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range opt.Runs {
+		a, d, timedOut, err := run()
+		if err != nil {
+			stop()
+			return r, err
+		}
+		if timedOut {
+			r.TimedOut = true
+			break
+		}
+		r.Answer = a
+		r.Runs = append(r.Runs, d)
+	}
+	runtime.ReadMemStats(&after)
+	stop()
+	if n := uint64(len(r.Runs)); n > 0 {
+		r.Allocs = (after.Mallocs - before.Mallocs) / n
+		r.Bytes = (after.TotalAlloc - before.TotalAlloc) / n
+		sorted := slices.Clone(r.Runs)
+		slices.Sort(sorted)
+		r.Min, r.Max, r.Median = sorted[0], sorted[len(sorted)-1], sorted[len(sorted)/2]
+	}
+	return r, nil
+}
+
+// watchHeap samples the live heap until stopped, keeping its peak.
+func watchHeap(peak *uint64) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(20 * time.Millisecond)
+		defer t.Stop()
+		var ms runtime.MemStats
+		for {
+			runtime.ReadMemStats(&ms)
+			*peak = max(*peak, ms.HeapAlloc)
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() { close(done); wg.Wait() }
+}

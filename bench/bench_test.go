@@ -1,0 +1,93 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"golang.org/x/perf/benchfmt"
+
+	"pegs/engine"
+)
+
+func TestRunTriangleAgrees(t *testing.T) {
+	problems, err := Suite("triangle", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	results, err := Run(context.Background(), problems[:4], Strategies(), Options{Runs: 2, Timeout: time.Minute, Workers: []int{1, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 4 problems × (4 sequential + 3 parallel × 2 worker counts).
+	if len(results) != 4*10 {
+		t.Errorf("%d results, want 40", len(results))
+	}
+	for _, r := range results {
+		if r.TimedOut || len(r.Runs) != 2 || !r.Answer.Solvable || r.Median <= 0 {
+			t.Errorf("%s/%s/%d: timed out=%v runs=%d solvable=%v", r.Problem, r.Strategy, r.Workers, r.TimedOut, len(r.Runs), r.Answer.Solvable)
+		}
+	}
+	var buf bytes.Buffer
+	if err := WriteBenchfmt(&buf, results); err != nil {
+		t.Fatal(err)
+	}
+	rd := benchfmt.NewReader(&buf, "bench.txt")
+	n := 0
+	for rd.Scan() {
+		switch rec := rd.Result(); rec := rec.(type) {
+		case *benchfmt.Result:
+			if _, ok := rec.Value("sec/op"); !ok {
+				t.Errorf("result %s has no time per op", rec.Name)
+			}
+			n++
+		case *benchfmt.SyntaxError:
+			t.Errorf("benchfmt: %v", rec)
+		}
+	}
+	if n != 2*len(results) {
+		t.Errorf("benchfmt holds %d results, want %d", n, 2*len(results))
+	}
+}
+
+// TestDisagreement checks that a strategy with a wrong answer stops the run.
+func TestDisagreement(t *testing.T) {
+	problems, _ := Suite("triangle", nil)
+	liar := Strategy{Name: "liar", Run: func(ctx context.Context, p Problem, _ int) (Answer, error) {
+		return Answer{Solvable: false, Winnable: -1}, nil
+	}}
+	strats, _ := Select("dfs-pruned")
+	_, err := Run(context.Background(), problems[:1], append(strats, liar), Options{Runs: 1})
+	if !errors.Is(err, ErrDisagree) {
+		t.Errorf("err = %v, want ErrDisagree", err)
+	}
+}
+
+func TestTimeoutReported(t *testing.T) {
+	slow := Strategy{Name: "slow", Run: func(ctx context.Context, p Problem, _ int) (Answer, error) {
+		<-ctx.Done()
+		return Answer{}, ctx.Err()
+	}}
+	problems, _ := Suite("triangle", nil)
+	results, err := Run(context.Background(), problems[:1], []Strategy{slow}, Options{Runs: 1, Timeout: 10 * time.Millisecond})
+	if err != nil || len(results) != 1 || !results[0].TimedOut {
+		t.Errorf("results %+v, err %v; want one timed-out result", results, err)
+	}
+}
+
+func TestSuites(t *testing.T) {
+	for _, s := range Suites {
+		p, err := Suite(s, nil)
+		if err != nil || len(p) == 0 {
+			t.Errorf("suite %s: %d problems, %v", s, len(p), err)
+		}
+	}
+	if _, err := Suite("nope", engine.English()); err == nil {
+		t.Error("unknown suite: no error")
+	}
+	if _, err := Select("dfs-pruned,warp"); err == nil {
+		t.Error("unknown strategy: no error")
+	}
+}
