@@ -91,3 +91,33 @@ func TestSuites(t *testing.T) {
 		t.Error("unknown strategy: no error")
 	}
 }
+
+// BenchmarkStrategies runs every registered strategy on the small classic
+// levels, as testing.B benchmarks with key=value names.
+func BenchmarkStrategies(b *testing.B) {
+	problems, err := Suite("classic", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, p := range problems[:3] {
+		for _, s := range Strategies() {
+			workers := []int{1}
+			if s.Parallel {
+				workers = []int{1, 2}
+			}
+			for _, w := range workers {
+				b.Run("problem="+p.Name+"/strategy="+s.Name+"/workers="+string(rune('0'+w)), func(b *testing.B) {
+					var positions int64
+					for b.Loop() {
+						a, err := s.Run(context.Background(), p, w)
+						if err != nil || !a.Solvable {
+							b.Fatalf("solvable=%v err=%v", a.Solvable, err)
+						}
+						positions += a.Positions
+					}
+					b.ReportMetric(float64(positions)/b.Elapsed().Seconds(), "positions/s")
+				})
+			}
+		}
+	}
+}
