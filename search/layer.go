@@ -105,9 +105,6 @@ type expander struct {
 	// progress, if set, is called with the number of parents done so far.
 	progress func(done, total int)
 	states   []*workerState
-	// lastIn and lastOut are the sizes of the last layer expanded and of
-	// the layer it made.
-	lastIn, lastOut int
 }
 
 func (e *expander) nworkers() int {
@@ -165,8 +162,8 @@ func (e *expander) next(ctx context.Context, cur *layer) (*layer, layerStats, er
 		return int(key >> uint(64-bbits))
 	}
 	buckets := make([]bucket, nb)
-	var tableBytes, recordBytes int64
-	defer func() { e.mem.give(tableBytes + recordBytes) }()
+	var runBytesTotal, recordBytes int64
+	defer func() { e.mem.give(runBytesTotal + recordBytes) }()
 	nw := e.nworkers()
 	if len(e.states) != nw {
 		e.states = make([]*workerState, nw)
@@ -305,7 +302,7 @@ func (e *expander) next(ctx context.Context, cur *layer) (*layer, layerStats, er
 		}
 		g.Wait()
 		for b := range runBytes {
-			tableBytes += runBytes[b]
+			runBytesTotal += runBytes[b]
 			if err := e.mem.take(runBytes[b], "the next layer's children"); err != nil {
 				return nil, layerStats{}, err
 			}
@@ -326,9 +323,6 @@ func (e *expander) next(ctx context.Context, cur *layer) (*layer, layerStats, er
 		return nil, st, ErrOverflow
 	}
 	next, err := e.collect(ctx, buckets, cur.pegs-1)
-	if err == nil {
-		e.lastIn, e.lastOut = n, next.len()
-	}
 	return next, st, err
 }
 

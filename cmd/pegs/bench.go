@@ -57,7 +57,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *quick {
 		opt = bench.Options{Runs: 1, Timeout: 2 * time.Second, Workers: []int{1, 2}}
 	}
-	if progress(stderr, "") != nil {
+	if isTerminal(stderr) {
 		opt.Progress = func(p, s string, w int) { fmt.Fprintf(stderr, "\r%-60s", fmt.Sprintf("%s: %s, %d workers", p, s, w)) }
 	}
 	results, err := bench.Run(ctx, problems, strats, opt)

@@ -17,8 +17,7 @@ import (
 // w is a terminal, and nil (no bar) when it is not, so piped output stays
 // quiet.
 func progress(w io.Writer, label string) func(search.Progress) {
-	f, ok := w.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
+	if !isTerminal(w) {
 		return nil
 	}
 	var mu sync.Mutex
@@ -44,4 +43,10 @@ func progress(w io.Writer, label string) func(search.Progress) {
 		}
 		bar.Set(p.Done)
 	}
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }

@@ -44,7 +44,7 @@ func runStarts(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	opt := search.ExploreOptions{Workers: sf.workers, Memory: budget}
 	results, err := search.Starts(ctx, b, opt, func(r search.StartResult) {
-		if bar := progress(stderr, ""); bar != nil {
+		if isTerminal(stderr) {
 			fmt.Fprintf(stderr, "\rstart %s done%s\n", b.Label(r.Hole), strings.Repeat(" ", 40))
 		}
 	})
@@ -94,16 +94,15 @@ func finishText(b *engine.Board, f search.Finish) string {
 }
 
 type startJSON struct {
-	Start      string            `json:"start"`
-	Class      []string          `json:"class"`
-	Decided    bool              `json:"decided"`
-	Reachable  int64             `json:"reachable"`
-	Winnable   int64             `json:"winnable"`
-	OnePeg     bool              `json:"one_peg_possible"`
-	Solutions  string            `json:"solutions"`
-	Finishes   []finishJSON      `json:"finishes"`
-	Complement string            `json:"complement_solutions,omitempty"`
-	extra      map[string]string `json:"-"`
+	Start      string       `json:"start"`
+	Class      []string     `json:"class"`
+	Decided    bool         `json:"decided"`
+	Reachable  int64        `json:"reachable"`
+	Winnable   int64        `json:"winnable"`
+	OnePeg     bool         `json:"one_peg_possible"`
+	Solutions  string       `json:"solutions"`
+	Finishes   []finishJSON `json:"finishes"`
+	Complement string       `json:"complement_solutions,omitempty"`
 }
 
 type finishJSON struct {
