@@ -357,3 +357,38 @@ func FuzzParseBoard(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseMoves(f *testing.F) {
+	b := English()
+	f.Add("f4-d4, d2-d4")
+	f.Add("f4-d4-b4")
+	f.Add("--,,a1-")
+	f.Fuzz(func(t *testing.T, s string) {
+		jumps, err := b.ParseMoves(s)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error has more than one line: %q", err)
+			}
+			return
+		}
+		for _, j := range jumps {
+			if !b.valid(j) {
+				t.Fatalf("ParseMoves(%q) returned %v, not a jump of the board", s, j)
+			}
+		}
+	})
+}
+
+func FuzzParseGoalAndVacate(f *testing.F) {
+	b := English()
+	f.Add("center")
+	f.Add("d4,c1")
+	f.Fuzz(func(t *testing.T, s string) {
+		if g, err := b.ParseGoal(s); err == nil && g.Kind == OnePegAt && (g.Hole < 0 || g.Hole >= b.Holes()) {
+			t.Fatalf("ParseGoal(%q) gave hole %d", s, g.Hole)
+		}
+		if p, err := b.Vacate(s); err == nil && p&^b.Full() != 0 {
+			t.Fatalf("Vacate(%q) gave pegs outside the board", s)
+		}
+	})
+}

@@ -20,7 +20,7 @@ func TestParse(t *testing.T) {
 			t.Errorf("Parse(%q) = %d, %v; want %d", tt.in, got, err, tt.want)
 		}
 	}
-	for _, bad := range []string{"", "lots", "-1GiB", "0", "1e30TiB"} {
+	for _, bad := range []string{"", "lots", "-1GiB", "0", "1e30TiB", "0.0000001", "NaN"} {
 		if _, err := Parse(bad); err == nil {
 			t.Errorf("Parse(%q): no error", bad)
 		}
@@ -36,4 +36,14 @@ func TestFormat(t *testing.T) {
 			t.Errorf("Format(%d) = %q, want %q", tt.n, got, tt.want)
 		}
 	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add("1.5GiB")
+	f.Add("12 kb")
+	f.Fuzz(func(t *testing.T, s string) {
+		if n, err := Parse(s); err == nil && n <= 0 {
+			t.Fatalf("Parse(%q) = %d with no error", s, n)
+		}
+	})
 }
