@@ -29,7 +29,7 @@ func Parse(s string) (int64, error) {
 		}
 	}
 	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || v*scale < 1 || v*scale > 1<<62 {
+	if err != nil || !(v*scale >= 1 && v*scale <= 1<<62) {
 		return 0, fmt.Errorf("bad size %q: want a positive number with a unit, such as 512MiB or 4GiB", s)
 	}
 	return int64(v * scale), nil
