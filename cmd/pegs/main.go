@@ -79,6 +79,7 @@ func init() {
 		"starts":  {"every single-vacancy start: finishing holes and solutions", runStarts},
 		"hint":    {"the next good jump, what is still possible, and how many jumps to take back", runHint},
 		"bench":   {"measure the solver strategies side by side", runBench},
+		"grade":   {"measure a level's difficulty on its whole state space", runGrade},
 		"oracle":  {"write a level's winnable positions to a compact file for hints", runOracle},
 	}
 }

@@ -50,6 +50,8 @@ func TestGolden(t *testing.T) {
 		{"starts_triangle", "starts --board triangle --goal complement"},
 		{"hint_triangle", "hint --board triangle --start 1 --history 4-1,6-4"},
 		{"hint_dead_json", "hint --board triangle --start 1 --history 4-1,6-4,1-6,7-2 --format json"},
+		{"grade_classic3_csv", "grade --levels testdata/classic3.levels --format csv"},
+		{"grade_plus_json", "grade --position ....o....o....ooooo....o....o.... --format json"},
 		{"hint_position", "hint --board english --position ....o...ooo.....o......o........."},
 	}
 	for _, tt := range tests {
@@ -113,6 +115,8 @@ func TestErrors(t *testing.T) {
 		{[]string{"hint", "--board", "triangle", "--position", strings.Repeat("o", 15), "--oracle", "testdata/missing.oracle"}, 1, "no such file"},
 		{[]string{"oracle", "--board", "triangle"}, 2, "--out is required"},
 		{[]string{"bench", "--suite", "nope"}, 2, `unknown suite "nope"`},
+		{[]string{"grade"}, 2, "give --position or --levels"},
+		{[]string{"grade", "--position", "o.o.............................."}, 1, "position has no solution to goal center"},
 		{[]string{"bench", "--strategies", "warp"}, 2, `unknown strategy "warp"`},
 		{[]string{"bench", "--format", "yaml"}, 2, `unknown format "yaml"`},
 		{[]string{"bench", "--suite", "@testdata/missing.levels"}, 1, "no such file"},

@@ -1,0 +1,60 @@
+package search
+
+import (
+	"context"
+	"testing"
+
+	"pegs/engine"
+)
+
+// TestMeasureAgreesWithExplore cross-checks the level walk with the layered
+// search on the same problems.
+func TestMeasureAgreesWithExplore(t *testing.T) {
+	for _, c := range []struct{ board, start, goal string }{
+		{"triangle", "1", "any"},
+		{"triangle", "4", "4"},
+		{"triangle:6", "1", "any"},
+	} {
+		b := lookup(t, c.board)
+		start, _ := b.Vacate(c.start)
+		g := goal(t, b, c.goal)
+		m, err := Measure(context.Background(), b, start, g, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := Explore(context.Background(), Problem{b, start, g}, ExploreOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Solutions.Cmp(a.Solutions) != 0 || m.Games.Cmp(a.Games) != 0 {
+			t.Errorf("%v: Measure solutions %s games %s; Explore %s %s", c, m.Solutions, m.Games, a.Solutions, a.Games)
+		}
+		if d := m.P0 - a.RandomWin; d > 1e-9 || d < -1e-9 {
+			t.Errorf("%v: P0 %g, Explore's random win %g", c, m.P0, a.RandomWin)
+		}
+		if m.P1 < m.P0 || m.P1 > 1 || m.J1 <= 0 || m.FewestMoves == 0 {
+			t.Errorf("%v: P1 %g (P0 %g), J1 %g, par %d", c, m.P1, m.P0, m.J1, m.FewestMoves)
+		}
+	}
+}
+
+func TestMeasureClassicLevels(t *testing.T) {
+	b := engine.English()
+	g := goal(t, b, "center")
+	for _, c := range []struct{ name, pic string }{
+		{"Cross", "....o...ooo.....o......o........."},
+		{"Plus", "....o....o....ooooo....o....o...."},
+		{"Fireplace", "oooooo..ooo....o.o..............."},
+		{"Pyramid", "....o...ooo...ooooo.ooooooo......"},
+		{"Arrow", ".o.ooo.ooooo....o......o...oooooo"},
+	} {
+		p, _ := b.ParsePosition(c.pic)
+		m, err := Measure(context.Background(), b, p, g, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Solutions.Sign() <= 0 || m.Winnable == 0 || m.FewestMoves < 1 || m.FewestMoves > p.Pegs()-1 {
+			t.Errorf("%s: %d solutions, %d winnable, par %d", c.name, m.Solutions, m.Winnable, m.FewestMoves)
+		}
+	}
+}
