@@ -60,22 +60,21 @@ func Measure(ctx context.Context, b *engine.Board, start engine.Position, goal e
 	}
 	gen := solverGen(b, goal)
 	group := gen.group
-	memo := map[engine.Position]*levelNode{}
+	memo := newNodeTable()
 	var err error
 	var visit func(p engine.Position) *levelNode
 	visit = func(p engine.Position) *levelNode {
 		key := group.Canonical(p)
-		if n, ok := memo[key]; ok {
+		n, fresh := memo.get(key)
+		if !fresh {
 			return n
 		}
-		if len(memo)&0xfff == 0 && err == nil {
+		if memo.n&0xfff == 0 && err == nil {
 			err = ctx.Err()
-			if int64(len(memo))*120 > opt.memory() {
+			if int64(memo.n)*120 > opt.memory() {
 				err = ErrMemory
 			}
 		}
-		n := &levelNode{}
-		memo[key] = n
 		moves := gen.appendMoves(nil, p)
 		if len(moves) == 0 || err != nil {
 			n.win = goal.Reached(p)
@@ -103,7 +102,7 @@ func Measure(ctx context.Context, b *engine.Board, start engine.Position, goal e
 		if allowed == 0 {
 			// Every jump sticks: the player has no choice to make.
 			for _, k := range moves {
-				c := memo[group.Canonical(p^gen.masks[k])]
+				c := memo.find(group.Canonical(p ^ gen.masks[k]))
 				n.p1 += c.p1
 				n.len += c.len
 			}
@@ -117,11 +116,13 @@ func Measure(ctx context.Context, b *engine.Board, start engine.Position, goal e
 	if err != nil {
 		return LevelMetrics{}, err
 	}
-	m := LevelMetrics{Pegs: start.Pegs(), Reachable: int64(len(memo)), Solutions: root.sol.big(), Games: root.games.big(),
+	m := LevelMetrics{Pegs: start.Pegs(), Reachable: int64(memo.n), Solutions: root.sol.big(), Games: root.games.big(),
 		P0: root.p0, P1: root.p1, MeanAttempt: root.len}
-	for _, n := range memo {
-		if n.win {
-			m.Winnable++
+	for _, chunk := range memo.arena {
+		for i := range chunk {
+			if chunk[i].win {
+				m.Winnable++
+			}
 		}
 	}
 	if m.P1 > 0 {
@@ -133,7 +134,7 @@ func Measure(ctx context.Context, b *engine.Board, start engine.Position, goal e
 	// P1 player is likeliest to win from.
 	winningFirst := 0
 	for _, k := range gen.appendMoves(nil, start) {
-		if memo[group.Canonical(start^gen.masks[k])].win {
+		if memo.find(group.Canonical(start ^ gen.masks[k])).win {
 			winningFirst++
 		}
 	}
@@ -147,7 +148,7 @@ func Measure(ctx context.Context, b *engine.Board, start engine.Position, goal e
 		bestP, losing := -1.0, false
 		for _, k := range moves {
 			q := p ^ gen.masks[k]
-			c := memo[group.Canonical(q)]
+			c := memo.find(group.Canonical(q))
 			if !c.win {
 				losing = true
 				continue
@@ -162,11 +163,85 @@ func Measure(ctx context.Context, b *engine.Board, start engine.Position, goal e
 		p = best
 	}
 	if root.win {
-		ms, err := FewestMoves(ctx, b, start, goal, ExploreOptions{Workers: 1, Memory: opt.Memory})
+		ms, err := fewestMoves(ctx, b, start, goal, group, func(q engine.Position) bool {
+			n := memo.find(group.Canonical(q))
+			return n != nil && n.win
+		})
 		if err != nil {
 			return m, err
 		}
 		m.FewestMoves = ms.Moves
 	}
 	return m, nil
+}
+
+// nodeTable maps canonical positions to their nodes: open addressing over
+// stable chunks of nodes.
+type nodeTable struct {
+	keys  []engine.Position
+	nodes []*levelNode
+	arena [][]levelNode
+	n     int
+	shift uint
+}
+
+func newNodeTable() *nodeTable {
+	t := &nodeTable{}
+	t.resize(1 << 10)
+	return t
+}
+
+func (t *nodeTable) resize(size int) {
+	keys, nodes := t.keys, t.nodes
+	t.keys, t.nodes = make([]engine.Position, size), make([]*levelNode, size)
+	t.shift = uint(64 - log2(size))
+	for i, k := range keys {
+		if k != 0 {
+			j := t.slot(k)
+			for t.keys[j] != 0 {
+				j = (j + 1) & (size - 1)
+			}
+			t.keys[j], t.nodes[j] = k, nodes[i]
+		}
+	}
+}
+
+func (t *nodeTable) slot(k engine.Position) int { return int((uint64(k) * mixMul) >> t.shift) }
+
+// find returns the node of k, or nil.
+func (t *nodeTable) find(k engine.Position) *levelNode {
+	mask := len(t.keys) - 1
+	for i := t.slot(k); ; i = (i + 1) & mask {
+		switch t.keys[i] {
+		case k:
+			return t.nodes[i]
+		case 0:
+			return nil
+		}
+	}
+}
+
+// get returns the node of k, adding a zero node if there is none; fresh
+// reports the addition.
+func (t *nodeTable) get(k engine.Position) (n *levelNode, fresh bool) {
+	if n := t.find(k); n != nil {
+		return n, false
+	}
+	if 2*(t.n+1) > len(t.keys) {
+		t.resize(2 * len(t.keys))
+	}
+	if len(t.arena) == 0 || len(t.arena[len(t.arena)-1]) == cap(t.arena[len(t.arena)-1]) {
+		t.arena = append(t.arena, make([]levelNode, 0, 4096))
+	}
+	last := &t.arena[len(t.arena)-1]
+	*last = append(*last, levelNode{})
+	n = &(*last)[len(*last)-1]
+	mask := len(t.keys) - 1
+	i := t.slot(k)
+	for t.keys[i] != 0 {
+		i = (i + 1) & mask
+	}
+	t.keys[i], t.nodes[i] = k, n
+	t.n++
+	return n, true
 }

@@ -44,11 +44,20 @@ func FewestMoves(ctx context.Context, b *engine.Board, start engine.Position, go
 	if err != nil {
 		return MovesSolution{}, err
 	}
-	sol := MovesSolution{Winnable: ws.Winnable}
-	if !ws.Contains(start) {
+	sol, err := fewestMoves(ctx, b, start, goal, ws.group, ws.Contains)
+	sol.Winnable = ws.Winnable
+	return sol, err
+}
+
+// fewestMoves is the breadth-first search of FewestMoves over the positions
+// that win reports winnable; group may be any group of symmetries that keep
+// the goal in place, since the moves still needed from a position do not
+// change under them.
+func fewestMoves(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, group *engine.Group, win func(engine.Position) bool) (MovesSolution, error) {
+	var sol MovesSolution
+	if !win(start) {
 		return sol, nil
 	}
-	group := ws.group
 	gen := newMoveGen(b, group)
 	byFrom := make([][]int16, b.Holes())
 	for k, j := range gen.jumps {
@@ -69,7 +78,7 @@ func FewestMoves(ctx context.Context, b *engine.Board, start engine.Position, go
 			sol.Nodes++
 			gen.chains(x, byFrom, func(q engine.Position) bool {
 				c := group.Canonical(q)
-				if _, seen := parent[c]; seen || !ws.Contains(q) {
+				if _, seen := parent[c]; seen || !win(q) {
 					return true
 				}
 				parent[c] = x

@@ -72,15 +72,16 @@ var commands map[string]command
 
 func init() {
 	commands = map[string]command{
-		"boards":  {"list the built-in boards", runBoards},
-		"show":    {"draw a board or position with its hole labels", runShow},
-		"solve":   {"solve or refute a position", runSolve},
-		"explore": {"search a whole state space: reachable, winnable, solutions, games", runExplore},
-		"starts":  {"every single-vacancy start: finishing holes and solutions", runStarts},
-		"hint":    {"the next good jump, what is still possible, and how many jumps to take back", runHint},
-		"bench":   {"measure the solver strategies side by side", runBench},
-		"grade":   {"measure a level's difficulty on its whole state space", runGrade},
-		"oracle":  {"write a level's winnable positions to a compact file for hints", runOracle},
+		"boards":   {"list the built-in boards", runBoards},
+		"show":     {"draw a board or position with its hole labels", runShow},
+		"solve":    {"solve or refute a position", runSolve},
+		"explore":  {"search a whole state space: reachable, winnable, solutions, games", runExplore},
+		"starts":   {"every single-vacancy start: finishing holes and solutions", runStarts},
+		"hint":     {"the next good jump, what is still possible, and how many jumps to take back", runHint},
+		"bench":    {"measure the solver strategies side by side", runBench},
+		"grade":    {"measure a level's difficulty on its whole state space", runGrade},
+		"generate": {"make solvable, distinct, graded levels or a progression", runGenerate},
+		"oracle":   {"write a level's winnable positions to a compact file for hints", runOracle},
 	}
 }
 

@@ -52,6 +52,7 @@ func TestGolden(t *testing.T) {
 		{"hint_dead_json", "hint --board triangle --start 1 --history 4-1,6-4,1-6,7-2 --format json"},
 		{"grade_classic3_csv", "grade --levels testdata/classic3.levels --format csv"},
 		{"grade_plus_json", "grade --position ....o....o....ooooo....o....o.... --format json"},
+		{"generate_small", "generate --board english --count 3 --pegs 6-9 --seed 4 --workers 2"},
 		{"hint_position", "hint --board english --position ....o...ooo.....o......o........."},
 	}
 	for _, tt := range tests {
@@ -116,6 +117,9 @@ func TestErrors(t *testing.T) {
 		{[]string{"oracle", "--board", "triangle"}, 2, "--out is required"},
 		{[]string{"bench", "--suite", "nope"}, 2, `unknown suite "nope"`},
 		{[]string{"grade"}, 2, "give --position or --levels"},
+		{[]string{"generate", "--count", "3", "--pegs", "six"}, 2, "want MIN-MAX"},
+		{[]string{"generate", "--count", "3", "--pack", "2"}, 2, "give one of --count, --pack or --calibrate"},
+		{[]string{"generate", "--count", "3", "--pegs", "40-50"}, 1, "want 2 <= min <= max < 33"},
 		{[]string{"grade", "--position", "o.o.............................."}, 1, "position has no solution to goal center"},
 		{[]string{"bench", "--strategies", "warp"}, 2, `unknown strategy "warp"`},
 		{[]string{"bench", "--format", "yaml"}, 2, `unknown format "yaml"`},

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"pegs/generate"
+	"pegs/report"
+)
+
+func runGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("generate", "--board B (--count N | --pack K | --calibrate N) [--pegs MIN-MAX] [--goal G] [--seed S] [--workers N] [--out FILE] [--format json|text]", stderr)
+	var pf problemFlags
+	var sf searchFlags
+	pf.boardFlags.register(fs)
+	pf.registerGoal(fs, false)
+	sf.register(fs, "4GiB")
+	count := fs.Int("count", 0, "make this many distinct levels")
+	pack := fs.Int("pack", 0, "make a progression of this many levels, difficulty strictly rising")
+	calibrate := fs.Int("calibrate", 0, "make a pool of this many levels and print the board's grade cut points for generate/calibration.json")
+	pegs := fs.String("pegs", "6-20", "peg counts of the levels, MIN-MAX")
+	seed := fs.Uint64("seed", 1, "random seed; the same seed and flags give the same output for any --workers")
+	out := fs.String("out", "", "write the levels to this file instead of stdout")
+	format := fs.String("format", "json", "output format: json (a level pack) or text")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	b, err := pf.boardFlags.load()
+	if err != nil {
+		return err
+	}
+	goal, err := pf.loadGoal(b)
+	if err != nil {
+		return err
+	}
+	budget, err := sf.load()
+	if err != nil {
+		return err
+	}
+	f, err := parseFormat(*format, report.JSON, report.Text)
+	if err != nil {
+		return err
+	}
+	lo, hi, ok := strings.Cut(*pegs, "-")
+	min, err1 := strconv.Atoi(lo)
+	max, err2 := strconv.Atoi(hi)
+	if !ok || err1 != nil || err2 != nil {
+		return usagef("--pegs %q: want MIN-MAX, such as 6-20", *pegs)
+	}
+	n := 0
+	for _, x := range []int{*count, *pack, *calibrate} {
+		if x > 0 {
+			n++
+		}
+	}
+	if n != 1 {
+		return usagef("give one of --count, --pack or --calibrate, with a positive number")
+	}
+	workers := sf.workers
+	if workers == 0 {
+		workers = defaultWorkers()
+	}
+	opt := generate.Options{Goal: goal, MinPegs: min, MaxPegs: max, Seed: *seed, Workers: workers, Memory: budget}
+	var levels []generate.Level
+	switch {
+	case *count > 0:
+		levels, err = generate.Generate(ctx, b, *count, opt)
+	case *pack > 0:
+		levels, err = generate.Pack(ctx, b, *pack, opt)
+	default:
+		pool, err := generate.Generate(ctx, b, *calibrate, opt)
+		if err != nil {
+			return err
+		}
+		entry := generate.BoardCutoffs{Goal: b.FormatGoal(goal), Pool: len(pool),
+			Command: "pegs " + strings.Join(append([]string{"generate"}, args...), " "), Cuts: generate.Cutoffs(pool)}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]generate.BoardCutoffs{b.Name(): entry})
+	}
+	if err != nil {
+		return err
+	}
+	w := stdout
+	if *out != "" {
+		fh, err := os.Create(*out)
+		if err != nil {
+			return err
+		}
+		defer fh.Close()
+		w = fh
+	}
+	if f == report.JSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{"board": b.Name(), "goal": b.FormatGoal(goal), "seed": *seed, "levels": levels})
+	}
+	for i, l := range levels {
+		fmt.Fprintf(w, "level %d: %d pegs, grade %d, score %.3f, par %d\n%s\n", i+1, l.Pegs, l.Grade, l.Score, l.Par, b.Picture(l.Position()))
+	}
+	return nil
+}
+
+func defaultWorkers() int { return max(1, numCPU()) }

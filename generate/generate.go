@@ -1,0 +1,215 @@
+package generate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"golang.org/x/sync/errgroup"
+
+	"pegs/engine"
+	"pegs/search"
+)
+
+// Options say what levels to make.
+type Options struct {
+	Goal             engine.Goal
+	MinPegs, MaxPegs int
+	Seed             uint64
+	Workers          int
+	Memory           int64
+}
+
+// Level is a generated or graded level, as a game loads it.
+type Level struct {
+	Board      string     `json:"board"`
+	Goal       string     `json:"goal"`
+	Picture    string     `json:"picture"`
+	Pegs       int        `json:"pegs"`
+	Grade      int        `json:"grade,omitempty"`
+	Score      float64    `json:"score"`
+	Difficulty Difficulty `json:"difficulty"`
+	Metrics    Metrics    `json:"metrics"`
+	Solution   []string   `json:"solution"`
+	Par        int        `json:"par"`
+	position   engine.Position
+}
+
+// Metrics are the measured metrics of a level, in JSON form.
+type Metrics struct {
+	Reachable   int64   `json:"reachable"`
+	WinShare    float64 `json:"win_share"`
+	Solutions   string  `json:"solutions"`
+	Games       string  `json:"games"`
+	P0          float64 `json:"p0"`
+	P1          float64 `json:"p1"`
+	J1          float64 `json:"j1"`
+	Critical    int     `json:"critical"`
+	UniqueFirst bool    `json:"unique_first"`
+}
+
+// Position returns the level's starting position.
+func (l Level) Position() engine.Position { return l.position }
+
+// batch is how many candidates are made and measured together; results are
+// taken in candidate order, so the output does not depend on the workers.
+const batch = 64
+
+// maxP0 rejects trivial levels: a random player must win at most half the
+// time.
+const maxP0 = 0.5
+
+// Generate makes count distinct levels (up to the board's symmetry), each
+// solvable to the goal by construction: it starts from the goal position
+// and plays jumps backward (un-jumps) until the level has enough pegs, then
+// measures the level, rejects it if a random player wins more than half the
+// time, and solves it again before output.
+func Generate(ctx context.Context, b *engine.Board, count int, opt Options) ([]Level, error) {
+	if opt.MinPegs < 2 || opt.MaxPegs < opt.MinPegs || opt.MaxPegs >= b.Holes() {
+		return nil, fmt.Errorf("pegs %d-%d: want 2 <= min <= max < %d", opt.MinPegs, opt.MaxPegs, b.Holes())
+	}
+	if opt.Goal.Kind == engine.Fewest {
+		return nil, errors.New("levels need a one-peg goal")
+	}
+	seen := map[engine.Position]bool{}
+	var out []Level
+	misses := 0
+	for next := 0; len(out) < count; next += batch {
+		cands := make([]Level, batch)
+		ok := make([]bool, batch)
+		g, gctx := errgroup.WithContext(ctx)
+		g.SetLimit(max(1, opt.Workers))
+		for i := range cands {
+			g.Go(func() error {
+				p := candidate(b, opt, uint64(next+i))
+				if p == 0 {
+					return nil
+				}
+				l, good, err := make1(gctx, b, p, opt)
+				cands[i], ok[i] = l, good
+				return err
+			})
+		}
+		if err := g.Wait(); err != nil {
+			return out, err
+		}
+		for i := range cands {
+			if !ok[i] || len(out) == count {
+				continue
+			}
+			key := b.Symmetry().Canonical(cands[i].position)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			out = append(out, cands[i])
+		}
+		if len(out) == 0 {
+			misses++
+			if misses > 50 {
+				return nil, errors.New("no acceptable level found in 3200 candidates; widen --pegs")
+			}
+		}
+	}
+	return out, nil
+}
+
+// candidate plays random un-jumps back from the goal; it returns 0 if it
+// gets stuck before reaching the peg count.
+func candidate(b *engine.Board, opt Options, i uint64) engine.Position {
+	rng := rand.New(rand.NewPCG(opt.Seed, i))
+	target := opt.MinPegs + rng.IntN(opt.MaxPegs-opt.MinPegs+1)
+	var p engine.Position
+	if opt.Goal.Kind == engine.OnePegAt {
+		p = 1 << uint(opt.Goal.Hole)
+	} else {
+		p = 1 << uint(rng.IntN(b.Holes()))
+	}
+	var legal []engine.Jump
+	for p.Pegs() < target {
+		legal = legal[:0]
+		for _, j := range b.Jumps() {
+			if p.Has(j.To) && !p.Has(j.Over) && !p.Has(j.From) {
+				legal = append(legal, j)
+			}
+		}
+		if len(legal) == 0 {
+			return 0
+		}
+		p ^= legal[rng.IntN(len(legal))].Mask()
+	}
+	return p
+}
+
+// make1 measures and solves one candidate; good is false for a level a
+// random player wins too often.
+func make1(ctx context.Context, b *engine.Board, p engine.Position, opt Options) (Level, bool, error) {
+	m, d, err := Grade(ctx, b, p, opt.Goal, search.Options{Memory: opt.Memory})
+	if err != nil {
+		return Level{}, false, err
+	}
+	if m.Solutions.Sign() == 0 || m.P0 > maxP0 {
+		return Level{}, false, nil
+	}
+	l, err := NewLevel(ctx, b, p, opt.Goal, m, d)
+	return l, err == nil, err
+}
+
+// NewLevel assembles a level from its metrics, solving it again and
+// replaying the solution.
+func NewLevel(ctx context.Context, b *engine.Board, p engine.Position, goal engine.Goal, m search.LevelMetrics, d Difficulty) (Level, error) {
+	sol, err := search.Solve(ctx, b, p, goal, search.Options{})
+	if err != nil {
+		return Level{}, err
+	}
+	if !sol.Solvable {
+		return Level{}, fmt.Errorf("level %s does not solve", b.Line(p))
+	}
+	l := Level{
+		Board: b.Name(), Goal: b.FormatGoal(goal), Picture: b.Line(p), Pegs: p.Pegs(),
+		Score: d.Score, Difficulty: d, Par: m.FewestMoves, position: p,
+		Metrics: Metrics{Reachable: m.Reachable, WinShare: m.WinShare(), Solutions: m.Solutions.String(), Games: m.Games.String(),
+			P0: m.P0, P1: m.P1, J1: m.J1, Critical: m.Critical, UniqueFirst: m.UniqueFirst},
+	}
+	for _, j := range sol.Jumps {
+		l.Solution = append(l.Solution, b.FormatJump(j))
+	}
+	l.Grade = GradeOf(b.Name(), d.Score)
+	return l, nil
+}
+
+// Pack makes a progression of k levels with strictly rising difficulty: it
+// generates a pool several times larger, sorts it by score, and takes
+// levels at evenly spaced ranks.
+func Pack(ctx context.Context, b *engine.Board, k int, opt Options) ([]Level, error) {
+	if k < 1 {
+		return nil, errors.New("a pack needs at least one level")
+	}
+	pool, err := Generate(ctx, b, 8*k, opt)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(pool, func(x, y Level) int {
+		switch {
+		case x.Score < y.Score:
+			return -1
+		case x.Score > y.Score:
+			return 1
+		}
+		return 0
+	})
+	var out []Level
+	for i := range k {
+		idx := (2*i + 1) * len(pool) / (2 * k)
+		for idx < len(pool) && len(out) > 0 && pool[idx].Score <= out[len(out)-1].Score {
+			idx++
+		}
+		if idx == len(pool) {
+			return out, fmt.Errorf("only %d levels of distinct difficulty in a pool of %d", len(out), len(pool))
+		}
+		out = append(out, pool[idx])
+	}
+	return out, nil
+}

@@ -1,0 +1,86 @@
+package generate
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"pegs/engine"
+	"pegs/search"
+)
+
+func TestGenerateLevels(t *testing.T) {
+	b := engine.English()
+	g, _ := b.ParseGoal("center")
+	opt := Options{Goal: g, MinPegs: 6, MaxPegs: 12, Seed: 3, Workers: 2}
+	levels, err := Generate(context.Background(), b, 30, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(levels) != 30 {
+		t.Fatalf("%d levels, want 30", len(levels))
+	}
+	seen := map[engine.Position]bool{}
+	for _, l := range levels {
+		p := l.Position()
+		key := b.Symmetry().Canonical(p)
+		if seen[key] {
+			t.Errorf("level %s is a symmetric image of an earlier one", l.Picture)
+		}
+		seen[key] = true
+		sol, err := search.Solve(context.Background(), b, p, g, search.Options{})
+		if err != nil || !sol.Solvable {
+			t.Errorf("level %s does not re-solve: %v", l.Picture, err)
+		}
+		if l.Metrics.P0 > maxP0 || l.Pegs < 6 || l.Pegs > 12 || l.Grade < 1 || l.Grade > 5 || l.Par < 1 {
+			t.Errorf("level %s: P0 %g, %d pegs, grade %d, par %d", l.Picture, l.Metrics.P0, l.Pegs, l.Grade, l.Par)
+		}
+		jumps, err := b.ParseMoves(joinJumps(l.Solution))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if final, err := b.Replay(p, jumps); err != nil || !g.Reached(final) {
+			t.Errorf("level %s: its solution does not replay to the goal: %v", l.Picture, err)
+		}
+	}
+}
+
+func joinJumps(s []string) string {
+	out := ""
+	for _, j := range s {
+		out += j + " "
+	}
+	return out
+}
+
+// TestDeterministic checks that the output does not depend on the workers.
+func TestDeterministic(t *testing.T) {
+	b := engine.English()
+	g, _ := b.ParseGoal("center")
+	var prev []byte
+	for _, w := range []int{1, 2, 3} {
+		levels, err := Generate(context.Background(), b, 12, Options{Goal: g, MinPegs: 6, MaxPegs: 12, Seed: 9, Workers: w})
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := json.Marshal(levels)
+		if prev != nil && string(data) != string(prev) {
+			t.Errorf("workers=%d gives different levels", w)
+		}
+		prev = data
+	}
+}
+
+func TestPackRises(t *testing.T) {
+	b := engine.English()
+	g, _ := b.ParseGoal("center")
+	levels, err := Pack(context.Background(), b, 5, Options{Goal: g, MinPegs: 6, MaxPegs: 12, Seed: 5, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < len(levels); i++ {
+		if levels[i].Score <= levels[i-1].Score {
+			t.Errorf("level %d score %g does not rise above %g", i+1, levels[i].Score, levels[i-1].Score)
+		}
+	}
+}
