@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"pegs/engine"
+	"pegs/generate"
 	"pegs/search"
 )
 
@@ -121,10 +122,11 @@ var classic = []struct{ name, pic string }{
 }
 
 // Suites lists the built-in problem suites.
-var Suites = []string{"classic", "triangle", "english", "french"}
+var Suites = []string{"classic", "triangle", "english", "french", "generated"}
 
 // Suite returns a built-in suite's problems, or those of a level file
-// (@FILE: one "name picture" per line, on board b).
+// (@FILE: one "name picture" per line, on board b). The generated suite is
+// ten English levels of 8 to 14 pegs from the generator, seed 1.
 func Suite(name string, b *engine.Board) ([]Problem, error) {
 	switch name {
 	case "classic":
@@ -156,6 +158,18 @@ func Suite(name string, b *engine.Board) ([]Problem, error) {
 		for _, h := range []string{"c1", "d2", "d3"} {
 			p, _ := fr.Vacate(h)
 			out = append(out, Problem{"vacate-" + h, fr, p, engine.Goal{Kind: engine.OnePeg}})
+		}
+		return out, nil
+	case "generated":
+		eng := engine.English()
+		g, _ := eng.ParseGoal("center")
+		levels, err := generate.Generate(context.Background(), eng, 10, generate.Options{Goal: g, MinPegs: 8, MaxPegs: 14, Seed: 1, Workers: runtime.GOMAXPROCS(0)})
+		if err != nil {
+			return nil, err
+		}
+		var out []Problem
+		for i, l := range levels {
+			out = append(out, Problem{fmt.Sprintf("gen-%02d", i+1), eng, l.Position(), g})
 		}
 		return out, nil
 	}
