@@ -207,6 +207,17 @@ func (f *problemFlags) loadGoal(b *engine.Board) (engine.Goal, error) {
 	return g, nil
 }
 
+// loadBoardGoal returns the board and the goal, for commands that read
+// positions their own way.
+func (f *problemFlags) loadBoardGoal() (*engine.Board, engine.Goal, error) {
+	b, err := f.boardFlags.load()
+	if err != nil {
+		return nil, engine.Goal{}, err
+	}
+	g, err := f.loadGoal(b)
+	return b, g, err
+}
+
 // load returns the board, the position (which must hold a peg) and the goal.
 func (f *problemFlags) load() (*engine.Board, engine.Position, engine.Goal, error) {
 	b, err := f.boardFlags.load()

@@ -30,11 +30,7 @@ func runGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	b, err := pf.boardFlags.load()
-	if err != nil {
-		return err
-	}
-	goal, err := pf.loadGoal(b)
+	b, goal, err := pf.loadBoardGoal()
 	if err != nil {
 		return err
 	}

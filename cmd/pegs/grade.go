@@ -29,11 +29,7 @@ func runGrade(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	b, err := pf.boardFlags.load()
-	if err != nil {
-		return err
-	}
-	goal, err := pf.loadGoal(b)
+	b, goal, err := pf.loadBoardGoal()
 	if err != nil {
 		return err
 	}
@@ -87,24 +83,8 @@ func runGrade(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	default:
 		return usagef("give --position or --levels")
 	}
-	t := &report.Table{Header: []string{"level", "pegs", "reachable", "win share", "solutions", "games", "P0", "P1", "J1", "critical", "unique first", "par", "score", "log10 J1", "critical part", "unique part", "solutions part"}}
-	type row struct {
-		Name       string              `json:"name"`
-		Picture    string              `json:"picture"`
-		Pegs       int                 `json:"pegs"`
-		Reachable  int64               `json:"reachable"`
-		WinShare   float64             `json:"win_share"`
-		Solutions  string              `json:"solutions"`
-		Games      string              `json:"games"`
-		P0         float64             `json:"p0"`
-		P1         float64             `json:"p1"`
-		J1         float64             `json:"j1"`
-		Critical   int                 `json:"critical"`
-		Unique     bool                `json:"unique_first"`
-		Par        int                 `json:"par"`
-		Difficulty generate.Difficulty `json:"difficulty"`
-	}
-	var rows []row
+	t := &report.Table{Header: []string{"level", "pegs", "reachable", "win share", "solutions", "games", "P0", "P1", "J1", "critical", "unique first", "par", "score", "grade", "log10 J1", "critical part", "unique part", "solutions part"}}
+	var rows []generate.Level
 	g3 := func(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
 	for _, l := range lv {
 		if !b.Feasible(l.pos, goal) {
@@ -117,10 +97,14 @@ func runGrade(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if m.Solutions.Sign() == 0 {
 			return fmt.Errorf("level %s has no solution to goal %s", l.name, b.FormatGoal(goal))
 		}
-		rows = append(rows, row{l.name, b.Line(l.pos), m.Pegs, m.Reachable, m.WinShare(), m.Solutions.String(), m.Games.String(), m.P0, m.P1, m.J1, m.Critical, m.UniqueFirst, m.FewestMoves, d})
+		lvl, err := generate.NewLevel(ctx, b, l.pos, goal, m, d)
+		if err != nil {
+			return fmt.Errorf("level %s: %w", l.name, err)
+		}
+		rows = append(rows, lvl)
 		t.Add(l.name, strconv.Itoa(m.Pegs), strconv.FormatInt(m.Reachable, 10), g3(m.WinShare()), m.Solutions.String(), m.Games.String(),
 			g3(m.P0), g3(m.P1), g3(m.J1), strconv.Itoa(m.Critical), strconv.FormatBool(m.UniqueFirst), strconv.Itoa(m.FewestMoves),
-			strconv.FormatFloat(d.Score, 'f', 3, 64), strconv.FormatFloat(d.Attempts, 'f', 3, 64), strconv.FormatFloat(d.Critical, 'f', 2, 64),
+			strconv.FormatFloat(d.Score, 'f', 3, 64), strconv.Itoa(lvl.Grade), strconv.FormatFloat(d.Attempts, 'f', 3, 64), strconv.FormatFloat(d.Critical, 'f', 2, 64),
 			strconv.FormatFloat(d.UniqueFirst, 'f', 1, 64), strconv.FormatFloat(d.Plenty, 'f', 3, 64))
 	}
 	if f == report.JSON {

@@ -27,11 +27,7 @@ func runHint(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	b, err := pf.boardFlags.load()
-	if err != nil {
-		return err
-	}
-	goal, err := pf.loadGoal(b)
+	b, goal, err := pf.loadBoardGoal()
 	if err != nil {
 		return err
 	}
