@@ -106,9 +106,6 @@ type Analysis struct {
 	Layers    []LayerStats
 	PeakBytes int64
 	Elapsed   time.Duration
-	// winnable holds the sorted mixed keys of the winnable positions per
-	// layer, from the start's peg count down.
-	winnable [][]uint64
 }
 
 // Explore searches the whole state space of a problem layer by layer,
@@ -241,7 +238,6 @@ func (a *Analysis) findWinnable(ctx context.Context, prob Problem, gen *moveGen,
 	group := gen.group
 	n := b.Holes()
 	seeds := backwardSeeds(prob, group)
-	a.winnable = make([][]uint64, len(fwd))
 	if len(seeds) == 0 {
 		return nil
 	}
@@ -267,7 +263,6 @@ func (a *Analysis) findWinnable(ctx context.Context, prob Problem, gen *moveGen,
 					return err
 				}
 			}
-			a.winnable[i] = w
 			a.Layers[i].Winnable = int64(len(w))
 			below = w
 		}
@@ -290,7 +285,6 @@ func (a *Analysis) findWinnable(ctx context.Context, prob Problem, gen *moveGen,
 		if err != nil {
 			return err
 		}
-		a.winnable[i] = w
 		a.Layers[i].Winnable = int64(len(w))
 	}
 	return nil

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -49,16 +48,6 @@ type layer struct {
 }
 
 func (l *layer) len() int { return len(l.keys) }
-
-// find returns the index of position p (canonical) or -1.
-func (l *layer) find(p engine.Position) int {
-	k := mix(p)
-	i, ok := slices.BinarySearch(l.keys, k)
-	if !ok {
-		return -1
-	}
-	return i
-}
 
 func (l *layer) bytes() int64 {
 	return int64(len(l.keys))*8 + int64(len(l.m))*16 + int64(len(l.q))*8
@@ -369,18 +358,26 @@ func sortRecords(parts [][]record, a, b []record, shift uint) []record {
 	return b
 }
 
+// fold adds r's counts into x (same key) and reports whether the path
+// count passed 128 bits.
+func (x *record) fold(r record, counts bool) (overflow bool) {
+	if !counts {
+		return false
+	}
+	s := x.m.add(r.m)
+	overflow = s.hi < x.m.hi
+	x.m = s
+	x.q += r.q
+	return overflow
+}
+
 // aggregate folds runs of equal keys in sorted records, summing their
 // counts, and reports whether a count passed 128 bits.
 func aggregate(recs []record, counts bool) (out []record, overflow bool) {
 	out = recs[:0]
 	for _, r := range recs {
 		if n := len(out); n > 0 && out[n-1].key == r.key {
-			if counts {
-				s := out[n-1].m.add(r.m)
-				overflow = overflow || s.hi < out[n-1].m.hi
-				out[n-1].m = s
-				out[n-1].q += r.q
-			}
+			overflow = out[n-1].fold(r, counts) || overflow
 			continue
 		}
 		out = append(out, r)
@@ -418,12 +415,7 @@ func mergeRuns(runs [][]record, counts bool) ([]record, bool) {
 		rec := runs[best][pos[best]]
 		pos[best]++
 		if n := len(out); n > 0 && out[n-1].key == key {
-			if counts {
-				s := out[n-1].m.add(rec.m)
-				overflow = overflow || s.hi < out[n-1].m.hi
-				out[n-1].m = s
-				out[n-1].q += rec.q
-			}
+			overflow = out[n-1].fold(rec, counts) || overflow
 			continue
 		}
 		out = append(out, rec)

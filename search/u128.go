@@ -15,14 +15,6 @@ func (a u128) add(b u128) u128 {
 	return u128{lo, hi}
 }
 
-// mul64 returns a*k; the caller keeps the product within 128 bits.
-func (a u128) mul64(k uint64) u128 {
-	hi, lo := bits.Mul64(a.lo, k)
-	return u128{lo, hi + a.hi*k}
-}
-
-func (a u128) isZero() bool { return a.lo == 0 && a.hi == 0 }
-
 // big returns a as a big.Int.
 func (a u128) big() *big.Int {
 	x := new(big.Int).SetUint64(a.hi)
