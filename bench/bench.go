@@ -4,7 +4,6 @@
 package bench
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -186,28 +185,19 @@ func levelFile(path string, b *engine.Board) ([]Problem, error) {
 		return nil, err
 	}
 	defer f.Close()
+	levels, err := b.ReadLevels(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
 	goal := engine.Goal{Kind: engine.OnePeg}
 	if c, ok := b.Centre(); ok {
 		goal = engine.Goal{Kind: engine.OnePegAt, Hole: c}
 	}
 	var out []Problem
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		name, pic, ok := strings.Cut(line, " ")
-		if !ok {
-			return nil, fmt.Errorf("%s:%d: want a name and a picture", path, n)
-		}
-		p, err := b.ParsePosition(pic)
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
-		}
-		out = append(out, Problem{name, b, p, goal})
+	for _, l := range levels {
+		out = append(out, Problem{l.Name, b, l.Position, goal})
 	}
-	return out, sc.Err()
+	return out, nil
 }
 
 // Options tune a run.

@@ -392,3 +392,14 @@ func FuzzParseGoalAndVacate(f *testing.F) {
 		}
 	})
 }
+
+func TestReadLevels(t *testing.T) {
+	b := English()
+	got, err := b.ReadLevels(strings.NewReader("# classic\nCross ....o...ooo.....o......o.........\n\nPlus ....o....o....ooooo....o....o....\n"))
+	if err != nil || len(got) != 2 || got[1].Name != "Plus" || got[1].Position.Pegs() != 9 {
+		t.Errorf("ReadLevels: %+v, %v", got, err)
+	}
+	if _, err := b.ReadLevels(strings.NewReader("Cross ooo\n")); err == nil || !strings.Contains(err.Error(), "line 1") {
+		t.Errorf("bad picture: %v, want an error naming line 1", err)
+	}
+}

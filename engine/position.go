@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"math/bits"
 	"strings"
 	"unicode"
@@ -236,4 +238,33 @@ func (b *Board) draw(w int, cell func(h int) string) string {
 		sb.WriteByte('\n')
 	}
 	return sb.String()
+}
+
+// NamedPosition is a position with a name, as in a level file.
+type NamedPosition struct {
+	Name     string
+	Position Position
+}
+
+// ReadLevels reads a level file: one "name picture" per line; blank lines
+// and lines starting with # are skipped. Errors name the line.
+func (b *Board) ReadLevels(r io.Reader) ([]NamedPosition, error) {
+	var out []NamedPosition
+	sc := bufio.NewScanner(r)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, pic, ok := strings.Cut(line, " ")
+		if !ok {
+			return nil, fmt.Errorf("line %d: want a name and a picture", n)
+		}
+		p, err := b.ParsePosition(pic)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", n, err)
+		}
+		out = append(out, NamedPosition{name, p})
+	}
+	return out, sc.Err()
 }

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
-	"strings"
 
 	"pegs/engine"
 	"pegs/generate"
@@ -61,24 +59,12 @@ func runGrade(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		defer fh.Close()
-		sc := bufio.NewScanner(fh)
-		for n := 1; sc.Scan(); n++ {
-			line := strings.TrimSpace(sc.Text())
-			if line == "" || strings.HasPrefix(line, "#") {
-				continue
-			}
-			name, pic, ok := strings.Cut(line, " ")
-			if !ok {
-				return usagef("%s:%d: want a name and a picture", *levels, n)
-			}
-			p, err := b.ParsePosition(pic)
-			if err != nil {
-				return usagef("%s:%d: %w", *levels, n, err)
-			}
-			lv = append(lv, level{name, p})
+		named, err := b.ReadLevels(fh)
+		if err != nil {
+			return usagef("%s: %w", *levels, err)
 		}
-		if err := sc.Err(); err != nil {
-			return err
+		for _, l := range named {
+			lv = append(lv, level{l.Name, l.Position})
 		}
 	default:
 		return usagef("give --position or --levels")
