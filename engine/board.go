@@ -11,6 +11,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -489,4 +490,16 @@ func Parse(name, text string, g Geometry) (*Board, error) {
 		}
 	}
 	return newBoard(name, g, pts, pegs)
+}
+
+// Place returns the centre of hole h in the plane, in units of the distance
+// between neighbouring holes: x grows to the right and y downward, with the
+// board's top-left corner at (0, 0). Triangle rows are offset by half a hole
+// and sit √3/2 apart, as the board looks.
+func (b *Board) Place(h int) (x, y float64) {
+	x, y = float64(b.drawCol[h]), float64(b.drawRow[h])
+	if b.geom == Triangular {
+		x, y = x/2, y*math.Sqrt(3)/2
+	}
+	return x, y
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -401,5 +402,32 @@ func TestReadLevels(t *testing.T) {
 	}
 	if _, err := b.ReadLevels(strings.NewReader("Cross ooo\n")); err == nil || !strings.Contains(err.Error(), "line 1") {
 		t.Errorf("bad picture: %v, want an error naming line 1", err)
+	}
+}
+
+func TestPlace(t *testing.T) {
+	tests := []struct {
+		board, hole string
+		x, y        float64
+	}{
+		{"english", "c1", 2, 0},
+		{"english", "d4", 3, 3},
+		{"english", "a3", 0, 2},
+		{"triangle", "1", 2, 0},
+		{"triangle", "11", 0, 4 * math.Sqrt(3) / 2},
+		{"triangle", "15", 4, 4 * math.Sqrt(3) / 2},
+	}
+	for _, tt := range tests {
+		b, err := Lookup(tt.board)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := b.Hole(tt.hole)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if x, y := b.Place(h); math.Abs(x-tt.x) > 1e-9 || math.Abs(y-tt.y) > 1e-9 {
+			t.Errorf("%s %s: Place = (%g, %g), want (%g, %g)", tt.board, tt.hole, x, y, tt.x, tt.y)
+		}
 	}
 }

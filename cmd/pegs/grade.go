@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 
 	"pegs/engine"
 	"pegs/generate"
@@ -69,9 +68,8 @@ func runGrade(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	default:
 		return usagef("give --position or --levels")
 	}
-	t := &report.Table{Header: []string{"level", "pegs", "reachable", "win share", "solutions", "games", "P0", "P1", "J1", "critical", "unique first", "par", "score", "grade", "log10 J1", "critical part", "unique part", "solutions part"}}
 	var rows []generate.Level
-	g3 := func(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
+	var names []string
 	for _, l := range lv {
 		if !b.Feasible(l.pos, goal) {
 			return fmt.Errorf("level %s cannot reach goal %s (position class)", l.name, b.FormatGoal(goal))
@@ -88,15 +86,12 @@ func runGrade(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return fmt.Errorf("level %s: %w", l.name, err)
 		}
 		rows = append(rows, lvl)
-		t.Add(l.name, strconv.Itoa(m.Pegs), strconv.FormatInt(m.Reachable, 10), g3(m.WinShare()), m.Solutions.String(), m.Games.String(),
-			g3(m.P0), g3(m.P1), g3(m.J1), strconv.Itoa(m.Critical), strconv.FormatBool(m.UniqueFirst), strconv.Itoa(m.FewestMoves),
-			strconv.FormatFloat(d.Score, 'f', 3, 64), strconv.Itoa(lvl.Grade), strconv.FormatFloat(d.Attempts, 'f', 3, 64), strconv.FormatFloat(d.Critical, 'f', 2, 64),
-			strconv.FormatFloat(d.UniqueFirst, 'f', 1, 64), strconv.FormatFloat(d.Plenty, 'f', 3, 64))
+		names = append(names, l.name)
 	}
 	if f == report.JSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(map[string]any{"board": b.Name(), "goal": b.FormatGoal(goal), "levels": rows})
 	}
-	return t.Write(stdout, f)
+	return report.LevelsTable(rows, names).Write(stdout, f)
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"pegs/engine"
@@ -61,38 +60,6 @@ func runStarts(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	return err
 }
 
-func holeList(b *engine.Board, holes []int) string {
-	s := make([]string, len(holes))
-	for i, h := range holes {
-		s[i] = b.Label(h)
-	}
-	return strings.Join(s, " ")
-}
-
-// ownFinish returns the solutions that end in the start hole itself, and
-// whether that count is known alone (not only together with symmetric
-// holes).
-func ownFinish(r search.StartResult) (string, bool) {
-	for _, f := range r.Finishes {
-		for _, h := range f.Holes {
-			if h == r.Hole {
-				if f.Each {
-					return f.Solutions.String(), true
-				}
-				return "", false
-			}
-		}
-	}
-	return "0", true
-}
-
-func finishText(b *engine.Board, f search.Finish) string {
-	if f.Each {
-		return fmt.Sprintf("%s: %s each", holeList(b, f.Holes), f.Solutions)
-	}
-	return fmt.Sprintf("%s: %s together", strings.ReplaceAll(holeList(b, f.Holes), " ", "+"), f.Solutions)
-}
-
 type startJSON struct {
 	Start      string       `json:"start"`
 	Class      []string     `json:"class"`
@@ -127,7 +94,7 @@ func writeStarts(w io.Writer, f report.Format, b *engine.Board, goal string, res
 				}
 				sj.Finishes = append(sj.Finishes, fj)
 			}
-			if c, ok := ownFinish(r); ok && r.Decided {
+			if c, ok := report.OwnFinish(r); ok && r.Decided {
 				sj.Complement = c
 			}
 			out = append(out, sj)
@@ -136,23 +103,7 @@ func writeStarts(w io.Writer, f report.Format, b *engine.Board, goal string, res
 		enc.SetIndent("", "  ")
 		return enc.Encode(map[string]any{"board": b.Name(), "starts": out})
 	}
-	t := &report.Table{Header: []string{"start", "class", "reachable", "winnable", "solutions", "finishes", "finish in start hole"}}
-	for _, r := range results {
-		if !r.Decided {
-			t.Add(b.Label(r.Hole), holeList(b, r.Class), "undecided: needs more than --mem", "", "", "", "")
-			continue
-		}
-		var fin []string
-		for _, fi := range r.Finishes {
-			fin = append(fin, finishText(b, fi))
-		}
-		own, ok := ownFinish(r)
-		if !ok {
-			own = "counted with its images"
-		}
-		t.Add(b.Label(r.Hole), holeList(b, r.Class), strconv.FormatInt(r.Reachable, 10), strconv.FormatInt(r.Winnable, 10),
-			r.Solutions.String(), strings.Join(fin, "; "), own)
-	}
+	t := report.StartsTable(b, results)
 	if f == report.CSV {
 		return t.Write(w, f)
 	}
@@ -177,7 +128,7 @@ func writeStartPictures(w io.Writer, f report.Format, b *engine.Board, goal stri
 			return '.'
 		},
 		"complement": func(r search.StartResult) byte {
-			own, ok := ownFinish(r)
+			own, ok := report.OwnFinish(r)
 			switch {
 			case !r.Decided || !ok:
 				return '?'
