@@ -181,8 +181,7 @@ func NewLevel(ctx context.Context, b *engine.Board, p engine.Position, goal engi
 }
 
 // Pack makes a progression of k levels with strictly rising difficulty: it
-// generates a pool several times larger, sorts it by score, and takes
-// levels at evenly spaced ranks.
+// generates a pool eight times larger and takes a Progression from it.
 func Pack(ctx context.Context, b *engine.Board, k int, opt Options) ([]Level, error) {
 	if k < 1 {
 		return nil, errors.New("a pack needs at least one level")
@@ -191,6 +190,17 @@ func Pack(ctx context.Context, b *engine.Board, k int, opt Options) ([]Level, er
 	if err != nil {
 		return nil, err
 	}
+	return Progression(pool, k)
+}
+
+// Progression picks k levels of strictly rising difficulty from a pool: it
+// sorts the pool by score and takes levels at evenly spaced ranks. The pool
+// is not changed.
+func Progression(pool []Level, k int) ([]Level, error) {
+	if k < 1 {
+		return nil, errors.New("a pack needs at least one level")
+	}
+	pool = slices.Clone(pool)
 	slices.SortStableFunc(pool, func(x, y Level) int {
 		switch {
 		case x.Score < y.Score:

@@ -81,6 +81,7 @@ func init() {
 		"bench":    {"measure the solver strategies side by side", runBench},
 		"grade":    {"measure a level's difficulty on its whole state space", runGrade},
 		"generate": {"make solvable, distinct, graded levels or a progression", runGenerate},
+		"report":   {"run the searches, generate levels, benchmark the solvers and write the report", runReport},
 		"oracle":   {"write a level's winnable positions to a compact file for hints", runOracle},
 	}
 }

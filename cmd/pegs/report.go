@@ -1,0 +1,55 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"pegs/report"
+)
+
+func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("report", "--out DIR [--quick|--full] [--seed S] [--workers N] [--mem SIZE]", stderr)
+	out := fs.String("out", "", "directory to write the report into (index.md, index.html, figures/, data/)")
+	quick := fs.Bool("quick", true, "the quick report: minutes on 2 cores")
+	full := fs.Bool("full", false, "add exact counts for every English start, the French starts, larger boards, a larger level pool and longer benchmarks (hours)")
+	seed := fs.Uint64("seed", 1, "seed of the generated levels")
+	var sf searchFlags
+	sf.register(fs, "8GiB")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *out == "" {
+		return usagef("--out DIR is required")
+	}
+	quickSet := false
+	fs.Visit(func(f *flag.Flag) { quickSet = quickSet || f.Name == "quick" })
+	if *full && quickSet && *quick {
+		return usagef("give --quick or --full, not both")
+	}
+	budget, err := sf.load()
+	if err != nil {
+		return err
+	}
+	opt := report.Options{Full: *full, Seed: *seed, Workers: sf.workers, Memory: budget}
+	if isTerminal(stderr) {
+		opt.Progress = func(step string) { fmt.Fprintf(stderr, "\r\033[K%s", step) }
+	}
+	err = report.Build(ctx, *out, opt)
+	if opt.Progress != nil {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
+	index := filepath.Join(*out, "index.html")
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintf(stderr, "pegs: interrupted; the finished sections are in %s\n", index)
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s and %s\n", filepath.Join(*out, "index.md"), index)
+	return nil
+}

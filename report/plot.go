@@ -1,0 +1,445 @@
+package report
+
+import (
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"time"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"pegs/bench"
+	"pegs/engine"
+	"pegs/generate"
+	"pegs/search"
+)
+
+// Figure is a plot with the size it is drawn at.
+type Figure struct {
+	Plot          *plot.Plot
+	Width, Height vg.Length
+}
+
+// Save writes the figure as name.svg and name.png in dir.
+func (f Figure) Save(dir, name string) error {
+	for _, ext := range []string{"svg", "png"} {
+		wt, err := f.Plot.WriterTo(f.Width, f.Height, ext)
+		if err != nil {
+			return err
+		}
+		if err := writeFile(filepath.Join(dir, name+"."+ext), wt); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+const (
+	plotWidth  = 16 * vg.Centimeter
+	plotHeight = 10 * vg.Centimeter
+)
+
+// ProfilePlot draws a state space by peg count on a log scale: positions
+// reachable up to symmetry, those that can still win, and dead ends. Layers
+// with no position of a kind leave a gap, since a log scale has no zero.
+func ProfilePlot(title string, layers []search.LayerStats) (Figure, error) {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = "pegs on the board"
+	p.Y.Label.Text = "positions (up to symmetry, log scale)"
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Legend.Top = true
+	series := []struct {
+		name string
+		get  func(search.LayerStats) int64
+	}{
+		{"reachable", func(l search.LayerStats) int64 { return l.Reachable }},
+		{"can still win", func(l search.LayerStats) int64 { return l.Winnable }},
+		{"dead ends (no jump left)", func(l search.LayerStats) int64 { return l.DeadEnds }},
+	}
+	for i, s := range series {
+		var pts plotter.XYs
+		for _, l := range layers {
+			if v := s.get(l); v > 0 {
+				pts = append(pts, plotter.XY{X: float64(l.Pegs), Y: float64(v)})
+			}
+		}
+		if len(pts) == 0 {
+			continue
+		}
+		line, marks, err := plotter.NewLinePoints(pts)
+		if err != nil {
+			return Figure{}, err
+		}
+		line.Color = plotutil.Color(i)
+		line.Dashes = plotutil.Dashes(i)
+		marks.Color = plotutil.Color(i)
+		marks.Shape = plotutil.Shape(i)
+		p.Add(line, marks)
+		p.Legend.Add(s.name, line, marks)
+	}
+	return Figure{p, plotWidth, plotHeight}, nil
+}
+
+// BoardMap draws a board as it looks, each hole coloured by its value, and
+// labelled. Equal values share a colour and a legend entry named by label;
+// a NaN value (undecided) is drawn grey.
+func BoardMap(title string, b *engine.Board, values []float64, label func(float64) string) (Figure, error) {
+	p := plot.New()
+	p.Title.Text = title
+	p.HideAxes()
+	p.Legend.Top = true
+	p.Legend.TextStyle.Font.Size = vg.Points(9)
+	var distinct []float64
+	undecided := false
+	for _, v := range values {
+		if math.IsNaN(v) {
+			undecided = true
+		} else if !slices.Contains(distinct, v) {
+			distinct = append(distinct, v)
+		}
+	}
+	sort.Float64s(distinct)
+	colour := func(v float64) color.Color {
+		if math.IsNaN(v) {
+			return color.Gray{Y: 0xb0}
+		}
+		return ramp(slices.Index(distinct, v), len(distinct))
+	}
+	var xmax, ymax float64
+	for h := range b.Holes() {
+		x, y := b.Place(h)
+		xmax, ymax = max(xmax, x), max(ymax, y)
+	}
+	const radius = 11
+	add := func(name string, v float64) error {
+		var pts plotter.XYs
+		for h := range b.Holes() {
+			if values[h] == v || math.IsNaN(v) && math.IsNaN(values[h]) {
+				x, y := b.Place(h)
+				pts = append(pts, plotter.XY{X: x, Y: -y})
+			}
+		}
+		s, err := plotter.NewScatter(pts)
+		if err != nil {
+			return err
+		}
+		s.GlyphStyle = draw.GlyphStyle{Color: colour(v), Radius: radius, Shape: draw.CircleGlyph{}}
+		p.Add(s)
+		p.Legend.Add(name, swatch{colour(v)})
+		return nil
+	}
+	for _, v := range distinct {
+		if err := add(label(v), v); err != nil {
+			return Figure{}, err
+		}
+	}
+	if undecided {
+		if err := add("undecided", math.NaN()); err != nil {
+			return Figure{}, err
+		}
+	}
+	var xys plotter.XYs
+	var names []string
+	for h := range b.Holes() {
+		x, y := b.Place(h)
+		xys = append(xys, plotter.XY{X: x, Y: -y})
+		names = append(names, b.Label(h))
+	}
+	labels, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: names})
+	if err != nil {
+		return Figure{}, err
+	}
+	for i := range labels.TextStyle {
+		if v := values[i]; !math.IsNaN(v) && 2*slices.Index(distinct, v) >= len(distinct) && len(distinct) > 1 {
+			labels.TextStyle[i].Color = color.White
+		}
+		labels.TextStyle[i].XAlign = draw.XCenter
+		labels.TextStyle[i].YAlign = draw.YCenter
+		labels.TextStyle[i].Font.Size = 7
+	}
+	p.Add(labels)
+	// Keep the holes round: the same scale on both axes, with room on the
+	// right for the legend.
+	const legendRoom = 4.5
+	p.X.Min, p.X.Max = -0.6, xmax+0.6+legendRoom
+	p.Y.Min, p.Y.Max = -ymax-0.6, 0.6
+	unit := 1.1 * vg.Centimeter
+	w := vg.Length(xmax+1.2+legendRoom) * unit
+	h := vg.Length(ymax+1.2)*unit + 1.2*vg.Centimeter
+	return Figure{p, w, h}, nil
+}
+
+// swatch is a legend thumbnail: a square of colour.
+type swatch struct{ color color.Color }
+
+func (s swatch) Thumbnail(c *draw.Canvas) {
+	side := min(c.Max.X-c.Min.X, c.Max.Y-c.Min.Y)
+	x0, y0 := c.Max.X-side, c.Min.Y
+	c.FillPolygon(s.color, []vg.Point{{X: x0, Y: y0}, {X: x0, Y: y0 + side}, {X: x0 + side, Y: y0 + side}, {X: x0 + side, Y: y0}})
+}
+
+// ramp returns colour i of n on a light-to-dark blue scale.
+func ramp(i, n int) color.Color {
+	t := 0.0
+	if n > 1 {
+		t = float64(i) / float64(n-1)
+	}
+	lerp := func(a, b float64) uint8 { return uint8(math.Round(a + (b-a)*t)) }
+	return color.RGBA{R: lerp(0xde, 0x08), G: lerp(0xeb, 0x30), B: lerp(0xf7, 0x6b), A: 0xff}
+}
+
+// ScoreHistogram draws the distribution of difficulty scores of a pool of
+// levels.
+func ScoreHistogram(title string, levels []generate.Level) (Figure, error) {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = "difficulty score D (dimensionless)"
+	p.Y.Label.Text = "levels"
+	vs := make(plotter.Values, len(levels))
+	for i, l := range levels {
+		vs[i] = l.Score
+	}
+	h, err := plotter.NewHist(vs, 20)
+	if err != nil {
+		return Figure{}, err
+	}
+	h.FillColor = plotutil.Color(0)
+	p.Add(h)
+	return Figure{p, plotWidth, plotHeight}, nil
+}
+
+// ScoreByPegs draws each level's difficulty against its peg count, one
+// colour per grade.
+func ScoreByPegs(title string, levels []generate.Level) (Figure, error) {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = "pegs at the start"
+	p.Y.Label.Text = "difficulty score D (dimensionless)"
+	p.Legend.Top, p.Legend.Left = true, true
+	byGrade := map[int]plotter.XYs{}
+	for _, l := range levels {
+		byGrade[l.Grade] = append(byGrade[l.Grade], plotter.XY{X: float64(l.Pegs), Y: l.Score})
+	}
+	grades := make([]int, 0, len(byGrade))
+	for g := range byGrade {
+		grades = append(grades, g)
+	}
+	slices.Sort(grades)
+	for _, g := range grades {
+		s, err := plotter.NewScatter(byGrade[g])
+		if err != nil {
+			return Figure{}, err
+		}
+		s.GlyphStyle = draw.GlyphStyle{Color: gradeColour(g), Radius: 3, Shape: draw.CircleGlyph{}}
+		p.Add(s)
+		name := "grade " + strconv.Itoa(g)
+		if g == 0 {
+			name = "no calibration"
+		}
+		p.Legend.Add(name, s)
+	}
+	return Figure{p, plotWidth, plotHeight}, nil
+}
+
+// gradeColour runs from green (grade 1) to red (grade 5).
+func gradeColour(g int) color.Color {
+	cs := []color.RGBA{{0x99, 0x99, 0x99, 0xff}, {0x1a, 0x98, 0x50, 0xff}, {0x91, 0xcf, 0x60, 0xff}, {0xfe, 0xe0, 0x8b, 0xff}, {0xfc, 0x8d, 0x59, 0xff}, {0xd7, 0x30, 0x27, 0xff}}
+	if g < 0 || g >= len(cs) {
+		g = 0
+	}
+	return cs[g]
+}
+
+// fastest returns, per problem and strategy, the best median over worker
+// counts; timed-out results are left out.
+func fastest(results []bench.Result) (problems, strategies []string, best map[[2]string]time.Duration) {
+	best = map[[2]string]time.Duration{}
+	for _, r := range results {
+		if !slices.Contains(problems, r.Problem) {
+			problems = append(problems, r.Problem)
+		}
+		if !slices.Contains(strategies, r.Strategy) {
+			strategies = append(strategies, r.Strategy)
+		}
+		if r.TimedOut || r.Median <= 0 {
+			continue
+		}
+		k := [2]string{r.Problem, r.Strategy}
+		if d, ok := best[k]; !ok || r.Median < d {
+			best[k] = r.Median
+		}
+	}
+	return problems, strategies, best
+}
+
+// StrategyTimes draws each strategy's median time per problem as grouped
+// bars on a log scale (its best worker count); a strategy that timed out
+// has no bar.
+func StrategyTimes(title string, results []bench.Result) (Figure, error) {
+	problems, strategies, best := fastest(results)
+	p := plot.New()
+	p.Title.Text = title
+	p.Y.Label.Text = "median wall time (ms, log scale)"
+	p.X.Label.Text = "problem"
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Legend.Top, p.Legend.Left = true, true
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, d := range best {
+		ms := float64(d) / 1e6
+		lo, hi = min(lo, ms), max(hi, ms)
+	}
+	if len(best) == 0 {
+		lo, hi = 1, 10
+	}
+	floor := lo / 3
+	width := 0.8 / float64(len(strategies))
+	for i, s := range strategies {
+		bars := &logBars{floor: floor, top: hi * 300, width: width, color: plotutil.Color(i)}
+		for j, pr := range problems {
+			if d, ok := best[[2]string{pr, s}]; ok {
+				bars.x = append(bars.x, float64(j)-0.4+width*(float64(i)+0.5))
+				bars.y = append(bars.y, float64(d)/1e6)
+			}
+		}
+		p.Add(bars)
+		p.Legend.Add(s, bars)
+	}
+	p.NominalX(problems...)
+	return Figure{p, plotWidth + 4*vg.Centimeter, plotHeight + 2*vg.Centimeter}, nil
+}
+
+// logBars are bars rising from a floor, for a log-scale axis, where bars
+// from zero cannot be drawn.
+type logBars struct {
+	x, y       []float64
+	floor, top float64
+	width      float64 // in data units along x
+	color      color.Color
+}
+
+func (b *logBars) Plot(c draw.Canvas, plt *plot.Plot) {
+	trX, trY := plt.Transforms(&c)
+	for i := range b.x {
+		x0, x1 := trX(b.x[i]-b.width/2), trX(b.x[i]+b.width/2)
+		y0, y1 := trY(b.floor), trY(b.y[i])
+		pts := c.ClipPolygonY([]vg.Point{{X: x0, Y: y0}, {X: x0, Y: y1}, {X: x1, Y: y1}, {X: x1, Y: y0}})
+		c.FillPolygon(b.color, pts)
+	}
+}
+
+func (b *logBars) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, xmax = -0.5, 0.5
+	for _, x := range b.x {
+		xmin, xmax = min(xmin, x-0.5), max(xmax, x+0.5)
+	}
+	return xmin, xmax, b.floor, b.top
+}
+
+func (b *logBars) Thumbnail(c *draw.Canvas) {
+	pts := []vg.Point{{X: c.Min.X, Y: c.Min.Y}, {X: c.Min.X, Y: c.Max.Y}, {X: c.Max.X, Y: c.Max.Y}, {X: c.Max.X, Y: c.Min.Y}}
+	c.FillPolygon(b.color, c.ClipPolygonY(pts))
+}
+
+// ScalingPlot draws the speed-up of each parallel strategy against its
+// worker count, summed over the problems every worker count finished, with
+// the ideal (speed-up equal to workers) for reference.
+func ScalingPlot(title string, results []bench.Result) (Figure, error) {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = "workers (goroutines)"
+	p.Y.Label.Text = "speed-up over 1 worker (×)"
+	p.Legend.Top, p.Legend.Left = true, true
+	type key struct{ problem, strategy string }
+	times := map[key]map[int]time.Duration{}
+	var strategies []string
+	maxW := 1
+	for _, r := range results {
+		if r.TimedOut || r.Median <= 0 {
+			continue
+		}
+		k := key{r.Problem, r.Strategy}
+		if times[k] == nil {
+			times[k] = map[int]time.Duration{}
+		}
+		times[k][r.Workers] = r.Median
+		maxW = max(maxW, r.Workers)
+	}
+	for k, ws := range times {
+		if len(ws) > 1 && !slices.Contains(strategies, k.strategy) {
+			strategies = append(strategies, k.strategy)
+		}
+	}
+	slices.Sort(strategies)
+	ideal, err := plotter.NewLine(plotter.XYs{{X: 1, Y: 1}, {X: float64(maxW), Y: float64(maxW)}})
+	if err != nil {
+		return Figure{}, err
+	}
+	ideal.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+	ideal.Color = color.Gray{Y: 0x80}
+	p.Add(ideal)
+	p.Legend.Add("ideal", ideal)
+	for i, s := range strategies {
+		total := map[int]time.Duration{}
+		for k, ws := range times {
+			if k.strategy != s || len(ws) < maxW {
+				continue
+			}
+			for w, d := range ws {
+				total[w] += d
+			}
+		}
+		if total[1] == 0 {
+			continue
+		}
+		var pts plotter.XYs
+		for w := 1; w <= maxW; w++ {
+			if total[w] > 0 {
+				pts = append(pts, plotter.XY{X: float64(w), Y: float64(total[1]) / float64(total[w])})
+			}
+		}
+		line, marks, err := plotter.NewLinePoints(pts)
+		if err != nil {
+			return Figure{}, err
+		}
+		line.Color, marks.Color, marks.Shape = plotutil.Color(i), plotutil.Color(i), plotutil.Shape(i)
+		p.Add(line, marks)
+		p.Legend.Add(s, line, marks)
+	}
+	p.Y.Min = 0
+	p.X.Min = 0.8
+	return Figure{p, plotWidth, plotHeight}, nil
+}
+
+// writeFile writes wt to a file, through a temporary file renamed into
+// place, so that an interrupted report never leaves half a file.
+func writeFile(name string, wt interface {
+	WriteTo(w io.Writer) (int64, error)
+}) error {
+	tmp, err := os.CreateTemp(filepath.Dir(name), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	if _, err := wt.WriteTo(tmp); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), name)
+}
