@@ -200,6 +200,12 @@ func levelFile(path string, b *engine.Board) ([]Problem, error) {
 	return out, nil
 }
 
+// Quick is the quick mode of pegs bench and of the report: one timed run,
+// 3 s allowed per run, 1 and 2 workers.
+func Quick() Options {
+	return Options{Runs: 1, Timeout: 3 * time.Second, Workers: []int{1, 2}}
+}
+
 // Options tune a run.
 type Options struct {
 	Runs    int           // timed runs after one warm-up; default 3

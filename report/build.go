@@ -67,7 +67,7 @@ func quickPlan() plan {
 		pack:       10,
 		classicMax: 24,
 		bench:      "classic",
-		benchOpt:   bench.Options{Runs: 1, Timeout: 2 * time.Second, Workers: []int{1, 2}},
+		benchOpt:   bench.Quick(),
 	}
 }
 

@@ -48,7 +48,8 @@ const (
 	// Full uses everything: dead-position table with symmetry, position
 	// class, pagoda bound, move ordering and the endgame table.
 	Full Level = iota
-	// Plain is bare backtracking: no table, no pruning, jumps in board order.
+	// Plain is bare backtracking on raw positions: no table, no symmetry,
+	// no pruning, jumps in the board's order (Board.Jumps).
 	Plain
 	// Table adds the table of dead positions, keyed by raw position.
 	Table
@@ -99,7 +100,7 @@ func Solve(ctx context.Context, b *engine.Board, start engine.Position, goal eng
 	s := newSolver(ctx, b, start, goal, opt)
 	if goal.Kind == engine.Fewest {
 		s.fewest(start, s.img[0], 0)
-	} else if s.win(start, s.img[0], 0) {
+	} else if s.level == Plain && s.plain(b, start, 0) || s.level != Plain && s.win(start, s.img[0], 0) {
 		s.best = 1
 		s.bestPath = append([]int16(nil), s.path[:start.Pegs()-1]...)
 	}
@@ -245,6 +246,30 @@ func (s *solver) win(p engine.Position, imgs []engine.Position, depth int) bool 
 	if s.level != Plain {
 		if err := s.table.add(key); err != nil {
 			s.err = err
+		}
+	}
+	return false
+}
+
+// plain is bare backtracking on raw positions: the board's jumps in the
+// board's order, no table, no symmetry, no pruning.
+func (s *solver) plain(b *engine.Board, p engine.Position, depth int) bool {
+	s.nodes++
+	if s.pegs0-depth == 1 {
+		return s.goal.Reached(p)
+	}
+	if !s.check() {
+		return false
+	}
+	for k, j := range b.Jumps() {
+		if b.Legal(p, j) {
+			s.path[depth] = int16(k)
+			if s.plain(b, p^s.gen.masks[k], depth+1) {
+				return true
+			}
+			if s.err != nil {
+				return false
+			}
 		}
 	}
 	return false

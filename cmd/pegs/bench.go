@@ -21,7 +21,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	strategies := fs.String("strategies", "", "comma-separated strategies (default: all): backtrack, dfs-table, dfs-symmetry, dfs-pruned, layered, bidirectional, fewest-moves")
 	runs := fs.Int("runs", 3, "timed runs after one warm-up")
 	timeout := fs.Duration("timeout", time.Minute, "time allowed per run; a strategy that passes it is reported as timed out")
-	quick := fs.Bool("quick", false, "one timed run, 2 s timeout, workers 1 and 2 only")
+	quick := fs.Bool("quick", false, "one timed run, 3 s timeout, workers 1 and 2 only")
 	format := fs.String("format", "text", "output format: text, markdown, csv, json or benchfmt (for benchstat)")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -55,7 +55,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	opt := bench.Options{Runs: *runs, Timeout: *timeout}
 	if *quick {
-		opt = bench.Options{Runs: 1, Timeout: 2 * time.Second, Workers: []int{1, 2}}
+		opt = bench.Quick()
 	}
 	if isTerminal(stderr) {
 		opt.Progress = func(p, s string, w int) { fmt.Fprintf(stderr, "\r%-60s", fmt.Sprintf("%s: %s, %d workers", p, s, w)) }
