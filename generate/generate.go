@@ -20,6 +20,9 @@ type Options struct {
 	Seed             uint64
 	Workers          int
 	Memory           int64
+	// Symmetric makes only layouts that a symmetry of the board (other than
+	// the identity) maps onto themselves: mirror or rotation symmetric.
+	Symmetric bool
 }
 
 // Level is a generated or graded level, as a game loads it.
@@ -34,6 +37,9 @@ type Level struct {
 	Metrics    Metrics    `json:"metrics"`
 	Solution   []string   `json:"solution"`
 	Par        int        `json:"par"`
+	// Symmetries counts the board's symmetries that map the layout onto
+	// itself, the identity included: 1 for an asymmetric layout.
+	Symmetries int `json:"symmetries"`
 	position   engine.Position
 }
 
@@ -117,10 +123,14 @@ func Generate(ctx context.Context, b *engine.Board, count int, opt Options) ([]L
 }
 
 // candidate plays random un-jumps back from the goal; it returns 0 if it
-// gets stuck before reaching the peg count.
+// gets stuck before reaching the peg count. A symmetric candidate is drawn
+// instead (see symmetricCandidate).
 func candidate(b *engine.Board, opt Options, i uint64) engine.Position {
 	rng := rand.New(rand.NewPCG(opt.Seed, i))
 	target := opt.MinPegs + rng.IntN(opt.MaxPegs-opt.MinPegs+1)
+	if opt.Symmetric {
+		return symmetricCandidate(b, opt, rng, target)
+	}
 	var p engine.Position
 	if opt.Goal.Kind == engine.OnePegAt {
 		p = 1 << uint(opt.Goal.Hole)
@@ -143,9 +153,60 @@ func candidate(b *engine.Board, opt Options, i uint64) engine.Position {
 	return p
 }
 
+// symmetricCandidate draws a layout that a symmetry σ of the board (other
+// than the identity, and keeping a one-hole goal in place) maps onto
+// itself: whole orbits of holes under the powers of σ, until the layout has
+// the target pegs. Reverse play cannot make such layouts: from a single
+// peg on σ's axis, an un-jump off the axis and its mirror image both need
+// that peg. So a symmetric candidate is solvable not by construction but by
+// the solver, which make1 runs first; it returns 0 for a layout the
+// position classes rule out.
+func symmetricCandidate(b *engine.Board, opt Options, rng *rand.Rand, target int) engine.Position {
+	g := b.Symmetry()
+	if opt.Goal.Kind == engine.OnePegAt {
+		g = g.Stabilizer(1 << uint(opt.Goal.Hole))
+	}
+	if g.Len() < 2 {
+		return 0
+	}
+	sigma := g.Perm(1 + rng.IntN(g.Len()-1))
+	seen := make([]bool, b.Holes())
+	var orbits []engine.Position
+	for h := range b.Holes() {
+		var o engine.Position
+		for x := h; !seen[x]; x = sigma[x] {
+			seen[x] = true
+			o |= 1 << uint(x)
+		}
+		if o != 0 {
+			orbits = append(orbits, o)
+		}
+	}
+	rng.Shuffle(len(orbits), func(i, j int) { orbits[i], orbits[j] = orbits[j], orbits[i] })
+	var p engine.Position
+	for _, o := range orbits {
+		if p.Pegs() >= target {
+			break
+		}
+		if (p | o).Pegs() <= opt.MaxPegs {
+			p |= o
+		}
+	}
+	if p.Pegs() < opt.MinPegs || !b.Feasible(p, opt.Goal) {
+		return 0
+	}
+	return p
+}
+
 // make1 measures and solves one candidate; good is false for a level a
 // random player wins too often.
 func make1(ctx context.Context, b *engine.Board, p engine.Position, opt Options) (Level, bool, error) {
+	if opt.Symmetric {
+		sol, err := search.Solve(ctx, b, p, opt.Goal, search.Options{Memory: opt.Memory})
+		if err != nil || !sol.Solvable {
+			return Level{}, false, err
+		}
+	}
 	m, d, err := Grade(ctx, b, p, opt.Goal, search.Options{Memory: opt.Memory})
 	if err != nil {
 		return Level{}, false, err
@@ -169,7 +230,7 @@ func NewLevel(ctx context.Context, b *engine.Board, p engine.Position, goal engi
 	}
 	l := Level{
 		Board: b.Name(), Goal: b.FormatGoal(goal), Picture: b.Line(p), Pegs: p.Pegs(),
-		Score: d.Score, Difficulty: d, Par: m.FewestMoves, position: p,
+		Score: d.Score, Difficulty: d, Par: m.FewestMoves, position: p, Symmetries: b.Symmetry().Stabilizer(p).Len(),
 		Metrics: Metrics{Reachable: m.Reachable, WinShare: m.WinShare(), Solutions: m.Solutions.String(), Games: m.Games.String(),
 			P0: m.P0, P1: m.P1, J1: m.J1, Critical: m.Critical, UniqueFirst: m.UniqueFirst},
 	}

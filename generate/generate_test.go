@@ -84,3 +84,29 @@ func TestPackRises(t *testing.T) {
 		}
 	}
 }
+
+func TestSymmetric(t *testing.T) {
+	for _, c := range []struct{ board, goal string }{{"english", "center"}, {"triangle", "any"}, {"french", "any"}} {
+		b, err := engine.Lookup(c.board)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := b.ParseGoal(c.goal)
+		if err != nil {
+			t.Fatal(err)
+		}
+		levels, err := Generate(context.Background(), b, 8, Options{Goal: g, MinPegs: 6, MaxPegs: 14, Seed: 2, Workers: 2, Symmetric: true})
+		if err != nil {
+			t.Fatalf("%s: %v", c.board, err)
+		}
+		for _, l := range levels {
+			p := l.Position()
+			if n := b.Symmetry().Stabilizer(p).Len(); n < 2 || n != l.Symmetries {
+				t.Errorf("%s level %s: %d symmetries keep it, level says %d", c.board, l.Picture, n, l.Symmetries)
+			}
+			if sol, err := search.Solve(context.Background(), b, p, g, search.Options{}); err != nil || !sol.Solvable {
+				t.Errorf("%s level %s does not re-solve: %v", c.board, l.Picture, err)
+			}
+		}
+	}
+}

@@ -396,8 +396,12 @@ type WinSet struct {
 
 // Contains reports whether p is reachable and winnable.
 func (w *WinSet) Contains(p engine.Position) bool {
-	keys := w.keys[p.Pegs()]
-	_, ok := slices.BinarySearch(keys, mix(w.group.Canonical(p)))
+	return w.containsCanonical(w.group.Canonical(p))
+}
+
+// containsCanonical is Contains for a position already in canonical form.
+func (w *WinSet) containsCanonical(c engine.Position) bool {
+	_, ok := slices.BinarySearch(w.keys[c.Pegs()], mix(c))
 	return ok
 }
 

@@ -62,10 +62,16 @@ func Measure(ctx context.Context, b *engine.Board, start engine.Position, goal e
 	group := gen.group
 	memo := newNodeTable()
 	var err error
-	var visit func(p engine.Position) *levelNode
-	visit = func(p engine.Position) *levelNode {
-		key := group.Canonical(p)
-		n, fresh := memo.get(key)
+	// imgs[d] holds the symmetric images of the position at depth d, each
+	// child's images being its parent's XOR the jump's image masks.
+	imgs := make([][]engine.Position, start.Pegs()+1)
+	for d := range imgs {
+		imgs[d] = make([]engine.Position, group.Len())
+	}
+	group.Images(start, imgs[0])
+	var visit func(p engine.Position, depth int) *levelNode
+	visit = func(p engine.Position, depth int) *levelNode {
+		n, fresh := memo.get(canonical(imgs[depth]))
 		if !fresh {
 			return n
 		}
@@ -85,44 +91,47 @@ func Measure(ctx context.Context, b *engine.Board, start engine.Position, goal e
 			}
 			return n
 		}
+		var win bool
+		var p0, p1, length float64
+		var sol, games u128
 		allowed := 0
 		for _, k := range moves {
-			c := visit(p ^ gen.masks[k])
-			n.win = n.win || c.win
-			n.p0 += c.p0
-			n.sol = n.sol.add(c.sol)
-			n.games = n.games.add(c.games)
+			gen.childImages(imgs[depth+1], imgs[depth], k)
+			c := visit(p^gen.masks[k], depth+1)
+			win = win || c.win
+			p0 += c.p0
+			sol = sol.add(c.sol)
+			games = games.add(c.games)
 			if !c.stuck {
 				allowed++
-				n.p1 += c.p1
-				n.len += c.len
+				p1 += c.p1
+				length += c.len
 			}
 		}
-		n.p0 /= float64(len(moves))
 		if allowed == 0 {
 			// Every jump sticks: the player has no choice to make.
 			for _, k := range moves {
 				c := memo.find(group.Canonical(p ^ gen.masks[k]))
-				n.p1 += c.p1
-				n.len += c.len
+				p1 += c.p1
+				length += c.len
 			}
 			allowed = len(moves)
 		}
-		n.p1 /= float64(allowed)
-		n.len = 1 + n.len/float64(allowed)
+		n.win, n.sol, n.games = win, sol, games
+		n.p0 = p0 / float64(len(moves))
+		n.p1 = p1 / float64(allowed)
+		n.len = 1 + length/float64(allowed)
 		return n
 	}
-	root := visit(start)
+	root := visit(start, 0)
 	if err != nil {
 		return LevelMetrics{}, err
 	}
 	m := LevelMetrics{Pegs: start.Pegs(), Reachable: int64(memo.n), Solutions: root.sol.big(), Games: root.games.big(),
 		P0: root.p0, P1: root.p1, MeanAttempt: root.len}
-	for _, chunk := range memo.arena {
-		for i := range chunk {
-			if chunk[i].win {
-				m.Winnable++
-			}
+	for i := range memo.n {
+		if memo.node(uint32(i)).win {
+			m.Winnable++
 		}
 	}
 	if m.P1 > 0 {
@@ -163,8 +172,8 @@ func Measure(ctx context.Context, b *engine.Board, start engine.Position, goal e
 		p = best
 	}
 	if root.win {
-		ms, err := fewestMoves(ctx, b, start, goal, group, func(q engine.Position) bool {
-			n := memo.find(group.Canonical(q))
+		ms, err := fewestMoves(ctx, b, start, goal, group, func(c engine.Position) bool {
+			n := memo.find(c)
 			return n != nil && n.win
 		})
 		if err != nil {
@@ -176,13 +185,24 @@ func Measure(ctx context.Context, b *engine.Board, start engine.Position, goal e
 }
 
 // nodeTable maps canonical positions to their nodes: open addressing over
-// stable chunks of nodes.
+// (key, index) slots, the nodes in fixed-size chunks in the order they were
+// added, so that growing never copies them.
 type nodeTable struct {
-	keys  []engine.Position
-	nodes []*levelNode
-	arena [][]levelNode
-	n     int
-	shift uint
+	slots  []nodeSlot
+	chunks [][]levelNode
+	n      int
+	shift  uint
+}
+
+const nodeChunk = 1 << 12
+
+func (t *nodeTable) node(idx uint32) *levelNode {
+	return &t.chunks[idx/nodeChunk][idx%nodeChunk]
+}
+
+type nodeSlot struct {
+	key engine.Position
+	idx uint32
 }
 
 func newNodeTable() *nodeTable {
@@ -192,16 +212,16 @@ func newNodeTable() *nodeTable {
 }
 
 func (t *nodeTable) resize(size int) {
-	keys, nodes := t.keys, t.nodes
-	t.keys, t.nodes = make([]engine.Position, size), make([]*levelNode, size)
+	old := t.slots
+	t.slots = make([]nodeSlot, size)
 	t.shift = uint(64 - log2(size))
-	for i, k := range keys {
-		if k != 0 {
-			j := t.slot(k)
-			for t.keys[j] != 0 {
+	for _, sl := range old {
+		if sl.key != 0 {
+			j := t.slot(sl.key)
+			for t.slots[j].key != 0 {
 				j = (j + 1) & (size - 1)
 			}
-			t.keys[j], t.nodes[j] = k, nodes[i]
+			t.slots[j] = sl
 		}
 	}
 }
@@ -210,11 +230,11 @@ func (t *nodeTable) slot(k engine.Position) int { return int((uint64(k) * mixMul
 
 // find returns the node of k, or nil.
 func (t *nodeTable) find(k engine.Position) *levelNode {
-	mask := len(t.keys) - 1
+	mask := len(t.slots) - 1
 	for i := t.slot(k); ; i = (i + 1) & mask {
-		switch t.keys[i] {
+		switch t.slots[i].key {
 		case k:
-			return t.nodes[i]
+			return t.node(t.slots[i].idx)
 		case 0:
 			return nil
 		}
@@ -224,24 +244,22 @@ func (t *nodeTable) find(k engine.Position) *levelNode {
 // get returns the node of k, adding a zero node if there is none; fresh
 // reports the addition.
 func (t *nodeTable) get(k engine.Position) (n *levelNode, fresh bool) {
-	if n := t.find(k); n != nil {
-		return n, false
-	}
-	if 2*(t.n+1) > len(t.keys) {
-		t.resize(2 * len(t.keys))
-	}
-	if len(t.arena) == 0 || len(t.arena[len(t.arena)-1]) == cap(t.arena[len(t.arena)-1]) {
-		t.arena = append(t.arena, make([]levelNode, 0, 4096))
-	}
-	last := &t.arena[len(t.arena)-1]
-	*last = append(*last, levelNode{})
-	n = &(*last)[len(*last)-1]
-	mask := len(t.keys) - 1
+	mask := len(t.slots) - 1
 	i := t.slot(k)
-	for t.keys[i] != 0 {
-		i = (i + 1) & mask
+	for ; t.slots[i].key != 0; i = (i + 1) & mask {
+		if t.slots[i].key == k {
+			return t.node(t.slots[i].idx), false
+		}
 	}
-	t.keys[i], t.nodes[i] = k, n
+	if 2*(t.n+1) > len(t.slots) {
+		t.resize(2 * len(t.slots))
+		return t.get(k)
+	}
+	idx := uint32(t.n)
+	if idx%nodeChunk == 0 {
+		t.chunks = append(t.chunks, make([]levelNode, nodeChunk))
+	}
+	t.slots[i] = nodeSlot{k, idx}
 	t.n++
-	return n, true
+	return t.node(idx), true
 }

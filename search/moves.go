@@ -44,7 +44,7 @@ func FewestMoves(ctx context.Context, b *engine.Board, start engine.Position, go
 	if err != nil {
 		return MovesSolution{}, err
 	}
-	sol, err := fewestMoves(ctx, b, start, goal, ws.group, ws.Contains)
+	sol, err := fewestMoves(ctx, b, start, goal, ws.group, ws.containsCanonical)
 	sol.Winnable = ws.Winnable
 	return sol, err
 }
@@ -52,10 +52,11 @@ func FewestMoves(ctx context.Context, b *engine.Board, start engine.Position, go
 // fewestMoves is the breadth-first search of FewestMoves over the positions
 // that win reports winnable; group may be any group of symmetries that keep
 // the goal in place, since the moves still needed from a position do not
-// change under them.
+// change under them. win reports whether a canonical position (under group)
+// is winnable.
 func fewestMoves(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, group *engine.Group, win func(engine.Position) bool) (MovesSolution, error) {
 	var sol MovesSolution
-	if !win(start) {
+	if !win(group.Canonical(start)) {
 		return sol, nil
 	}
 	gen := newMoveGen(b, group)
@@ -78,7 +79,7 @@ func fewestMoves(ctx context.Context, b *engine.Board, start engine.Position, go
 			sol.Nodes++
 			gen.chains(x, byFrom, func(q engine.Position) bool {
 				c := group.Canonical(q)
-				if _, seen := parent[c]; seen || !win(q) {
+				if _, seen := parent[c]; seen || !win(c) {
 					return true
 				}
 				parent[c] = x

@@ -14,7 +14,7 @@ import (
 )
 
 func runGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("generate", "--board B (--count N | --pack K | --calibrate N) [--pegs MIN-MAX] [--goal G] [--seed S] [--workers N] [--out FILE] [--format json|text]", stderr)
+	fs := newFlagSet("generate", "--board B (--count N | --pack K | --calibrate N) [--pegs MIN-MAX] [--goal G] [--symmetric] [--seed S] [--workers N] [--out FILE] [--format json|text]", stderr)
 	var pf problemFlags
 	var sf searchFlags
 	pf.boardFlags.register(fs)
@@ -24,6 +24,7 @@ func runGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	pack := fs.Int("pack", 0, "make a progression of this many levels, difficulty strictly rising")
 	calibrate := fs.Int("calibrate", 0, "make a pool of this many levels and print the board's grade cut points for generate/calibration.json")
 	pegs := fs.String("pegs", "6-20", "peg counts of the levels, MIN-MAX")
+	symmetric := fs.Bool("symmetric", false, "only layouts that a mirror or rotation of the board maps onto themselves")
 	seed := fs.Uint64("seed", 1, "random seed; the same seed and flags give the same output for any --workers")
 	out := fs.String("out", "", "write the levels to this file instead of stdout")
 	format := fs.String("format", "json", "output format: json (a level pack) or text")
@@ -61,7 +62,7 @@ func runGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if workers == 0 {
 		workers = defaultWorkers()
 	}
-	opt := generate.Options{Goal: goal, MinPegs: min, MaxPegs: max, Seed: *seed, Workers: workers, Memory: budget}
+	opt := generate.Options{Goal: goal, MinPegs: min, MaxPegs: max, Seed: *seed, Workers: workers, Memory: budget, Symmetric: *symmetric}
 	var levels []generate.Level
 	switch {
 	case *count > 0:
