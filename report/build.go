@@ -14,6 +14,7 @@ import (
 	"pegs/bench"
 	"pegs/engine"
 	"pegs/generate"
+	"pegs/internal/bytesize"
 	"pegs/search"
 )
 
@@ -228,7 +229,7 @@ func (b *builder) boards(ctx context.Context) (Section, error) {
 			a, err := search.Explore(ctx, search.Problem{Board: bd, Start: start, Goal: goal}, b.exploreOptions())
 			switch {
 			case errors.Is(err, search.ErrMemory):
-				t.Add(append(row, "over the memory budget", "", "", "", "", "")...)
+				t.Add(append(row, "over the "+bytesize.Format(b.opt.Memory)+" memory budget", "", "", "", "", "")...)
 			case err != nil:
 				return Section{}, fmt.Errorf("%s: %w", name, err)
 			default:
@@ -458,7 +459,7 @@ func (b *builder) classic(ctx context.Context) ([]Item, error) {
 		}
 		m, d, err := generate.Grade(ctx, p.Board, p.Start, p.Goal, search.Options{Memory: b.opt.Memory})
 		if errors.Is(err, search.ErrMemory) {
-			skipped = append(skipped, fmt.Sprintf("%s (over the memory budget)", p.Name))
+			skipped = append(skipped, fmt.Sprintf("%s (over the %s memory budget)", p.Name, bytesize.Format(b.opt.Memory)))
 			continue
 		}
 		if err != nil {
