@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 
@@ -59,9 +60,9 @@ type Metrics struct {
 // Position returns the level's starting position.
 func (l Level) Position() engine.Position { return l.position }
 
-// batch is how many candidates are made and measured together; results are
-// taken in candidate order, so the output does not depend on the workers.
-const batch = 64
+// maxMisses is how many candidates may fail in a row, before any level is
+// found, until Generate gives up.
+const maxMisses = 3200
 
 // maxP0 rejects trivial levels: a random player must win at most half the
 // time.
@@ -72,6 +73,10 @@ const maxP0 = 0.5
 // and plays jumps backward (un-jumps) until the level has enough pegs, then
 // measures the level, rejects it if a random player wins more than half the
 // time, and solves it again before output.
+//
+// Candidate i depends only on the seed and i. Workers take candidates in
+// turn and never wait for each other; their results are taken in candidate
+// order, so the output does not depend on the number of workers.
 func Generate(ctx context.Context, b *engine.Board, count int, opt Options) ([]Level, error) {
 	if opt.MinPegs < 2 || opt.MaxPegs < opt.MinPegs || opt.MaxPegs >= b.Holes() {
 		return nil, fmt.Errorf("pegs %d-%d: want 2 <= min <= max < %d", opt.MinPegs, opt.MaxPegs, b.Holes())
@@ -79,47 +84,78 @@ func Generate(ctx context.Context, b *engine.Board, count int, opt Options) ([]L
 	if opt.Goal.Kind == engine.Fewest {
 		return nil, errors.New("levels need a one-peg goal")
 	}
-	seen := map[engine.Position]bool{}
-	var out []Level
-	misses := 0
-	for next := 0; len(out) < count; next += batch {
-		cands := make([]Level, batch)
-		ok := make([]bool, batch)
-		g, gctx := errgroup.WithContext(ctx)
-		g.SetLimit(max(1, opt.Workers))
-		for i := range cands {
-			g.Go(func() error {
-				p := candidate(b, opt, uint64(next+i))
-				if p == 0 {
-					return nil
+	type result struct {
+		i    uint64
+		l    Level
+		good bool
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	g, gctx := errgroup.WithContext(ctx)
+	results := make(chan result)
+	var next atomic.Uint64
+	for range max(1, opt.Workers) {
+		g.Go(func() error {
+			for gctx.Err() == nil {
+				i := next.Add(1) - 1
+				var r result
+				r.i = i
+				if p := candidate(b, opt, i); p != 0 {
+					var err error
+					if r.l, r.good, err = make1(gctx, b, p, opt); err != nil {
+						return err
+					}
 				}
-				l, good, err := make1(gctx, b, p, opt)
-				cands[i], ok[i] = l, good
-				return err
-			})
-		}
-		if err := g.Wait(); err != nil {
-			return out, err
-		}
-		for i := range cands {
-			if !ok[i] || len(out) == count {
-				continue
+				select {
+				case results <- r:
+				case <-gctx.Done():
+				}
 			}
-			key := b.Symmetry().Canonical(cands[i].position)
-			if seen[key] {
-				continue
+			return nil
+		})
+	}
+	go func() {
+		g.Wait()
+		close(results)
+	}()
+	seen := map[engine.Position]bool{}
+	pending := map[uint64]result{}
+	var out []Level
+	var want uint64
+	var failure error
+	for r := range results {
+		pending[r.i] = r
+		for len(out) < count && failure == nil {
+			r, ok := pending[want]
+			if !ok {
+				break
 			}
-			seen[key] = true
-			out = append(out, cands[i])
+			delete(pending, want)
+			want++
+			if r.good {
+				if key := b.Symmetry().Canonical(r.l.position); !seen[key] {
+					seen[key] = true
+					out = append(out, r.l)
+				}
+			}
+			if len(out) == 0 && want >= maxMisses {
+				failure = fmt.Errorf("no acceptable level found in %d candidates; widen --pegs", maxMisses)
+			}
 		}
-		if len(out) == 0 {
-			misses++
-			if misses > 50 {
-				return nil, errors.New("no acceptable level found in 3200 candidates; widen --pegs")
-			}
+		if len(out) == count || failure != nil {
+			cancel()
 		}
 	}
-	return out, nil
+	if failure != nil {
+		return nil, failure
+	}
+	if len(out) == count {
+		return out, nil
+	}
+	if err := g.Wait(); err != nil {
+		return out, err
+	}
+	return out, ctx.Err()
 }
 
 // candidate plays random un-jumps back from the goal; it returns 0 if it
