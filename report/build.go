@@ -37,6 +37,9 @@ type plan struct {
 	boards     []string // section 1: every board listed
 	exploreMax int      // boards with more holes are listed but not searched
 	profiles   []string // section 3: boards searched in section 1
+	// vacancies lists more single-vacancy starts whose whole state space
+	// section 3 searches (goal: one peg anywhere), as "board:hole".
+	vacancies  []string
 	starts     []startPlan
 	pools      []poolPlan
 	pack       int // levels in the pack, taken from the first pool
@@ -76,6 +79,7 @@ func fullPlan() plan {
 	p := quickPlan()
 	p.exploreMax = engine.MaxHoles
 	p.profiles = []string{"english", "triangle", "triangle:7", "triangle:8"}
+	p.vacancies = []string{"french:c1", "french:d2", "french:d3"}
 	p.starts = []startPlan{{"english", "exact"}, {"french", "pairs"}, {"triangle", "exact"}, {"triangle:6", "exact"}}
 	p.pools = []poolPlan{{"english", "center", 1000, 6, 16}, {"triangle", "any", 400, 5, 12}}
 	p.pack = 20
@@ -371,6 +375,38 @@ func (b *builder) profiles(ctx context.Context) (Section, error) {
 		sec.Items = append(sec.Items,
 			Item{Caption: fmt.Sprintf("%s: positions by peg count.", name), Table: LayersTable(a.Layers), Name: file},
 			Item{Caption: fmt.Sprintf("%s: the state space by peg count, log scale.", name), Figure: file})
+	}
+	for _, v := range b.plan.vacancies {
+		i := strings.LastIndexByte(v, ':')
+		bd, err := engine.Lookup(v[:i])
+		if err != nil {
+			return Section{}, err
+		}
+		start, err := bd.Vacate(v[i+1:])
+		if err != nil {
+			return Section{}, err
+		}
+		b.progress("exploring " + v)
+		a, err := search.Explore(ctx, search.Problem{Board: bd, Start: start, Goal: engine.Goal{Kind: engine.OnePeg}}, b.exploreOptions())
+		if errors.Is(err, search.ErrMemory) {
+			sec.Items = append(sec.Items, Item{Caption: fmt.Sprintf("%s, vacate %s: the whole state space needs more than the %s memory budget; not searched to the end.",
+				bd.Name(), v[i+1:], bytesize.Format(b.opt.Memory))})
+			continue
+		}
+		if err != nil {
+			return Section{}, fmt.Errorf("%s: %w", v, err)
+		}
+		fig, err := ProfilePlot(fmt.Sprintf("%s, vacate %s, goal any", bd.Name(), v[i+1:]), a.Layers)
+		if err != nil {
+			return Section{}, err
+		}
+		file := "profile-" + fileName(v)
+		if err := fig.Save(b.path("figures"), file); err != nil {
+			return Section{}, err
+		}
+		sec.Items = append(sec.Items,
+			Item{Caption: fmt.Sprintf("%s, vacate %s: positions by peg count (%s solutions to one peg).", bd.Name(), v[i+1:], a.Solutions), Table: LayersTable(a.Layers), Name: file},
+			Item{Caption: fmt.Sprintf("%s, vacate %s: the state space by peg count, log scale.", bd.Name(), v[i+1:]), Figure: file})
 	}
 	return sec, ctx.Err()
 }

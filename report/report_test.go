@@ -51,6 +51,7 @@ func tinyPlan() plan {
 		boards:     []string{"triangle:4", "triangle", "english"},
 		exploreMax: 15,
 		profiles:   []string{"triangle", "english"},
+		vacancies:  []string{"triangle:4:2"},
 		starts:     []startPlan{{"triangle", "exact"}, {"triangle:4", "pairs"}, {"french", "feasible"}},
 		pools:      []poolPlan{{"triangle", "any", 12, 5, 9}},
 		pack:       3,
