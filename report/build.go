@@ -400,7 +400,7 @@ func (b *builder) profiles(ctx context.Context) (Section, error) {
 		if err != nil {
 			return Section{}, err
 		}
-		file := "profile-" + fileName(v)
+		file := "profile-" + fileName(bd.Name()) + "-" + v[i+1:]
 		if err := fig.Save(b.path("figures"), file); err != nil {
 			return Section{}, err
 		}
