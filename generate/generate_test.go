@@ -3,6 +3,7 @@ package generate
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"pegs/engine"
@@ -108,5 +109,23 @@ func TestSymmetric(t *testing.T) {
 				t.Errorf("%s level %s does not re-solve: %v", c.board, l.Picture, err)
 			}
 		}
+	}
+}
+
+// BenchmarkGenerate measures making and grading English levels of 6 to 20
+// pegs, the workload, at 1 and 2 workers.
+func BenchmarkGenerate(b *testing.B) {
+	eng := engine.English()
+	g, _ := eng.ParseGoal("center")
+	const count = 100
+	for _, w := range []int{1, 2} {
+		b.Run(fmt.Sprintf("levels=%d/workers=%d", count, w), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Generate(context.Background(), eng, count, Options{Goal: g, MinPegs: 6, MaxPegs: 20, Seed: 1, Workers: w}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(count*b.N)/b.Elapsed().Seconds(), "levels/s")
+		})
 	}
 }

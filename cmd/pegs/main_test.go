@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -11,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"golang.org/x/perf/benchfmt"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -146,5 +149,39 @@ func TestErrors(t *testing.T) {
 		if stackTrace.MatchString(msg) {
 			t.Errorf("pegs %v: stack trace on stderr:\n%s", tt.args, msg)
 		}
+	}
+}
+
+// TestBenchFormats checks that every output format of pegs bench parses:
+// JSON decodes, CSV has its header, benchstat's reader takes benchfmt.
+func TestBenchFormats(t *testing.T) {
+	base := "bench --suite @testdata/classic3.levels --strategies backtrack,dfs-pruned,layered --runs 1 --format "
+	out := func(format string) []byte {
+		var stdout, stderr bytes.Buffer
+		if err := run(context.Background(), strings.Fields(base+format), &stdout, &stderr); err != nil {
+			t.Fatalf("pegs %s%s: %v\n%s", base, format, err, stderr.String())
+		}
+		return stdout.Bytes()
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal(out("json"), &rows); err != nil || len(rows) == 0 {
+		t.Errorf("json: %d rows, %v", len(rows), err)
+	}
+	recs, err := csv.NewReader(bytes.NewReader(out("csv"))).ReadAll()
+	if err != nil || len(recs) < 2 || recs[0][0] != "problem" || recs[0][1] != "strategy" {
+		t.Errorf("csv: %q, %v", recs, err)
+	}
+	rd := benchfmt.NewReader(bytes.NewReader(out("benchfmt")), "bench.txt")
+	n := 0
+	for rd.Scan() {
+		switch rec := rd.Result(); rec := rec.(type) {
+		case *benchfmt.Result:
+			n++
+		case *benchfmt.SyntaxError:
+			t.Errorf("benchfmt: %v", rec)
+		}
+	}
+	if n == 0 {
+		t.Error("benchfmt: no results")
 	}
 }
