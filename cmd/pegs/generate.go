@@ -16,7 +16,7 @@ import (
 func runGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("generate", "--board B (--count N | --pack K | --calibrate N) [--pegs MIN-MAX] [--goal G] [--symmetric] [--seed S] [--workers N] [--out FILE] [--format json|text]", stderr)
 	var pf problemFlags
-	var sf searchFlags
+	sf := searchFlags{many: true}
 	pf.boardFlags.register(fs)
 	pf.registerGoal(fs, false)
 	sf.register(fs, "4GiB")
