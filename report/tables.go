@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -60,7 +61,18 @@ func StartsTable(b *engine.Board, results []search.StartResult) *Table {
 	t := &Table{Header: []string{"start", "class", "reachable", "winnable", "solutions", "finishes", "finish in start hole"}}
 	for _, r := range results {
 		if !r.Decided {
-			t.Add(b.Label(r.Hole), HoleList(b, r.Class), "undecided: needs more than --mem", "", "", "", "")
+			solv, und := PairFinishes(r.Pairs)
+			fin := "solved depth first, not counted: " + HoleList(b, solv)
+			if len(und) > 0 {
+				fin += "; undecided: " + HoleList(b, und)
+			}
+			own := "no"
+			if slices.Contains(und, r.Hole) {
+				own = "undecided"
+			} else if slices.Contains(solv, r.Hole) {
+				own = "yes (not counted)"
+			}
+			t.Add(b.Label(r.Hole), HoleList(b, r.Class), "exhaustive search needs more than the memory budget", "", "", fin, own)
 			continue
 		}
 		var fin []string
@@ -75,6 +87,20 @@ func StartsTable(b *engine.Board, results []search.StartResult) *Table {
 			r.Solutions.String(), strings.Join(fin, "; "), own)
 	}
 	return t
+}
+
+// PairFinishes returns the finishing holes that pairs decide solvable, and
+// those left undecided.
+func PairFinishes(pairs []search.Pair) (solvable, undecided []int) {
+	for _, p := range pairs {
+		switch {
+		case !p.Decided:
+			undecided = append(undecided, p.Finish)
+		case p.Solvable:
+			solvable = append(solvable, p.Finish)
+		}
+	}
+	return solvable, undecided
 }
 
 // PairsTable tabulates the (vacancy, finish) pairs of StartPairs, one row

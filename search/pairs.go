@@ -31,57 +31,69 @@ type Pair struct {
 // cancellation it returns the pairs decided so far with ctx's error.
 func StartPairs(ctx context.Context, b *engine.Board, opt Options, perPair time.Duration) ([]Pair, error) {
 	g := b.Symmetry()
-	n := b.Holes()
 	var out []Pair
-	seenStart := make([]bool, n)
-	for s := range n {
+	seenStart := make([]bool, b.Holes())
+	for s := range b.Holes() {
 		if seenStart[s] {
 			continue
 		}
 		for k := range g.Len() {
 			seenStart[g.Perm(k)[s]] = true
 		}
-		start := b.Full() &^ (1 << uint(s))
-		stab := g.Stabilizer(1 << uint(s))
-		// Finishes symmetric under the start's stabilizer share an answer.
-		rep := make([]int, n)
-		for f := range n {
-			rep[f] = f
-			for k := range stab.Len() {
-				rep[f] = min(rep[f], stab.Perm(k)[f])
-			}
+		pairs, err := startPairs(ctx, b, s, opt, perPair)
+		out = append(out, pairs...)
+		if err != nil {
+			return out, err
 		}
-		byRep := map[int]Pair{}
-		for f := range n {
-			if r, ok := byRep[rep[f]]; ok {
-				r.Finish = f
-				out = append(out, r)
-				continue
-			}
-			goal := engine.Goal{Kind: engine.OnePegAt, Hole: f}
-			p := Pair{Start: s, Finish: f, Feasible: b.Feasible(start, goal)}
-			if p.Feasible {
-				pctx, cancel := ctx, context.CancelFunc(func() {})
-				if perPair > 0 {
-					pctx, cancel = context.WithTimeout(ctx, perPair)
-				}
-				sol, err := Solve(pctx, b, start, goal, opt)
-				cancel()
-				switch {
-				case ctx.Err() != nil:
-					return out, ctx.Err()
-				case errors.Is(err, context.DeadlineExceeded), errors.Is(err, ErrMemory):
-				case err != nil:
-					return out, err
-				default:
-					p.Decided, p.Solvable, p.Nodes = true, sol.Solvable, sol.Nodes
-				}
-			} else {
-				p.Decided = true
-			}
-			byRep[rep[f]] = p
-			out = append(out, p)
+	}
+	return out, nil
+}
+
+// startPairs decides vacate s, finish f for every hole f, solving one
+// finish of each orbit of s's stabilizer.
+func startPairs(ctx context.Context, b *engine.Board, s int, opt Options, perPair time.Duration) ([]Pair, error) {
+	n := b.Holes()
+	start := b.Full() &^ (1 << uint(s))
+	stab := b.Symmetry().Stabilizer(1 << uint(s))
+	// Finishes symmetric under the start's stabilizer share an answer.
+	rep := make([]int, n)
+	for f := range n {
+		rep[f] = f
+		for k := range stab.Len() {
+			rep[f] = min(rep[f], stab.Perm(k)[f])
 		}
+	}
+	var out []Pair
+	byRep := map[int]Pair{}
+	for f := range n {
+		if r, ok := byRep[rep[f]]; ok {
+			r.Finish = f
+			out = append(out, r)
+			continue
+		}
+		goal := engine.Goal{Kind: engine.OnePegAt, Hole: f}
+		p := Pair{Start: s, Finish: f, Feasible: b.Feasible(start, goal)}
+		if p.Feasible {
+			pctx, cancel := ctx, context.CancelFunc(func() {})
+			if perPair > 0 {
+				pctx, cancel = context.WithTimeout(ctx, perPair)
+			}
+			sol, err := Solve(pctx, b, start, goal, opt)
+			cancel()
+			switch {
+			case ctx.Err() != nil:
+				return out, ctx.Err()
+			case errors.Is(err, context.DeadlineExceeded), errors.Is(err, ErrMemory):
+			case err != nil:
+				return out, err
+			default:
+				p.Decided, p.Solvable, p.Nodes = true, sol.Solvable, sol.Nodes
+			}
+		} else {
+			p.Decided = true
+		}
+		byRep[rep[f]] = p
+		out = append(out, p)
 	}
 	return out, nil
 }

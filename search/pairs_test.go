@@ -56,3 +56,47 @@ func TestStartPairsAgreeWithStarts(t *testing.T) {
 		t.Error("no solvable pair")
 	}
 }
+
+// TestStartsFallBackToPairs gives Starts too little memory for exhaustive
+// searches but enough for the depth-first solver: every start that falls
+// back must still have each finish decided, as the exhaustive search
+// decides it.
+func TestStartsFallBackToPairs(t *testing.T) {
+	b, err := engine.Lookup("triangle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	exact, err := Starts(ctx, b, ExploreOptions{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tight, err := Starts(ctx, b, ExploreOptions{Memory: 65536}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fell := 0
+	for i, r := range tight {
+		if r.Decided {
+			continue
+		}
+		fell++
+		if len(r.Pairs) != b.Holes() {
+			t.Fatalf("start %s: %d pairs, want %d", b.Label(r.Hole), len(r.Pairs), b.Holes())
+		}
+		want := map[int]bool{}
+		for _, f := range exact[i].Finishes {
+			for _, h := range f.Holes {
+				want[h] = f.Solutions.Sign() > 0
+			}
+		}
+		for _, p := range r.Pairs {
+			if !p.Decided || p.Solvable != want[p.Finish] {
+				t.Errorf("vacate %s finish %s: decided %v solvable %v, want solvable %v", b.Label(r.Hole), b.Label(p.Finish), p.Decided, p.Solvable, want[p.Finish])
+			}
+		}
+	}
+	if fell == 0 {
+		t.Error("no start fell back to pairs under a 64 KiB budget")
+	}
+}

@@ -13,7 +13,8 @@ import (
 type StartResult struct {
 	Hole  int   // the representative vacancy
 	Class []int // every vacancy symmetric to it
-	// Decided is false when the search would pass its memory budget.
+	// Decided is false when the exhaustive search would pass its memory
+	// budget; Pairs then decide each finish without counting.
 	Decided   bool
 	Reachable int64 // positions up to the board's symmetry
 	Winnable  int64
@@ -23,6 +24,9 @@ type StartResult struct {
 	// unless symmetry of the board (but not of the start) and the position
 	// classes cannot tell its holes apart.
 	Finishes []Finish
+	// Pairs, when the exhaustive search was not possible, decide vacate
+	// Hole, finish f for every hole f with the depth-first solver.
+	Pairs []Pair
 }
 
 // Finish is a group of finishing holes and the solutions that end in them.
@@ -37,8 +41,10 @@ type Finish struct {
 // Starts analyses every single-vacancy start of a board up to symmetry:
 // reachable positions, which holes the last peg can finish in, and the
 // solutions to each. It reduces each search by the board's whole group
-// (ExploreOptions.WholeGroup). A start whose search passes the memory budget
-// is reported undecided, not guessed.
+// (ExploreOptions.WholeGroup). A start whose exhaustive search passes the
+// memory budget is not counted; instead each of its class-feasible finishes
+// is solved depth first (StartResult.Pairs), so that every pair is still
+// decided unless that search passes the budget too. Nothing is guessed.
 func Starts(ctx context.Context, b *engine.Board, opt ExploreOptions, each func(StartResult)) ([]StartResult, error) {
 	g := b.Symmetry()
 	var out []StartResult
@@ -62,6 +68,10 @@ func Starts(ctx context.Context, b *engine.Board, opt ExploreOptions, each func(
 		a, err := Explore(ctx, prob, o)
 		switch {
 		case errors.Is(err, ErrMemory):
+			r.Pairs, err = startPairs(ctx, b, h, Options{Memory: opt.Memory}, 0)
+			if err != nil {
+				return out, err
+			}
 		case err != nil:
 			return out, err
 		default:

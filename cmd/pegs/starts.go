@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"pegs/engine"
@@ -70,6 +71,10 @@ type startJSON struct {
 	Solutions  string       `json:"solutions"`
 	Finishes   []finishJSON `json:"finishes"`
 	Complement string       `json:"complement_solutions,omitempty"`
+	// When the exhaustive search passed --mem: the finishes the
+	// depth-first solver decided.
+	SolvableFinishes  []string `json:"solvable_finishes,omitempty"`
+	UndecidedFinishes []string `json:"undecided_finishes,omitempty"`
 }
 
 type finishJSON struct {
@@ -97,6 +102,16 @@ func writeStarts(w io.Writer, f report.Format, b *engine.Board, goal string, res
 			if c, ok := report.OwnFinish(r); ok && r.Decided {
 				sj.Complement = c
 			}
+			if !r.Decided {
+				solv, und := report.PairFinishes(r.Pairs)
+				sj.OnePeg, sj.Solutions = len(solv) > 0, "not counted"
+				for _, h := range solv {
+					sj.SolvableFinishes = append(sj.SolvableFinishes, b.Label(h))
+				}
+				for _, h := range und {
+					sj.UndecidedFinishes = append(sj.UndecidedFinishes, b.Label(h))
+				}
+			}
 			out = append(out, sj)
 		}
 		enc := json.NewEncoder(w)
@@ -120,7 +135,14 @@ func writeStartPictures(w io.Writer, f report.Format, b *engine.Board, goal stri
 	mark := map[string]func(r search.StartResult) byte{
 		"any": func(r search.StartResult) byte {
 			if !r.Decided {
-				return '?'
+				solv, und := report.PairFinishes(r.Pairs)
+				switch {
+				case len(solv) > 0:
+					return 'o'
+				case len(und) > 0:
+					return '?'
+				}
+				return '.'
 			}
 			if r.Solutions.Sign() > 0 {
 				return 'o'
@@ -128,6 +150,16 @@ func writeStartPictures(w io.Writer, f report.Format, b *engine.Board, goal stri
 			return '.'
 		},
 		"complement": func(r search.StartResult) byte {
+			if !r.Decided {
+				solv, und := report.PairFinishes(r.Pairs)
+				switch {
+				case slices.Contains(solv, r.Hole):
+					return 'o'
+				case slices.Contains(und, r.Hole):
+					return '?'
+				}
+				return '.'
+			}
 			own, ok := report.OwnFinish(r)
 			switch {
 			case !r.Decided || !ok:
