@@ -60,8 +60,9 @@ type Metrics struct {
 // Position returns the level's starting position.
 func (l Level) Position() engine.Position { return l.position }
 
-// maxMisses is how many candidates may fail in a row, before any level is
-// found, until Generate gives up.
+// maxMisses is how many candidates in a row may bring no new level before
+// Generate gives up: the board has no more distinct acceptable levels of
+// the asked sizes, or too few to find.
 const maxMisses = 3200
 
 // maxP0 rejects trivial levels: a random player must win at most half the
@@ -121,7 +122,7 @@ func Generate(ctx context.Context, b *engine.Board, count int, opt Options) ([]L
 	seen := map[engine.Position]bool{}
 	pending := map[uint64]result{}
 	var out []Level
-	var want uint64
+	var want, lastNew uint64
 	var failure error
 	for r := range results {
 		pending[r.i] = r
@@ -136,10 +137,12 @@ func Generate(ctx context.Context, b *engine.Board, count int, opt Options) ([]L
 				if key := b.Symmetry().Canonical(r.l.position); !seen[key] {
 					seen[key] = true
 					out = append(out, r.l)
+					lastNew = want
 				}
 			}
-			if len(out) == 0 && want >= maxMisses {
-				failure = fmt.Errorf("no acceptable level found in %d candidates; widen --pegs", maxMisses)
+			if want-lastNew >= maxMisses {
+				failure = fmt.Errorf("found %d of %d levels; the last %d candidates brought no new one, so the board has too few distinct levels of %d-%d pegs: widen --pegs or ask for fewer",
+					len(out), count, maxMisses, opt.MinPegs, opt.MaxPegs)
 			}
 		}
 		if len(out) == count || failure != nil {

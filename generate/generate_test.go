@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"pegs/engine"
@@ -127,5 +128,18 @@ func BenchmarkGenerate(b *testing.B) {
 			}
 			b.ReportMetric(float64(count*b.N)/b.Elapsed().Seconds(), "levels/s")
 		})
+	}
+}
+
+// TestTooFewLevels asks for more levels than a small board has: Generate
+// must stop and say so rather than search forever.
+func TestTooFewLevels(t *testing.T) {
+	b, err := engine.Lookup("triangle:4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Generate(context.Background(), b, 500, Options{Goal: engine.Goal{Kind: engine.OnePeg}, MinPegs: 3, MaxPegs: 6, Seed: 1, Workers: 2})
+	if err == nil || !strings.Contains(err.Error(), "too few distinct levels") {
+		t.Errorf("Generate = %v, want a too-few-levels error", err)
 	}
 }
