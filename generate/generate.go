@@ -246,13 +246,12 @@ func make1(ctx context.Context, b *engine.Board, p engine.Position, opt Options)
 			return Level{}, false, err
 		}
 	}
-	m, d, err := Grade(ctx, b, p, opt.Goal, search.Options{Memory: opt.Memory})
-	if err != nil {
+	// The par is measured only for levels that pass.
+	m, ok, err := search.MeasureIf(ctx, b, p, opt.Goal, search.Options{Memory: opt.Memory}, acceptable)
+	if err != nil || !ok {
 		return Level{}, false, err
 	}
-	if m.Solutions.Sign() == 0 || m.P0 > maxP0 {
-		return Level{}, false, nil
-	}
+	d := Score(m)
 	l, err := NewLevel(ctx, b, p, opt.Goal, m, d)
 	return l, err == nil, err
 }

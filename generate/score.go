@@ -54,3 +54,9 @@ func Grade(ctx context.Context, b *engine.Board, start engine.Position, goal eng
 	}
 	return m, Score(m), nil
 }
+
+// acceptable reports whether measured metrics make a level: solvable, and
+// not won by a random player more than half the time.
+func acceptable(m search.LevelMetrics) bool {
+	return m.Solutions.Sign() > 0 && m.P0 <= maxP0
+}

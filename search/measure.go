@@ -54,14 +54,22 @@ type levelNode struct {
 // state space, memoized by canonical position. It suits levels whose state
 // space fits in memory comfortably (up to a few million positions).
 func Measure(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, opt Options) (LevelMetrics, error) {
+	m, _, err := MeasureIf(ctx, b, start, goal, opt, nil)
+	return m, err
+}
+
+// MeasureIf is Measure for callers that discard some levels on their other
+// metrics: it computes the par (FewestMoves, a breadth-first search over
+// move chains and about a quarter of the time) only if keep, when not nil,
+// accepts the rest. kept reports keep's answer.
+func MeasureIf(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, opt Options, keep func(LevelMetrics) bool) (m LevelMetrics, kept bool, err error) {
 	prob := Problem{Board: b, Start: start, Goal: goal}
 	if err := prob.check(); err != nil {
-		return LevelMetrics{}, err
+		return LevelMetrics{}, false, err
 	}
 	gen := solverGen(b, goal)
 	group := gen.group
 	memo := newNodeTable()
-	var err error
 	// imgs[d] holds the symmetric images of the position at depth d, each
 	// child's images being its parent's XOR the jump's image masks.
 	imgs := make([][]engine.Position, start.Pegs()+1)
@@ -125,9 +133,9 @@ func Measure(ctx context.Context, b *engine.Board, start engine.Position, goal e
 	}
 	root := visit(start, 0)
 	if err != nil {
-		return LevelMetrics{}, err
+		return LevelMetrics{}, false, err
 	}
-	m := LevelMetrics{Pegs: start.Pegs(), Reachable: int64(memo.n), Solutions: root.sol.big(), Games: root.games.big(),
+	m = LevelMetrics{Pegs: start.Pegs(), Reachable: int64(memo.n), Solutions: root.sol.big(), Games: root.games.big(),
 		P0: root.p0, P1: root.p1, MeanAttempt: root.len}
 	for i := range memo.n {
 		if memo.node(uint32(i)).win {
@@ -171,17 +179,20 @@ func Measure(ctx context.Context, b *engine.Board, start engine.Position, goal e
 		}
 		p = best
 	}
+	if keep != nil && !keep(m) {
+		return m, false, nil
+	}
 	if root.win {
 		ms, err := fewestMoves(ctx, b, start, goal, group, func(c engine.Position) bool {
 			n := memo.find(c)
 			return n != nil && n.win
 		})
 		if err != nil {
-			return m, err
+			return m, true, err
 		}
 		m.FewestMoves = ms.Moves
 	}
-	return m, nil
+	return m, true, nil
 }
 
 // nodeTable maps canonical positions to their nodes: open addressing over
