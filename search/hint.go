@@ -158,7 +158,9 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 		h.Status, h.Jump, h.Fewest = OnePegOnly, jump, 1
 	} else {
 		h.Status = DeadEnd
-		sol, err := Solve(ctx, b, p, engine.Goal{Kind: engine.Fewest}, opt)
+		// One peg is refuted, so two is the floor: the search stops at the
+		// first two-peg finish it finds.
+		sol, err := solve(ctx, b, p, engine.Goal{Kind: engine.Fewest}, opt, 2)
 		if err != nil {
 			return h, err
 		}

@@ -83,6 +83,14 @@ func TestHintsOnRandomGames(t *testing.T) {
 				if h.Undo != want {
 					t.Fatalf("game %d at %s: undo %d, want %d", game, b.Line(p), h.Undo, want)
 				}
+				// A dead end's fewest pegs, found by a search that stops at
+				// two, must match the exhaustive search's.
+				if h.Status == DeadEnd && o != nil && p.Pegs() <= 16 {
+					sol, err := solve(context.Background(), b, p, engine.Goal{Kind: engine.Fewest}, Options{}, 1)
+					if err != nil || sol.Final.Pegs() != h.Fewest {
+						t.Fatalf("game %d at %s: fewest %d, exhaustive search says %d (%v)", game, b.Line(p), h.Fewest, sol.Final.Pegs(), err)
+					}
+				}
 			}
 			moves := b.Moves(nil, p)
 			if len(moves) == 0 {

@@ -88,6 +88,16 @@ var ErrNoPegs = errors.New("position has no pegs")
 // positions, the position-class test at the root and a pagoda bound at every
 // node.
 func Solve(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, opt Options) (Solution, error) {
+	floor := 1
+	if goal.Kind == engine.Fewest && !b.Feasible(start, engine.Goal{Kind: engine.OnePeg}) {
+		floor = 2 // the position classes rule out one peg
+	}
+	return solve(ctx, b, start, goal, opt, floor)
+}
+
+// solve is Solve; for a Fewest goal, floor is a proven lower bound on the
+// pegs that can remain, and the search stops when it reaches it.
+func solve(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, opt Options, floor int) (Solution, error) {
 	if start == 0 {
 		return Solution{}, ErrNoPegs
 	}
@@ -98,6 +108,7 @@ func Solve(ctx context.Context, b *engine.Board, start engine.Position, goal eng
 		return Solution{Final: start, Refuted: true}, nil
 	}
 	s := newSolver(ctx, b, start, goal, opt)
+	s.floor = floor
 	if goal.Kind == engine.Fewest {
 		s.fewest(start, s.img[0], 0)
 	} else if s.level == Plain && s.plain(b, start, 0) || s.level != Plain && s.win(start, s.img[0], 0) {
@@ -150,6 +161,7 @@ type solver struct {
 	path     []int16
 	bestPath []int16
 	best     int
+	floor    int // the fewest search stops when best reaches it
 	nodes    int64
 	err      error
 }
@@ -325,7 +337,7 @@ func (s *solver) fewest(p engine.Position, imgs []engine.Position, depth int) {
 		s.gen.childImages(next, imgs, k)
 		s.path[depth] = k
 		s.fewest(p^s.gen.masks[k], next, depth+1)
-		if s.best == 1 || s.err != nil {
+		if s.best <= s.floor || s.err != nil {
 			return
 		}
 	}
