@@ -62,7 +62,11 @@ func StartsTable(b *engine.Board, results []search.StartResult) *Table {
 	for _, r := range results {
 		if !r.Decided {
 			solv, und := PairFinishes(r.Pairs)
-			fin := "solved depth first, not counted: " + HoleList(b, solv)
+			list := HoleList(b, solv)
+			if list == "" {
+				list = "none"
+			}
+			fin := "solved depth first, not counted: " + list
 			if len(und) > 0 {
 				fin += "; undecided: " + HoleList(b, und)
 			}
