@@ -175,6 +175,24 @@ func svgOutline(raw []byte) (string, error) {
 	return b.String(), nil
 }
 
+// figureOutline draws a figure as SVG and returns its outline.
+func figureOutline(t *testing.T, fig Figure) string {
+	t.Helper()
+	wt, err := fig.Plot.WriterTo(fig.Width, fig.Height, "svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := wt.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	out, err := svgOutline(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 func TestProfileSVG(t *testing.T) {
 	b, err := engine.Lookup("triangle")
 	if err != nil {
@@ -188,18 +206,7 @@ func TestProfileSVG(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wt, err := fig.Plot.WriterTo(fig.Width, fig.Height, "svg")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if _, err := wt.WriteTo(&buf); err != nil {
-		t.Fatal(err)
-	}
-	out, err := svgOutline(buf.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := figureOutline(t, fig)
 	for _, want := range []string{"triangle, vacate 1", "pegs on the board", "positions (up to symmetry, log scale)", "reachable", "can still win", "dead ends (no jump left)"} {
 		if !strings.Contains(out, "  "+want+"\n") {
 			t.Errorf("profile SVG lacks the text %q", want)
@@ -225,18 +232,7 @@ func TestPerformancePlots(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		wt, err := fig.Plot.WriterTo(fig.Width, fig.Height, "svg")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var buf bytes.Buffer
-		if _, err := wt.WriteTo(&buf); err != nil {
-			t.Fatal(err)
-		}
-		out, err := svgOutline(buf.Bytes())
-		if err != nil {
-			t.Fatal(err)
-		}
+		out := figureOutline(t, fig)
 		want := []string{"title " + name, "layered"}
 		if name == "times" {
 			want = append(want, "cross", "full", "dfs-table", "median wall time (ms, log scale)")
