@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -167,7 +168,7 @@ func build(ctx context.Context, dir string, p plan, opt Options) error {
 }
 
 func (b *builder) path(elem ...string) string {
-	return strings.Join(append([]string{b.dir}, elem...), "/")
+	return filepath.Join(append([]string{b.dir}, elem...)...)
 }
 
 func (b *builder) progress(step string) {

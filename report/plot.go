@@ -49,16 +49,38 @@ const (
 	plotHeight = 10 * vg.Centimeter
 )
 
+// newPlot starts a plot with its title and axis labels; logY puts the y
+// axis on a log scale.
+func newPlot(title, x, y string, logY bool) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = x
+	p.Y.Label.Text = y
+	if logY {
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
+	return p
+}
+
+// addLine adds series i as a line with marks and a legend entry.
+func addLine(p *plot.Plot, i int, name string, pts plotter.XYs) error {
+	line, marks, err := plotter.NewLinePoints(pts)
+	if err != nil {
+		return err
+	}
+	line.Color, line.Dashes = plotutil.Color(i), plotutil.Dashes(i)
+	marks.Color, marks.Shape = plotutil.Color(i), plotutil.Shape(i)
+	p.Add(line, marks)
+	p.Legend.Add(name, line, marks)
+	return nil
+}
+
 // ProfilePlot draws a state space by peg count on a log scale: positions
 // reachable up to symmetry, those that can still win, and dead ends. Layers
 // with no position of a kind leave a gap, since a log scale has no zero.
 func ProfilePlot(title string, layers []search.LayerStats) (Figure, error) {
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text = "pegs on the board"
-	p.Y.Label.Text = "positions (up to symmetry, log scale)"
-	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p := newPlot(title, "pegs on the board", "positions (up to symmetry, log scale)", true)
 	p.Legend.Top = true
 	series := []struct {
 		name string
@@ -78,16 +100,9 @@ func ProfilePlot(title string, layers []search.LayerStats) (Figure, error) {
 		if len(pts) == 0 {
 			continue
 		}
-		line, marks, err := plotter.NewLinePoints(pts)
-		if err != nil {
+		if err := addLine(p, i, s.name, pts); err != nil {
 			return Figure{}, err
 		}
-		line.Color = plotutil.Color(i)
-		line.Dashes = plotutil.Dashes(i)
-		marks.Color = plotutil.Color(i)
-		marks.Shape = plotutil.Shape(i)
-		p.Add(line, marks)
-		p.Legend.Add(s.name, line, marks)
 	}
 	return Figure{p, plotWidth, plotHeight}, nil
 }
@@ -203,10 +218,7 @@ func ramp(i, n int) color.Color {
 // ScoreHistogram draws the distribution of difficulty scores of a pool of
 // levels.
 func ScoreHistogram(title string, levels []generate.Level) (Figure, error) {
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text = "difficulty score D (dimensionless)"
-	p.Y.Label.Text = "levels"
+	p := newPlot(title, "difficulty score D (dimensionless)", "levels", false)
 	vs := make(plotter.Values, len(levels))
 	for i, l := range levels {
 		vs[i] = l.Score
@@ -223,10 +235,7 @@ func ScoreHistogram(title string, levels []generate.Level) (Figure, error) {
 // ScoreByPegs draws each level's difficulty against its peg count, one
 // colour per grade.
 func ScoreByPegs(title string, levels []generate.Level) (Figure, error) {
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text = "pegs at the start"
-	p.Y.Label.Text = "difficulty score D (dimensionless)"
+	p := newPlot(title, "pegs at the start", "difficulty score D (dimensionless)", false)
 	p.Legend.Top, p.Legend.Left = true, true
 	byGrade := map[int]plotter.XYs{}
 	for _, l := range levels {
@@ -289,12 +298,7 @@ func fastest(results []bench.Result) (problems, strategies []string, best map[[2
 // has no bar.
 func StrategyTimes(title string, results []bench.Result) (Figure, error) {
 	problems, strategies, best := fastest(results)
-	p := plot.New()
-	p.Title.Text = title
-	p.Y.Label.Text = "median wall time (ms, log scale)"
-	p.X.Label.Text = "problem"
-	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p := newPlot(title, "problem", "median wall time (ms, log scale)", true)
 	p.Legend.Top, p.Legend.Left = true, true
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, d := range best {
@@ -357,10 +361,7 @@ func (b *logBars) Thumbnail(c *draw.Canvas) {
 // worker count, summed over the problems every worker count finished, with
 // the ideal (speed-up equal to workers) for reference.
 func ScalingPlot(title string, results []bench.Result) (Figure, error) {
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text = "workers (goroutines)"
-	p.Y.Label.Text = "speed-up over 1 worker (×)"
+	p := newPlot(title, "workers (goroutines)", "speed-up over 1 worker (×)", false)
 	p.Legend.Top, p.Legend.Left = true, true
 	type key struct{ problem, strategy string }
 	times := map[key]map[int]time.Duration{}
@@ -410,13 +411,9 @@ func ScalingPlot(title string, results []bench.Result) (Figure, error) {
 				pts = append(pts, plotter.XY{X: float64(w), Y: float64(total[1]) / float64(total[w])})
 			}
 		}
-		line, marks, err := plotter.NewLinePoints(pts)
-		if err != nil {
+		if err := addLine(p, i, s, pts); err != nil {
 			return Figure{}, err
 		}
-		line.Color, marks.Color, marks.Shape = plotutil.Color(i), plotutil.Color(i), plotutil.Shape(i)
-		p.Add(line, marks)
-		p.Legend.Add(s, line, marks)
 	}
 	p.Y.Min = 0
 	p.X.Min = 0.8
