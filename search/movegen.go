@@ -73,18 +73,6 @@ func (m *moveGen) appendMoves(dst []int16, p engine.Position) []int16 {
 	return dst
 }
 
-// hasMove reports whether any jump is legal in p.
-func (m *moveGen) hasMove(p engine.Position) bool {
-	empty := ^p
-	for i := range m.groups {
-		g := &m.groups[i]
-		if p&g.from&shift(p, g.d1)&shift(empty, g.d2) != 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // canonical returns the least of the images in imgs.
 func canonical(imgs []engine.Position) engine.Position {
 	c := imgs[0]

@@ -97,5 +97,3 @@ func (s *posSet) grow() error {
 	}
 	return nil
 }
-
-func (s *posSet) bytes() int64 { return int64(len(s.keys)) * 8 }
