@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"golang.org/x/sync/errgroup"
 
@@ -103,22 +105,26 @@ func (e *expander) nworkers() int {
 	return runtime.GOMAXPROCS(0)
 }
 
-// bucket is one shard of the next layer: the children found so far, as
-// sorted runs with equal keys folded together, one run per round.
-type bucket struct {
-	runs [][]record
-}
-
-// record is one child found by a worker, waiting to be added to its bucket.
+// record is one child found by a worker when the search carries counts,
+// waiting to be added to its bucket.
 type record struct {
 	key uint64
 	m   u128
 	q   uint64
 }
 
-// workerState holds one worker's records, one list per bucket.
+// rec is what a bucket holds: a record, or a bare mixed key when the search
+// carries no counts (a quarter of the bytes to sort and merge). The key is
+// the first word of either, so keyOf reads it without knowing which.
+type rec interface{ uint64 | record }
+
+func keyOf[R rec](r *R) uint64 { return *(*uint64)(unsafe.Pointer(r)) }
+
+// workerState holds one worker's children, one list per bucket: recs when
+// the search carries counts, keys when it does not.
 type workerState struct {
-	out   [][]record
+	recs  [][]record
+	keys  [][]uint64
 	imgs  []engine.Position
 	cimgs []engine.Position
 	moves []int16
@@ -134,11 +140,21 @@ const roundRecords = 1 << 23
 //
 // Parents are expanded in rounds. In a round, workers expand chunks of
 // parents and append each child to a per-worker list for its bucket (the top
-// bits of its mixed key); then the buckets are merged in parallel, each into
-// its own small table, so both phases touch memory in cache-sized pieces and
-// no locks are taken.
+// bits of its mixed key); then the buckets are sorted and folded in
+// parallel, each on its own, so both phases touch memory in cache-sized
+// pieces and no locks are taken.
 func (e *expander) next(ctx context.Context, cur *layer) (*layer, layerStats, error) {
+	if e.counts {
+		return expand(ctx, e, cur, func(w *workerState) *[][]record { return &w.recs })
+	}
+	return expand(ctx, e, cur, func(w *workerState) *[][]uint64 { return &w.keys })
+}
+
+// expand is next for one kind of child: lists picks a worker's lists of
+// that kind.
+func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*workerState) *[][]R) (*layer, layerStats, error) {
 	n := cur.len()
+	size := int64(unsafe.Sizeof(*new(R)))
 	bbits := 0
 	for (n*2)>>uint(bbits) > 4096 && bbits < 9 {
 		bbits++
@@ -150,9 +166,11 @@ func (e *expander) next(ctx context.Context, cur *layer) (*layer, layerStats, er
 		}
 		return int(key >> uint(64-bbits))
 	}
-	buckets := make([]bucket, nb)
-	var runBytesTotal, recordBytes int64
-	defer func() { e.mem.give(runBytesTotal + recordBytes) }()
+	// runs[b] holds bucket b's children found so far, as sorted runs with
+	// equal keys folded together, one run per round.
+	runs := make([][][]R, nb)
+	var runBytesTotal, listBytes int64
+	defer func() { e.mem.give(runBytesTotal + listBytes) }()
 	nw := e.nworkers()
 	if len(e.states) != nw {
 		e.states = make([]*workerState, nw)
@@ -163,14 +181,15 @@ func (e *expander) next(ctx context.Context, cur *layer) (*layer, layerStats, er
 	workers := e.states
 	pool := make(chan *workerState, nw)
 	for _, w := range workers {
-		if len(w.out) != nb {
-			w.out = make([][]record, nb)
+		out := lists(w)
+		if len(*out) != nb {
+			*out = make([][]R, nb)
 		}
 		// Room for a round's share of children, so appends rarely copy.
 		want := min(roundRecords, 10*n) / (nw * nb) * 5 / 4
-		for b := range w.out {
-			if cap(w.out[b]) < want {
-				w.out[b] = make([]record, 0, want)
+		for b := range *out {
+			if cap((*out)[b]) < want {
+				(*out)[b] = make([]R, 0, want)
 			}
 		}
 		w.stats = layerStats{}
@@ -222,12 +241,19 @@ func (e *expander) next(ctx context.Context, cur *layer) (*layer, layerStats, er
 					}
 					if e.counts {
 						q /= uint64(len(w.moves))
+						for _, k := range w.moves {
+							e.gen.childImages(w.cimgs, w.imgs, k)
+							key := mix(canonical(w.cimgs))
+							b := bucketOf(key)
+							w.recs[b] = append(w.recs[b], record{key, m, q})
+						}
+						continue
 					}
 					for _, k := range w.moves {
 						e.gen.childImages(w.cimgs, w.imgs, k)
 						key := mix(canonical(w.cimgs))
 						b := bucketOf(key)
-						w.out[b] = append(w.out[b], record{key, m, q})
+						w.keys[b] = append(w.keys[b], key)
 					}
 				}
 				if e.progress != nil {
@@ -239,52 +265,47 @@ func (e *expander) next(ctx context.Context, cur *layer) (*layer, layerStats, er
 		if err := g.Wait(); err != nil {
 			return nil, layerStats{}, err
 		}
-		// Account for the record lists as they stand at their largest.
-		var rb int64
+		// Account for the lists as they stand at their largest.
+		var lb int64
 		for _, w := range workers {
-			for _, o := range w.out {
-				rb += int64(cap(o)) * 32
+			for _, o := range *lists(w) {
+				lb += int64(cap(o)) * size
 			}
 		}
-		if rb > recordBytes {
-			if err := e.mem.take(rb-recordBytes, "the children of a layer"); err != nil {
+		if lb > listBytes {
+			if err := e.mem.take(lb-listBytes, "the children of a layer"); err != nil {
 				return nil, layerStats{}, err
 			}
-			recordBytes = rb
+			listBytes = lb
 		}
-		// Sort each bucket's records, fold equal keys, and keep the result
+		// Sort each bucket's children, fold equal keys, and keep the result
 		// as one run of the bucket.
 		runBytes := make([]int64, nb)
 		overflow := make([]bool, nb)
 		g, _ = errgroup.WithContext(ctx)
 		g.SetLimit(nw)
 		shift := uint(max(0, 64-bbits-16))
-		for b := range buckets {
+		for b := range runs {
 			g.Go(func() error {
+				parts := make([][]R, len(workers))
 				n := 0
-				for _, w := range workers {
-					n += len(w.out[b])
+				for i, w := range workers {
+					parts[i] = (*lists(w))[b]
+					n += len(parts[i])
 				}
 				if n == 0 {
 					return nil
 				}
-				buf := scratch.Get().(*[2][]record)
-				defer scratch.Put(buf)
-				if cap(buf[0]) < n {
-					buf[0], buf[1] = make([]record, 0, n+n/4), make([]record, n+n/4)
-				}
-				parts := make([][]record, len(workers))
-				for i, w := range workers {
-					parts[i] = w.out[b]
-				}
-				recs := sortRecords(parts, buf[0][:n], buf[1][:n], shift)
+				buf := scratchFor[R]()
+				recs := sortRecords(parts, buf.a(n), buf.b(n), shift)
 				for _, w := range workers {
-					w.out[b] = w.out[b][:0]
+					(*lists(w))[b] = (*lists(w))[b][:0]
 				}
-				run, of := aggregate(recs, e.counts)
-				run = append(make([]record, 0, len(run)), run...)
-				buckets[b].runs = append(buckets[b].runs, run)
-				runBytes[b] = int64(len(run)) * 32
+				run, of := aggregate(recs)
+				run = append(make([]R, 0, len(run)), run...)
+				scratchPut(buf)
+				runs[b] = append(runs[b], run)
+				runBytes[b] = int64(len(run)) * size
 				overflow[b] = of
 				return nil
 			})
@@ -311,7 +332,7 @@ func (e *expander) next(ctx context.Context, cur *layer) (*layer, layerStats, er
 	if st.overflow {
 		return nil, st, ErrOverflow
 	}
-	next, err := e.collect(ctx, buckets, cur.pegs-1)
+	next, err := collect(ctx, e, runs, cur.pegs-1)
 	return next, st, err
 }
 
@@ -320,38 +341,38 @@ func (e *expander) next(ctx context.Context, cur *layer) (*layer, layerStats, er
 // shift (mixed keys are uniform there), the first reading the parts
 // directly, then an insertion sort that only fixes records sharing those
 // bits.
-func sortRecords(parts [][]record, a, b []record, shift uint) []record {
+func sortRecords[R rec](parts [][]R, a, b []R, shift uint) []R {
 	var count [257]int
 	for _, p := range parts {
-		for _, r := range p {
-			count[(r.key>>shift)&0xff+1]++
+		for i := range p {
+			count[(keyOf(&p[i])>>shift)&0xff+1]++
 		}
 	}
 	for i := 1; i < 257; i++ {
 		count[i] += count[i-1]
 	}
 	for _, p := range parts {
-		for _, r := range p {
-			d := (r.key >> shift) & 0xff
-			a[count[d]] = r
+		for i := range p {
+			d := (keyOf(&p[i]) >> shift) & 0xff
+			a[count[d]] = p[i]
 			count[d]++
 		}
 	}
 	sh := shift + 8
 	count = [257]int{}
-	for _, r := range a {
-		count[(r.key>>sh)&0xff+1]++
+	for i := range a {
+		count[(keyOf(&a[i])>>sh)&0xff+1]++
 	}
 	for i := 1; i < 257; i++ {
 		count[i] += count[i-1]
 	}
-	for _, r := range a {
-		d := (r.key >> sh) & 0xff
-		b[count[d]] = r
+	for i := range a {
+		d := (keyOf(&a[i]) >> sh) & 0xff
+		b[count[d]] = a[i]
 		count[d]++
 	}
 	for i := 1; i < len(b); i++ {
-		for j := i; j > 0 && b[j].key < b[j-1].key; j-- {
+		for j := i; j > 0 && keyOf(&b[j]) < keyOf(&b[j-1]); j-- {
 			b[j], b[j-1] = b[j-1], b[j]
 		}
 	}
@@ -360,10 +381,7 @@ func sortRecords(parts [][]record, a, b []record, shift uint) []record {
 
 // fold adds r's counts into x (same key) and reports whether the path
 // count passed 128 bits.
-func (x *record) fold(r record, counts bool) (overflow bool) {
-	if !counts {
-		return false
-	}
+func (x *record) fold(r *record) (overflow bool) {
 	s := x.m.add(r.m)
 	overflow = s.hi < x.m.hi
 	x.m = s
@@ -373,21 +391,25 @@ func (x *record) fold(r record, counts bool) (overflow bool) {
 
 // aggregate folds runs of equal keys in sorted records, summing their
 // counts, and reports whether a count passed 128 bits.
-func aggregate(recs []record, counts bool) (out []record, overflow bool) {
-	out = recs[:0]
-	for _, r := range recs {
-		if n := len(out); n > 0 && out[n-1].key == r.key {
-			overflow = out[n-1].fold(r, counts) || overflow
+func aggregate[R rec](recs []R) (out []R, overflow bool) {
+	if keys, ok := any(recs).([]uint64); ok {
+		return any(slices.Compact(keys)).([]R), false
+	}
+	rs := any(recs).([]record)
+	o := rs[:0]
+	for i := range rs {
+		if n := len(o); n > 0 && o[n-1].key == rs[i].key {
+			overflow = o[n-1].fold(&rs[i]) || overflow
 			continue
 		}
-		out = append(out, r)
+		o = append(o, rs[i])
 	}
-	return out, overflow
+	return any(o).([]R), overflow
 }
 
 // mergeRuns merges sorted, folded runs into one, folding equal keys: a
 // k-way merge that scans the heads of the few runs.
-func mergeRuns(runs [][]record, counts bool) ([]record, bool) {
+func mergeRuns[R rec](runs [][]R) ([]R, bool) {
 	switch len(runs) {
 	case 0:
 		return nil, false
@@ -398,50 +420,78 @@ func mergeRuns(runs [][]record, counts bool) ([]record, bool) {
 	for _, r := range runs {
 		total += len(r)
 	}
-	out := make([]record, 0, total)
+	out := make([]R, 0, total)
 	pos := make([]int, len(runs))
 	overflow := false
 	for {
 		best := -1
 		var key uint64
 		for i, r := range runs {
-			if pos[i] < len(r) && (best < 0 || r[pos[i]].key < key) {
-				best, key = i, r[pos[i]].key
+			if pos[i] < len(r) && (best < 0 || keyOf(&r[pos[i]]) < key) {
+				best, key = i, keyOf(&r[pos[i]])
 			}
 		}
 		if best < 0 {
 			return out, overflow
 		}
-		rec := runs[best][pos[best]]
+		rec := &runs[best][pos[best]]
 		pos[best]++
-		if n := len(out); n > 0 && out[n-1].key == key {
-			overflow = out[n-1].fold(rec, counts) || overflow
+		if n := len(out); n > 0 && keyOf(&out[n-1]) == key {
+			if x, ok := any(&out[n-1]).(*record); ok {
+				overflow = x.fold(any(rec).(*record)) || overflow
+			}
 			continue
 		}
-		out = append(out, rec)
+		out = append(out, *rec)
 	}
 }
 
-// scratch holds reusable buffers for sorting a bucket's records.
-var scratch = sync.Pool{New: func() any { return new([2][]record) }}
+// sortBuf holds two reusable buffers for sorting a bucket's children.
+type sortBuf[R rec] struct{ x, y []R }
+
+func (s *sortBuf[R]) a(n int) []R {
+	if cap(s.x) < n {
+		s.x, s.y = make([]R, n+n/4), make([]R, n+n/4)
+	}
+	return s.x[:n]
+}
+
+func (s *sortBuf[R]) b(n int) []R { return s.y[:n] }
+
+// scratch pools sorting buffers, one pool per kind of child.
+var scratch = [2]sync.Pool{
+	{New: func() any { return new(sortBuf[record]) }},
+	{New: func() any { return new(sortBuf[uint64]) }},
+}
+
+func scratchIndex[R rec]() int {
+	if _, ok := any(*new(R)).(record); ok {
+		return 0
+	}
+	return 1
+}
+
+func scratchFor[R rec]() *sortBuf[R] { return scratch[scratchIndex[R]()].Get().(*sortBuf[R]) }
+
+func scratchPut[R rec](s *sortBuf[R]) { scratch[scratchIndex[R]()].Put(s) }
 
 // ErrOverflow reports a count that passed 128 bits.
 var ErrOverflow = errors.New("a count passed 128 bits")
 
-// collect turns the buckets into a sorted layer.
-func (e *expander) collect(ctx context.Context, buckets []bucket, pegs int) (*layer, error) {
-	merged := make([][]record, len(buckets))
+// collect turns the buckets' runs into a sorted layer.
+func collect[R rec](ctx context.Context, e *expander, runs [][][]R, pegs int) (*layer, error) {
+	merged := make([][]R, len(runs))
 	var overflow atomic.Bool
 	g, _ := errgroup.WithContext(ctx)
 	g.SetLimit(e.nworkers())
-	for b := range buckets {
+	for b := range runs {
 		g.Go(func() error {
-			m, of := mergeRuns(buckets[b].runs, e.counts)
+			m, of := mergeRuns(runs[b])
 			if of {
 				overflow.Store(true)
 			}
 			merged[b] = m
-			buckets[b] = bucket{}
+			runs[b] = nil
 			return nil
 		})
 	}
@@ -450,7 +500,7 @@ func (e *expander) collect(ctx context.Context, buckets []bucket, pegs int) (*la
 		return nil, ErrOverflow
 	}
 	total := 0
-	offs := make([]int, len(buckets)+1)
+	offs := make([]int, len(runs)+1)
 	for b := range merged {
 		total += len(merged[b])
 		offs[b+1] = total
@@ -468,11 +518,12 @@ func (e *expander) collect(ctx context.Context, buckets []bucket, pegs int) (*la
 	for b := range merged {
 		g.Go(func() error {
 			base := offs[b]
-			for j, r := range merged[b] {
-				l.keys[base+j] = r.key
-				if e.counts {
-					l.m[base+j], l.q[base+j] = r.m, r.q
+			if recs, ok := any(merged[b]).([]record); ok {
+				for j, r := range recs {
+					l.keys[base+j], l.m[base+j], l.q[base+j] = r.key, r.m, r.q
 				}
+			} else {
+				copy(l.keys[base:], any(merged[b]).([]uint64))
 			}
 			merged[b] = nil
 			return nil
