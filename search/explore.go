@@ -114,10 +114,9 @@ type Analysis struct {
 // Forward, each layer carries the number of paths into every position and
 // the probability that random play reaches it, so solutions, complete games
 // and the random-play win probability come out of one pass. Winnable
-// positions use the rule that backward play is forward play with pegs and
-// holes swapped: p can reach the goal exactly when the complement of p is
-// reachable from the complement of a goal position. When that complement is
-// the start itself (the centre game), the forward layers serve both sides.
+// positions are then found walking back up from the goal positions reached:
+// the parents of a winnable position are found by undoing jumps, and those
+// that are reachable are winnable.
 func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, error) {
 	t0 := time.Now()
 	if err := prob.check(); err != nil {
@@ -175,7 +174,7 @@ func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, 
 	if err != nil {
 		return nil, err
 	}
-	if err := a.findWinnable(ctx, prob, gen, mem, opt, fwd); err != nil {
+	if err := a.findWinnable(ctx, prob, gen, opt, fwd); err != nil {
 		return nil, err
 	}
 	for i := range a.Layers {
@@ -231,61 +230,34 @@ func forward(ctx context.Context, e *expander, start []*layer, phase string, pro
 }
 
 // findWinnable marks the positions of the forward layers that can reach the
-// goal, by joining each layer with the complements of the layers reached
-// from the goal's complements.
-func (a *Analysis) findWinnable(ctx context.Context, prob Problem, gen *moveGen, mem *memBudget, opt ExploreOptions, fwd []*layer) error {
-	b := prob.Board
+// goal, walking back up from the goal positions: a reachable position is
+// winnable when one of its children is.
+func (a *Analysis) findWinnable(ctx context.Context, prob Problem, gen *moveGen, opt ExploreOptions, fwd []*layer) error {
 	group := gen.group
-	n := b.Holes()
-	seeds := backwardSeeds(prob, group)
-	if len(seeds) == 0 {
+	if len(backwardSeeds(prob, group)) == 0 {
 		return nil
 	}
-	if !(len(seeds) == 1 && seeds[0] == fwd[0].keys[0]) {
-		// Walk back up from the goal positions: a position is winnable when
-		// one of its children is. This touches only reachable positions.
-		var below []uint64
-		for i := len(fwd) - 1; i >= 0; i-- {
-			l := fwd[i]
-			var w []uint64
-			if l.pegs == 1 {
-				for _, k := range l.keys {
-					if prob.Goal.Reached(unmix(k)) || prob.Goal.Kind == engine.OnePegAt && group.Canonical(unmix(k)) == group.Canonical(1<<uint(prob.Goal.Hole)) {
-						w = append(w, k)
-					}
-				}
-			} else if len(below) > 0 {
-				if opt.Progress != nil {
-					opt.Progress(Progress{Phase: "backward", Pegs: l.pegs, Total: l.len()})
-				}
-				var err error
-				if w, err = parentsOf(ctx, l, below, gen, opt.Workers); err != nil {
-					return err
+	var below []uint64
+	for i := len(fwd) - 1; i >= 0; i-- {
+		l := fwd[i]
+		var w []uint64
+		if l.pegs == 1 {
+			for _, k := range l.keys {
+				if prob.Goal.Reached(unmix(k)) || prob.Goal.Kind == engine.OnePegAt && group.Canonical(unmix(k)) == group.Canonical(1<<uint(prob.Goal.Hole)) {
+					w = append(w, k)
 				}
 			}
-			a.Layers[i].Winnable = int64(len(w))
-			below = w
-		}
-		return nil
-	}
-	back := fwd
-	byPegs := map[int]*layer{}
-	for _, l := range back {
-		byPegs[l.pegs] = l
-	}
-	for i, l := range fwd {
-		c, ok := byPegs[n-l.pegs]
-		if !ok {
-			continue
-		}
-		if opt.Progress != nil {
-			opt.Progress(Progress{Phase: "join", Pegs: l.pegs, Done: i, Total: len(fwd)})
-		}
-		w, err := join(ctx, l, c, b, group, opt.Workers)
-		if err != nil {
-			return err
+		} else if len(below) > 0 {
+			if opt.Progress != nil {
+				opt.Progress(Progress{Phase: "backward", Pegs: l.pegs, Total: l.len()})
+			}
+			var err error
+			if w, err = parentsOf(ctx, l, below, gen, opt.Workers); err != nil {
+				return err
+			}
 		}
 		a.Layers[i].Winnable = int64(len(w))
+		below = w
 	}
 	return nil
 }
@@ -312,21 +284,26 @@ func join(ctx context.Context, l, c *layer, b *engine.Board, group *engine.Group
 		return nil, err
 	}
 	sortKeys(comp, workers)
+	return intersect(l.keys, comp), nil
+}
+
+// intersect returns the keys in both a and b, which are sorted.
+func intersect(a, b []uint64) []uint64 {
 	var out []uint64
 	i, j := 0, 0
-	for i < len(l.keys) && j < len(comp) {
+	for i < len(a) && j < len(b) {
 		switch {
-		case l.keys[i] < comp[j]:
+		case a[i] < b[j]:
 			i++
-		case l.keys[i] > comp[j]:
+		case a[i] > b[j]:
 			j++
 		default:
-			out = append(out, l.keys[i])
+			out = append(out, a[i])
 			i++
 			j++
 		}
 	}
-	return out, nil
+	return out
 }
 
 // sortKeys sorts mixed keys: it splits them by their top bits, which mixed
@@ -469,21 +446,18 @@ func Winnable(ctx context.Context, prob Problem, opt ExploreOptions) (*WinSet, e
 	}
 	back := fwd
 	if self {
-		// Meet in the middle, then walk back up: a position is winnable
-		// when one of its children is.
-		mid := stop + 1
-		for _, pegs := range []int{mid, stop} {
-			f, okf := fwd[pegs]
-			c, okc := back[n-pegs]
-			if okf && okc {
-				keys, err := join(ctx, f, c, b, group, opt.Workers)
-				if err != nil {
-					return nil, err
-				}
-				w.keys[pegs] = keys
+		// Meet in the middle, then walk back up: a reachable position is
+		// winnable when one of its children is.
+		f, okf := fwd[stop]
+		c, okc := back[n-stop]
+		if okf && okc {
+			keys, err := join(ctx, f, c, b, group, opt.Workers)
+			if err != nil {
+				return nil, err
 			}
+			w.keys[stop] = keys
 		}
-		for pegs := mid + 1; pegs <= p0; pegs++ {
+		for pegs := stop + 1; pegs <= p0; pegs++ {
 			if opt.Progress != nil {
 				opt.Progress(Progress{Phase: "backward", Pegs: pegs, Done: 0, Total: fwd[pegs].len()})
 			}
@@ -546,44 +520,50 @@ func complementKeys(keys []uint64, b *engine.Board, group *engine.Group, workers
 	return out
 }
 
-// parentsOf returns the keys of l that have a child in next (sorted keys).
+// parentsOf returns the keys of l that have a child in next (both sorted
+// mixed keys). It plays backward from next: the parents of q are q with one
+// jump undone, and the jumps q can undo are the jumps legal in q's
+// complement. Winnable layers are far smaller than reachable ones, so this
+// touches a fraction of what expanding l would.
 func parentsOf(ctx context.Context, l *layer, next []uint64, gen *moveGen, workers int) ([]uint64, error) {
-	set := newKeySet(next)
-	keep := make([]bool, l.len())
+	workers = max(1, workers)
+	const chunk = 1 << 13
+	parts := make([][]uint64, (len(next)+chunk-1)/chunk)
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(max(1, workers))
-	const chunk = 1 << 14
-	for lo := 0; lo < l.len(); lo += chunk {
-		hi := min(l.len(), lo+chunk)
+	g.SetLimit(workers)
+	full := gen.board.Full()
+	for c := range parts {
+		lo, hi := c*chunk, min(len(next), (c+1)*chunk)
 		g.Go(func() error {
 			imgs := make([]engine.Position, gen.nsym)
-			cimgs := make([]engine.Position, gen.nsym)
+			pimgs := make([]engine.Position, gen.nsym)
 			var moves []int16
-			for i := lo; i < hi; i++ {
-				p := unmix(l.keys[i])
-				gen.group.Images(p, imgs)
-				moves = gen.appendMoves(moves[:0], p)
-				for _, k := range moves {
-					gen.childImages(cimgs, imgs, k)
-					if set.has(mix(canonical(cimgs))) {
-						keep[i] = true
-						break
-					}
+			var out []uint64
+			for _, k := range next[lo:hi] {
+				q := unmix(k)
+				gen.group.Images(q, imgs)
+				moves = gen.appendMoves(moves[:0], full&^q)
+				for _, m := range moves {
+					gen.childImages(pimgs, imgs, m)
+					out = append(out, mix(canonical(pimgs)))
 				}
 			}
+			slices.Sort(out)
+			parts[c] = slices.Compact(out)
 			return gctx.Err()
 		})
 	}
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	var out []uint64
-	for i, k := range l.keys {
-		if keep[i] {
-			out = append(out, k)
-		}
+	var cand []uint64
+	for _, p := range parts {
+		cand = append(cand, p...)
 	}
-	return out, nil
+	sortKeys(cand, workers)
+	cand = slices.Compact(cand)
+	// Keep the candidates that are reachable.
+	return intersect(l.keys, cand), nil
 }
 
 // keySet is a read-only hash set of mixed keys.
