@@ -306,11 +306,12 @@ func intersect(a, b []uint64) []uint64 {
 	return out
 }
 
-// sortKeys sorts mixed keys: it splits them by their top bits, which mixed
-// keys spread evenly, and sorts the parts in parallel.
+// sortKeys sorts mixed keys: it splits them by their top byte, which mixed
+// keys spread evenly, and radix sorts the parts in parallel on as many
+// bytes below it as their size needs.
 func sortKeys(keys []uint64, workers int) {
 	const bbits = 8
-	if len(keys) < 1<<16 {
+	if len(keys) < 1<<12 {
 		slices.Sort(keys)
 		return
 	}
@@ -333,8 +334,18 @@ func sortKeys(keys []uint64, workers int) {
 	for b := range 1 << bbits {
 		g.Go(func() error {
 			part := tmp[count[b]:count[b+1]]
-			slices.Sort(part)
-			copy(keys[count[b]:], part)
+			if len(part) == 0 {
+				return nil
+			}
+			// Enough digits that a few keys at most share them.
+			passes := 1
+			for len(part)>>(8*passes) > 4 && passes < 7 {
+				passes++
+			}
+			out := keys[count[b]:count[b+1]]
+			if sorted := sortRecords([][]uint64{part}, out, part, uint(64-bbits-8*passes), passes); &sorted[0] != &out[0] {
+				copy(out, sorted)
+			}
 			return nil
 		})
 	}
@@ -548,8 +559,7 @@ func parentsOf(ctx context.Context, l *layer, next []uint64, gen *moveGen, worke
 					out = append(out, mix(canonical(pimgs)))
 				}
 			}
-			slices.Sort(out)
-			parts[c] = slices.Compact(out)
+			parts[c] = out
 			return gctx.Err()
 		})
 	}

@@ -297,7 +297,7 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 					return nil
 				}
 				buf := scratchFor[R]()
-				recs := sortRecords(parts, buf.a(n), buf.b(n), shift)
+				recs := sortRecords(parts, buf.a(n), buf.b(n), shift, 2)
 				for _, w := range workers {
 					(*lists(w))[b] = (*lists(w))[b][:0]
 				}
@@ -337,11 +337,11 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 }
 
 // sortRecords sorts the records of parts by key into one of a or b (each
-// as long as all parts together): two radix passes on the 16 key bits above
-// shift (mixed keys are uniform there), the first reading the parts
-// directly, then an insertion sort that only fixes records sharing those
-// bits.
-func sortRecords[R rec](parts [][]R, a, b []R, shift uint) []R {
+// as long as all parts together): radix passes on 8-bit digits of the key
+// from bit shift up, passes of them (mixed keys are uniform there), the
+// first reading the parts directly, then an insertion sort that only fixes
+// records sharing those digits.
+func sortRecords[R rec](parts [][]R, a, b []R, shift uint, passes int) []R {
 	var count [257]int
 	for _, p := range parts {
 		for i := range p {
@@ -358,25 +358,28 @@ func sortRecords[R rec](parts [][]R, a, b []R, shift uint) []R {
 			count[d]++
 		}
 	}
-	sh := shift + 8
-	count = [257]int{}
-	for i := range a {
-		count[(keyOf(&a[i])>>sh)&0xff+1]++
+	for range passes - 1 {
+		shift += 8
+		count = [257]int{}
+		for i := range a {
+			count[(keyOf(&a[i])>>shift)&0xff+1]++
+		}
+		for i := 1; i < 257; i++ {
+			count[i] += count[i-1]
+		}
+		for i := range a {
+			d := (keyOf(&a[i]) >> shift) & 0xff
+			b[count[d]] = a[i]
+			count[d]++
+		}
+		a, b = b, a
 	}
-	for i := 1; i < 257; i++ {
-		count[i] += count[i-1]
-	}
-	for i := range a {
-		d := (keyOf(&a[i]) >> sh) & 0xff
-		b[count[d]] = a[i]
-		count[d]++
-	}
-	for i := 1; i < len(b); i++ {
-		for j := i; j > 0 && keyOf(&b[j]) < keyOf(&b[j-1]); j-- {
-			b[j], b[j-1] = b[j-1], b[j]
+	for i := 1; i < len(a); i++ {
+		for j := i; j > 0 && keyOf(&a[j]) < keyOf(&a[j-1]); j-- {
+			a[j], a[j-1] = a[j-1], a[j]
 		}
 	}
-	return b
+	return a
 }
 
 // fold adds r's counts into x (same key) and reports whether the path

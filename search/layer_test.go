@@ -1,0 +1,43 @@
+package search
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestSortKeys checks the radix sort of mixed keys against slices.Sort, at
+// sizes that take the small path, one radix pass and several, with repeats.
+func TestSortKeys(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{0, 1, 100, 5000, 1 << 16, 1 << 20, 3 << 20} {
+		keys := make([]uint64, n)
+		for i := range keys {
+			keys[i] = rng.Uint64()
+			if i > 0 && i%7 == 0 {
+				keys[i] = keys[i-1]
+			}
+		}
+		want := slices.Clone(keys)
+		slices.Sort(want)
+		sortKeys(keys, 2)
+		if !slices.Equal(keys, want) {
+			t.Errorf("sortKeys of %d keys: not sorted like slices.Sort", n)
+		}
+	}
+}
+
+// TestAggregate checks that records with equal keys fold their counts and
+// that bare keys are deduplicated.
+func TestAggregate(t *testing.T) {
+	recs := []record{{key: 1, m: u128{lo: 2}, q: 3}, {key: 1, m: u128{lo: ^uint64(0)}, q: 4}, {key: 5, m: u128{lo: 1}, q: 1}}
+	got, overflow := aggregate(recs)
+	want := []record{{key: 1, m: u128{lo: 1, hi: 1}, q: 7}, {key: 5, m: u128{lo: 1}, q: 1}}
+	if overflow || !slices.Equal(got, want) {
+		t.Errorf("aggregate(records) = %v, %v; want %v, false", got, overflow, want)
+	}
+	keys, _ := aggregate([]uint64{1, 1, 2, 3, 3, 3})
+	if want := []uint64{1, 2, 3}; !slices.Equal(keys, want) {
+		t.Errorf("aggregate(keys) = %v, want %v", keys, want)
+	}
+}
