@@ -549,7 +549,7 @@ func parentsOf(ctx context.Context, l *layer, next []uint64, gen *moveGen, worke
 			imgs := make([]engine.Position, gen.nsym)
 			pimgs := make([]engine.Position, gen.nsym)
 			var moves []int16
-			var out []uint64
+			out := make([]uint64, 0, 12*(hi-lo))
 			for _, k := range next[lo:hi] {
 				q := unmix(k)
 				gen.group.Images(q, imgs)
@@ -566,7 +566,11 @@ func parentsOf(ctx context.Context, l *layer, next []uint64, gen *moveGen, worke
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	var cand []uint64
+	total := 0
+	for _, p := range parts {
+		total += len(p)
+	}
+	cand := make([]uint64, 0, total)
 	for _, p := range parts {
 		cand = append(cand, p...)
 	}
