@@ -113,10 +113,38 @@ type record struct {
 	q   uint64
 }
 
-// rec is what a bucket holds: a record, or a bare mixed key when the search
-// carries no counts (a quarter of the bytes to sort and merge). The key is
-// the first word of either, so keyOf reads it without knowing which.
-type rec interface{ uint64 | record }
+// narrow is a record whose path count fits in 64 bits, which holds for
+// every child when the parents' counts are below 2^51 (see narrowEnough):
+// three quarters of the bytes to sort and merge.
+type narrow struct {
+	key uint64
+	m   uint64
+	q   uint64
+}
+
+// narrowEnough reports whether every child of l can count its paths in 64
+// bits. A child's count sums its parents' counts over the jumps that lead
+// to its orbit: at most one per jump undone in each of its images, and no
+// board has more than 64 holes x 8 directions x 12 symmetries < 2^13 of
+// those, so parents below 2^51 keep every child below 2^64.
+func narrowEnough(l *layer) bool {
+	for _, m := range l.m {
+		if m.hi != 0 || m.lo >= narrowBelow {
+			return false
+		}
+	}
+	return true
+}
+
+// narrowBelow is the bound of narrowEnough; tests lower it to make the
+// search use wide records.
+var narrowBelow uint64 = 1 << 51
+
+// rec is what a bucket holds: a record, a narrow record, or a bare mixed
+// key when the search carries no counts (a quarter of the bytes to sort and
+// merge). The key is the first word of each, so keyOf reads it without
+// knowing which.
+type rec interface{ uint64 | narrow | record }
 
 func keyOf[R rec](r *R) uint64 { return *(*uint64)(unsafe.Pointer(r)) }
 
@@ -124,6 +152,7 @@ func keyOf[R rec](r *R) uint64 { return *(*uint64)(unsafe.Pointer(r)) }
 // the search carries counts, keys when it does not.
 type workerState struct {
 	recs  [][]record
+	nars  [][]narrow
 	keys  [][]uint64
 	imgs  []engine.Position
 	cimgs []engine.Position
@@ -144,6 +173,9 @@ const roundRecords = 1 << 23
 // parallel, each on its own, so both phases touch memory in cache-sized
 // pieces and no locks are taken.
 func (e *expander) next(ctx context.Context, cur *layer) (*layer, layerStats, error) {
+	if e.counts && narrowEnough(cur) {
+		return expand(ctx, e, cur, func(w *workerState) *[][]narrow { return &w.nars })
+	}
 	if e.counts {
 		return expand(ctx, e, cur, func(w *workerState) *[][]record { return &w.recs })
 	}
@@ -181,7 +213,12 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 	workers := e.states
 	pool := make(chan *workerState, nw)
 	for _, w := range workers {
+		// Keep only this kind's lists: the expansion below picks its kind
+		// by which lists are set.
 		out := lists(w)
+		kept := *out
+		w.recs, w.nars, w.keys = nil, nil, nil
+		*out = kept
 		if len(*out) != nb {
 			*out = make([][]R, nb)
 		}
@@ -241,6 +278,17 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 					}
 					if e.counts {
 						q /= uint64(len(w.moves))
+					}
+					if w.nars != nil && e.counts {
+						for _, k := range w.moves {
+							e.gen.childImages(w.cimgs, w.imgs, k)
+							key := mix(canonical(w.cimgs))
+							b := bucketOf(key)
+							w.nars[b] = append(w.nars[b], narrow{key, m.lo, q})
+						}
+						continue
+					}
+					if e.counts {
 						for _, k := range w.moves {
 							e.gen.childImages(w.cimgs, w.imgs, k)
 							key := mix(canonical(w.cimgs))
@@ -398,6 +446,18 @@ func aggregate[R rec](recs []R) (out []R, overflow bool) {
 	if keys, ok := any(recs).([]uint64); ok {
 		return any(slices.Compact(keys)).([]R), false
 	}
+	if ns, ok := any(recs).([]narrow); ok {
+		o := ns[:0]
+		for i := range ns {
+			if n := len(o); n > 0 && o[n-1].key == ns[i].key {
+				o[n-1].m += ns[i].m
+				o[n-1].q += ns[i].q
+				continue
+			}
+			o = append(o, ns[i])
+		}
+		return any(o).([]R), false
+	}
 	rs := any(recs).([]record)
 	o := rs[:0]
 	for i := range rs {
@@ -440,8 +500,13 @@ func mergeRuns[R rec](runs [][]R) ([]R, bool) {
 		rec := &runs[best][pos[best]]
 		pos[best]++
 		if n := len(out); n > 0 && keyOf(&out[n-1]) == key {
-			if x, ok := any(&out[n-1]).(*record); ok {
+			switch x := any(&out[n-1]).(type) {
+			case *record:
 				overflow = x.fold(any(rec).(*record)) || overflow
+			case *narrow:
+				r := any(rec).(*narrow)
+				x.m += r.m
+				x.q += r.q
 			}
 			continue
 		}
@@ -462,16 +527,20 @@ func (s *sortBuf[R]) a(n int) []R {
 func (s *sortBuf[R]) b(n int) []R { return s.y[:n] }
 
 // scratch pools sorting buffers, one pool per kind of child.
-var scratch = [2]sync.Pool{
+var scratch = [3]sync.Pool{
 	{New: func() any { return new(sortBuf[record]) }},
+	{New: func() any { return new(sortBuf[narrow]) }},
 	{New: func() any { return new(sortBuf[uint64]) }},
 }
 
 func scratchIndex[R rec]() int {
-	if _, ok := any(*new(R)).(record); ok {
+	switch any(*new(R)).(type) {
+	case record:
 		return 0
+	case narrow:
+		return 1
 	}
-	return 1
+	return 2
 }
 
 func scratchFor[R rec]() *sortBuf[R] { return scratch[scratchIndex[R]()].Get().(*sortBuf[R]) }
@@ -521,12 +590,17 @@ func collect[R rec](ctx context.Context, e *expander, runs [][][]R, pegs int) (*
 	for b := range merged {
 		g.Go(func() error {
 			base := offs[b]
-			if recs, ok := any(merged[b]).([]record); ok {
+			switch recs := any(merged[b]).(type) {
+			case []record:
 				for j, r := range recs {
 					l.keys[base+j], l.m[base+j], l.q[base+j] = r.key, r.m, r.q
 				}
-			} else {
-				copy(l.keys[base:], any(merged[b]).([]uint64))
+			case []narrow:
+				for j, r := range recs {
+					l.keys[base+j], l.m[base+j], l.q[base+j] = r.key, u128{lo: r.m}, r.q
+				}
+			case []uint64:
+				copy(l.keys[base:], recs)
 			}
 			merged[b] = nil
 			return nil

@@ -1,9 +1,12 @@
 package search
 
 import (
+	"context"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"pegs/engine"
 )
 
 // TestSortKeys checks the radix sort of mixed keys against slices.Sort, at
@@ -36,8 +39,38 @@ func TestAggregate(t *testing.T) {
 	if overflow || !slices.Equal(got, want) {
 		t.Errorf("aggregate(records) = %v, %v; want %v, false", got, overflow, want)
 	}
+	nars, _ := aggregate([]narrow{{1, 2, 3}, {1, 5, 4}, {2, 1, 1}})
+	if want := []narrow{{1, 7, 7}, {2, 1, 1}}; !slices.Equal(nars, want) {
+		t.Errorf("aggregate(narrow) = %v, want %v", nars, want)
+	}
 	keys, _ := aggregate([]uint64{1, 1, 2, 3, 3, 3})
 	if want := []uint64{1, 2, 3}; !slices.Equal(keys, want) {
 		t.Errorf("aggregate(keys) = %v, want %v", keys, want)
+	}
+}
+
+// TestWideRecords checks that a search carrying counts in 128-bit records
+// finds exactly what the narrow 64-bit records find.
+func TestWideRecords(t *testing.T) {
+	b, err := engine.Lookup("triangle:6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, _ := b.Vacate("1")
+	goal, _ := b.ParseGoal("any")
+	prob := Problem{b, start, goal}
+	narrowed, err := Explore(context.Background(), prob, ExploreOptions{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(n uint64) { narrowBelow = n }(narrowBelow)
+	narrowBelow = 0
+	wide, err := Explore(context.Background(), prob, ExploreOptions{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if narrowed.Solutions.Cmp(wide.Solutions) != 0 || narrowed.Games.Cmp(wide.Games) != 0 || narrowed.RandomWin != wide.RandomWin || narrowed.Reachable != wide.Reachable {
+		t.Errorf("wide records: %v solutions, %v games, %v random win, %d reachable; narrow: %v, %v, %v, %d",
+			wide.Solutions, wide.Games, wide.RandomWin, wide.Reachable, narrowed.Solutions, narrowed.Games, narrowed.RandomWin, narrowed.Reachable)
 	}
 }
