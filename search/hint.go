@@ -56,12 +56,15 @@ type History struct {
 // ErrHistory reports a history that does not lead to the position.
 var ErrHistory = errors.New("history does not lead to the position")
 
-// Winner answers whether a position can still meet a goal. A *Oracle is one;
-// without an oracle, the hint oracle solves.
+// Winner answers whether a position can still meet a goal, and whether it
+// can still end with one peg anywhere. A *Oracle is one; without an oracle,
+// the hint oracle solves.
 type Winner interface {
 	// Winnable reports whether p can meet the goal; ok is false when the
 	// winner cannot tell (a position outside its level).
 	Winnable(p engine.Position) (win, ok bool)
+	// OnePeg is Winnable for one peg anywhere.
+	OnePeg(p engine.Position) (win, ok bool)
 }
 
 // Advise returns the hint for position p toward goal: the goal is one peg
@@ -103,26 +106,26 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 	}
 	// With the level's start known, its winnable sets answer every
 	// question about its positions; they are built once per process.
-	oracles := map[engine.Goal]Winner{}
-	if oracle != nil {
-		oracles[goal] = oracle
-	} else if hist != nil {
-		for _, g := range []engine.Goal{goal, {Kind: engine.OnePeg}} {
-			o, err := levelOracle(ctx, b, hist.Start, g, opt)
-			if err != nil {
-				return Hint{}, err
-			}
-			oracles[g] = o
+	if oracle == nil && hist != nil {
+		o, err := levelOracle(ctx, b, hist.Start, goal, opt)
+		if err != nil {
+			return Hint{}, err
 		}
+		oracle = o
 	}
+	anyGoal := engine.Goal{Kind: engine.OnePeg}
 	win := func(q engine.Position, g engine.Goal) (bool, *engine.Jump, error) {
-		if oracle, ok := oracles[g]; ok {
-			if w, ok := oracle.Winnable(q); ok {
+		if oracle != nil {
+			ask := oracle.Winnable
+			if g != goal {
+				ask = oracle.OnePeg
+			}
+			if w, ok := ask(q); ok {
 				if !w {
 					return false, nil, nil
 				}
 				for _, j := range b.Moves(nil, q) {
-					if cw, ok := oracle.Winnable(q.Apply(j)); ok && cw {
+					if cw, ok := ask(q.Apply(j)); ok && cw {
 						return true, &j, nil
 					}
 				}
@@ -147,7 +150,6 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 		h.Status, h.Jump, h.OnePegPossible, h.Fewest = GoalPossible, jump, true, 1
 		return h, nil
 	}
-	anyGoal := engine.Goal{Kind: engine.OnePeg}
 	if goal.Kind == engine.OnePegAt {
 		if ok, jump, err = win(p, anyGoal); err != nil {
 			return h, err

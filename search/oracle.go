@@ -16,9 +16,9 @@ import (
 )
 
 // Oracle answers "can this position of the level still meet its goal?"
-// from a table of the level's winnable positions, without searching. It
-// holds, per peg count, the combinatorial ranks of the canonical winnable
-// positions, sorted.
+// and "can it still end with one peg anywhere?" from tables of the level's
+// winnable positions, without searching. It holds, per peg count, the
+// combinatorial ranks of the canonical winnable positions, sorted.
 type Oracle struct {
 	board *engine.Board
 	start engine.Position
@@ -26,27 +26,94 @@ type Oracle struct {
 	group *engine.Group
 	ranks map[int][]uint64
 	count int64
+	// For a goal hole: the orbits, under anyGroup, of the positions that
+	// can end with one peg anywhere although no position of the orbit can
+	// meet the goal; hasAny is false when the oracle does not know them.
+	anyGroup *engine.Group
+	extra    map[int][]uint64
+	hasAny   bool
 }
 
-const oracleMagic = "PEGS-ORACLE 1"
+// Oracle files begin with this line; version 1 files, without the one-peg
+// table, still load.
+const (
+	oracleMagic   = "PEGS-ORACLE 2"
+	oracleMagicV1 = "PEGS-ORACLE 1"
+)
 
-// NewOracle builds the oracle of a problem from its winnable positions.
+// NewOracle builds the oracle of a problem from its winnable positions. For
+// a goal hole it also finds the positions that can end with one peg
+// anywhere, so hints never search for that either.
 func NewOracle(ctx context.Context, prob Problem, opt ExploreOptions) (*Oracle, error) {
 	ws, err := Winnable(ctx, prob, opt)
 	if err != nil {
 		return nil, err
 	}
-	o := &Oracle{board: prob.Board, start: prob.Start, goal: prob.Goal, group: ws.group, ranks: map[int][]uint64{}}
-	for pegs, keys := range ws.keys {
-		r := make([]uint64, len(keys))
-		for i, k := range keys {
-			r[i] = rank(unmix(k))
-		}
-		slices.Sort(r)
-		o.ranks[pegs] = r
+	o := &Oracle{board: prob.Board, start: prob.Start, goal: prob.Goal, group: ws.group, ranks: rankLayers(ws.keys, nil)}
+	for _, r := range o.ranks {
 		o.count += int64(len(r))
 	}
+	anyProb := Problem{Board: prob.Board, Start: prob.Start, Goal: engine.Goal{Kind: engine.OnePeg}}
+	o.anyGroup, o.hasAny = anyProb.Group(), true
+	if prob.Goal.Kind != engine.OnePegAt {
+		return o, nil
+	}
+	all, err := Winnable(ctx, anyProb, opt)
+	if err != nil {
+		return nil, err
+	}
+	o.extra = rankLayers(all.keys, func(p engine.Position) bool { return !o.orbitWins(p) })
 	return o, nil
+}
+
+// rankLayers turns layers of mixed keys into sorted ranks, keeping the
+// positions keep accepts (all if keep is nil).
+func rankLayers(layers map[int][]uint64, keep func(engine.Position) bool) map[int][]uint64 {
+	out := map[int][]uint64{}
+	for pegs, keys := range layers {
+		r := make([]uint64, 0, len(keys))
+		for _, k := range keys {
+			if p := unmix(k); keep == nil || keep(p) {
+				r = append(r, rank(p))
+			}
+		}
+		if len(r) > 0 {
+			slices.Sort(r)
+			out[pegs] = r
+		}
+	}
+	return out
+}
+
+// orbitWins reports whether some image of p under anyGroup meets the goal.
+func (o *Oracle) orbitWins(p engine.Position) bool {
+	if o.anyGroup.Len() == o.group.Len() {
+		win, _ := o.Winnable(p)
+		return win
+	}
+	for s := range o.anyGroup.Len() {
+		if _, found := slices.BinarySearch(o.ranks[p.Pegs()], rank(o.group.Canonical(o.anyGroup.Apply(s, p)))); found {
+			return true
+		}
+	}
+	return false
+}
+
+// OnePeg reports whether p can still end with one peg anywhere. ok is
+// false for a position that cannot arise in the level, and when the oracle
+// was loaded from a version 1 file, which lacks that table.
+func (o *Oracle) OnePeg(p engine.Position) (win, ok bool) {
+	if o.goal.Kind != engine.OnePegAt {
+		return o.Winnable(p)
+	}
+	if !o.hasAny || o.board.Class(p) != o.board.Class(o.start) || p.Pegs() > o.start.Pegs() {
+		return false, false
+	}
+	if o.orbitWins(p) {
+		return true, true
+	}
+	_, found := slices.BinarySearch(o.extra[p.Pegs()], rank(o.anyGroup.Canonical(p)))
+	return found, true
 }
 
 // Len returns the number of winnable positions (up to symmetry).
@@ -86,7 +153,8 @@ var binom = func() (t [65][65]uint64) {
 }()
 
 // Write stores the oracle: a short text header naming the board, start and
-// goal, then per peg count the gaps between successive ranks as varints.
+// goal, then per peg count the gaps between successive ranks as varints,
+// first for the goal and then for the one-peg orbits beyond it.
 func (o *Oracle) Write(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "%s\n%s\n%d\n%s\n%s\n", oracleMagic, o.board.Name(), o.board.Holes(), o.board.Line(o.start), o.board.FormatGoal(o.goal))
@@ -95,20 +163,22 @@ func (o *Oracle) Write(w io.Writer) error {
 		n := binary.PutUvarint(buf[:], x)
 		bw.Write(buf[:n])
 	}
-	pegs := make([]int, 0, len(o.ranks))
-	for k := range o.ranks {
-		pegs = append(pegs, k)
-	}
-	slices.Sort(pegs)
-	put(uint64(len(pegs)))
-	for _, k := range pegs {
-		r := o.ranks[k]
-		put(uint64(k))
-		put(uint64(len(r)))
-		prev := uint64(0)
-		for _, x := range r {
-			put(x - prev)
-			prev = x
+	for _, table := range []map[int][]uint64{o.ranks, o.extra} {
+		pegs := make([]int, 0, len(table))
+		for k := range table {
+			pegs = append(pegs, k)
+		}
+		slices.Sort(pegs)
+		put(uint64(len(pegs)))
+		for _, k := range pegs {
+			r := table[k]
+			put(uint64(k))
+			put(uint64(len(r)))
+			prev := uint64(0)
+			for _, x := range r {
+				put(x - prev)
+				prev = x
+			}
 		}
 	}
 	return bw.Flush()
@@ -135,7 +205,7 @@ func LoadOracle(r io.Reader, b *engine.Board) (*Oracle, error) {
 		}
 		hdr[i] = s
 	}
-	if hdr[0] != oracleMagic {
+	if hdr[0] != oracleMagic && hdr[0] != oracleMagicV1 {
 		return nil, fmt.Errorf("%w: not an oracle file", ErrOracle)
 	}
 	if holes, err := strconv.Atoi(hdr[2]); err != nil || holes != b.Holes() || hdr[1] != b.Name() {
@@ -149,7 +219,7 @@ func LoadOracle(r io.Reader, b *engine.Board) (*Oracle, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: goal: %v", ErrOracle, err)
 	}
-	o := &Oracle{board: b, start: start, goal: goal, group: Problem{b, start, goal}.Group(), ranks: map[int][]uint64{}}
+	o := &Oracle{board: b, start: start, goal: goal, group: Problem{b, start, goal}.Group()}
 	get := func() (uint64, error) {
 		x, err := binary.ReadUvarint(br)
 		if err != nil {
@@ -157,31 +227,50 @@ func LoadOracle(r io.Reader, b *engine.Board) (*Oracle, error) {
 		}
 		return x, nil
 	}
-	nl, err := get()
-	if err != nil || nl > 65 {
-		return nil, fmt.Errorf("%w: layer count", ErrOracle)
-	}
-	for range nl {
-		k, err := get()
-		if err != nil {
-			return nil, err
+	table := func() (map[int][]uint64, error) {
+		t := map[int][]uint64{}
+		nl, err := get()
+		if err != nil || nl > 65 {
+			return nil, fmt.Errorf("%w: layer count", ErrOracle)
 		}
-		n, err := get()
-		if err != nil || k > 64 || n > binom[b.Holes()][k] {
-			return nil, fmt.Errorf("%w: layer size", ErrOracle)
-		}
-		r := make([]uint64, n)
-		prev := uint64(0)
-		for i := range r {
-			d, err := get()
+		for range nl {
+			k, err := get()
 			if err != nil {
 				return nil, err
 			}
-			prev += d
-			r[i] = prev
+			n, err := get()
+			if err != nil || k > 64 || n > binom[b.Holes()][k] {
+				return nil, fmt.Errorf("%w: layer size", ErrOracle)
+			}
+			r := make([]uint64, n)
+			prev := uint64(0)
+			for i := range r {
+				d, err := get()
+				if err != nil {
+					return nil, err
+				}
+				prev += d
+				r[i] = prev
+			}
+			t[int(k)] = r
 		}
-		o.ranks[int(k)] = r
-		o.count += int64(n)
+		return t, nil
+	}
+	if o.ranks, err = table(); err != nil {
+		return nil, err
+	}
+	for _, r := range o.ranks {
+		o.count += int64(len(r))
+	}
+	o.anyGroup = Problem{b, start, engine.Goal{Kind: engine.OnePeg}}.Group()
+	if hdr[0] == oracleMagic {
+		if o.extra, err = table(); err != nil {
+			return nil, err
+		}
+		o.hasAny = true
+		if goal.Kind != engine.OnePegAt {
+			o.extra = nil
+		}
 	}
 	return o, nil
 }
