@@ -148,8 +148,9 @@ type rec interface{ uint64 | narrow | record }
 
 func keyOf[R rec](r *R) uint64 { return *(*uint64)(unsafe.Pointer(r)) }
 
-// workerState holds one worker's children, one list per bucket: recs when
-// the search carries counts, keys when it does not.
+// workerState holds one worker's children, one list per bucket, in the
+// layer's kind: recs (128-bit counts), nars (64-bit counts) or keys (no
+// counts). Only that kind's lists are set while a layer is expanded.
 type workerState struct {
 	recs  [][]record
 	nars  [][]narrow
