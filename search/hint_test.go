@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -263,5 +264,47 @@ func BenchmarkHint(b *testing.B) {
 		for b.Loop() {
 			o.Winnable(p)
 		}
+	})
+	// Every position of 30 random games, dead ends included: one op hints
+	// them all; ns/hint is the mean, p99-ms and max-ms the tail a game sees.
+	type step struct {
+		p    engine.Position
+		hist *History
+	}
+	var steps []step
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 30 {
+		p := eng.Start()
+		var played []engine.Jump
+		for {
+			steps = append(steps, step{p, &History{eng.Start(), slices.Clone(played)}})
+			moves := eng.Moves(nil, p)
+			if len(moves) == 0 {
+				break
+			}
+			j := moves[rng.IntN(len(moves))]
+			played = append(played, j)
+			p = p.Apply(j)
+		}
+	}
+	b.Run("positions=random-games/oracle=file", func(b *testing.B) {
+		var times []time.Duration
+		for b.Loop() {
+			for _, s := range steps {
+				t0 := time.Now()
+				if _, err := Advise(context.Background(), eng, s.p, g, s.hist, o, Options{}); err != nil {
+					b.Fatal(err)
+				}
+				times = append(times, time.Since(t0))
+			}
+		}
+		var total time.Duration
+		for _, t := range times {
+			total += t
+		}
+		slices.Sort(times)
+		b.ReportMetric(float64(total)/float64(len(times)), "ns/hint")
+		b.ReportMetric(float64(times[len(times)*99/100])/1e6, "p99-ms")
+		b.ReportMetric(float64(times[len(times)-1])/1e6, "max-ms")
 	})
 }
