@@ -264,27 +264,108 @@ func (a *Analysis) findWinnable(ctx context.Context, prob Problem, gen *moveGen,
 
 // join returns the keys of l whose complements, made canonical, are in c.
 func join(ctx context.Context, l, c *layer, b *engine.Board, group *engine.Group, workers int) ([]uint64, error) {
-	comp := make([]uint64, c.len())
-	g, _ := errgroup.WithContext(ctx)
-	if workers <= 0 {
-		workers = 2
+	return keepFound(ctx, l, c.len(), workers, func(dst []uint64, lo, hi int) []uint64 {
+		for _, k := range c.keys[lo:hi] {
+			dst = append(dst, mix(group.Canonical(b.Complement(unmix(k)))))
+		}
+		return dst
+	})
+}
+
+// keyBits is the number of top key bits by which keepFound and sortKeys
+// split mixed keys (which spread evenly over them) into parts.
+const keyBits = 8
+
+// keepFound returns the keys of l (sorted) that find produces. find
+// appends the mixed keys it finds for items lo..hi of its input to dst; it
+// runs on the worker pool over chunks of [0, n). Each chunk's keys are split
+// by their top bits, and each part is sorted and matched against the same
+// part of l in parallel, so nothing after find runs on one core.
+func keepFound(ctx context.Context, l *layer, n, workers int, find func(dst []uint64, lo, hi int) []uint64) ([]uint64, error) {
+	if n == 0 || l.len() == 0 {
+		return nil, nil
 	}
+	const nb = 1 << keyBits
+	workers = poolSize(workers)
+	chunks := min(n, 4*workers)
+	parts := make([][nb][]uint64, chunks)
+	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(workers)
-	const chunk = 1 << 16
-	for lo := 0; lo < len(comp); lo += chunk {
-		hi := min(len(comp), lo+chunk)
+	for c := range chunks {
 		g.Go(func() error {
-			for i := lo; i < hi; i++ {
-				comp[i] = mix(group.Canonical(b.Complement(unmix(c.keys[i]))))
+			found := find(nil, c*n/chunks, (c+1)*n/chunks)
+			split := make([]uint64, len(found))
+			count := countTops(found)
+			pos := count
+			for _, k := range found {
+				b := k >> (64 - keyBits)
+				split[pos[b]] = k
+				pos[b]++
 			}
-			return ctx.Err()
+			for b := range nb {
+				parts[c][b] = split[count[b]:count[b+1]]
+			}
+			return gctx.Err()
 		})
 	}
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	sortKeys(comp, workers)
-	return intersect(l.keys, comp), nil
+	out := make([][]uint64, nb)
+	g, gctx = errgroup.WithContext(ctx)
+	g.SetLimit(workers)
+	for b := range nb {
+		g.Go(func() error {
+			total := 0
+			for c := range parts {
+				total += len(parts[c][b])
+			}
+			cand := make([]uint64, 0, total)
+			for c := range parts {
+				cand = append(cand, parts[c][b]...)
+			}
+			cand = slices.Compact(sortPart(cand, make([]uint64, len(cand))))
+			lo, _ := slices.BinarySearch(l.keys, uint64(b)<<(64-keyBits))
+			hi := len(l.keys)
+			if b+1 < nb {
+				hi, _ = slices.BinarySearch(l.keys, uint64(b+1)<<(64-keyBits))
+			}
+			out[b] = intersect(l.keys[lo:hi], cand)
+			return gctx.Err()
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return slices.Concat(out...), nil
+}
+
+// countTops returns where each part of keys by top bits begins in a split
+// of keys: count[b] is the number of keys with top bits below b.
+func countTops(keys []uint64) (count [1<<keyBits + 1]int) {
+	for _, k := range keys {
+		count[k>>(64-keyBits)+1]++
+	}
+	for i := 1; i < len(count); i++ {
+		count[i] += count[i-1]
+	}
+	return count
+}
+
+// sortPart sorts mixed keys that share their top bits: radix passes on as
+// many bytes below them as the part's size needs, with tmp (as long as
+// part) for scratch. It returns part or tmp, whichever holds the result.
+func sortPart(part, tmp []uint64) []uint64 {
+	if len(part) < 64 {
+		slices.Sort(part)
+		return part
+	}
+	// Enough digits that a few keys at most share them.
+	passes := 1
+	for len(part)>>(8*passes) > 4 && passes < 7 {
+		passes++
+	}
+	return sortRecords([][]uint64{part}, tmp, part, uint(64-keyBits-8*passes), passes)
 }
 
 // intersect returns the keys in both a and b, which are sorted.
@@ -306,44 +387,27 @@ func intersect(a, b []uint64) []uint64 {
 	return out
 }
 
-// sortKeys sorts mixed keys: it splits them by their top byte, which mixed
-// keys spread evenly, and radix sorts the parts in parallel on as many
-// bytes below it as their size needs.
+// sortKeys sorts mixed keys: it splits them by their top bits and radix
+// sorts the parts in parallel.
 func sortKeys(keys []uint64, workers int) {
-	const bbits = 8
 	if len(keys) < 1<<12 {
 		slices.Sort(keys)
 		return
 	}
-	var count [1<<bbits + 1]int
-	for _, k := range keys {
-		count[k>>(64-bbits)+1]++
-	}
-	for i := 1; i < len(count); i++ {
-		count[i] += count[i-1]
-	}
+	count := countTops(keys)
 	tmp := make([]uint64, len(keys))
 	pos := count
 	for _, k := range keys {
-		b := k >> (64 - bbits)
+		b := k >> (64 - keyBits)
 		tmp[pos[b]] = k
 		pos[b]++
 	}
 	var g errgroup.Group
-	g.SetLimit(max(1, workers))
-	for b := range 1 << bbits {
+	g.SetLimit(poolSize(workers))
+	for b := range 1 << keyBits {
 		g.Go(func() error {
-			part := tmp[count[b]:count[b+1]]
-			if len(part) == 0 {
-				return nil
-			}
-			// Enough digits that a few keys at most share them.
-			passes := 1
-			for len(part)>>(8*passes) > 4 && passes < 7 {
-				passes++
-			}
-			out := keys[count[b]:count[b+1]]
-			if sorted := sortRecords([][]uint64{part}, out, part, uint(64-bbits-8*passes), passes); &sorted[0] != &out[0] {
+			part, out := tmp[count[b]:count[b+1]], keys[count[b]:count[b+1]]
+			if sorted := sortPart(part, out); len(sorted) > 0 && &sorted[0] != &out[0] {
 				copy(out, sorted)
 			}
 			return nil
@@ -537,47 +601,22 @@ func complementKeys(keys []uint64, b *engine.Board, group *engine.Group, workers
 // complement. Winnable layers are far smaller than reachable ones, so this
 // touches a fraction of what expanding l would.
 func parentsOf(ctx context.Context, l *layer, next []uint64, gen *moveGen, workers int) ([]uint64, error) {
-	workers = max(1, workers)
-	const chunk = 1 << 13
-	parts := make([][]uint64, (len(next)+chunk-1)/chunk)
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(workers)
 	full := gen.board.Full()
-	for c := range parts {
-		lo, hi := c*chunk, min(len(next), (c+1)*chunk)
-		g.Go(func() error {
-			imgs := make([]engine.Position, gen.nsym)
-			pimgs := make([]engine.Position, gen.nsym)
-			var moves []int16
-			out := make([]uint64, 0, 12*(hi-lo))
-			for _, k := range next[lo:hi] {
-				q := unmix(k)
-				gen.group.Images(q, imgs)
-				moves = gen.appendMoves(moves[:0], full&^q)
-				for _, m := range moves {
-					gen.childImages(pimgs, imgs, m)
-					out = append(out, mix(canonical(pimgs)))
-				}
+	return keepFound(ctx, l, len(next), workers, func(dst []uint64, lo, hi int) []uint64 {
+		imgs := make([]engine.Position, gen.nsym)
+		pimgs := make([]engine.Position, gen.nsym)
+		var moves []int16
+		for _, k := range next[lo:hi] {
+			q := unmix(k)
+			gen.group.Images(q, imgs)
+			moves = gen.appendMoves(moves[:0], full&^q)
+			for _, m := range moves {
+				gen.childImages(pimgs, imgs, m)
+				dst = append(dst, mix(canonical(pimgs)))
 			}
-			parts[c] = out
-			return gctx.Err()
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return nil, err
-	}
-	total := 0
-	for _, p := range parts {
-		total += len(p)
-	}
-	cand := make([]uint64, 0, total)
-	for _, p := range parts {
-		cand = append(cand, p...)
-	}
-	sortKeys(cand, workers)
-	cand = slices.Compact(cand)
-	// Keep the candidates that are reachable.
-	return intersect(l.keys, cand), nil
+		}
+		return dst
+	})
 }
 
 // keySet is a read-only hash set of mixed keys.

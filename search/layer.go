@@ -98,9 +98,13 @@ type expander struct {
 	states   []*workerState
 }
 
-func (e *expander) nworkers() int {
-	if e.workers > 0 {
-		return e.workers
+func (e *expander) nworkers() int { return poolSize(e.workers) }
+
+// poolSize is the number of workers a search runs for a requested count:
+// GOMAXPROCS when the request is not positive.
+func poolSize(workers int) int {
+	if workers > 0 {
+		return workers
 	}
 	return runtime.GOMAXPROCS(0)
 }
