@@ -232,6 +232,40 @@ func TestOracleRejects(t *testing.T) {
 	}
 }
 
+// FuzzLoadOracle feeds damaged oracle files to the loader: it must return
+// an oracle or an error, never panic, and never trust a size it has not
+// read.
+func FuzzLoadOracle(f *testing.F) {
+	b, err := engine.Lookup("triangle")
+	if err != nil {
+		f.Fatal(err)
+	}
+	start, _ := b.Vacate("1")
+	for _, g := range []string{"any", "10"} {
+		gl, _ := b.ParseGoal(g)
+		o, err := NewOracle(context.Background(), Problem{b, start, gl}, ExploreOptions{Workers: 1})
+		if err != nil {
+			f.Fatal(err)
+		}
+		var buf bytes.Buffer
+		o.Write(&buf)
+		f.Add(buf.Bytes())
+		f.Add(bytes.Replace(buf.Bytes(), []byte(oracleMagic), []byte(oracleMagicV1), 1))
+	}
+	f.Add([]byte(oracleMagic + "\ntriangle\n15\n.oooooooooooooo\nany\n\x01\x0e\xff\xff\xff\xff\x0f"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		o, err := LoadOracle(bytes.NewReader(data), b)
+		if err != nil {
+			if !errors.Is(err, ErrOracle) {
+				t.Fatalf("error without ErrOracle: %v", err)
+			}
+			return
+		}
+		o.Winnable(start)
+		o.OnePeg(start)
+	})
+}
+
 // BenchmarkHint measures hints on the English board with and without an
 // oracle.
 func BenchmarkHint(b *testing.B) {

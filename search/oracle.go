@@ -239,18 +239,22 @@ func LoadOracle(r io.Reader, b *engine.Board) (*Oracle, error) {
 				return nil, err
 			}
 			n, err := get()
-			if err != nil || k > 64 || n > binom[b.Holes()][k] {
+			if err != nil || k > uint64(b.Holes()) || n > binom[b.Holes()][k] {
 				return nil, fmt.Errorf("%w: layer size", ErrOracle)
 			}
-			r := make([]uint64, n)
+			// Grow with the data read, not with the size the file claims.
+			r := make([]uint64, 0, min(n, 1<<16))
 			prev := uint64(0)
-			for i := range r {
+			for range n {
 				d, err := get()
 				if err != nil {
 					return nil, err
 				}
+				if prev+d < prev || prev+d >= binom[b.Holes()][k] {
+					return nil, fmt.Errorf("%w: rank out of range", ErrOracle)
+				}
 				prev += d
-				r[i] = prev
+				r = append(r, prev)
 			}
 			t[int(k)] = r
 		}
