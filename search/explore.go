@@ -230,34 +230,21 @@ func forward(ctx context.Context, e *expander, start []*layer, phase string, pro
 }
 
 // findWinnable marks the positions of the forward layers that can reach the
-// goal, walking back up from the goal positions: a reachable position is
-// winnable when one of its children is.
+// goal (see walkBack).
 func (a *Analysis) findWinnable(ctx context.Context, prob Problem, gen *moveGen, opt ExploreOptions, fwd []*layer) error {
-	group := gen.group
-	if len(backwardSeeds(prob, group)) == 0 {
+	if len(backwardSeeds(prob, gen.group)) == 0 {
 		return nil
 	}
-	var below []uint64
-	for i := len(fwd) - 1; i >= 0; i-- {
-		l := fwd[i]
-		var w []uint64
-		if l.pegs == 1 {
-			for _, k := range l.keys {
-				if prob.Goal.Reached(unmix(k)) || prob.Goal.Kind == engine.OnePegAt && group.Canonical(unmix(k)) == group.Canonical(1<<uint(prob.Goal.Hole)) {
-					w = append(w, k)
-				}
-			}
-		} else if len(below) > 0 {
-			if opt.Progress != nil {
-				opt.Progress(Progress{Phase: "backward", Pegs: l.pegs, Total: l.len()})
-			}
-			var err error
-			if w, err = parentsOf(ctx, l, below, gen, opt.Workers); err != nil {
-				return err
-			}
-		}
-		a.Layers[i].Winnable = int64(len(w))
-		below = w
+	byPegs := map[int]*layer{}
+	for _, l := range fwd {
+		byPegs[l.pegs] = l
+	}
+	w, err := walkBack(ctx, prob.Goal, gen, byPegs, fwd[0].pegs, opt)
+	if err != nil {
+		return err
+	}
+	for i, l := range fwd {
+		a.Layers[i].Winnable = int64(len(w[l.pegs]))
 	}
 	return nil
 }
@@ -464,6 +451,16 @@ func (w *WinSet) containsCanonical(c engine.Position) bool {
 // N-n pegs, is reachable too, so layers past the middle are the complements
 // of layers before it.
 func Winnable(ctx context.Context, prob Problem, opt ExploreOptions) (*WinSet, error) {
+	sets, err := winnable(ctx, prob, []engine.Goal{prob.Goal}, opt)
+	if err != nil {
+		return nil, err
+	}
+	return sets[0], nil
+}
+
+// winnable is Winnable for several goals from one start, all reduced by
+// prob's group: one forward search serves them all. prob.Goal is not used.
+func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt ExploreOptions) ([]*WinSet, error) {
 	t0 := time.Now()
 	if err := prob.check(); err != nil {
 		return nil, err
@@ -473,58 +470,57 @@ func Winnable(ctx context.Context, prob Problem, opt ExploreOptions) (*WinSet, e
 	mem := &memBudget{limit: Options{Memory: opt.Memory}.memory()}
 	group := prob.Group()
 	gen := newMoveGen(b, group)
-	w := &WinSet{group: group, keys: map[int][]uint64{}}
-	seeds := backwardSeeds(prob, group)
 	start := mix(group.Canonical(prob.Start))
 	p0 := prob.Start.Pegs()
-	if len(seeds) == 0 {
-		w.Elapsed = time.Since(t0)
-		return w, nil
+	sets := make([]*WinSet, len(goals))
+	some := false
+	for i, g := range goals {
+		sets[i] = &WinSet{group: group, keys: map[int][]uint64{}}
+		if len(backwardSeeds(Problem{b, prob.Start, g}, group)) > 0 {
+			some = true
+		}
 	}
-	self := len(seeds) == 1 && seeds[0] == start
+	if !some {
+		for _, w := range sets {
+			w.Elapsed = time.Since(t0)
+		}
+		return sets, nil
+	}
+	seeds := backwardSeeds(Problem{b, prob.Start, goals[0]}, group)
+	self := len(goals) == 1 && len(seeds) == 1 && seeds[0] == start
 	// Forward layers needed: with self-complement, down to the peg count m
 	// where every winnable n has n >= m or N-n >= m.
 	stop := 1
 	if self {
 		stop = n / 2
 	}
-	run := func(first *layer, phase string) (map[int]*layer, error) {
-		e := &expander{gen: gen, workers: opt.Workers, mem: mem}
-		layers := []*layer{first}
-		if err := mem.take(first.bytes(), "the first layer"); err != nil {
-			return nil, err
-		}
-		for layers[len(layers)-1].pegs > stop {
-			cur := layers[len(layers)-1]
-			if opt.Progress != nil {
-				pegs := cur.pegs
-				e.progress = func(done, total int) { opt.Progress(Progress{Phase: phase, Pegs: pegs, Done: done, Total: total}) }
-			}
-			next, _, err := e.next(ctx, cur)
-			if err != nil {
-				return nil, err
-			}
-			if next.len() == 0 {
-				break
-			}
-			layers = append(layers, next)
-		}
-		out := map[int]*layer{}
-		for _, l := range layers {
-			out[l.pegs] = l
-		}
-		return out, nil
-	}
-	fwd, err := run(&layer{pegs: p0, keys: []uint64{start}}, "forward")
-	if err != nil {
+	e := &expander{gen: gen, workers: opt.Workers, mem: mem}
+	first := &layer{pegs: p0, keys: []uint64{start}}
+	if err := mem.take(first.bytes(), "the first layer"); err != nil {
 		return nil, err
 	}
-	back := fwd
+	fwd := map[int]*layer{p0: first}
+	for cur := first; cur.pegs > stop; {
+		if opt.Progress != nil {
+			pegs := cur.pegs
+			e.progress = func(done, total int) { opt.Progress(Progress{Phase: "forward", Pegs: pegs, Done: done, Total: total}) }
+		}
+		next, _, err := e.next(ctx, cur)
+		if err != nil {
+			return nil, err
+		}
+		if next.len() == 0 {
+			break
+		}
+		fwd[next.pegs] = next
+		cur = next
+	}
 	if self {
+		w := sets[0]
 		// Meet in the middle, then walk back up: a reachable position is
 		// winnable when one of its children is.
 		f, okf := fwd[stop]
-		c, okc := back[n-stop]
+		c, okc := fwd[n-stop]
 		if okf && okc {
 			keys, err := join(ctx, f, c, b, group, opt.Workers)
 			if err != nil {
@@ -548,41 +544,63 @@ func Winnable(ctx context.Context, prob Problem, opt ExploreOptions) (*WinSet, e
 			}
 		}
 	} else {
-		// Walk back up the reachable layers from the goal positions.
-		var below []uint64
-		for pegs := 1; pegs <= p0; pegs++ {
-			l, ok := fwd[pegs]
-			if !ok {
-				below = nil
-				continue
+		for i, g := range goals {
+			keys, err := walkBack(ctx, g, gen, fwd, p0, opt)
+			if err != nil {
+				return nil, err
 			}
-			var keys []uint64
-			if pegs == 1 {
-				for _, k := range l.keys {
-					if prob.Goal.Reached(unmix(k)) || prob.Goal.Kind == engine.OnePegAt && unmix(k) == group.Canonical(1<<uint(prob.Goal.Hole)) {
-						keys = append(keys, k)
-					}
-				}
-			} else if len(below) > 0 {
-				if keys, err = parentsOf(ctx, l, below, gen, opt.Workers); err != nil {
-					return nil, err
-				}
-			}
-			w.keys[pegs] = keys
-			below = keys
+			sets[i].keys = keys
 		}
 	}
-	for pegs := p0; pegs >= 1; pegs-- {
-		ls := LayerStats{Pegs: pegs, Winnable: int64(len(w.keys[pegs]))}
-		if l, ok := fwd[pegs]; ok {
-			ls.Reachable = int64(l.len())
+	for _, w := range sets {
+		for pegs := p0; pegs >= 1; pegs-- {
+			ls := LayerStats{Pegs: pegs, Winnable: int64(len(w.keys[pegs]))}
+			if l, ok := fwd[pegs]; ok {
+				ls.Reachable = int64(l.len())
+			}
+			w.Winnable += ls.Winnable
+			w.Layers = append(w.Layers, ls)
 		}
-		w.Winnable += ls.Winnable
-		w.Layers = append(w.Layers, ls)
+		w.PeakBytes = mem.peak.Load()
+		w.Elapsed = time.Since(t0)
 	}
-	w.PeakBytes = mem.peak.Load()
-	w.Elapsed = time.Since(t0)
-	return w, nil
+	return sets, nil
+}
+
+// walkBack returns the winnable positions of reachable layers fwd (by peg
+// count, from the start's p0 down to one peg), walking back up from the
+// goal positions: a reachable position is winnable when one of its
+// children is.
+func walkBack(ctx context.Context, goal engine.Goal, gen *moveGen, fwd map[int]*layer, p0 int, opt ExploreOptions) (map[int][]uint64, error) {
+	group := gen.group
+	out := map[int][]uint64{}
+	var below []uint64
+	for pegs := 1; pegs <= p0; pegs++ {
+		l, ok := fwd[pegs]
+		if !ok {
+			below = nil
+			continue
+		}
+		var keys []uint64
+		if pegs == 1 {
+			for _, k := range l.keys {
+				if goal.Reached(unmix(k)) || goal.Kind == engine.OnePegAt && group.Canonical(unmix(k)) == group.Canonical(1<<uint(goal.Hole)) {
+					keys = append(keys, k)
+				}
+			}
+		} else if len(below) > 0 {
+			if opt.Progress != nil {
+				opt.Progress(Progress{Phase: "backward", Pegs: pegs, Total: l.len()})
+			}
+			var err error
+			if keys, err = parentsOf(ctx, l, below, gen, opt.Workers); err != nil {
+				return nil, err
+			}
+		}
+		out[pegs] = keys
+		below = keys
+	}
+	return out, nil
 }
 
 // complementKeys returns the canonical complements of keys, sorted.

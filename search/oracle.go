@@ -45,24 +45,37 @@ const (
 // a goal hole it also finds the positions that can end with one peg
 // anywhere, so hints never search for that either.
 func NewOracle(ctx context.Context, prob Problem, opt ExploreOptions) (*Oracle, error) {
-	ws, err := Winnable(ctx, prob, opt)
+	anyProb := Problem{Board: prob.Board, Start: prob.Start, Goal: engine.Goal{Kind: engine.OnePeg}}
+	var ws, all *WinSet
+	var err error
+	switch {
+	case prob.Goal.Kind != engine.OnePegAt:
+		ws, err = Winnable(ctx, prob, opt)
+	case anyProb.Group().Len() == prob.Group().Len():
+		// The same group reduces both: one forward search serves both
+		// goals (for the centre game this beats meeting in the middle for
+		// the goal and then searching everything for one peg anywhere).
+		var sets []*WinSet
+		sets, err = winnable(ctx, prob, []engine.Goal{prob.Goal, anyProb.Goal}, opt)
+		if err == nil {
+			ws, all = sets[0], sets[1]
+		}
+	default:
+		if ws, err = Winnable(ctx, prob, opt); err == nil {
+			all, err = Winnable(ctx, anyProb, opt)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
-	o := &Oracle{board: prob.Board, start: prob.Start, goal: prob.Goal, group: ws.group, ranks: rankLayers(ws.keys, nil)}
+	o := &Oracle{board: prob.Board, start: prob.Start, goal: prob.Goal, group: ws.group, ranks: rankLayers(ws.keys, nil),
+		anyGroup: anyProb.Group(), hasAny: true}
 	for _, r := range o.ranks {
 		o.count += int64(len(r))
 	}
-	anyProb := Problem{Board: prob.Board, Start: prob.Start, Goal: engine.Goal{Kind: engine.OnePeg}}
-	o.anyGroup, o.hasAny = anyProb.Group(), true
-	if prob.Goal.Kind != engine.OnePegAt {
-		return o, nil
+	if all != nil {
+		o.extra = rankLayers(all.keys, func(p engine.Position) bool { return !o.orbitWins(p) })
 	}
-	all, err := Winnable(ctx, anyProb, opt)
-	if err != nil {
-		return nil, err
-	}
-	o.extra = rankLayers(all.keys, func(p engine.Position) bool { return !o.orbitWins(p) })
 	return o, nil
 }
 
