@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -174,7 +175,7 @@ func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, 
 	if err != nil {
 		return nil, err
 	}
-	if err := a.findWinnable(ctx, prob, gen, opt, fwd); err != nil {
+	if err := a.findWinnable(ctx, prob, gen, opt, mem, fwd); err != nil {
 		return nil, err
 	}
 	for i := range a.Layers {
@@ -231,27 +232,25 @@ func forward(ctx context.Context, e *expander, start []*layer, phase string, pro
 
 // findWinnable marks the positions of the forward layers that can reach the
 // goal (see walkBack).
-func (a *Analysis) findWinnable(ctx context.Context, prob Problem, gen *moveGen, opt ExploreOptions, fwd []*layer) error {
+func (a *Analysis) findWinnable(ctx context.Context, prob Problem, gen *moveGen, opt ExploreOptions, mem *memBudget, fwd []*layer) error {
 	if len(backwardSeeds(prob, gen.group)) == 0 {
 		return nil
 	}
 	byPegs := map[int]*layer{}
-	for _, l := range fwd {
-		byPegs[l.pegs] = l
-	}
-	w, err := walkBack(ctx, prob.Goal, gen, byPegs, fwd[0].pegs, opt)
-	if err != nil {
-		return err
-	}
+	index := map[int]int{}
 	for i, l := range fwd {
-		a.Layers[i].Winnable = int64(len(w[l.pegs]))
+		byPegs[l.pegs] = l
+		index[l.pegs] = i
 	}
-	return nil
+	return walkBack(ctx, prob.Goal, gen, byPegs, fwd[0].pegs, opt, mem, func(pegs int, keys []uint64) error {
+		a.Layers[index[pegs]].Winnable = int64(len(keys))
+		return nil
+	})
 }
 
 // join returns the keys of l whose complements, made canonical, are in c.
-func join(ctx context.Context, l, c *layer, b *engine.Board, group *engine.Group, workers int) ([]uint64, error) {
-	return keepFound(ctx, l, c.len(), workers, func(dst []uint64, lo, hi int) []uint64 {
+func join(ctx context.Context, l, c *layer, b *engine.Board, group *engine.Group, workers int, mem *memBudget) ([]uint64, error) {
+	return keepFound(ctx, l, c.len(), workers, mem, func(dst []uint64, lo, hi int) []uint64 {
 		for _, k := range c.keys[lo:hi] {
 			dst = append(dst, mix(group.Canonical(b.Complement(unmix(k)))))
 		}
@@ -267,8 +266,9 @@ const keyBits = 8
 // appends the mixed keys it finds for items lo..hi of its input to dst; it
 // runs on the worker pool over chunks of [0, n). Each chunk's keys are split
 // by their top bits, and each part is sorted and matched against the same
-// part of l in parallel, so nothing after find runs on one core.
-func keepFound(ctx context.Context, l *layer, n, workers int, find func(dst []uint64, lo, hi int) []uint64) ([]uint64, error) {
+// part of l in parallel, so nothing after find runs on one core. The keys
+// found are charged to mem while they are held.
+func keepFound(ctx context.Context, l *layer, n, workers int, mem *memBudget, find func(dst []uint64, lo, hi int) []uint64) ([]uint64, error) {
 	if n == 0 || l.len() == 0 {
 		return nil, nil
 	}
@@ -276,11 +276,20 @@ func keepFound(ctx context.Context, l *layer, n, workers int, find func(dst []ui
 	workers = poolSize(workers)
 	chunks := min(n, 4*workers)
 	parts := make([][nb][]uint64, chunks)
+	var held atomic.Int64
+	defer func() { mem.give(held.Load()) }()
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(workers)
 	for c := range chunks {
 		g.Go(func() error {
 			found := find(nil, c*n/chunks, (c+1)*n/chunks)
+			// Each key found lives on in a split part and, sorted, in a
+			// candidate list and its scratch.
+			bytes := int64(len(found)) * 8 * 3
+			if err := mem.take(bytes, "the parents of winnable positions"); err != nil {
+				return err
+			}
+			held.Add(bytes)
 			split := make([]uint64, len(found))
 			count := countTops(found)
 			pos := count
@@ -522,8 +531,11 @@ func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt Explor
 		f, okf := fwd[stop]
 		c, okc := fwd[n-stop]
 		if okf && okc {
-			keys, err := join(ctx, f, c, b, group, opt.Workers)
+			keys, err := join(ctx, f, c, b, group, opt.Workers, mem)
 			if err != nil {
+				return nil, err
+			}
+			if err := mem.take(int64(len(keys))*8, "the winnable positions"); err != nil {
 				return nil, err
 			}
 			w.keys[stop] = keys
@@ -532,24 +544,32 @@ func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt Explor
 			if opt.Progress != nil {
 				opt.Progress(Progress{Phase: "backward", Pegs: pegs, Done: 0, Total: fwd[pegs].len()})
 			}
-			keys, err := parentsOf(ctx, fwd[pegs], w.keys[pegs-1], gen, opt.Workers)
+			keys, err := parentsOf(ctx, fwd[pegs], w.keys[pegs-1], gen, opt.Workers, mem)
 			if err != nil {
+				return nil, err
+			}
+			if err := mem.take(int64(len(keys))*8, "the winnable positions"); err != nil {
 				return nil, err
 			}
 			w.keys[pegs] = keys
 		}
 		for pegs := stop - 1; pegs >= 1; pegs-- {
 			if mirror, ok := w.keys[n-pegs]; ok {
+				if err := mem.take(int64(len(mirror))*8, "the winnable positions"); err != nil {
+					return nil, err
+				}
 				w.keys[pegs] = complementKeys(mirror, b, group, opt.Workers)
 			}
 		}
 	} else {
 		for i, g := range goals {
-			keys, err := walkBack(ctx, g, gen, fwd, p0, opt)
+			err := walkBack(ctx, g, gen, fwd, p0, opt, mem, func(pegs int, keys []uint64) error {
+				sets[i].keys[pegs] = keys
+				return mem.take(int64(len(keys))*8, "the winnable positions")
+			})
 			if err != nil {
 				return nil, err
 			}
-			sets[i].keys = keys
 		}
 	}
 	for _, w := range sets {
@@ -567,13 +587,13 @@ func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt Explor
 	return sets, nil
 }
 
-// walkBack returns the winnable positions of reachable layers fwd (by peg
+// walkBack finds the winnable positions of reachable layers fwd (by peg
 // count, from the start's p0 down to one peg), walking back up from the
 // goal positions: a reachable position is winnable when one of its
-// children is.
-func walkBack(ctx context.Context, goal engine.Goal, gen *moveGen, fwd map[int]*layer, p0 int, opt ExploreOptions) (map[int][]uint64, error) {
+// children is. It calls each with every layer's winnable keys, fewest pegs
+// first.
+func walkBack(ctx context.Context, goal engine.Goal, gen *moveGen, fwd map[int]*layer, p0 int, opt ExploreOptions, mem *memBudget, each func(pegs int, keys []uint64) error) error {
 	group := gen.group
-	out := map[int][]uint64{}
 	var below []uint64
 	for pegs := 1; pegs <= p0; pegs++ {
 		l, ok := fwd[pegs]
@@ -593,14 +613,16 @@ func walkBack(ctx context.Context, goal engine.Goal, gen *moveGen, fwd map[int]*
 				opt.Progress(Progress{Phase: "backward", Pegs: pegs, Total: l.len()})
 			}
 			var err error
-			if keys, err = parentsOf(ctx, l, below, gen, opt.Workers); err != nil {
-				return nil, err
+			if keys, err = parentsOf(ctx, l, below, gen, opt.Workers, mem); err != nil {
+				return err
 			}
 		}
-		out[pegs] = keys
+		if err := each(pegs, keys); err != nil {
+			return err
+		}
 		below = keys
 	}
-	return out, nil
+	return nil
 }
 
 // complementKeys returns the canonical complements of keys, sorted.
@@ -618,9 +640,9 @@ func complementKeys(keys []uint64, b *engine.Board, group *engine.Group, workers
 // jump undone, and the jumps q can undo are the jumps legal in q's
 // complement. Winnable layers are far smaller than reachable ones, so this
 // touches a fraction of what expanding l would.
-func parentsOf(ctx context.Context, l *layer, next []uint64, gen *moveGen, workers int) ([]uint64, error) {
+func parentsOf(ctx context.Context, l *layer, next []uint64, gen *moveGen, workers int, mem *memBudget) ([]uint64, error) {
 	full := gen.board.Full()
-	return keepFound(ctx, l, len(next), workers, func(dst []uint64, lo, hi int) []uint64 {
+	return keepFound(ctx, l, len(next), workers, mem, func(dst []uint64, lo, hi int) []uint64 {
 		imgs := make([]engine.Position, gen.nsym)
 		pimgs := make([]engine.Position, gen.nsym)
 		var moves []int16

@@ -2,8 +2,10 @@ package search
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"pegs/engine"
@@ -72,5 +74,26 @@ func TestWideRecords(t *testing.T) {
 	if narrowed.Solutions.Cmp(wide.Solutions) != 0 || narrowed.Games.Cmp(wide.Games) != 0 || narrowed.RandomWin != wide.RandomWin || narrowed.Reachable != wide.Reachable {
 		t.Errorf("wide records: %v solutions, %v games, %v random win, %d reachable; narrow: %v, %v, %v, %d",
 			wide.Solutions, wide.Games, wide.RandomWin, wide.Reachable, narrowed.Solutions, narrowed.Games, narrowed.RandomWin, narrowed.Reachable)
+	}
+}
+
+// TestWinnableBudget checks that the walk back from the goal charges what it
+// holds to the budget: one byte under a search's peak, the search stops
+// there with ErrMemory instead of running on past its budget.
+func TestWinnableBudget(t *testing.T) {
+	b, err := engine.Lookup("triangle:6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, _ := b.Vacate("1")
+	goal, _ := b.ParseGoal("any")
+	prob := Problem{b, start, goal}
+	ws, err := Winnable(context.Background(), prob, ExploreOptions{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Winnable(context.Background(), prob, ExploreOptions{Workers: 2, Memory: ws.PeakBytes - 1})
+	if !errors.Is(err, ErrMemory) || !strings.Contains(err.Error(), "winnable positions") {
+		t.Errorf("budget one byte under the peak of %d: err = %v, want ErrMemory in the walk back", ws.PeakBytes, err)
 	}
 }
