@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"pegs/engine"
@@ -86,7 +87,7 @@ func endgameFor(ctx context.Context, b *engine.Board, goal engine.Goal, class en
 		return nil
 	}
 	sortKeys(seeds, 1)
-	seeds = compact(seeds)
+	seeds = slices.Compact(seeds)
 	e := &endgame{full: b.Full(), layers: make([]*keySet, n+1)}
 	ex := &expander{gen: gen, workers: 1, mem: &memBudget{limit: budget}}
 	cur := &layer{pegs: n - 1, keys: seeds}
@@ -110,16 +111,6 @@ func endgameFor(ctx context.Context, b *engine.Board, goal engine.Goal, class en
 	}
 	actual, _ := endgames.LoadOrStore(key, e)
 	return actual.(*endgame)
-}
-
-func compact(keys []uint64) []uint64 {
-	out := keys[:0]
-	for i, k := range keys {
-		if i == 0 || k != keys[i-1] {
-			out = append(out, k)
-		}
-	}
-	return out
 }
 
 // has reports whether the position with the given images and peg count
