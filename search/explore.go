@@ -251,6 +251,7 @@ func (a *Analysis) findWinnable(ctx context.Context, prob Problem, gen *moveGen,
 // join returns the keys of l whose complements, made canonical, are in c.
 func join(ctx context.Context, l, c *layer, b *engine.Board, group *engine.Group, workers int, mem *memBudget) ([]uint64, error) {
 	return keepFound(ctx, l, c.len(), workers, mem, func(dst []uint64, lo, hi int) []uint64 {
+		dst = slices.Grow(dst, hi-lo)
 		for _, k := range c.keys[lo:hi] {
 			dst = append(dst, mix(group.Canonical(b.Complement(unmix(k)))))
 		}
@@ -646,6 +647,8 @@ func parentsOf(ctx context.Context, l *layer, next []uint64, gen *moveGen, worke
 		imgs := make([]engine.Position, gen.nsym)
 		pimgs := make([]engine.Position, gen.nsym)
 		var moves []int16
+		// About a dozen jumps can be undone in a winnable position.
+		dst = slices.Grow(dst, 12*(hi-lo))
 		for _, k := range next[lo:hi] {
 			q := unmix(k)
 			gen.group.Images(q, imgs)

@@ -73,10 +73,34 @@ func NewOracle(ctx context.Context, prob Problem, opt ExploreOptions) (*Oracle, 
 	for _, r := range o.ranks {
 		o.count += int64(len(r))
 	}
-	if all != nil {
+	switch {
+	case all != nil && all.group.Len() == ws.group.Len():
+		// One group: the orbits beyond the goal's are the keys that are
+		// not the goal's.
+		beyond := map[int][]uint64{}
+		for pegs, keys := range all.keys {
+			beyond[pegs] = without(keys, ws.keys[pegs])
+		}
+		o.extra = rankLayers(beyond, nil)
+	case all != nil:
 		o.extra = rankLayers(all.keys, func(p engine.Position) bool { return !o.orbitWins(p) })
 	}
 	return o, nil
+}
+
+// without returns the keys of a that are not in b; both are sorted.
+func without(a, b []uint64) []uint64 {
+	var out []uint64
+	j := 0
+	for _, k := range a {
+		for j < len(b) && b[j] < k {
+			j++
+		}
+		if j == len(b) || b[j] != k {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // rankLayers turns layers of mixed keys into sorted ranks, keeping the
