@@ -469,7 +469,8 @@ func Winnable(ctx context.Context, prob Problem, opt ExploreOptions) (*WinSet, e
 }
 
 // winnable is Winnable for several goals from one start, all reduced by
-// prob's group: one forward search serves them all. prob.Goal is not used.
+// prob.Group() (prob.Goal matters only there): one forward search serves
+// them all.
 func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt ExploreOptions) ([]*WinSet, error) {
 	t0 := time.Now()
 	if err := prob.check(); err != nil {
