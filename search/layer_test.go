@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"pegs/engine"
 )
 
 // TestSortKeys checks the radix sort of mixed keys against slices.Sort, at
@@ -54,13 +52,7 @@ func TestAggregate(t *testing.T) {
 // TestWideRecords checks that a search carrying counts in 128-bit records
 // finds exactly what the narrow 64-bit records find.
 func TestWideRecords(t *testing.T) {
-	b, err := engine.Lookup("triangle:6")
-	if err != nil {
-		t.Fatal(err)
-	}
-	start, _ := b.Vacate("1")
-	goal, _ := b.ParseGoal("any")
-	prob := Problem{b, start, goal}
+	prob := cornerAny(t)
 	narrowed, err := Explore(context.Background(), prob, ExploreOptions{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -81,13 +73,7 @@ func TestWideRecords(t *testing.T) {
 // holds to the budget: one byte under a search's peak, the search stops
 // there with ErrMemory instead of running on past its budget.
 func TestWinnableBudget(t *testing.T) {
-	b, err := engine.Lookup("triangle:6")
-	if err != nil {
-		t.Fatal(err)
-	}
-	start, _ := b.Vacate("1")
-	goal, _ := b.ParseGoal("any")
-	prob := Problem{b, start, goal}
+	prob := cornerAny(t)
 	ws, err := Winnable(context.Background(), prob, ExploreOptions{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -96,4 +82,15 @@ func TestWinnableBudget(t *testing.T) {
 	if !errors.Is(err, ErrMemory) || !strings.Contains(err.Error(), "winnable positions") {
 		t.Errorf("budget one byte under the peak of %d: err = %v, want ErrMemory in the walk back", ws.PeakBytes, err)
 	}
+}
+
+// cornerAny is the 21-hole triangle with its top corner vacated, to end with
+// one peg anywhere: a small whole state space with every kind of layer.
+func cornerAny(t *testing.T) Problem {
+	b := lookup(t, "triangle:6")
+	start, err := b.Vacate("1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Problem{b, start, goal(t, b, "any")}
 }
