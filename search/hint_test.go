@@ -46,12 +46,11 @@ func TestHintsOnRandomGames(t *testing.T) {
 	if loaded.Len() != 1679072 || size > 4<<20 {
 		t.Errorf("oracle holds %d positions in %d bytes; want 1679072 in at most 4 MiB", loaded.Len(), size)
 	}
-	rng := rand.New(rand.NewPCG(7, 11))
 	var slowest time.Duration
-	for game := range 20 {
+	for game, jumps := range randomGames(b, b.Start(), 20, rand.New(rand.NewPCG(7, 11))) {
 		p := b.Start()
-		var played []engine.Jump
-		for {
+		for i := 0; ; i++ {
+			played := jumps[:i]
 			for _, o := range []Winner{loaded, nil} {
 				t0 := time.Now()
 				h, err := Advise(context.Background(), b, p, g, &History{b.Start(), played}, o, Options{})
@@ -100,13 +99,10 @@ func TestHintsOnRandomGames(t *testing.T) {
 					}
 				}
 			}
-			moves := b.Moves(nil, p)
-			if len(moves) == 0 {
+			if i == len(jumps) {
 				break
 			}
-			j := moves[rng.IntN(len(moves))]
-			played = append(played, j)
-			p = p.Apply(j)
+			p = p.Apply(jumps[i])
 		}
 	}
 	t.Logf("slowest hint without an oracle file: %v", slowest)
@@ -161,11 +157,10 @@ func TestOracleOnePeg(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rng := rand.New(rand.NewPCG(5, 6))
 	extra := 0
-	for range 200 {
+	for _, jumps := range randomGames(b, start, 200, rand.New(rand.NewPCG(5, 6))) {
 		p := start
-		for {
+		for i := 0; ; i++ {
 			for _, c := range []struct {
 				g   engine.Goal
 				ask func(engine.Position) (bool, bool)
@@ -181,11 +176,10 @@ func TestOracleOnePeg(t *testing.T) {
 					extra++
 				}
 			}
-			moves := b.Moves(nil, p)
-			if len(moves) == 0 {
+			if i == len(jumps) {
 				break
 			}
-			p = p.Apply(moves[rng.IntN(len(moves))])
+			p = p.Apply(jumps[i])
 		}
 	}
 	if extra == 0 {
@@ -306,19 +300,14 @@ func BenchmarkHint(b *testing.B) {
 		hist *History
 	}
 	var steps []step
-	rng := rand.New(rand.NewPCG(3, 4))
-	for range 30 {
+	for _, jumps := range randomGames(eng, eng.Start(), 30, rand.New(rand.NewPCG(3, 4))) {
 		p := eng.Start()
-		var played []engine.Jump
-		for {
-			steps = append(steps, step{p, &History{eng.Start(), slices.Clone(played)}})
-			moves := eng.Moves(nil, p)
-			if len(moves) == 0 {
+		for i := 0; ; i++ {
+			steps = append(steps, step{p, &History{eng.Start(), jumps[:i]}})
+			if i == len(jumps) {
 				break
 			}
-			j := moves[rng.IntN(len(moves))]
-			played = append(played, j)
-			p = p.Apply(j)
+			p = p.Apply(jumps[i])
 		}
 	}
 	b.Run("positions=random-games/oracle=file", func(b *testing.B) {
@@ -341,4 +330,23 @@ func BenchmarkHint(b *testing.B) {
 		b.ReportMetric(float64(times[len(times)*99/100])/1e6, "p99-ms")
 		b.ReportMetric(float64(times[len(times)-1])/1e6, "max-ms")
 	})
+}
+
+// randomGames plays n games from start, each jump chosen uniformly among
+// the legal ones until none is left, and returns their jumps.
+func randomGames(b *engine.Board, start engine.Position, n int, rng *rand.Rand) [][]engine.Jump {
+	games := make([][]engine.Jump, n)
+	for g := range games {
+		p := start
+		for {
+			moves := b.Moves(nil, p)
+			if len(moves) == 0 {
+				break
+			}
+			j := moves[rng.IntN(len(moves))]
+			games[g] = append(games[g], j)
+			p = p.Apply(j)
+		}
+	}
+	return games
 }
