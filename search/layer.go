@@ -161,8 +161,26 @@ type workerState struct {
 	keys  [][]uint64
 	imgs  []engine.Position
 	cimgs []engine.Position
+	img8  [8]engine.Position // the parent's images when gen.images8 is set
 	moves []int16
 	stats layerStats
+}
+
+// childKey returns the mixed canonical key of the child by jump k of the
+// parent whose images the worker holds.
+func (w *workerState) childKey(gen *moveGen, k int16) uint64 {
+	if gen.images8 == nil {
+		return w.childKeySlow(gen, k)
+	}
+	return mix(gen.childKey8(&w.img8, k))
+}
+
+// childKeySlow is childKey for groups of more than eight symmetries.
+//
+//go:noinline
+func (w *workerState) childKeySlow(gen *moveGen, k int16) uint64 {
+	gen.childImages(w.cimgs, w.imgs, k)
+	return mix(canonical(w.cimgs))
 }
 
 // roundRecords bounds the children held at once before they are merged into
@@ -258,9 +276,15 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 				defer func() { pool <- w }()
 				for i := lo; i < hi; i++ {
 					p := unmix(cur.keys[i])
-					group.Images(p, w.imgs)
+					imgs := w.imgs
+					if e.gen.images8 != nil {
+						e.gen.images8Of(p, &w.img8)
+						imgs = w.img8[:nsym]
+					} else {
+						group.Images(p, imgs)
+					}
 					fixed := 0
-					for _, x := range w.imgs {
+					for _, x := range imgs {
 						if x == p {
 							fixed++
 						}
@@ -286,8 +310,7 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 					}
 					if w.nars != nil && e.counts {
 						for _, k := range w.moves {
-							e.gen.childImages(w.cimgs, w.imgs, k)
-							key := mix(canonical(w.cimgs))
+							key := w.childKey(e.gen, k)
 							b := bucketOf(key)
 							w.nars[b] = append(w.nars[b], narrow{key, m.lo, q})
 						}
@@ -295,16 +318,14 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 					}
 					if e.counts {
 						for _, k := range w.moves {
-							e.gen.childImages(w.cimgs, w.imgs, k)
-							key := mix(canonical(w.cimgs))
+							key := w.childKey(e.gen, k)
 							b := bucketOf(key)
 							w.recs[b] = append(w.recs[b], record{key, m, q})
 						}
 						continue
 					}
 					for _, k := range w.moves {
-						e.gen.childImages(w.cimgs, w.imgs, k)
-						key := mix(canonical(w.cimgs))
+						key := w.childKey(e.gen, k)
 						b := bucketOf(key)
 						w.keys[b] = append(w.keys[b], key)
 					}

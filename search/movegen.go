@@ -19,6 +19,10 @@ type moveGen struct {
 	// group, so a child's images are its parent's XOR these.
 	images []engine.Position
 	nsym   int
+	// images8 is images padded to eight symmetries per jump (repeating the
+	// identity) for groups of at most eight, so childKey8 finds a child's
+	// canonical form in registers.
+	images8 [][8]engine.Position
 }
 
 type shiftGroup struct {
@@ -55,6 +59,18 @@ func newMoveGen(b *engine.Board, g *engine.Group) *moveGen {
 			m.images[k*m.nsym+s] = g.Apply(s, mask)
 		}
 	}
+	if m.nsym <= 8 {
+		m.images8 = make([][8]engine.Position, len(m.jumps))
+		for k := range m.images8 {
+			for s := range 8 {
+				if s < m.nsym {
+					m.images8[k][s] = m.images[k*m.nsym+s]
+				} else {
+					m.images8[k][s] = m.images[k*m.nsym]
+				}
+			}
+		}
+	}
 	return m
 }
 
@@ -88,4 +104,24 @@ func (m *moveGen) childImages(dst, imgs []engine.Position, k int16) {
 	for s := range dst {
 		dst[s] = imgs[s] ^ im[s]
 	}
+}
+
+// images8Of writes p's images into dst padded to eight (see moveGen.images8);
+// the group must have at most eight symmetries.
+func (m *moveGen) images8Of(p engine.Position, dst *[8]engine.Position) {
+	m.group.Images(p, dst[:m.nsym])
+	for s := m.nsym; s < 8; s++ {
+		dst[s] = dst[0]
+	}
+}
+
+// childKey8 returns the canonical form of p ^ jump k given p's padded
+// images.
+func (m *moveGen) childKey8(imgs *[8]engine.Position, k int16) engine.Position {
+	im := &m.images8[k]
+	c := imgs[0] ^ im[0]
+	for s := 1; s < 8; s++ {
+		c = min(c, imgs[s]^im[s])
+	}
+	return c
 }
