@@ -133,16 +133,36 @@ func writeExplore(w io.Writer, f report.Format, prob search.Problem, a *search.A
 
 func writeWinnable(w io.Writer, f report.Format, prob search.Problem, ws *search.WinSet) error {
 	b := prob.Board
+	// Only the layers the search went through have a reachable count (past
+	// the middle, winnable positions are complements); the others leave it
+	// out rather than show zero.
+	type layerJSON struct {
+		Pegs      int    `json:"pegs"`
+		Reachable *int64 `json:"reachable,omitempty"`
+		Winnable  int64  `json:"winnable"`
+	}
+	var layers []layerJSON
+	t := &report.Table{Header: []string{"pegs", "reachable", "winnable"}}
+	for _, l := range ws.Layers {
+		lj := layerJSON{Pegs: l.Pegs, Winnable: l.Winnable}
+		reach := ""
+		if l.Reachable > 0 {
+			lj.Reachable = &l.Reachable
+			reach = strconv.FormatInt(l.Reachable, 10)
+		}
+		layers = append(layers, lj)
+		t.Add(strconv.Itoa(l.Pegs), reach, strconv.FormatInt(l.Winnable, 10))
+	}
 	if f == report.JSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(map[string]any{
 			"board": b.Name(), "start": b.Line(prob.Start), "goal": b.FormatGoal(prob.Goal),
-			"winnable": ws.Winnable, "layers": ws.Layers, "elapsed_ms": ws.Elapsed.Milliseconds(), "peak_bytes": ws.PeakBytes,
+			"winnable": ws.Winnable, "layers": layers, "elapsed_ms": ws.Elapsed.Milliseconds(), "peak_bytes": ws.PeakBytes,
 		})
 	}
 	if f != report.CSV {
 		fmt.Fprintf(w, "board %s, goal: %s: %d winnable positions (%s)\n\n", b.Name(), goalText(b, prob.Goal), ws.Winnable, ws.Elapsed.Round(time.Millisecond))
 	}
-	return layerTable(ws.Layers).Write(w, f)
+	return t.Write(w, f)
 }

@@ -24,6 +24,7 @@ func normalize(s string) string {
 		{`"elapsed_ms": [0-9.]+`, `"elapsed_ms": 0`},
 		{`"peak_bytes": [0-9]+`, `"peak_bytes": 0`},
 		{`positions searched in [^ \n]+\.`, `positions searched in T.`},
+		{`winnable positions \([^)\n]+\)`, `winnable positions (T)`},
 		{`│ time +│ [^│]+│`, `│ time │ T │`},
 		{`│ peak table memory +│ [^│]+│`, `│ peak table memory │ M │`},
 	} {
@@ -49,6 +50,8 @@ func TestGolden(t *testing.T) {
 		{"solve_fewest", "solve --board english --position o.o.............................. --goal fewest"},
 		{"explore_triangle_json", "explore --board triangle --start 1 --goal any --format json"},
 		{"explore_triangle4", "explore --board triangle:4 --goal center"},
+		{"explore_winnable_triangle", "explore --board triangle --start 1 --goal 1 --winnable-only"},
+		{"explore_winnable_triangle_json", "explore --board triangle --start 1 --goal 1 --winnable-only --format json"},
 		{"starts_triangle_csv", "starts --board triangle --format csv"},
 		{"starts_triangle", "starts --board triangle --goal complement"},
 		{"hint_triangle", "hint --board triangle --start 1 --history 4-1,6-4"},
