@@ -119,6 +119,17 @@ func (b *Board) Holes() int { return len(b.holes) }
 // Label returns the name of hole h, such as "d4" or "13".
 func (b *Board) Label(h int) string { return b.labels[h] }
 
+// Coord returns the row and column of hole h on the board's lattice: every
+// jump steps by the same amount in both from its from hole to its over hole
+// and from there to its to hole. Rows and columns start at 0.
+func (b *Board) Coord(h int) (row, col int) {
+	minR, minC := b.holes[0].r, b.holes[0].c
+	for _, p := range b.holes {
+		minR, minC = min(minR, p.r), min(minC, p.c)
+	}
+	return b.holes[h].r - minR, b.holes[h].c - minC
+}
+
 // Jumps returns every jump of the board, in a fixed order. The caller must
 // not modify the slice.
 func (b *Board) Jumps() []Jump { return b.jumps }

@@ -431,3 +431,36 @@ func TestPlace(t *testing.T) {
 		}
 	}
 }
+
+func TestCoordSteps(t *testing.T) {
+	boards := []*Board{}
+	for _, info := range Boards() {
+		boards = append(boards, must(Lookup(info.Name)))
+	}
+	hex, err := Parse("hexagon", "  o o\n o o o\no o o o\n o o o\n  o o", Triangular)
+	if err != nil {
+		t.Fatal(err)
+	}
+	boards = append(boards, hex)
+	for _, b := range boards {
+		seen := map[[2]int]int{}
+		for h := range b.Holes() {
+			r, c := b.Coord(h)
+			if r < 0 || c < 0 {
+				t.Errorf("%s: Coord(%s) = (%d, %d), want both >= 0", b.Name(), b.Label(h), r, c)
+			}
+			if o, dup := seen[[2]int{r, c}]; dup {
+				t.Errorf("%s: holes %s and %s share Coord (%d, %d)", b.Name(), b.Label(o), b.Label(h), r, c)
+			}
+			seen[[2]int{r, c}] = h
+		}
+		for _, j := range b.Jumps() {
+			fr, fc := b.Coord(j.From)
+			or, oc := b.Coord(j.Over)
+			tr, tc := b.Coord(j.To)
+			if or-fr != tr-or || oc-fc != tc-oc {
+				t.Errorf("%s: jump %s steps unevenly: (%d,%d) (%d,%d) (%d,%d)", b.Name(), b.FormatJump(j), fr, fc, or, oc, tr, tc)
+			}
+		}
+	}
+}

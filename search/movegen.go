@@ -7,14 +7,23 @@ import (
 )
 
 // moveGen finds legal jumps with a few word operations: jumps whose over and
-// to holes lie at the same index offsets from their from hole share one
-// shift expression, so every legal jump of a group comes out of one AND.
+// to holes lie at the same bit offsets from their from hole share one shift
+// expression, so every legal jump of a group comes out of one AND. Hole
+// indices run row by row over holes only, so rows of different lengths make
+// a column's offset differ from row to row; moves are therefore found in
+// lattice order, bit row*width+column (when that fits in 64 bits), where
+// each jump direction is one offset: four shift groups on square boards,
+// six on triangles.
 type moveGen struct {
 	board  *engine.Board
 	jumps  []engine.Jump
 	masks  []engine.Position // holes each jump touches
 	groups []shiftGroup
-	group  *engine.Group
+	// lattice[k][v] is byte k of a position (holes 8k..8k+7 as the bits of
+	// v) in lattice order; nil when hole order is used.
+	lattice [][256]engine.Position
+	latFull engine.Position // every hole, in lattice order
+	group   *engine.Group
 	// images[j*g+s] is the image of jumps[j]'s mask under symmetry s of
 	// group, so a child's images are its parent's XOR these.
 	images []engine.Position
@@ -40,18 +49,39 @@ func shift(p engine.Position, d int) engine.Position {
 
 func newMoveGen(b *engine.Board, g *engine.Group) *moveGen {
 	m := &moveGen{board: b, jumps: b.Jumps(), group: g, nsym: g.Len()}
+	bit := latticeOrder(b)
+	if bit != nil {
+		n := b.Holes()
+		m.lattice = make([][256]engine.Position, (n+7)/8)
+		for k := range m.lattice {
+			for v := range 256 {
+				for i := range 8 {
+					if h := 8*k + i; v&(1<<i) != 0 && h < n {
+						m.lattice[k][v] |= 1 << uint(bit[h])
+					}
+				}
+			}
+		}
+		m.latFull = m.toLattice(b.Full())
+	} else {
+		bit = make([]int, b.Holes())
+		for h := range bit {
+			bit[h] = h
+		}
+	}
 	idx := map[[2]int]int{}
 	for k, j := range m.jumps {
 		m.masks = append(m.masks, j.Mask())
-		key := [2]int{j.Over - j.From, j.To - j.From}
+		from := bit[j.From]
+		key := [2]int{bit[j.Over] - from, bit[j.To] - from}
 		gi, ok := idx[key]
 		if !ok {
 			gi = len(m.groups)
 			idx[key] = gi
 			m.groups = append(m.groups, shiftGroup{d1: key[0], d2: key[1]})
 		}
-		m.groups[gi].from |= 1 << uint(j.From)
-		m.groups[gi].jump[j.From] = int16(k)
+		m.groups[gi].from |= 1 << uint(from)
+		m.groups[gi].jump[from] = int16(k)
 	}
 	m.images = make([]engine.Position, len(m.jumps)*m.nsym)
 	for k, mask := range m.masks {
@@ -74,9 +104,44 @@ func newMoveGen(b *engine.Board, g *engine.Group) *moveGen {
 	return m
 }
 
+// latticeOrder returns each hole's bit in lattice order (row*width+column),
+// or nil if the board's lattice is too wide for 64 bits.
+func latticeOrder(b *engine.Board) []int {
+	width := 0
+	for h := range b.Holes() {
+		_, c := b.Coord(h)
+		width = max(width, c+1)
+	}
+	bit := make([]int, b.Holes())
+	for h := range bit {
+		r, c := b.Coord(h)
+		if bit[h] = r*width + c; bit[h] >= 64 {
+			return nil
+		}
+	}
+	return bit
+}
+
+// toLattice returns p in the bit order of the shift groups: lattice order,
+// or p itself when the generator uses hole order.
+func (m *moveGen) toLattice(p engine.Position) engine.Position {
+	if m.lattice == nil {
+		return p
+	}
+	var q engine.Position
+	for k := range m.lattice {
+		q |= m.lattice[k][byte(p>>(8*uint(k)))]
+	}
+	return q
+}
+
 // appendMoves appends the indices of the legal jumps in p to dst.
 func (m *moveGen) appendMoves(dst []int16, p engine.Position) []int16 {
 	empty := ^p
+	if m.lattice != nil {
+		p = m.toLattice(p)
+		empty = m.latFull &^ p
+	}
 	for i := range m.groups {
 		g := &m.groups[i]
 		f := p & g.from & shift(p, g.d1) & shift(empty, g.d2)

@@ -364,6 +364,7 @@ func (s *solver) order(p engine.Position, moves []int16) {
 // line.
 func (s *solver) isolated(p engine.Position) int {
 	var paired engine.Position
+	p = s.gen.toLattice(p)
 	for i := range s.gen.groups {
 		g := &s.gen.groups[i]
 		paired |= g.from & shift(p, g.d1)
