@@ -464,3 +464,29 @@ func TestCoordSteps(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCanonical measures the reduction of positions by symmetry, which
+// exhaustive searches run on every position they meet.
+func BenchmarkCanonical(b *testing.B) {
+	for _, name := range []string{"english", "triangle", "french"} {
+		bd := must(Lookup(name))
+		rng := rand.New(rand.NewPCG(7, 8))
+		ps := make([]Position, 1024)
+		for i := range ps {
+			ps[i] = Position(rng.Uint64()) & bd.Full()
+		}
+		g := bd.Symmetry()
+		b.Run("board="+name, func(b *testing.B) {
+			var sink Position
+			for b.Loop() {
+				for _, p := range ps {
+					sink ^= g.Canonical(p)
+				}
+			}
+			b.ReportMetric(float64(b.N*len(ps))/b.Elapsed().Seconds(), "positions/s")
+			if sink == 1 {
+				b.Log(sink)
+			}
+		})
+	}
+}
