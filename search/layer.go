@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -371,7 +370,7 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 					return nil
 				}
 				buf := scratchFor[R]()
-				recs := sortRecords(parts, buf.a(n), buf.b(n), shift, 2)
+				recs := radixPasses(parts, buf.a(n), buf.b(n), shift, 2)
 				for _, w := range workers {
 					(*lists(w))[b] = (*lists(w))[b][:0]
 				}
@@ -416,6 +415,18 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 // first reading the parts directly, then an insertion sort that only fixes
 // records sharing those digits.
 func sortRecords[R rec](parts [][]R, a, b []R, shift uint, passes int) []R {
+	a = radixPasses(parts, a, b, shift, passes)
+	for i := 1; i < len(a); i++ {
+		for j := i; j > 0 && keyOf(&a[j]) < keyOf(&a[j-1]); j-- {
+			a[j], a[j-1] = a[j-1], a[j]
+		}
+	}
+	return a
+}
+
+// radixPasses is sortRecords without the final insertion sort: the result
+// is in order by the digits the passes sorted.
+func radixPasses[R rec](parts [][]R, a, b []R, shift uint, passes int) []R {
 	var count [257]int
 	for _, p := range parts {
 		for i := range p {
@@ -448,11 +459,6 @@ func sortRecords[R rec](parts [][]R, a, b []R, shift uint, passes int) []R {
 		}
 		a, b = b, a
 	}
-	for i := 1; i < len(a); i++ {
-		for j := i; j > 0 && keyOf(&a[j]) < keyOf(&a[j-1]); j-- {
-			a[j], a[j-1] = a[j-1], a[j]
-		}
-	}
 	return a
 }
 
@@ -466,34 +472,83 @@ func (x *record) fold(r *record) (overflow bool) {
 	return overflow
 }
 
-// aggregate folds runs of equal keys in sorted records, summing their
-// counts, and reports whether a count passed 128 bits.
+// aggregate sorts records and folds equal keys in one pass, summing their
+// counts (bare keys are deduplicated), and reports whether a count passed
+// 128 bits. It is an insertion sort that drops or folds a record equal to
+// one already placed, so it is fast on records that radix passes have left
+// out of order only in short runs.
 func aggregate[R rec](recs []R) (out []R, overflow bool) {
-	if keys, ok := any(recs).([]uint64); ok {
-		return any(slices.Compact(keys)).([]R), false
-	}
-	if ns, ok := any(recs).([]narrow); ok {
-		o := ns[:0]
-		for i := range ns {
-			if n := len(o); n > 0 && o[n-1].key == ns[i].key {
-				o[n-1].m += ns[i].m
-				o[n-1].q += ns[i].q
-				continue
-			}
-			o = append(o, ns[i])
-		}
-		return any(o).([]R), false
+	switch rs := any(recs).(type) {
+	case []uint64:
+		return any(foldKeys(rs)).([]R), false
+	case []narrow:
+		return any(foldNarrow(rs)).([]R), false
 	}
 	rs := any(recs).([]record)
-	o := rs[:0]
+	n := 0
 	for i := range rs {
-		if n := len(o); n > 0 && o[n-1].key == rs[i].key {
-			overflow = o[n-1].fold(&rs[i]) || overflow
+		x := rs[i]
+		j := n
+		for j > 0 && rs[j-1].key > x.key {
+			j--
+		}
+		if j > 0 && rs[j-1].key == x.key {
+			overflow = rs[j-1].fold(&x) || overflow
 			continue
 		}
-		o = append(o, rs[i])
+		copy(rs[j+1:n+1], rs[j:n])
+		rs[j] = x
+		n++
 	}
-	return any(o).([]R), overflow
+	return any(rs[:n]).([]R), overflow
+}
+
+// foldKeys is aggregate for bare keys.
+func foldKeys(ks []uint64) []uint64 {
+	n := 0
+	for i := range ks {
+		x := ks[i]
+		j := n
+		for j > 0 && ks[j-1] > x {
+			j--
+		}
+		if j > 0 && ks[j-1] == x {
+			continue
+		}
+		if j == n {
+			ks[n] = x
+		} else {
+			copy(ks[j+1:n+1], ks[j:n])
+			ks[j] = x
+		}
+		n++
+	}
+	return ks[:n]
+}
+
+// foldNarrow is aggregate for narrow records.
+func foldNarrow(rs []narrow) []narrow {
+	n := 0
+	for i := range rs {
+		x := rs[i]
+		j := n
+		for j > 0 && rs[j-1].key > x.key {
+			j--
+		}
+		if j > 0 && rs[j-1].key == x.key {
+			rs[j-1].m += x.m
+			rs[j-1].q += x.q
+			continue
+		}
+		if j == n {
+			rs[n] = x
+		} else {
+			copy(rs[j+1:n+1], rs[j:n])
+			rs[j] = x
+		}
+		n++
+	}
+	return rs[:n]
 }
 
 // mergeRuns merges sorted, folded runs into one, folding equal keys: a

@@ -30,22 +30,31 @@ func TestSortKeys(t *testing.T) {
 	}
 }
 
-// TestAggregate checks that records with equal keys fold their counts and
-// that bare keys are deduplicated.
+// TestAggregate checks that records come out sorted, that records with equal
+// keys fold their counts and that bare keys are deduplicated.
 func TestAggregate(t *testing.T) {
-	recs := []record{{key: 1, m: u128{lo: 2}, q: 3}, {key: 1, m: u128{lo: ^uint64(0)}, q: 4}, {key: 5, m: u128{lo: 1}, q: 1}}
+	recs := []record{{key: 5, m: u128{lo: 1}, q: 1}, {key: 1, m: u128{lo: 2}, q: 3}, {key: 1, m: u128{lo: ^uint64(0)}, q: 4}}
 	got, overflow := aggregate(recs)
 	want := []record{{key: 1, m: u128{lo: 1, hi: 1}, q: 7}, {key: 5, m: u128{lo: 1}, q: 1}}
 	if overflow || !slices.Equal(got, want) {
 		t.Errorf("aggregate(records) = %v, %v; want %v, false", got, overflow, want)
 	}
-	nars, _ := aggregate([]narrow{{1, 2, 3}, {1, 5, 4}, {2, 1, 1}})
+	nars, _ := aggregate([]narrow{{1, 2, 3}, {2, 1, 1}, {1, 5, 4}})
 	if want := []narrow{{1, 7, 7}, {2, 1, 1}}; !slices.Equal(nars, want) {
 		t.Errorf("aggregate(narrow) = %v, want %v", nars, want)
 	}
-	keys, _ := aggregate([]uint64{1, 1, 2, 3, 3, 3})
+	keys, _ := aggregate([]uint64{3, 1, 1, 2, 3, 3})
 	if want := []uint64{1, 2, 3}; !slices.Equal(keys, want) {
 		t.Errorf("aggregate(keys) = %v, want %v", keys, want)
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	many := make([]uint64, 5000)
+	for i := range many {
+		many[i] = rng.Uint64N(1000)
+	}
+	sorted := slices.Compact(slices.Sorted(slices.Values(many)))
+	if got, _ := aggregate(slices.Clone(many)); !slices.Equal(got, sorted) {
+		t.Errorf("aggregate of 5000 random keys: not slices.Sort then Compact")
 	}
 }
 
