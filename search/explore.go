@@ -645,18 +645,16 @@ func complementKeys(keys []uint64, b *engine.Board, group *engine.Group, workers
 func parentsOf(ctx context.Context, l *layer, next []uint64, gen *moveGen, workers int, mem *memBudget) ([]uint64, error) {
 	full := gen.board.Full()
 	return keepFound(ctx, l, len(next), workers, mem, func(dst []uint64, lo, hi int) []uint64 {
-		imgs := make([]engine.Position, gen.nsym)
-		pimgs := make([]engine.Position, gen.nsym)
-		var moves []int16
+		w := newWorkerState(gen)
 		// About a dozen jumps can be undone in a winnable position.
 		dst = slices.Grow(dst, 12*(hi-lo))
 		for _, k := range next[lo:hi] {
 			q := unmix(k)
-			gen.group.Images(q, imgs)
-			moves = gen.appendMoves(moves[:0], full&^q)
-			for _, m := range moves {
-				gen.childImages(pimgs, imgs, m)
-				dst = append(dst, mix(canonical(pimgs)))
+			w.setParent(gen, q)
+			w.moves = gen.appendMoves(w.moves[:0], full&^q)
+			for _, m := range w.moves {
+				// Undoing a jump flips the same three holes as making it.
+				dst = append(dst, w.childKey(gen, m))
 			}
 		}
 		return dst

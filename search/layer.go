@@ -165,8 +165,21 @@ type workerState struct {
 	stats layerStats
 }
 
+func newWorkerState(gen *moveGen) *workerState {
+	return &workerState{imgs: make([]engine.Position, gen.nsym), cimgs: make([]engine.Position, gen.nsym)}
+}
+
+// setParent loads p's images for childKey and returns them.
+func (w *workerState) setParent(gen *moveGen, p engine.Position) []engine.Position {
+	if gen.images8 != nil {
+		gen.images8Of(p, &w.img8)
+		return w.img8[:gen.nsym]
+	}
+	return gen.group.Images(p, w.imgs)
+}
+
 // childKey returns the mixed canonical key of the child by jump k of the
-// parent whose images the worker holds.
+// parent set by setParent.
 func (w *workerState) childKey(gen *moveGen, k int16) uint64 {
 	if gen.images8 == nil {
 		return w.childKeySlow(gen, k)
@@ -229,7 +242,7 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 	if len(e.states) != nw {
 		e.states = make([]*workerState, nw)
 		for i := range e.states {
-			e.states[i] = &workerState{imgs: make([]engine.Position, e.gen.nsym), cimgs: make([]engine.Position, e.gen.nsym)}
+			e.states[i] = newWorkerState(e.gen)
 		}
 	}
 	workers := e.states
@@ -254,7 +267,6 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 		w.stats = layerStats{}
 		pool <- w
 	}
-	group := e.gen.group
 	nsym := e.gen.nsym
 	// A round's parents: enough to fill about roundRecords children at ten
 	// jumps a parent.
@@ -275,13 +287,7 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 				defer func() { pool <- w }()
 				for i := lo; i < hi; i++ {
 					p := unmix(cur.keys[i])
-					imgs := w.imgs
-					if e.gen.images8 != nil {
-						e.gen.images8Of(p, &w.img8)
-						imgs = w.img8[:nsym]
-					} else {
-						group.Images(p, imgs)
-					}
+					imgs := w.setParent(e.gen, p)
 					fixed := 0
 					for _, x := range imgs {
 						if x == p {
