@@ -195,9 +195,19 @@ func (w *workerState) childKeySlow(gen *moveGen, k int16) uint64 {
 	return mix(canonical(w.cimgs))
 }
 
-// roundRecords bounds the children held at once before they are merged into
-// the bucket tables.
+// roundRecords is the fewest children a round holds before they are sorted
+// into runs: rounds grow with the layer (see roundSize).
 const roundRecords = 1 << 23
+
+// roundSize returns the children a round of a layer of n parents holds:
+// roundRecords, or an eighth of the layer's children (about ten a parent)
+// when that is more, so no layer takes more than about eight rounds and
+// each child is merged a few times at most; but the round's children may
+// take at most an eighth of the memory budget.
+func roundSize(n int, recordBytes, budget int64) int {
+	size := max(roundRecords, 10*n/8)
+	return int(max(roundRecords, min(int64(size), budget/8/recordBytes)))
+}
 
 // next expands cur into the layer with one peg fewer, and returns the stats
 // of cur's positions.
@@ -248,6 +258,7 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 		}
 	}
 	workers := e.states
+	roundChildren := roundSize(n, size, e.mem.limit)
 	pool := make(chan *workerState, nw)
 	for _, w := range workers {
 		// Keep only this kind's lists: the expansion below picks its kind
@@ -260,7 +271,7 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 			*out = make([][]R, nb)
 		}
 		// Room for a round's share of children, so appends rarely copy.
-		want := min(roundRecords, 10*n) / (nw * nb) * 5 / 4
+		want := min(roundChildren, 10*n) / (nw * nb) * 5 / 4
 		for b := range *out {
 			if cap((*out)[b]) < want {
 				(*out)[b] = make([]R, 0, want)
@@ -270,9 +281,9 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 		pool <- w
 	}
 	nsym := e.gen.nsym
-	// A round's parents: enough to fill about roundRecords children at ten
+	// A round's parents: enough to fill about roundChildren children at ten
 	// jumps a parent.
-	round := max(1024, roundRecords/10)
+	round := max(1024, roundChildren/10)
 	chunk := max(256, min(1<<12, round/(8*nw)+1))
 	var done atomic.Int64
 	for rlo := 0; rlo < n; rlo += round {
@@ -577,48 +588,105 @@ func foldNarrow(rs []narrow) []narrow {
 	return rs[:n]
 }
 
-// mergeRuns merges sorted, folded runs into one, folding equal keys: a
-// k-way merge that scans the heads of the few runs.
+// mergeRuns merges sorted, folded runs into one, folding equal keys, by
+// merging them in pairs until one is left.
 func mergeRuns[R rec](runs [][]R) ([]R, bool) {
-	switch len(runs) {
-	case 0:
+	if len(runs) == 0 {
 		return nil, false
-	case 1:
-		return runs[0], false
 	}
-	total := 0
-	for _, r := range runs {
-		total += len(r)
-	}
-	out := make([]R, 0, total)
-	pos := make([]int, len(runs))
 	overflow := false
-	for {
-		best := -1
-		var key uint64
-		for i, r := range runs {
-			if pos[i] < len(r) && (best < 0 || keyOf(&r[pos[i]]) < key) {
-				best, key = i, keyOf(&r[pos[i]])
-			}
+	for len(runs) > 1 {
+		next := make([][]R, 0, (len(runs)+1)/2)
+		for i := 0; i+1 < len(runs); i += 2 {
+			m, of := mergeTwo(runs[i], runs[i+1])
+			overflow = overflow || of
+			next = append(next, m)
 		}
-		if best < 0 {
-			return out, overflow
+		if len(runs)%2 == 1 {
+			next = append(next, runs[len(runs)-1])
 		}
-		rec := &runs[best][pos[best]]
-		pos[best]++
-		if n := len(out); n > 0 && keyOf(&out[n-1]) == key {
-			switch x := any(&out[n-1]).(type) {
-			case *record:
-				overflow = x.fold(any(rec).(*record)) || overflow
-			case *narrow:
-				r := any(rec).(*narrow)
-				x.m += r.m
-				x.q += r.q
-			}
-			continue
-		}
-		out = append(out, *rec)
+		runs = next
 	}
+	return runs[0], overflow
+}
+
+// mergeTwo merges two sorted, folded runs into a new one, folding equal
+// keys, and reports whether a count passed 128 bits.
+func mergeTwo[R rec](a, b []R) ([]R, bool) {
+	switch x := any(a).(type) {
+	case []uint64:
+		return any(mergeKeys(x, any(b).([]uint64))).([]R), false
+	case []narrow:
+		return any(mergeNarrow(x, any(b).([]narrow))).([]R), false
+	}
+	out, overflow := mergeRecords(any(a).([]record), any(b).([]record))
+	return any(out).([]R), overflow
+}
+
+func mergeKeys(a, b []uint64) []uint64 {
+	out := make([]uint64, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch x, y := a[i], b[j]; {
+		case x < y:
+			out = append(out, x)
+			i++
+		case x > y:
+			out = append(out, y)
+			j++
+		default:
+			out = append(out, x)
+			i++
+			j++
+		}
+	}
+	out = append(out, a[i:]...)
+	return append(out, b[j:]...)
+}
+
+func mergeNarrow(a, b []narrow) []narrow {
+	out := make([]narrow, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch x, y := &a[i], &b[j]; {
+		case x.key < y.key:
+			out = append(out, *x)
+			i++
+		case x.key > y.key:
+			out = append(out, *y)
+			j++
+		default:
+			out = append(out, narrow{x.key, x.m + y.m, x.q + y.q})
+			i++
+			j++
+		}
+	}
+	out = append(out, a[i:]...)
+	return append(out, b[j:]...)
+}
+
+func mergeRecords(a, b []record) ([]record, bool) {
+	out := make([]record, 0, len(a)+len(b))
+	overflow := false
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch x, y := &a[i], &b[j]; {
+		case x.key < y.key:
+			out = append(out, *x)
+			i++
+		case x.key > y.key:
+			out = append(out, *y)
+			j++
+		default:
+			r := *x
+			overflow = r.fold(y) || overflow
+			out = append(out, r)
+			i++
+			j++
+		}
+	}
+	out = append(out, a[i:]...)
+	return append(out, b[j:]...), overflow
 }
 
 // sortBuf holds two reusable buffers for sorting a bucket's children.

@@ -103,3 +103,49 @@ func cornerAny(t *testing.T) Problem {
 	}
 	return Problem{b, start, goal(t, b, "any")}
 }
+
+// TestMergeRuns checks that merging sorted, folded runs gives what folding
+// all their records at once gives, for every kind of record.
+func TestMergeRuns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, nruns := range []int{1, 2, 3, 7} {
+		var runs [][]narrow
+		var all []narrow
+		for range nruns {
+			var run []narrow
+			for range rng.IntN(300) {
+				r := narrow{key: rng.Uint64N(500), m: rng.Uint64N(1 << 40), q: rng.Uint64N(1 << 40)}
+				run = append(run, r)
+				all = append(all, r)
+			}
+			run, _ = aggregate(run)
+			runs = append(runs, run)
+		}
+		want, _ := aggregate(all)
+		got, _ := mergeRuns(runs)
+		if !slices.Equal(got, want) {
+			t.Errorf("%d narrow runs: merged %d records, want %d as one fold", nruns, len(got), len(want))
+		}
+		var keyRuns [][]uint64
+		var recRuns [][]record
+		for _, run := range runs {
+			var ks []uint64
+			var rs []record
+			for _, r := range run {
+				ks = append(ks, r.key)
+				rs = append(rs, record{key: r.key, m: u128{lo: r.m}, q: r.q})
+			}
+			keyRuns, recRuns = append(keyRuns, ks), append(recRuns, rs)
+		}
+		gotKeys, _ := mergeRuns(keyRuns)
+		gotRecs, _ := mergeRuns(recRuns)
+		if len(gotKeys) != len(want) || len(gotRecs) != len(want) {
+			t.Fatalf("%d runs: %d keys and %d records merged, want %d", nruns, len(gotKeys), len(gotRecs), len(want))
+		}
+		for i, w := range want {
+			if gotKeys[i] != w.key || gotRecs[i] != (record{key: w.key, m: u128{lo: w.m}, q: w.q}) {
+				t.Fatalf("%d runs: merged keys or records differ from the narrow fold at %d", nruns, i)
+			}
+		}
+	}
+}
