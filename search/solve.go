@@ -256,7 +256,7 @@ func (s *solver) win(p engine.Position, imgs []engine.Position, depth int) bool 
 		}
 	}
 	if s.level != Plain {
-		if err := s.table.add(key); err != nil {
+		if _, err := s.table.add(key); err != nil {
 			s.err = err
 		}
 	}
@@ -315,12 +315,12 @@ func (s *solver) fewest(p engine.Position, imgs []engine.Position, depth int) {
 	if !s.check() {
 		return
 	}
-	key := canonical(imgs)
-	if s.table.has(key) {
+	added, err := s.table.add(canonical(imgs))
+	if err != nil {
+		s.err = err
 		return
 	}
-	if err := s.table.add(key); err != nil {
-		s.err = err
+	if !added {
 		return
 	}
 	moves := s.gen.appendMoves(s.moves[depth][:0], p)

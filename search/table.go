@@ -56,23 +56,23 @@ func (s *posSet) has(p engine.Position) bool {
 	}
 }
 
-// add inserts p, growing the table; it fails with ErrMemory when the larger
-// table would pass the budget.
-func (s *posSet) add(p engine.Position) error {
+// add inserts p, growing the table, and reports whether p was new; it
+// fails with ErrMemory when the larger table would pass the budget.
+func (s *posSet) add(p engine.Position) (bool, error) {
 	if 2*(s.n+1) > len(s.keys) {
 		if err := s.grow(); err != nil {
-			return err
+			return false, err
 		}
 	}
 	mask := len(s.keys) - 1
 	for i := s.slot(p); ; i = (i + 1) & mask {
 		switch s.keys[i] {
 		case p:
-			return nil
+			return false, nil
 		case 0:
 			s.keys[i] = p
 			s.n++
-			return nil
+			return true, nil
 		}
 	}
 }
