@@ -188,8 +188,6 @@ func (w *workerState) childKey(gen *moveGen, k int16) uint64 {
 }
 
 // childKeySlow is childKey for groups of more than eight symmetries.
-//
-//go:noinline
 func (w *workerState) childKeySlow(gen *moveGen, k int16) uint64 {
 	gen.childImages(w.cimgs, w.imgs, k)
 	return mix(canonical(w.cimgs))
