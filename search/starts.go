@@ -99,6 +99,18 @@ func Starts(ctx context.Context, b *engine.Board, opt ExploreOptions, each func(
 	return out, nil
 }
 
+// Finishes lists the one-peg finishes of an analysis of prob and their
+// solutions: one hole each, or, when the search was reduced by symmetries
+// that move the start (ExploreOptions.WholeGroup), groups of holes that
+// only those symmetries tell apart, with their joint count (see
+// StartResult.Finishes).
+func (a *Analysis) Finishes(prob Problem) []Finish {
+	if len(a.SolutionsByFinish) > 0 {
+		return exactFinishes(a)
+	}
+	return splitFinishes(prob.Board, prob.Start, a)
+}
+
 // splitFinishes turns orbit totals into per-hole counts where the position
 // classes and the start's own symmetry allow: holes outside the start's
 // class get none, and holes that a symmetry fixing the start exchanges get

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"pegs/engine"
@@ -15,13 +16,14 @@ import (
 )
 
 func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("explore", "--board B (--start H,...|--position P) [--goal G] [--workers N] [--mem SIZE] [--format F]", stderr)
+	fs := newFlagSet("explore", "--board B (--start H,...|--position P) [--goal G] [--workers N] [--mem SIZE] [--format F] [--winnable-only] [--whole-group]", stderr)
 	var pf problemFlags
 	var sf searchFlags
 	pf.register(fs, false)
 	sf.register(fs, "8GiB")
 	format := fs.String("format", "text", "output format: text, markdown, csv (the layer table) or json")
 	winOnly := fs.Bool("winnable-only", false, "find only the winnable positions (faster: no path counts)")
+	whole := fs.Bool("whole-group", false, "with --goal any, count positions up to every symmetry of the board even where it moves the start\n(up to 8 times fewer positions on a start no symmetry fixes; finishes that only those symmetries tell apart are counted together)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -38,7 +40,13 @@ func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	prob := search.Problem{Board: b, Start: start, Goal: goal}
-	opt := search.ExploreOptions{Workers: sf.workers, Memory: budget, Progress: progress(stderr, "")}
+	if *whole && goal.Kind != engine.OnePeg {
+		return usagef("--whole-group needs --goal any")
+	}
+	if *whole && *winOnly {
+		return usagef("--whole-group applies to the full analysis, not --winnable-only")
+	}
+	opt := search.ExploreOptions{Workers: sf.workers, Memory: budget, Progress: progress(stderr, ""), WholeGroup: *whole}
 	if *winOnly {
 		w, err := search.Winnable(ctx, prob, opt)
 		if err != nil {
@@ -53,6 +61,11 @@ func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return werr
 		}
 		return err
+	}
+	if errors.Is(err, search.ErrMemory) && goal.Kind == engine.OnePeg && !*whole {
+		if n := b.Symmetry().Len() / prob.Group().Len(); n > 1 {
+			return fmt.Errorf("%w; --whole-group would count up to the board's symmetry, about %d times fewer positions", err, n)
+		}
 	}
 	if err != nil {
 		return err
@@ -86,6 +99,11 @@ type exploreJSON struct {
 	Layers            []search.LayerStats `json:"layers"`
 	ElapsedMS         int64               `json:"elapsed_ms"`
 	PeakBytes         int64               `json:"peak_bytes"`
+	// WholeGroup and Finishes are set when counts are up to symmetries that
+	// move the start (--whole-group): positions are then those reachable
+	// from any of the start's images, and solutions_by_finish is empty.
+	WholeGroup bool         `json:"whole_group,omitempty"`
+	Finishes   []finishJSON `json:"finishes,omitempty"`
 }
 
 func writeExplore(w io.Writer, f report.Format, prob search.Problem, a *search.Analysis) error {
@@ -102,13 +120,23 @@ func writeExplore(w io.Writer, f report.Format, prob search.Problem, a *search.A
 			Solutions: a.Solutions.String(), SolutionsByFinish: byFinish, Games: a.Games.String(),
 			RandomWin: a.RandomWin, Layers: a.Layers, ElapsedMS: a.Elapsed.Milliseconds(), PeakBytes: a.PeakBytes,
 		}
+		if a.Symmetries > prob.Group().Len() {
+			out.WholeGroup = true
+			for _, fi := range a.Finishes(prob) {
+				out.Finishes = append(out.Finishes, finishToJSON(b, fi))
+			}
+		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	case report.CSV:
 		return layerTable(a.Layers).Write(w, f)
 	}
-	fmt.Fprintf(w, "board %s, %d pegs, goal: %s; counts up to %d symmetries\n\n%s\n", b.Name(), prob.Start.Pegs(), goalText(b, prob.Goal), a.Symmetries, b.Picture(prob.Start))
+	whole := ""
+	if a.Symmetries > prob.Group().Len() {
+		whole = " (--whole-group: some move the start, so positions are those reachable from any of its images)"
+	}
+	fmt.Fprintf(w, "board %s, %d pegs, goal: %s; counts up to %d symmetries%s\n\n%s\n", b.Name(), prob.Start.Pegs(), goalText(b, prob.Goal), a.Symmetries, whole, b.Picture(prob.Start))
 	sum := &report.Table{Header: []string{"measure", "value"}}
 	sum.Add("reachable positions", strconv.FormatInt(a.Reachable, 10))
 	sum.Add("reachable, counting symmetric images", strconv.FormatInt(a.ReachableRaw, 10))
@@ -118,6 +146,18 @@ func writeExplore(w io.Writer, f report.Format, prob search.Problem, a *search.A
 	for h := range b.Holes() {
 		if n, ok := a.SolutionsByFinish[h]; ok && prob.Goal.Kind == engine.OnePeg {
 			sum.Add("  finishing at "+b.Label(h), n.String())
+		}
+	}
+	if a.Symmetries > prob.Group().Len() {
+		for _, fi := range a.Finishes(prob) {
+			holes, n := report.HoleList(b, fi.Holes), fi.Solutions.String()
+			switch {
+			case !fi.Each:
+				holes, n = strings.ReplaceAll(holes, " ", "+"), n+" together"
+			case len(fi.Holes) > 1:
+				n += " each"
+			}
+			sum.Add("  finishing at "+holes, n)
 		}
 	}
 	sum.Add("complete games", a.Games.String())

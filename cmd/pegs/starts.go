@@ -83,6 +83,14 @@ type finishJSON struct {
 	Each      bool     `json:"each"`
 }
 
+func finishToJSON(b *engine.Board, f search.Finish) finishJSON {
+	fj := finishJSON{Solutions: f.Solutions.String(), Each: f.Each}
+	for _, h := range f.Holes {
+		fj.Holes = append(fj.Holes, b.Label(h))
+	}
+	return fj
+}
+
 func writeStarts(w io.Writer, f report.Format, b *engine.Board, goal string, results []search.StartResult) error {
 	if f == report.JSON {
 		var out []startJSON
@@ -93,11 +101,7 @@ func writeStarts(w io.Writer, f report.Format, b *engine.Board, goal string, res
 				sj.Class = append(sj.Class, b.Label(h))
 			}
 			for _, fi := range r.Finishes {
-				fj := finishJSON{Solutions: fi.Solutions.String(), Each: fi.Each}
-				for _, h := range fi.Holes {
-					fj.Holes = append(fj.Holes, b.Label(h))
-				}
-				sj.Finishes = append(sj.Finishes, fj)
+				sj.Finishes = append(sj.Finishes, finishToJSON(b, fi))
 			}
 			if c, ok := report.OwnFinish(r); ok && r.Decided {
 				sj.Complement = c
