@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,10 +49,18 @@ func OwnFinish(r search.StartResult) (string, bool) {
 
 // FinishText describes a group of finishing holes and its solutions.
 func FinishText(b *engine.Board, f search.Finish) string {
+	holes, solutions := FinishParts(b, f)
+	return holes + ": " + solutions
+}
+
+// FinishParts is FinishText in two parts: the holes ("c1 e1", or "c1+c7"
+// for holes counted together) and the solutions ("N each" or "N
+// together").
+func FinishParts(b *engine.Board, f search.Finish) (holes, solutions string) {
 	if f.Each {
-		return fmt.Sprintf("%s: %s each", HoleList(b, f.Holes), f.Solutions)
+		return HoleList(b, f.Holes), f.Solutions.String() + " each"
 	}
-	return fmt.Sprintf("%s: %s together", strings.ReplaceAll(HoleList(b, f.Holes), " ", "+"), f.Solutions)
+	return strings.ReplaceAll(HoleList(b, f.Holes), " ", "+"), f.Solutions.String() + " together"
 }
 
 // StartsTable tabulates the exhaustive analysis of single-vacancy starts.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"time"
 
 	"pegs/engine"
@@ -150,13 +149,7 @@ func writeExplore(w io.Writer, f report.Format, prob search.Problem, a *search.A
 	}
 	if a.Symmetries > prob.Group().Len() {
 		for _, fi := range a.Finishes(prob) {
-			holes, n := report.HoleList(b, fi.Holes), fi.Solutions.String()
-			switch {
-			case !fi.Each:
-				holes, n = strings.ReplaceAll(holes, " ", "+"), n+" together"
-			case len(fi.Holes) > 1:
-				n += " each"
-			}
+			holes, n := report.FinishParts(b, fi)
 			sum.Add("  finishing at "+holes, n)
 		}
 	}
