@@ -378,6 +378,19 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 		// found in several rounds, so the runs hold less.
 		runBytes := make([]int64, nb) // change in held
 		overflow := make([]bool, nb)
+		// A round's runs, before merges shrink them, hold at most its
+		// children: reserve that before making them, so the budget refuses
+		// before the memory is taken, and settle after.
+		var children int64
+		for _, w := range workers {
+			for _, o := range *lists(w) {
+				children += int64(len(o))
+			}
+		}
+		reserve := children * size
+		if err := e.mem.take(reserve, "the next layer's children"); err != nil {
+			return nil, layerStats{}, err
+		}
 		g, _ = errgroup.WithContext(ctx)
 		g.SetLimit(nw)
 		shift := uint(max(0, 64-bbits-16))
@@ -416,18 +429,17 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 			})
 		}
 		g.Wait()
+		var change int64
 		for b := range runBytes {
-			runBytesTotal += runBytes[b]
-			if runBytes[b] < 0 {
-				e.mem.give(-runBytes[b])
-			} else if err := e.mem.take(runBytes[b], "the next layer's children"); err != nil {
-				runBytesTotal -= runBytes[b]
-				return nil, layerStats{}, err
-			}
+			change += runBytes[b]
 			if overflow[b] {
+				e.mem.give(reserve)
 				return nil, layerStats{}, ErrOverflow
 			}
 		}
+		// The runs grew by change <= reserve bytes.
+		runBytesTotal += change
+		e.mem.give(reserve - change)
 	}
 	var st layerStats
 	for _, w := range workers {
