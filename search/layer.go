@@ -623,80 +623,45 @@ func mergeRuns[R rec](runs [][]R) ([]R, bool) {
 // mergeTwo merges two sorted, folded runs into a new one, folding equal
 // keys, and reports whether a count passed 128 bits.
 func mergeTwo[R rec](a, b []R) ([]R, bool) {
-	switch x := any(a).(type) {
-	case []uint64:
-		return any(mergeKeys(x, any(b).([]uint64))).([]R), false
-	case []narrow:
-		return any(mergeNarrow(x, any(b).([]narrow))).([]R), false
-	}
-	out, overflow := mergeRecords(any(a).([]record), any(b).([]record))
-	return any(out).([]R), overflow
-}
-
-func mergeKeys(a, b []uint64) []uint64 {
-	out := make([]uint64, 0, len(a)+len(b))
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
-		switch x, y := a[i], b[j]; {
-		case x < y:
-			out = append(out, x)
-			i++
-		case x > y:
-			out = append(out, y)
-			j++
-		default:
-			out = append(out, x)
-			i++
-			j++
-		}
-	}
-	out = append(out, a[i:]...)
-	return append(out, b[j:]...)
-}
-
-func mergeNarrow(a, b []narrow) []narrow {
-	out := make([]narrow, 0, len(a)+len(b))
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
-		switch x, y := &a[i], &b[j]; {
-		case x.key < y.key:
-			out = append(out, *x)
-			i++
-		case x.key > y.key:
-			out = append(out, *y)
-			j++
-		default:
-			out = append(out, narrow{x.key, x.m + y.m, x.q + y.q})
-			i++
-			j++
-		}
-	}
-	out = append(out, a[i:]...)
-	return append(out, b[j:]...)
-}
-
-func mergeRecords(a, b []record) ([]record, bool) {
-	out := make([]record, 0, len(a)+len(b))
+	fold := foldFor[R]()
+	out := make([]R, 0, len(a)+len(b))
 	overflow := false
 	i, j := 0, 0
 	for i < len(a) && j < len(b) {
-		switch x, y := &a[i], &b[j]; {
-		case x.key < y.key:
-			out = append(out, *x)
+		switch x, y := keyOf(&a[i]), keyOf(&b[j]); {
+		case x < y:
+			out = append(out, a[i])
 			i++
-		case x.key > y.key:
-			out = append(out, *y)
+		case x > y:
+			out = append(out, b[j])
 			j++
 		default:
-			r := *x
-			overflow = r.fold(y) || overflow
-			out = append(out, r)
+			out = append(out, a[i])
+			overflow = fold(&out[len(out)-1], &b[j]) || overflow
 			i++
 			j++
 		}
 	}
 	out = append(out, a[i:]...)
 	return append(out, b[j:]...), overflow
+}
+
+// foldFor returns the function that adds the counts of one child into
+// another with the same key, reporting a count past 128 bits: nothing to
+// add for bare keys.
+func foldFor[R rec]() func(x, y *R) bool {
+	switch any(*new(R)).(type) {
+	case record:
+		return func(x, y *R) bool { return any(x).(*record).fold(any(y).(*record)) }
+	case narrow:
+		return func(x, y *R) bool {
+			nx, ny := any(x).(*narrow), any(y).(*narrow)
+			nx.m += ny.m
+			nx.q += ny.q
+			return false
+		}
+	}
+	return func(x, y *R) bool { return false }
 }
 
 // sortBuf holds two reusable buffers for sorting a bucket's children.
