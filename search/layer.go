@@ -523,7 +523,9 @@ func (x *record) fold(r *record) (overflow bool) {
 // counts (bare keys are deduplicated), and reports whether a count passed
 // 128 bits. It is an insertion sort that drops or folds a record equal to
 // one already placed, so it is fast on records that radix passes have left
-// out of order only in short runs.
+// out of order only in short runs. It runs once per child, so its loop is
+// written out for each kind: one generic loop folding with foldFor made
+// the English winnable set 25% slower and the full analysis 40%.
 func aggregate[R rec](recs []R) (out []R, overflow bool) {
 	switch rs := any(recs).(type) {
 	case []uint64:
