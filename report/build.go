@@ -388,7 +388,10 @@ func (b *builder) profiles(ctx context.Context) (Section, error) {
 			return Section{}, err
 		}
 		b.progress("exploring " + v)
-		a, err := search.Explore(ctx, search.Problem{Board: bd, Start: start, Goal: engine.Goal{Kind: engine.OnePeg}}, b.exploreOptions())
+		// The profile shows no complete games; leaving them out is faster.
+		opt := b.exploreOptions()
+		opt.NoGames = true
+		a, err := search.Explore(ctx, search.Problem{Board: bd, Start: start, Goal: engine.Goal{Kind: engine.OnePeg}}, opt)
 		if errors.Is(err, search.ErrMemory) {
 			sec.Items = append(sec.Items, Item{Caption: fmt.Sprintf("%s, vacate %s: the whole state space needs more than the %s memory budget; not searched to the end.",
 				bd.Name(), v[i+1:], bytesize.Format(b.opt.Memory))})

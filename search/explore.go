@@ -60,6 +60,12 @@ type ExploreOptions struct {
 	WholeGroup bool
 	// NoSymmetry searches raw positions, for cross-checks.
 	NoSymmetry bool
+	// NoGames leaves complete games uncounted (Analysis.Games is nil), the
+	// one count that needs a value on every reachable position. The
+	// forward pass then carries keys only, and solutions and random play
+	// are counted on the winnable positions alone: a few times faster and
+	// smaller where few positions are winnable.
+	NoGames bool
 }
 
 // Progress reports how far a search has come.
@@ -117,7 +123,9 @@ type Analysis struct {
 // and the random-play win probability come out of one pass. Winnable
 // positions are then found walking back up from the goal positions reached:
 // the parents of a winnable position are found by undoing jumps, and those
-// that are reachable are winnable.
+// that are reachable are winnable. With NoGames, the forward pass finds
+// keys only and a second pass counts on the winnable positions (see
+// countWinning).
 func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, error) {
 	t0 := time.Now()
 	if err := prob.check(); err != nil {
@@ -132,51 +140,42 @@ func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, 
 	if opt.NoSymmetry {
 		group = group.Trivial()
 	}
-	split := group.Stabilizer(prob.Start).Len() == group.Len()
 	gen := newMoveGen(b, group)
-	a := &Analysis{Symmetries: group.Len(), Solutions: new(big.Int), Games: new(big.Int),
+	a := &Analysis{Symmetries: group.Len(), Solutions: new(big.Int),
 		SolutionsByFinish: map[int]*big.Int{}, SolutionsByOrbit: map[int]*big.Int{}, Orbits: map[int][]int{}}
-	first := &layer{pegs: prob.Start.Pegs(), keys: []uint64{mix(group.Canonical(prob.Start))}, m: []u128{{lo: 1}}, q: []uint64{fixedOne}}
-	fwd, err := forward(ctx, &expander{gen: gen, workers: opt.Workers, counts: true, mem: mem}, []*layer{first}, "forward", opt.Progress, func(l *layer, st layerStats) {
+	if !opt.NoGames {
+		a.Games = new(big.Int)
+	}
+	first := &layer{pegs: prob.Start.Pegs(), keys: []uint64{mix(group.Canonical(prob.Start))}}
+	if !opt.NoGames {
+		first.m, first.q = []u128{{lo: 1}}, []uint64{fixedOne}
+	}
+	e := &expander{gen: gen, workers: opt.Workers, counts: !opt.NoGames, mem: mem}
+	fwd, err := forward(ctx, e, []*layer{first}, "forward", opt.Progress, func(l *layer, st layerStats) {
 		a.Layers = append(a.Layers, LayerStats{Pegs: l.pegs, Reachable: int64(l.len()), ReachableRaw: st.raw, DeadEnds: st.deadEnds})
-		a.Games.Add(a.Games, st.games.big())
-		if l.pegs != 1 {
+		if opt.NoGames {
 			return
 		}
-		var win uint64
-		for i, k := range l.keys {
-			p := unmix(k)
-			if !prob.Goal.Reached(p) {
-				continue
-			}
-			var orbit []int
-			for s := range group.Len() {
-				if h := holeOf(group.Apply(s, p)); !slices.Contains(orbit, h) {
-					orbit = append(orbit, h)
-				}
-			}
-			slices.Sort(orbit)
-			a.Orbits[orbit[0]] = orbit
-			a.SolutionsByOrbit[orbit[0]] = l.m[i].big()
-			if split {
-				// The count is for the orbit; with the start fixed by every
-				// symmetry, each hole in it has an equal share.
-				n := l.m[i].big()
-				n.Quo(n, big.NewInt(int64(len(orbit))))
-				for _, h := range orbit {
-					a.SolutionsByFinish[h] = n
-				}
-			}
-			a.Solutions.Add(a.Solutions, l.m[i].big())
-			win += l.q[i]
+		a.Games.Add(a.Games, st.games.big())
+		if l.pegs == 1 {
+			a.countFinishes(prob, group, l)
 		}
-		a.RandomWin = float64(win) / fixedOne
 	})
 	if err != nil {
 		return nil, err
 	}
-	if err := a.findWinnable(ctx, prob, gen, opt, mem, fwd); err != nil {
+	win, err := a.findWinnable(ctx, prob, gen, opt, mem, fwd, opt.NoGames)
+	if err != nil {
 		return nil, err
+	}
+	if opt.NoGames {
+		for _, l := range fwd {
+			mem.give(l.bytes())
+			l.keys = nil
+		}
+		if err := a.countWinning(ctx, prob, &expander{gen: gen, workers: opt.Workers, counts: true, mem: mem}, win, opt.Progress); err != nil {
+			return nil, err
+		}
 	}
 	for i := range a.Layers {
 		a.Reachable += a.Layers[i].Reachable
@@ -187,6 +186,96 @@ func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, 
 	a.PeakBytes = mem.peak.Load()
 	a.Elapsed = time.Since(t0)
 	return a, nil
+}
+
+// countFinishes counts the solutions, by finishing hole and orbit, and the
+// random-play win probability from the one-peg layer l with its counts.
+func (a *Analysis) countFinishes(prob Problem, group *engine.Group, l *layer) {
+	split := group.Stabilizer(prob.Start).Len() == group.Len()
+	var win uint64
+	for i, k := range l.keys {
+		p := unmix(k)
+		if !prob.Goal.Reached(p) {
+			continue
+		}
+		var orbit []int
+		for s := range group.Len() {
+			if h := holeOf(group.Apply(s, p)); !slices.Contains(orbit, h) {
+				orbit = append(orbit, h)
+			}
+		}
+		slices.Sort(orbit)
+		a.Orbits[orbit[0]] = orbit
+		a.SolutionsByOrbit[orbit[0]] = l.m[i].big()
+		if split {
+			// The count is for the orbit; with the start fixed by every
+			// symmetry, each hole in it has an equal share.
+			n := l.m[i].big()
+			n.Quo(n, big.NewInt(int64(len(orbit))))
+			for _, h := range orbit {
+				a.SolutionsByFinish[h] = n
+			}
+		}
+		a.Solutions.Add(a.Solutions, l.m[i].big())
+		win += l.q[i]
+	}
+	a.RandomWin = float64(win) / fixedOne
+}
+
+// countWinning counts paths and random play forward again, from the start
+// through the winnable positions win (sorted keys by peg count) only: every
+// path to the goal stays among them, and a position's share of random play
+// divides by all its jumps, winning or not, so solutions and the random-play
+// win probability come out exact.
+func (a *Analysis) countWinning(ctx context.Context, prob Problem, e *expander, win map[int][]uint64, progress func(Progress)) error {
+	p0 := prob.Start.Pegs()
+	if len(win[p0]) == 0 {
+		return nil
+	}
+	cur := &layer{pegs: p0, keys: win[p0], m: []u128{{lo: 1}}, q: []uint64{fixedOne}}
+	for cur.pegs > 1 {
+		if progress != nil {
+			pegs := cur.pegs
+			e.progress = func(done, total int) { progress(Progress{Phase: "count", Pegs: pegs, Done: done, Total: total}) }
+		}
+		next, _, err := e.next(ctx, cur)
+		if err != nil {
+			return err
+		}
+		if cur.pegs != p0 {
+			e.mem.give(cur.bytes())
+		}
+		all := next.bytes()
+		e.mem.give(all - next.keep(win[next.pegs]))
+		cur = next
+		if cur.len() == 0 {
+			return nil
+		}
+	}
+	a.countFinishes(prob, e.gen.group, cur)
+	e.mem.give(cur.bytes())
+	return nil
+}
+
+// keep drops the positions of l whose keys are not in keys (sorted), and
+// returns the bytes l holds then.
+func (l *layer) keep(keys []uint64) int64 {
+	n, j := 0, 0
+	for i, k := range l.keys {
+		for j < len(keys) && keys[j] < k {
+			j++
+		}
+		if j == len(keys) {
+			break
+		}
+		if keys[j] == k {
+			l.keys[n], l.m[n], l.q[n] = k, l.m[i], l.q[i]
+			n++
+		}
+	}
+	// Copies, so the memory of the dropped positions is freed.
+	l.keys, l.m, l.q = slices.Clone(l.keys[:n]), slices.Clone(l.m[:n]), slices.Clone(l.q[:n])
+	return l.bytes()
 }
 
 func holeOf(p engine.Position) int {
@@ -231,10 +320,11 @@ func forward(ctx context.Context, e *expander, start []*layer, phase string, pro
 }
 
 // findWinnable marks the positions of the forward layers that can reach the
-// goal (see walkBack).
-func (a *Analysis) findWinnable(ctx context.Context, prob Problem, gen *moveGen, opt ExploreOptions, mem *memBudget, fwd []*layer) error {
+// goal (see walkBack). If keep is set it returns them by peg count, held in
+// mem.
+func (a *Analysis) findWinnable(ctx context.Context, prob Problem, gen *moveGen, opt ExploreOptions, mem *memBudget, fwd []*layer, keep bool) (map[int][]uint64, error) {
 	if len(backwardSeeds(prob, gen.group)) == 0 {
-		return nil
+		return nil, nil
 	}
 	byPegs := map[int]*layer{}
 	index := map[int]int{}
@@ -242,10 +332,16 @@ func (a *Analysis) findWinnable(ctx context.Context, prob Problem, gen *moveGen,
 		byPegs[l.pegs] = l
 		index[l.pegs] = i
 	}
-	return walkBack(ctx, prob.Goal, gen, byPegs, fwd[0].pegs, opt, mem, func(pegs int, keys []uint64) error {
+	win := map[int][]uint64{}
+	err := walkBack(ctx, prob.Goal, gen, byPegs, fwd[0].pegs, opt, mem, func(pegs int, keys []uint64) error {
 		a.Layers[index[pegs]].Winnable = int64(len(keys))
-		return nil
+		if !keep {
+			return nil
+		}
+		win[pegs] = keys
+		return mem.take(int64(len(keys))*8, "the winnable positions")
 	})
+	return win, err
 }
 
 // join returns the keys of l whose complements, made canonical, are in c.

@@ -389,3 +389,46 @@ func TestWorkersAgree(t *testing.T) {
 }
 
 func isMemory(err error) bool { return errors.Is(err, ErrMemory) }
+
+// TestNoGamesAgrees checks that counting on the winnable positions alone
+// gives the full analysis's every figure but complete games.
+func TestNoGamesAgrees(t *testing.T) {
+	for _, c := range []struct {
+		board, start, goal string
+		whole              bool
+	}{
+		{"triangle", "1", "any", false},
+		{"triangle", "4", "any", true},
+		{"triangle:6", "5", "any", false},
+		{"triangle:6", "1", "1", false},
+		{"triangle:4", "1", "1", false}, // no solution
+		// The top half full but the centre, and d5.
+		{"english", "ooo ooo ooooooo ooo.ooo ...o... ... ...", "center", false},
+	} {
+		b := lookup(t, c.board)
+		start, err := b.Vacate(c.start)
+		if c.board == "english" {
+			start, err = b.ParsePosition(c.start)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		prob := Problem{b, start, goal(t, b, c.goal)}
+		full, err := Explore(context.Background(), prob, ExploreOptions{WholeGroup: c.whole})
+		if err != nil {
+			t.Fatal(err)
+		}
+		part, err := Explore(context.Background(), prob, ExploreOptions{WholeGroup: c.whole, NoGames: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if part.Games != nil {
+			t.Errorf("%s %s: NoGames counted games %s", c.board, c.start, part.Games)
+		}
+		full.Games, full.PeakBytes, full.Elapsed = nil, 0, 0
+		part.PeakBytes, part.Elapsed = 0, 0
+		if diff := cmp.Diff(full, part, cmp.Comparer(func(x, y *big.Int) bool { return x.Cmp(y) == 0 })); diff != "" {
+			t.Errorf("%s vacate %s goal %s: NoGames differs (-full +NoGames):\n%s", c.board, c.start, c.goal, diff)
+		}
+	}
+}

@@ -63,6 +63,9 @@ func Starts(ctx context.Context, b *engine.Board, opt ExploreOptions, each func(
 		slices.Sort(class)
 		r := StartResult{Hole: h, Class: class, Solutions: new(big.Int)}
 		prob := Problem{Board: b, Start: b.Full() &^ (1 << uint(h)), Goal: engine.Goal{Kind: engine.OnePeg}}
+		// Complete games are not reported, and counting on the winnable
+		// positions only is a few times cheaper.
+		opt.NoGames = true
 		o := opt
 		o.WholeGroup = true
 		a, err := Explore(ctx, prob, o)

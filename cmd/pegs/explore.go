@@ -15,7 +15,7 @@ import (
 )
 
 func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("explore", "--board B (--start H,...|--position P) [--goal G] [--workers N] [--mem SIZE] [--format F] [--winnable-only] [--whole-group]", stderr)
+	fs := newFlagSet("explore", "--board B (--start H,...|--position P) [--goal G] [--workers N] [--mem SIZE] [--format F] [--winnable-only] [--whole-group] [--no-games]", stderr)
 	var pf problemFlags
 	var sf searchFlags
 	pf.register(fs, false)
@@ -23,6 +23,7 @@ func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	format := fs.String("format", "text", "output format: text, markdown, csv (the layer table) or json")
 	winOnly := fs.Bool("winnable-only", false, "find only the winnable positions (faster: no path counts)")
 	whole := fs.Bool("whole-group", false, "with --goal any, count positions up to every symmetry of the board even where it moves the start\n(up to 8 times fewer positions on a start no symmetry fixes; finishes that only those symmetries tell apart are counted together)")
+	noGames := fs.Bool("no-games", false, "leave complete games uncounted, the one count that needs every reachable position's paths\n(faster and smaller: solutions and random play are counted on the winnable positions only)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -42,10 +43,10 @@ func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *whole && goal.Kind != engine.OnePeg {
 		return usagef("--whole-group needs --goal any")
 	}
-	if *whole && *winOnly {
-		return usagef("--whole-group applies to the full analysis, not --winnable-only")
+	if *winOnly && (*whole || *noGames) {
+		return usagef("--whole-group and --no-games apply to the full analysis, not --winnable-only")
 	}
-	opt := search.ExploreOptions{Workers: sf.workers, Memory: budget, Progress: progress(stderr, ""), WholeGroup: *whole}
+	opt := search.ExploreOptions{Workers: sf.workers, Memory: budget, Progress: progress(stderr, ""), WholeGroup: *whole, NoGames: *noGames}
 	if *winOnly {
 		w, err := search.Winnable(ctx, prob, opt)
 		if err != nil {
@@ -93,7 +94,7 @@ type exploreJSON struct {
 	DeadEnds          int64               `json:"dead_ends"`
 	Solutions         string              `json:"solutions"`
 	SolutionsByFinish map[string]string   `json:"solutions_by_finish"`
-	Games             string              `json:"games"`
+	Games             string              `json:"games,omitempty"` // absent with --no-games
 	RandomWin         float64             `json:"random_win_probability"`
 	Layers            []search.LayerStats `json:"layers"`
 	ElapsedMS         int64               `json:"elapsed_ms"`
@@ -116,8 +117,11 @@ func writeExplore(w io.Writer, f report.Format, prob search.Problem, a *search.A
 		out := exploreJSON{
 			Board: b.Name(), Start: b.Line(prob.Start), Goal: b.FormatGoal(prob.Goal), Symmetries: a.Symmetries,
 			Reachable: a.Reachable, ReachableRaw: a.ReachableRaw, Winnable: a.Winnable, DeadEnds: a.DeadEnds,
-			Solutions: a.Solutions.String(), SolutionsByFinish: byFinish, Games: a.Games.String(),
+			Solutions: a.Solutions.String(), SolutionsByFinish: byFinish,
 			RandomWin: a.RandomWin, Layers: a.Layers, ElapsedMS: a.Elapsed.Milliseconds(), PeakBytes: a.PeakBytes,
+		}
+		if a.Games != nil {
+			out.Games = a.Games.String()
 		}
 		if a.Symmetries > prob.Group().Len() {
 			out.WholeGroup = true
@@ -153,7 +157,11 @@ func writeExplore(w io.Writer, f report.Format, prob search.Problem, a *search.A
 			sum.Add("  finishing at "+holes, n)
 		}
 	}
-	sum.Add("complete games", a.Games.String())
+	games := "not counted (--no-games)"
+	if a.Games != nil {
+		games = a.Games.String()
+	}
+	sum.Add("complete games", games)
 	sum.Add("random play wins", strconv.FormatFloat(a.RandomWin, 'g', 6, 64))
 	sum.Add("time", a.Elapsed.Round(time.Millisecond).String())
 	sum.Add("peak table memory", strconv.FormatInt(a.PeakBytes>>20, 10)+" MiB")
