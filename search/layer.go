@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"sync"
+	"slices"
 	"sync/atomic"
 	"unsafe"
 
@@ -118,7 +118,7 @@ type record struct {
 
 // narrow is a record whose path count fits in 64 bits, which holds for
 // every child when the parents' counts are below 2^51 (see narrowEnough):
-// three quarters of the bytes to sort and merge.
+// three quarters of the bytes to move and hold.
 type narrow struct {
 	key uint64
 	m   uint64
@@ -145,7 +145,7 @@ var narrowBelow uint64 = 1 << 51
 
 // rec is what a bucket holds: a record, a narrow record, or a bare mixed
 // key when the search carries no counts (a quarter of the bytes to sort and
-// merge). The key is the first word of each, so keyOf reads it without
+// hold). The key is the first word of each, so keyOf reads it without
 // knowing which.
 type rec interface{ uint64 | narrow | record }
 
@@ -193,15 +193,16 @@ func (w *workerState) childKeySlow(gen *moveGen, k int16) uint64 {
 	return mix(canonical(w.cimgs))
 }
 
-// roundRecords is the fewest children a round holds before they are sorted
-// into runs: rounds grow with the layer (see roundSize).
+// roundRecords is the fewest children a round holds before they go into
+// the buckets' tables: rounds grow with the layer (see roundSize).
 const roundRecords = 1 << 23
 
 // roundSize returns the children a round of a layer of n parents holds:
 // roundRecords, or an eighth of the layer's children (about ten a parent)
-// when that is more, so no layer takes more than about eight rounds and
-// each child is merged a few times at most; but the round's children may
-// take at most an eighth of the memory budget.
+// when that is more, so a layer pauses between expanding and tabling about
+// eight times at most; but the round's children may take at most an
+// eighth of the memory budget. (Rounds of a fixed 4M or 2M children held
+// less but ran up to 15% slower.)
 func roundSize(n int, recordBytes, budget int64) int {
 	size := max(roundRecords, 10*n/8)
 	return int(max(roundRecords, min(int64(size), budget/8/recordBytes)))
@@ -212,9 +213,9 @@ func roundSize(n int, recordBytes, budget int64) int {
 //
 // Parents are expanded in rounds. In a round, workers expand chunks of
 // parents and append each child to a per-worker list for its bucket (the top
-// bits of its mixed key); then the buckets are sorted and folded in
-// parallel, each on its own, so both phases touch memory in cache-sized
-// pieces and no locks are taken.
+// bits of its mixed key); then each bucket's children go into its table of
+// distinct children (bucketTable), buckets in parallel, so both phases
+// touch memory in cache-sized pieces and no locks are taken.
 func (e *expander) next(ctx context.Context, cur *layer) (*layer, layerStats, error) {
 	if e.counts && narrowEnough(cur) {
 		return expand(ctx, e, cur, func(w *workerState) *[][]narrow { return &w.nars })
@@ -241,13 +242,27 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 		}
 		return int(key >> uint(64-bbits))
 	}
-	// runs[b] holds bucket b's children found so far, as sorted runs with
-	// equal keys folded together: one per round at first, then merged (see
-	// below), so a bucket holds a few runs of falling length.
-	runs := make([][][]R, nb)
-	held := make([]int64, nb) // bytes in runs[b]
-	var runBytesTotal, listBytes int64
-	defer func() { e.mem.give(runBytesTotal + listBytes) }()
+	// tabs[b] holds bucket b's distinct children found so far.
+	var held atomic.Int64 // bytes in tabs
+	tabs := make([]bucketTable[R], nb)
+	// A table starts with room for the bucket's share of about 1.5 times
+	// the parents at 0.7 load, and doubles as it fills.
+	bits := uint(6)
+	for 7<<bits/10 < 3*n/2/nb && bits < 40 {
+		bits++
+	}
+	for b := range tabs {
+		tabs[b] = bucketTable[R]{bits: bits, bb: uint(bbits), mem: e.mem, held: &held}
+	}
+	var listBytes int64
+	defer func() {
+		for b := range tabs {
+			if tabs[b].slots != nil {
+				tabs[b].free()
+			}
+		}
+		e.mem.give(listBytes)
+	}()
 	nw := e.nworkers()
 	if len(e.states) != nw {
 		e.states = make([]*workerState, nw)
@@ -368,78 +383,39 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 			}
 			listBytes = lb
 		}
-		// Sort each bucket's children, fold equal keys, and keep the result
-		// as one run of the bucket. While the last run is about as long as
-		// the one before, the two are merged: like the carries of a binary
-		// counter, each child is merged about log2(rounds) times, where a
-		// merge of every round's run at the end would scan one head per
-		// round for each child (a third of a corner start's time when its
-		// largest layers took 25 rounds). Merging early also folds a child
-		// found in several rounds, so the runs hold less.
-		runBytes := make([]int64, nb) // change in held
+		// Each bucket's children go into its table, in parallel.
 		overflow := make([]bool, nb)
-		// A round's runs, before merges shrink them, hold at most its
-		// children: reserve that before making them, so the budget refuses
-		// before the memory is taken, and settle after.
-		var children int64
-		for _, w := range workers {
-			for _, o := range *lists(w) {
-				children += int64(len(o))
-			}
-		}
-		reserve := children * size
-		if err := e.mem.take(reserve, "the next layer's children"); err != nil {
-			return nil, layerStats{}, err
-		}
-		g, _ = errgroup.WithContext(ctx)
+		g, gctx = errgroup.WithContext(ctx)
 		g.SetLimit(nw)
-		shift := uint(max(0, 64-bbits-16))
-		for b := range runs {
+		for b := range tabs {
 			g.Go(func() error {
-				parts := make([][]R, len(workers))
-				n := 0
-				for i, w := range workers {
-					parts[i] = (*lists(w))[b]
-					n += len(parts[i])
-				}
-				if n == 0 {
-					return nil
-				}
-				buf := scratchFor[R]()
-				recs := radixPasses(parts, buf.a(n), buf.b(n), shift, 2)
+				t := &tabs[b]
 				for _, w := range workers {
-					(*lists(w))[b] = (*lists(w))[b][:0]
+					list := (*lists(w))[b]
+					if len(list) == 0 {
+						continue
+					}
+					if t.slots == nil {
+						if err := t.alloc(t.bits); err != nil {
+							return err
+						}
+					}
+					of, err := t.add(list)
+					if err != nil {
+						return err
+					}
+					overflow[b] = overflow[b] || of
+					(*lists(w))[b] = list[:0]
 				}
-				run, of := aggregate(recs)
-				run = append(make([]R, 0, len(run)), run...)
-				scratchPut(buf)
-				runs[b] = append(runs[b], run)
-				for k := len(runs[b]); k >= 2 && 4*len(runs[b][k-2]) <= 5*len(runs[b][k-1]); k = len(runs[b]) {
-					m, mof := mergeRuns(runs[b][k-2:])
-					runs[b] = append(runs[b][:k-2], m)
-					of = of || mof
-				}
-				var now int64
-				for _, r := range runs[b] {
-					now += int64(len(r)) * size
-				}
-				runBytes[b], held[b] = now-held[b], now
-				overflow[b] = of
-				return nil
+				return gctx.Err()
 			})
 		}
-		g.Wait()
-		var change int64
-		for b := range runBytes {
-			change += runBytes[b]
-			if overflow[b] {
-				e.mem.give(reserve)
-				return nil, layerStats{}, ErrOverflow
-			}
+		if err := g.Wait(); err != nil {
+			return nil, layerStats{}, err
 		}
-		// The runs grew by change <= reserve bytes.
-		runBytesTotal += change
-		e.mem.give(reserve - change)
+		if slices.Contains(overflow, true) {
+			return nil, layerStats{}, ErrOverflow
+		}
 	}
 	var st layerStats
 	for _, w := range workers {
@@ -452,7 +428,7 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 	if st.overflow {
 		return nil, st, ErrOverflow
 	}
-	next, err := collect(ctx, e, runs, cur.pegs-1)
+	next, err := collect(ctx, e, tabs, cur.pegs-1)
 	return next, st, err
 }
 
@@ -522,10 +498,10 @@ func (x *record) fold(r *record) (overflow bool) {
 // aggregate sorts records and folds equal keys in one pass, summing their
 // counts (bare keys are deduplicated), and reports whether a count passed
 // 128 bits. It is an insertion sort that drops or folds a record equal to
-// one already placed, so it is fast on records that radix passes have left
-// out of order only in short runs. It runs once per child, so its loop is
-// written out for each kind: one generic loop folding with foldFor made
-// the English winnable set 25% slower and the full analysis 40%.
+// one already placed, so it is fast on records out of order only in short
+// runs, as a bucket table's slots are. Its loop is written out for each
+// kind: one generic loop with a fold function made the English winnable set
+// 25% slower and the full analysis 40% when it ran once per child.
 func aggregate[R rec](recs []R) (out []R, overflow bool) {
 	switch rs := any(recs).(type) {
 	case []uint64:
@@ -600,133 +576,15 @@ func foldNarrow(rs []narrow) []narrow {
 	return rs[:n]
 }
 
-// mergeRuns merges sorted, folded runs into one, folding equal keys, by
-// merging them in pairs until one is left.
-func mergeRuns[R rec](runs [][]R) ([]R, bool) {
-	if len(runs) == 0 {
-		return nil, false
-	}
-	overflow := false
-	for len(runs) > 1 {
-		next := make([][]R, 0, (len(runs)+1)/2)
-		for i := 0; i+1 < len(runs); i += 2 {
-			m, of := mergeTwo(runs[i], runs[i+1])
-			overflow = overflow || of
-			next = append(next, m)
-		}
-		if len(runs)%2 == 1 {
-			next = append(next, runs[len(runs)-1])
-		}
-		runs = next
-	}
-	return runs[0], overflow
-}
-
-// mergeTwo merges two sorted, folded runs into a new one, folding equal
-// keys, and reports whether a count passed 128 bits.
-func mergeTwo[R rec](a, b []R) ([]R, bool) {
-	fold := foldFor[R]()
-	out := make([]R, 0, len(a)+len(b))
-	overflow := false
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
-		switch x, y := keyOf(&a[i]), keyOf(&b[j]); {
-		case x < y:
-			out = append(out, a[i])
-			i++
-		case x > y:
-			out = append(out, b[j])
-			j++
-		default:
-			out = append(out, a[i])
-			overflow = fold(&out[len(out)-1], &b[j]) || overflow
-			i++
-			j++
-		}
-	}
-	out = append(out, a[i:]...)
-	return append(out, b[j:]...), overflow
-}
-
-// foldFor returns the function that adds the counts of one child into
-// another with the same key, reporting a count past 128 bits: nothing to
-// add for bare keys.
-func foldFor[R rec]() func(x, y *R) bool {
-	switch any(*new(R)).(type) {
-	case record:
-		return func(x, y *R) bool { return any(x).(*record).fold(any(y).(*record)) }
-	case narrow:
-		return func(x, y *R) bool {
-			nx, ny := any(x).(*narrow), any(y).(*narrow)
-			nx.m += ny.m
-			nx.q += ny.q
-			return false
-		}
-	}
-	return func(x, y *R) bool { return false }
-}
-
-// sortBuf holds two reusable buffers for sorting a bucket's children.
-type sortBuf[R rec] struct{ x, y []R }
-
-func (s *sortBuf[R]) a(n int) []R {
-	if cap(s.x) < n {
-		s.x, s.y = make([]R, n+n/4), make([]R, n+n/4)
-	}
-	return s.x[:n]
-}
-
-func (s *sortBuf[R]) b(n int) []R { return s.y[:n] }
-
-// scratch pools sorting buffers, one pool per kind of child.
-var scratch = [3]sync.Pool{
-	{New: func() any { return new(sortBuf[record]) }},
-	{New: func() any { return new(sortBuf[narrow]) }},
-	{New: func() any { return new(sortBuf[uint64]) }},
-}
-
-func scratchIndex[R rec]() int {
-	switch any(*new(R)).(type) {
-	case record:
-		return 0
-	case narrow:
-		return 1
-	}
-	return 2
-}
-
-func scratchFor[R rec]() *sortBuf[R] { return scratch[scratchIndex[R]()].Get().(*sortBuf[R]) }
-
-func scratchPut[R rec](s *sortBuf[R]) { scratch[scratchIndex[R]()].Put(s) }
-
 // ErrOverflow reports a count that passed 128 bits.
 var ErrOverflow = errors.New("a count passed 128 bits")
 
-// collect turns the buckets' runs into a sorted layer.
-func collect[R rec](ctx context.Context, e *expander, runs [][][]R, pegs int) (*layer, error) {
-	merged := make([][]R, len(runs))
-	var overflow atomic.Bool
-	g, _ := errgroup.WithContext(ctx)
-	g.SetLimit(e.nworkers())
-	for b := range runs {
-		g.Go(func() error {
-			m, of := mergeRuns(runs[b])
-			if of {
-				overflow.Store(true)
-			}
-			merged[b] = m
-			runs[b] = nil
-			return nil
-		})
-	}
-	g.Wait()
-	if overflow.Load() {
-		return nil, ErrOverflow
-	}
+// collect turns the buckets' tables into a sorted layer.
+func collect[R rec](ctx context.Context, e *expander, tabs []bucketTable[R], pegs int) (*layer, error) {
 	total := 0
-	offs := make([]int, len(runs)+1)
-	for b := range merged {
-		total += len(merged[b])
+	offs := make([]int, len(tabs)+1)
+	for b := range tabs {
+		total += tabs[b].n
 		offs[b+1] = total
 	}
 	l := &layer{pegs: pegs, keys: make([]uint64, total)}
@@ -737,12 +595,15 @@ func collect[R rec](ctx context.Context, e *expander, runs [][][]R, pegs int) (*
 	if err := e.mem.take(l.bytes(), "a layer"); err != nil {
 		return nil, err
 	}
-	g, _ = errgroup.WithContext(ctx)
+	var g errgroup.Group
 	g.SetLimit(e.nworkers())
-	for b := range merged {
+	for b := range tabs {
 		g.Go(func() error {
+			if tabs[b].slots == nil {
+				return nil
+			}
 			base := offs[b]
-			switch recs := any(merged[b]).(type) {
+			switch recs := any(tabs[b].sorted()).(type) {
 			case []record:
 				for j, r := range recs {
 					l.keys[base+j], l.m[base+j], l.q[base+j] = r.key, r.m, r.q
@@ -754,7 +615,7 @@ func collect[R rec](ctx context.Context, e *expander, runs [][][]R, pegs int) (*
 			case []uint64:
 				copy(l.keys[base:], recs)
 			}
-			merged[b] = nil
+			tabs[b].free()
 			return nil
 		})
 	}

@@ -6,7 +6,10 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
+
+	"pegs/engine"
 )
 
 // TestSortKeys checks the radix sort of mixed keys against slices.Sort, at
@@ -104,48 +107,83 @@ func cornerAny(t *testing.T) Problem {
 	return Problem{b, start, goal(t, b, "any")}
 }
 
-// TestMergeRuns checks that merging sorted, folded runs gives what folding
-// all their records at once gives, for every kind of record.
-func TestMergeRuns(t *testing.T) {
+// TestBucketTable checks that a bucket's table, filled in batches and
+// grown from its smallest size, holds what folding all its records at once
+// gives, in order, for every kind of record; and that growing past the
+// budget fails with ErrMemory.
+func TestBucketTable(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	for _, nruns := range []int{1, 2, 3, 7} {
-		var runs [][]narrow
+	const bb = 3 // every key in bucket 5 of 8
+	for _, n := range []int{1, 100, 5000} {
 		var all []narrow
-		for range nruns {
-			var run []narrow
-			for range rng.IntN(300) {
-				r := narrow{key: rng.Uint64N(500), m: rng.Uint64N(1 << 40), q: rng.Uint64N(1 << 40)}
-				run = append(run, r)
-				all = append(all, r)
+		for range n {
+			// Mixed keys spread evenly; a few hundred distinct ones
+			// repeat, as children do, and some land next to each other.
+			k := mix(engine.Position(1 + rng.IntN(n/2+1)))
+			if rng.IntN(4) == 0 {
+				k++
 			}
-			run, _ = aggregate(run)
-			runs = append(runs, run)
+			k = k>>bb | 5<<(64-bb)
+			all = append(all, narrow{key: k, m: rng.Uint64N(1 << 40), q: rng.Uint64N(1 << 40)})
 		}
-		want, _ := aggregate(all)
-		got, _ := mergeRuns(runs)
-		if !slices.Equal(got, want) {
-			t.Errorf("%d narrow runs: merged %d records, want %d as one fold", nruns, len(got), len(want))
+		want, _ := aggregate(slices.Clone(all))
+		var held atomic.Int64
+		mem := &memBudget{limit: 1 << 30}
+		nt := bucketTable[narrow]{bits: 6, bb: bb, mem: mem, held: &held}
+		kt := bucketTable[uint64]{bits: 6, bb: bb, mem: mem, held: &held}
+		rt := bucketTable[record]{bits: 6, bb: bb, mem: mem, held: &held}
+		for _, tb := range []interface{ alloc(uint) error }{&nt, &kt, &rt} {
+			if err := tb.alloc(6); err != nil {
+				t.Fatal(err)
+			}
 		}
-		var keyRuns [][]uint64
-		var recRuns [][]record
-		for _, run := range runs {
+		for lo := 0; lo < n; lo += 97 {
+			batch := all[lo:min(n, lo+97)]
 			var ks []uint64
 			var rs []record
-			for _, r := range run {
+			for _, r := range batch {
 				ks = append(ks, r.key)
 				rs = append(rs, record{key: r.key, m: u128{lo: r.m}, q: r.q})
 			}
-			keyRuns, recRuns = append(keyRuns, ks), append(recRuns, rs)
+			if _, err := nt.add(slices.Clone(batch)); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := kt.add(ks); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := rt.add(rs); err != nil {
+				t.Fatal(err)
+			}
 		}
-		gotKeys, _ := mergeRuns(keyRuns)
-		gotRecs, _ := mergeRuns(recRuns)
+		if got := nt.sorted(); !slices.Equal(got, want) {
+			t.Errorf("%d records: narrow table holds %d, want %d as one fold", n, len(got), len(want))
+		}
+		gotKeys, gotRecs := kt.sorted(), rt.sorted()
 		if len(gotKeys) != len(want) || len(gotRecs) != len(want) {
-			t.Fatalf("%d runs: %d keys and %d records merged, want %d", nruns, len(gotKeys), len(gotRecs), len(want))
+			t.Fatalf("%d records: tables hold %d keys and %d records, want %d", n, len(gotKeys), len(gotRecs), len(want))
 		}
 		for i, w := range want {
 			if gotKeys[i] != w.key || gotRecs[i] != (record{key: w.key, m: u128{lo: w.m}, q: w.q}) {
-				t.Fatalf("%d runs: merged keys or records differ from the narrow fold at %d", nruns, i)
+				t.Fatalf("%d records: keys or records differ from the narrow fold at %d", n, i)
 			}
 		}
+		nt.free()
+		kt.free()
+		rt.free()
+		if held.Load() != 0 || mem.used.Load() != 0 {
+			t.Errorf("%d records: %d bytes held, %d in use after free; want 0", n, held.Load(), mem.used.Load())
+		}
+	}
+	var held atomic.Int64
+	small := bucketTable[uint64]{bits: 6, mem: &memBudget{limit: 4096}, held: &held}
+	if err := small.alloc(6); err != nil {
+		t.Fatal(err)
+	}
+	var ks []uint64
+	for i := range 1000 {
+		ks = append(ks, mix(engine.Position(i+1)))
+	}
+	if _, err := small.add(ks); !errors.Is(err, ErrMemory) {
+		t.Errorf("1000 keys in 4 KiB: err = %v, want ErrMemory", err)
 	}
 }

@@ -1,0 +1,208 @@
+package search
+
+import (
+	"fmt"
+	"sync/atomic"
+	"unsafe"
+)
+
+// bucketTable holds the distinct children of one bucket found so far while
+// a layer is expanded: an open-addressing hash table with linear probing,
+// which folds the counts of a child found again into its slot. A key's home
+// slot is the key's bits just below the bucket's, so the table is in key
+// order but for the short displacements of probing, and an insertion sort
+// (aggregate) finishes the order.
+//
+// A child is found about seven times on average. A bucket's table stays in
+// cache while the bucket's children of a round go in, and answers a repeat
+// with a probe or two, where sorting each round's children into runs and
+// merging the runs moved every repeat through memory several times.
+type bucketTable[R rec] struct {
+	slots []R  // 1<<bits home slots, then tableSlack more; key 0 is empty
+	bits  uint // home slot bits
+	bb    uint // top key bits that pick the bucket
+	n     int  // keys held
+	mem   *memBudget
+	held  *atomic.Int64 // bytes of every table of the layer
+}
+
+// tableSlack slots follow the home slots, so probes from the last homes
+// need not wrap. The last slot always stays empty, so every probe ends.
+// (Key 0, the mixed key of the empty position, is never a child's: it marks
+// an empty slot.)
+const tableSlack = 64
+
+// limit is the most keys t holds before it doubles: a load of 0.7.
+func (t *bucketTable[R]) limit() int { return 7 << t.bits / 10 }
+
+// home returns the home slot of key k.
+func (t *bucketTable[R]) home(k uint64) int { return int((k << t.bb) >> (64 - t.bits)) }
+
+// alloc gives t 1<<bits home slots, charged to its budget, and moves its
+// keys there.
+func (t *bucketTable[R]) alloc(bits uint) error {
+	size := int64(unsafe.Sizeof(*new(R)))
+	old := t.slots
+	for {
+		bytes := int64(1<<bits+tableSlack) * size
+		if err := t.mem.take(bytes, "the next layer's positions"); err != nil {
+			return err
+		}
+		t.held.Add(bytes)
+		t.slots, t.bits, t.n = make([]R, 1<<bits+tableSlack), bits, 0
+		if t.place(old) {
+			break
+		}
+		// A probe reached the last slot, so unlikely at half the load
+		// that doubling again wastes nothing worth saving.
+		t.mem.give(bytes)
+		t.held.Add(-bytes)
+		bits++
+	}
+	if old != nil {
+		freed := int64(len(old)) * size
+		t.mem.give(freed)
+		t.held.Add(-freed)
+	}
+	return nil
+}
+
+// place puts the keys of old, which are distinct, in t, reporting false if
+// a probe reached the last slot.
+func (t *bucketTable[R]) place(old []R) bool {
+	for j := range old {
+		k := keyOf(&old[j])
+		if k == 0 {
+			continue
+		}
+		i := t.home(k)
+		for keyOf(&t.slots[i]) != 0 {
+			i++
+		}
+		if i == len(t.slots)-1 {
+			return false
+		}
+		t.slots[i] = old[j]
+		t.n++
+	}
+	return true
+}
+
+// free gives t's slots back to the budget.
+func (t *bucketTable[R]) free() {
+	bytes := int64(len(t.slots)) * int64(unsafe.Sizeof(*new(R)))
+	t.mem.give(bytes)
+	t.held.Add(-bytes)
+	t.slots = nil
+}
+
+// add puts items in t, folding repeats, and reports whether a path count
+// passed 128 bits. The loop is written out for each kind, as in aggregate.
+func (t *bucketTable[R]) add(items []R) (overflow bool, err error) {
+	switch x := any(t).(type) {
+	case *bucketTable[uint64]:
+		return false, addKeys(x, any(items).([]uint64))
+	case *bucketTable[narrow]:
+		return false, addNarrow(x, any(items).([]narrow))
+	case *bucketTable[record]:
+		return addRecords(x, any(items).([]record))
+	}
+	panic(fmt.Sprintf("bucketTable of %T", t))
+}
+
+// sorted compacts t's keys to the front of its slots, in order, and returns
+// them.
+func (t *bucketTable[R]) sorted() []R {
+	n := 0
+	for i := range t.slots {
+		if keyOf(&t.slots[i]) != 0 {
+			t.slots[n] = t.slots[i]
+			n++
+		}
+	}
+	out, _ := aggregate(t.slots[:n])
+	return out
+}
+
+func addKeys(t *bucketTable[uint64], ks []uint64) error {
+	slots, limit := t.slots, t.limit()
+	for _, k := range ks {
+		i := t.home(k)
+		for slots[i] != k {
+			if slots[i] != 0 {
+				i++
+				continue
+			}
+			if t.n < limit && i < len(slots)-1 {
+				slots[i] = k
+				t.n++
+				break
+			}
+			if err := t.alloc(t.bits + 1); err != nil {
+				return err
+			}
+			slots, limit = t.slots, t.limit()
+			i = t.home(k)
+		}
+	}
+	return nil
+}
+
+func addNarrow(t *bucketTable[narrow], rs []narrow) error {
+	slots, limit := t.slots, t.limit()
+	for _, r := range rs {
+		i := t.home(r.key)
+		for {
+			s := &slots[i]
+			if s.key == r.key {
+				s.m += r.m
+				s.q += r.q
+				break
+			}
+			if s.key != 0 {
+				i++
+				continue
+			}
+			if t.n < limit && i < len(slots)-1 {
+				*s = r
+				t.n++
+				break
+			}
+			if err := t.alloc(t.bits + 1); err != nil {
+				return err
+			}
+			slots, limit = t.slots, t.limit()
+			i = t.home(r.key)
+		}
+	}
+	return nil
+}
+
+func addRecords(t *bucketTable[record], rs []record) (overflow bool, err error) {
+	slots, limit := t.slots, t.limit()
+	for _, r := range rs {
+		i := t.home(r.key)
+		for {
+			s := &slots[i]
+			if s.key == r.key {
+				overflow = s.fold(&r) || overflow
+				break
+			}
+			if s.key != 0 {
+				i++
+				continue
+			}
+			if t.n < limit && i < len(slots)-1 {
+				*s = r
+				t.n++
+				break
+			}
+			if err := t.alloc(t.bits + 1); err != nil {
+				return overflow, err
+			}
+			slots, limit = t.slots, t.limit()
+			i = t.home(r.key)
+		}
+	}
+	return overflow, nil
+}
