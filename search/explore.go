@@ -246,7 +246,7 @@ func (a *Analysis) countWinning(ctx context.Context, prob Problem, e *expander, 
 			e.mem.give(cur.bytes())
 		}
 		all := next.bytes()
-		e.mem.give(all - next.keep(win[next.pegs]))
+		e.mem.give(all - next.keep(win[next.pegs], e.workers))
 		cur = next
 		if cur.len() == 0 {
 			return nil
@@ -258,23 +258,30 @@ func (a *Analysis) countWinning(ctx context.Context, prob Problem, e *expander, 
 }
 
 // keep drops the positions of l whose keys are not in keys (sorted), and
-// returns the bytes l holds then.
-func (l *layer) keep(keys []uint64) int64 {
-	n, j := 0, 0
-	for i, k := range l.keys {
-		for j < len(keys) && keys[j] < k {
-			j++
+// returns the bytes l holds then. Chunks of l are matched in parallel.
+func (l *layer) keep(keys []uint64, workers int) int64 {
+	found := make([][]int, chunksOf(l.len(), workers))
+	inChunks(l.len(), workers, func(c, lo, hi int) {
+		j, _ := slices.BinarySearch(keys, l.keys[lo])
+		for i := lo; i < hi && j < len(keys); i++ {
+			for j < len(keys) && keys[j] < l.keys[i] {
+				j++
+			}
+			if j < len(keys) && keys[j] == l.keys[i] {
+				found[c] = append(found[c], i)
+			}
 		}
-		if j == len(keys) {
-			break
+	})
+	idx := slices.Concat(found...)
+	// New arrays, so the memory of the dropped positions is freed.
+	kept := &layer{pegs: l.pegs, keys: make([]uint64, len(idx)), m: make([]u128, len(idx)), q: make([]uint64, len(idx))}
+	inChunks(len(idx), workers, func(_, lo, hi int) {
+		for j := lo; j < hi; j++ {
+			i := idx[j]
+			kept.keys[j], kept.m[j], kept.q[j] = l.keys[i], l.m[i], l.q[i]
 		}
-		if keys[j] == k {
-			l.keys[n], l.m[n], l.q[n] = k, l.m[i], l.q[i]
-			n++
-		}
-	}
-	// Copies, so the memory of the dropped positions is freed.
-	l.keys, l.m, l.q = slices.Clone(l.keys[:n]), slices.Clone(l.m[:n]), slices.Clone(l.q[:n])
+	})
+	*l = *kept
 	return l.bytes()
 }
 
@@ -726,9 +733,11 @@ func walkBack(ctx context.Context, goal engine.Goal, gen *moveGen, fwd map[int]*
 // complementKeys returns the canonical complements of keys, sorted.
 func complementKeys(keys []uint64, b *engine.Board, group *engine.Group, workers int) []uint64 {
 	out := make([]uint64, len(keys))
-	for i, k := range keys {
-		out[i] = mix(group.Canonical(b.Complement(unmix(k))))
-	}
+	inChunks(len(keys), workers, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			out[i] = mix(group.Canonical(b.Complement(unmix(keys[i]))))
+		}
+	})
 	sortKeys(out, workers)
 	return out
 }

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"math/bits"
+
 	"golang.org/x/sync/errgroup"
 
 	"pegs/engine"
@@ -46,12 +48,13 @@ type layer struct {
 	keys []uint64
 	m    []u128   // paths from the start to the position's orbit
 	q    []uint64 // probability (fixed point) that random play reaches the orbit
+	tags []uint64 // in a search from several starts, bit i: start i reaches it
 }
 
 func (l *layer) len() int { return len(l.keys) }
 
 func (l *layer) bytes() int64 {
-	return int64(len(l.keys))*8 + int64(len(l.m))*16 + int64(len(l.q))*8
+	return int64(len(l.keys))*8 + int64(len(l.m))*16 + int64(len(l.q))*8 + int64(len(l.tags))*8
 }
 
 // layerStats is what expanding a layer learns about its positions.
@@ -60,6 +63,8 @@ type layerStats struct {
 	deadEnds int64 // positions with no legal jump
 	games    u128  // paths ending in a dead end here
 	overflow bool
+	// In a search from several starts (tags), raw and deadEnds by start.
+	rawBy, deadBy [64]int64
 }
 
 // memBudget tracks the bytes held by a search against its budget.
@@ -91,6 +96,7 @@ type expander struct {
 	gen     *moveGen
 	workers int
 	counts  bool // carry path counts and random-play mass
+	tags    bool // carry which starts reach each position (see layer.tags)
 	mem     *memBudget
 	// progress, if set, is called with the number of parents done so far.
 	progress func(done, total int)
@@ -108,6 +114,28 @@ func poolSize(workers int) int {
 	return runtime.GOMAXPROCS(0)
 }
 
+// inChunks runs f over [0, n) split into a few chunks a worker, on a pool
+// of workers (see poolSize), and waits for them.
+func inChunks(n, workers int, f func(c, lo, hi int)) {
+	if n == 0 {
+		return
+	}
+	w := poolSize(workers)
+	chunks := min(n, 4*w)
+	var g errgroup.Group
+	g.SetLimit(w)
+	for c := range chunks {
+		g.Go(func() error {
+			f(c, c*n/chunks, (c+1)*n/chunks)
+			return nil
+		})
+	}
+	g.Wait()
+}
+
+// chunksOf is the number of chunks inChunks splits n items into.
+func chunksOf(n, workers int) int { return min(n, 4*poolSize(workers)) }
+
 // record is one child found by a worker when the search carries counts,
 // waiting to be added to its bucket.
 type record struct {
@@ -123,6 +151,13 @@ type narrow struct {
 	key uint64
 	m   uint64
 	q   uint64
+}
+
+// tagged is a child in a search from several starts: bit i of tags is set
+// when start i reaches it.
+type tagged struct {
+	key  uint64
+	tags uint64
 }
 
 // narrowEnough reports whether every child of l can count its paths in 64
@@ -147,7 +182,9 @@ var narrowBelow uint64 = 1 << 51
 // key when the search carries no counts (a quarter of the bytes to sort and
 // hold). The key is the first word of each, so keyOf reads it without
 // knowing which.
-type rec interface{ uint64 | narrow | record }
+type rec interface {
+	uint64 | narrow | record | tagged
+}
 
 func keyOf[R rec](r *R) uint64 { return *(*uint64)(unsafe.Pointer(r)) }
 
@@ -158,6 +195,7 @@ type workerState struct {
 	recs  [][]record
 	nars  [][]narrow
 	keys  [][]uint64
+	tags  [][]tagged
 	imgs  []engine.Position
 	cimgs []engine.Position
 	img8  [8]engine.Position // the parent's images when gen.images8 is set
@@ -223,6 +261,9 @@ func (e *expander) next(ctx context.Context, cur *layer) (*layer, layerStats, er
 	if e.counts {
 		return expand(ctx, e, cur, func(w *workerState) *[][]record { return &w.recs })
 	}
+	if e.tags {
+		return expand(ctx, e, cur, func(w *workerState) *[][]tagged { return &w.tags })
+	}
 	return expand(ctx, e, cur, func(w *workerState) *[][]uint64 { return &w.keys })
 }
 
@@ -247,12 +288,12 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 	tabs := make([]bucketTable[R], nb)
 	// A table starts with room for the bucket's share of about 1.5 times
 	// the parents at 0.7 load, and doubles as it fills.
-	bits := uint(6)
-	for 7<<bits/10 < 3*n/2/nb && bits < 40 {
-		bits++
+	tbits := uint(6)
+	for 7<<tbits/10 < 3*n/2/nb && tbits < 40 {
+		tbits++
 	}
 	for b := range tabs {
-		tabs[b] = bucketTable[R]{bits: bits, bb: uint(bbits), mem: e.mem, held: &held}
+		tabs[b] = bucketTable[R]{bits: tbits, bb: uint(bbits), mem: e.mem, held: &held}
 	}
 	var listBytes int64
 	defer func() {
@@ -278,7 +319,7 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 		// by which lists are set.
 		out := lists(w)
 		kept := *out
-		w.recs, w.nars, w.keys = nil, nil, nil
+		w.recs, w.nars, w.keys, w.tags = nil, nil, nil, nil
 		*out = kept
 		if len(*out) != nb {
 			*out = make([][]R, nb)
@@ -322,6 +363,25 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 					}
 					w.stats.raw += int64(nsym / fixed)
 					w.moves = e.gen.appendMoves(w.moves[:0], p)
+					if e.tags {
+						tags := cur.tags[i]
+						for t := tags; t != 0; t &= t - 1 {
+							s := bits.TrailingZeros64(t)
+							w.stats.rawBy[s] += int64(nsym / fixed)
+							if len(w.moves) == 0 {
+								w.stats.deadBy[s]++
+							}
+						}
+						for _, k := range w.moves {
+							key := w.childKey(e.gen, k)
+							b := bucketOf(key)
+							w.tags[b] = append(w.tags[b], tagged{key, tags})
+						}
+						if len(w.moves) == 0 {
+							w.stats.deadEnds++
+						}
+						continue
+					}
 					var m u128
 					var q uint64
 					if e.counts {
@@ -421,6 +481,10 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 	for _, w := range workers {
 		st.raw += w.stats.raw
 		st.deadEnds += w.stats.deadEnds
+		for s := range st.rawBy {
+			st.rawBy[s] += w.stats.rawBy[s]
+			st.deadBy[s] += w.stats.deadBy[s]
+		}
 		s := st.games.add(w.stats.games)
 		st.overflow = st.overflow || w.stats.overflow || s.hi < st.games.hi
 		st.games = s
@@ -495,87 +559,6 @@ func (x *record) fold(r *record) (overflow bool) {
 	return overflow
 }
 
-// aggregate sorts records and folds equal keys in one pass, summing their
-// counts (bare keys are deduplicated), and reports whether a count passed
-// 128 bits. It is an insertion sort that drops or folds a record equal to
-// one already placed, so it is fast on records out of order only in short
-// runs, as a bucket table's slots are. Its loop is written out for each
-// kind: one generic loop with a fold function made the English winnable set
-// 25% slower and the full analysis 40% when it ran once per child.
-func aggregate[R rec](recs []R) (out []R, overflow bool) {
-	switch rs := any(recs).(type) {
-	case []uint64:
-		return any(foldKeys(rs)).([]R), false
-	case []narrow:
-		return any(foldNarrow(rs)).([]R), false
-	}
-	rs := any(recs).([]record)
-	n := 0
-	for i := range rs {
-		x := rs[i]
-		j := n
-		for j > 0 && rs[j-1].key > x.key {
-			j--
-		}
-		if j > 0 && rs[j-1].key == x.key {
-			overflow = rs[j-1].fold(&x) || overflow
-			continue
-		}
-		copy(rs[j+1:n+1], rs[j:n])
-		rs[j] = x
-		n++
-	}
-	return any(rs[:n]).([]R), overflow
-}
-
-// foldKeys is aggregate for bare keys.
-func foldKeys(ks []uint64) []uint64 {
-	n := 0
-	for i := range ks {
-		x := ks[i]
-		j := n
-		for j > 0 && ks[j-1] > x {
-			j--
-		}
-		if j > 0 && ks[j-1] == x {
-			continue
-		}
-		if j == n {
-			ks[n] = x
-		} else {
-			copy(ks[j+1:n+1], ks[j:n])
-			ks[j] = x
-		}
-		n++
-	}
-	return ks[:n]
-}
-
-// foldNarrow is aggregate for narrow records.
-func foldNarrow(rs []narrow) []narrow {
-	n := 0
-	for i := range rs {
-		x := rs[i]
-		j := n
-		for j > 0 && rs[j-1].key > x.key {
-			j--
-		}
-		if j > 0 && rs[j-1].key == x.key {
-			rs[j-1].m += x.m
-			rs[j-1].q += x.q
-			continue
-		}
-		if j == n {
-			rs[n] = x
-		} else {
-			copy(rs[j+1:n+1], rs[j:n])
-			rs[j] = x
-		}
-		n++
-	}
-	return rs[:n]
-}
-
 // ErrOverflow reports a count that passed 128 bits.
 var ErrOverflow = errors.New("a count passed 128 bits")
 
@@ -591,6 +574,9 @@ func collect[R rec](ctx context.Context, e *expander, tabs []bucketTable[R], peg
 	if e.counts {
 		l.m = make([]u128, total)
 		l.q = make([]uint64, total)
+	}
+	if e.tags {
+		l.tags = make([]uint64, total)
 	}
 	if err := e.mem.take(l.bytes(), "a layer"); err != nil {
 		return nil, err
@@ -614,6 +600,10 @@ func collect[R rec](ctx context.Context, e *expander, tabs []bucketTable[R], peg
 				}
 			case []uint64:
 				copy(l.keys[base:], recs)
+			case []tagged:
+				for j, r := range recs {
+					l.keys[base+j], l.tags[base+j] = r.key, r.tags
+				}
 			}
 			tabs[b].free()
 			return nil

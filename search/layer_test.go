@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"errors"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -33,31 +34,16 @@ func TestSortKeys(t *testing.T) {
 	}
 }
 
-// TestAggregate checks that records come out sorted, that records with equal
-// keys fold their counts and that bare keys are deduplicated.
-func TestAggregate(t *testing.T) {
-	recs := []record{{key: 5, m: u128{lo: 1}, q: 1}, {key: 1, m: u128{lo: 2}, q: 3}, {key: 1, m: u128{lo: ^uint64(0)}, q: 4}}
-	got, overflow := aggregate(recs)
-	want := []record{{key: 1, m: u128{lo: 1, hi: 1}, q: 7}, {key: 5, m: u128{lo: 1}, q: 1}}
-	if overflow || !slices.Equal(got, want) {
-		t.Errorf("aggregate(records) = %v, %v; want %v, false", got, overflow, want)
+// TestRecordFold checks that folding wide records carries into the high
+// word of the path count and adds the random-play mass.
+func TestRecordFold(t *testing.T) {
+	x := record{key: 1, m: u128{lo: ^uint64(0)}, q: 4}
+	if of := x.fold(&record{key: 1, m: u128{lo: 2}, q: 3}); of || x.m != (u128{lo: 1, hi: 1}) || x.q != 7 {
+		t.Errorf("fold = %+v, overflow %v; want m 2^64+1, q 7, no overflow", x, of)
 	}
-	nars, _ := aggregate([]narrow{{1, 2, 3}, {2, 1, 1}, {1, 5, 4}})
-	if want := []narrow{{1, 7, 7}, {2, 1, 1}}; !slices.Equal(nars, want) {
-		t.Errorf("aggregate(narrow) = %v, want %v", nars, want)
-	}
-	keys, _ := aggregate([]uint64{3, 1, 1, 2, 3, 3})
-	if want := []uint64{1, 2, 3}; !slices.Equal(keys, want) {
-		t.Errorf("aggregate(keys) = %v, want %v", keys, want)
-	}
-	rng := rand.New(rand.NewPCG(9, 10))
-	many := make([]uint64, 5000)
-	for i := range many {
-		many[i] = rng.Uint64N(1000)
-	}
-	sorted := slices.Compact(slices.Sorted(slices.Values(many)))
-	if got, _ := aggregate(slices.Clone(many)); !slices.Equal(got, sorted) {
-		t.Errorf("aggregate of 5000 random keys: not slices.Sort then Compact")
+	y := record{key: 1, m: u128{lo: 1, hi: ^uint64(0)}}
+	if of := y.fold(&record{key: 1, m: u128{hi: 1}}); !of {
+		t.Errorf("fold past 2^128 did not report overflow")
 	}
 }
 
@@ -126,13 +112,25 @@ func TestBucketTable(t *testing.T) {
 			k = k>>bb | 5<<(64-bb)
 			all = append(all, narrow{key: k, m: rng.Uint64N(1 << 40), q: rng.Uint64N(1 << 40)})
 		}
-		want, _ := aggregate(slices.Clone(all))
+		// The fold of all records, by key, in order.
+		sums := map[uint64]narrow{}
+		ors := map[uint64]uint64{}
+		for _, r := range all {
+			x := sums[r.key]
+			sums[r.key] = narrow{r.key, x.m + r.m, x.q + r.q}
+			ors[r.key] |= 1 << (r.m % 64)
+		}
+		var want []narrow
+		for _, k := range slices.Sorted(maps.Keys(sums)) {
+			want = append(want, sums[k])
+		}
 		var held atomic.Int64
 		mem := &memBudget{limit: 1 << 30}
 		nt := bucketTable[narrow]{bits: 6, bb: bb, mem: mem, held: &held}
 		kt := bucketTable[uint64]{bits: 6, bb: bb, mem: mem, held: &held}
 		rt := bucketTable[record]{bits: 6, bb: bb, mem: mem, held: &held}
-		for _, tb := range []interface{ alloc(uint) error }{&nt, &kt, &rt} {
+		tt := bucketTable[tagged]{bits: 6, bb: bb, mem: mem, held: &held}
+		for _, tb := range []interface{ alloc(uint) error }{&nt, &kt, &rt, &tt} {
 			if err := tb.alloc(6); err != nil {
 				t.Fatal(err)
 			}
@@ -141,9 +139,14 @@ func TestBucketTable(t *testing.T) {
 			batch := all[lo:min(n, lo+97)]
 			var ks []uint64
 			var rs []record
+			var ts []tagged
 			for _, r := range batch {
 				ks = append(ks, r.key)
 				rs = append(rs, record{key: r.key, m: u128{lo: r.m}, q: r.q})
+				ts = append(ts, tagged{r.key, 1 << (r.m % 64)})
+			}
+			if _, err := tt.add(ts); err != nil {
+				t.Fatal(err)
 			}
 			if _, err := nt.add(slices.Clone(batch)); err != nil {
 				t.Fatal(err)
@@ -158,18 +161,19 @@ func TestBucketTable(t *testing.T) {
 		if got := nt.sorted(); !slices.Equal(got, want) {
 			t.Errorf("%d records: narrow table holds %d, want %d as one fold", n, len(got), len(want))
 		}
-		gotKeys, gotRecs := kt.sorted(), rt.sorted()
-		if len(gotKeys) != len(want) || len(gotRecs) != len(want) {
-			t.Fatalf("%d records: tables hold %d keys and %d records, want %d", n, len(gotKeys), len(gotRecs), len(want))
+		gotKeys, gotRecs, gotTags := kt.sorted(), rt.sorted(), tt.sorted()
+		if len(gotKeys) != len(want) || len(gotRecs) != len(want) || len(gotTags) != len(want) {
+			t.Fatalf("%d records: tables hold %d keys, %d records and %d tagged, want %d", n, len(gotKeys), len(gotRecs), len(gotTags), len(want))
 		}
 		for i, w := range want {
-			if gotKeys[i] != w.key || gotRecs[i] != (record{key: w.key, m: u128{lo: w.m}, q: w.q}) {
-				t.Fatalf("%d records: keys or records differ from the narrow fold at %d", n, i)
+			if gotKeys[i] != w.key || gotRecs[i] != (record{key: w.key, m: u128{lo: w.m}, q: w.q}) || gotTags[i] != (tagged{w.key, ors[w.key]}) {
+				t.Fatalf("%d records: keys, records or tags differ from the fold at %d", n, i)
 			}
 		}
 		nt.free()
 		kt.free()
 		rt.free()
+		tt.free()
 		if held.Load() != 0 || mem.used.Load() != 0 {
 			t.Errorf("%d records: %d bytes held, %d in use after free; want 0", n, held.Load(), mem.used.Load())
 		}

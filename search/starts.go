@@ -47,7 +47,8 @@ type Finish struct {
 // decided unless that search passes the budget too. Nothing is guessed.
 func Starts(ctx context.Context, b *engine.Board, opt ExploreOptions, each func(StartResult)) ([]StartResult, error) {
 	g := b.Symmetry()
-	var out []StartResult
+	var reps []int
+	var classes [][]int
 	seen := make([]bool, b.Holes())
 	for h := range b.Holes() {
 		if seen[h] {
@@ -61,14 +62,37 @@ func Starts(ctx context.Context, b *engine.Board, opt ExploreOptions, each func(
 			}
 		}
 		slices.Sort(class)
-		r := StartResult{Hole: h, Class: class, Solutions: new(big.Int)}
+		reps, classes = append(reps, h), append(classes, class)
+	}
+	// Complete games are not reported, and counting on the winnable
+	// positions only is a few times cheaper.
+	opt.NoGames = true
+	var out []StartResult
+	finish := func(r StartResult) {
+		if each != nil {
+			each(r)
+		}
+		out = append(out, r)
+	}
+	// All starts in one search if it fits; what it could not finish, one
+	// start at a time.
+	err := startsTogether(ctx, b, reps, opt, func(i int, a *Analysis) error {
+		r, err := decided(ctx, b, reps[i], classes[i], a, opt)
+		if err == nil {
+			finish(r)
+		}
+		return err
+	})
+	if err != nil && !errors.Is(err, ErrMemory) && !errors.Is(err, errTooManyStarts) {
+		return out, err
+	}
+	for i := len(out); i < len(reps); i++ {
+		h := reps[i]
 		prob := Problem{Board: b, Start: b.Full() &^ (1 << uint(h)), Goal: engine.Goal{Kind: engine.OnePeg}}
-		// Complete games are not reported, and counting on the winnable
-		// positions only is a few times cheaper.
-		opt.NoGames = true
 		o := opt
 		o.WholeGroup = true
 		a, err := Explore(ctx, prob, o)
+		r := StartResult{Hole: h, Class: classes[i], Solutions: new(big.Int)}
 		switch {
 		case errors.Is(err, ErrMemory):
 			r.Pairs, err = startPairs(ctx, b, h, Options{Memory: opt.Memory}, 0)
@@ -78,28 +102,34 @@ func Starts(ctx context.Context, b *engine.Board, opt ExploreOptions, each func(
 		case err != nil:
 			return out, err
 		default:
-			r.Decided = true
-			r.Reachable, r.Winnable, r.Solutions = a.Reachable, a.Winnable, a.Solutions
-			r.Finishes = splitFinishes(b, prob.Start, a)
-			// Where symmetric holes share a count, search again with only
-			// the start's own symmetries if that is small enough.
-			stab := prob.Group().Len()
-			if ambiguous(r.Finishes) && a.Reachable*int64(g.Len()/stab) <= exactLimit {
-				e, err := Explore(ctx, prob, opt)
-				if err != nil && !errors.Is(err, ErrMemory) {
-					return out, err
-				}
-				if err == nil {
-					r.Finishes = exactFinishes(e)
-				}
+			if r, err = decided(ctx, b, h, classes[i], a, opt); err != nil {
+				return out, err
 			}
 		}
-		if each != nil {
-			each(r)
-		}
-		out = append(out, r)
+		finish(r)
 	}
 	return out, nil
+}
+
+// decided is the result for the start vacating h, of class class, from its
+// analysis up to the board's whole group.
+func decided(ctx context.Context, b *engine.Board, h int, class []int, a *Analysis, opt ExploreOptions) (StartResult, error) {
+	prob := Problem{Board: b, Start: b.Full() &^ (1 << uint(h)), Goal: engine.Goal{Kind: engine.OnePeg}}
+	r := StartResult{Hole: h, Class: class, Decided: true, Reachable: a.Reachable, Winnable: a.Winnable, Solutions: a.Solutions}
+	r.Finishes = splitFinishes(b, prob.Start, a)
+	// Where symmetric holes share a count, search again with only the
+	// start's own symmetries if that is small enough.
+	stab := prob.Group().Len()
+	if ambiguous(r.Finishes) && a.Reachable*int64(b.Symmetry().Len()/stab) <= exactLimit {
+		e, err := Explore(ctx, prob, opt)
+		if err != nil && !errors.Is(err, ErrMemory) {
+			return r, err
+		}
+		if err == nil {
+			r.Finishes = exactFinishes(e)
+		}
+	}
+	return r, nil
 }
 
 // Finishes lists the one-peg finishes of an analysis of prob and their

@@ -1,0 +1,245 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"math/big"
+	"math/bits"
+	"slices"
+	"time"
+
+	"pegs/engine"
+)
+
+// errTooManyStarts reports more start classes than one search from several
+// starts tells apart (a bit each in a 64-bit tag).
+var errTooManyStarts = errors.New("more than 64 start classes")
+
+// startsTogether analyses the single-vacancy starts at holes reps (one per
+// class under the board's whole group) in one search, and calls done with
+// each one's analysis, in order, as Explore with WholeGroup and NoGames
+// would make it.
+//
+// The searches from different starts meet: on the English board the seven
+// classes reach 594M positions between them but only 284M distinct ones.
+// So the forward pass runs once over their union, each position tagged
+// with the starts that reach it. A position is winnable (can end with one
+// peg anywhere) exactly when its complement is reachable from some
+// single-vacancy start: the union holds the answer, so no walk back is
+// needed. A layer past the middle is kept until the layer it pairs with
+// (the complements' peg count) is found; then each start's solutions are
+// counted through its winnable positions (countWinning).
+func startsTogether(ctx context.Context, b *engine.Board, reps []int, opt ExploreOptions, done func(i int, a *Analysis) error) error {
+	t0 := time.Now()
+	if len(reps) > 64 {
+		return errTooManyStarts
+	}
+	n := b.Holes()
+	group := b.Symmetry()
+	gen := newMoveGen(b, group)
+	mem := &memBudget{limit: Options{Memory: opt.Memory}.memory()}
+	workers := opt.Workers
+	as := make([]*Analysis, len(reps))
+	first := &layer{pegs: n - 1}
+	for i, h := range reps {
+		as[i] = &Analysis{Symmetries: group.Len(), Solutions: new(big.Int),
+			SolutionsByFinish: map[int]*big.Int{}, SolutionsByOrbit: map[int]*big.Int{}, Orbits: map[int][]int{}}
+		first.keys = append(first.keys, mix(group.Canonical(b.Full()&^(1<<uint(h)))))
+		first.tags = append(first.tags, 1<<uint(i))
+	}
+	sortTagged(first)
+	if err := mem.take(first.bytes(), "the first layer"); err != nil {
+		return err
+	}
+	e := &expander{gen: gen, workers: workers, tags: true, mem: mem}
+	upper := map[int]*layer{} // layers past the middle, until paired
+	win := map[int]*layer{}   // winnable positions and their tags
+	defer func() {
+		for _, l := range upper {
+			mem.give(l.bytes())
+		}
+	}()
+	// pair finds the winnable positions of lower layer l and of the layer
+	// with the complements' peg count.
+	pair := func(l *layer) error {
+		up := l
+		if n-l.pegs != l.pegs {
+			up = upper[n-l.pegs]
+			delete(upper, n-l.pegs)
+		}
+		if up == nil {
+			return nil
+		}
+		if err := mem.take(int64(up.len())*16, "the complements of a layer"); err != nil {
+			return err
+		}
+		lw, err := pick(l, complementKeys(up.keys, b, group, workers), workers, mem)
+		mem.give(int64(up.len()) * 16)
+		if err != nil {
+			return err
+		}
+		win[l.pegs] = lw
+		if up != l {
+			// Complemented, l's winnable positions are up's.
+			uw, err := pick(up, complementKeys(lw.keys, b, group, workers), workers, mem)
+			if err != nil {
+				return err
+			}
+			win[up.pegs] = uw
+			mem.give(up.bytes())
+		}
+		return nil
+	}
+	layers := map[int]int{} // peg count -> index in each analysis's Layers
+	for cur := first; ; {
+		if opt.Progress != nil {
+			pegs := cur.pegs
+			e.progress = func(done, total int) { opt.Progress(Progress{Phase: "forward", Pegs: pegs, Done: done, Total: total}) }
+		}
+		next, st, err := e.next(ctx, cur)
+		if err != nil {
+			mem.give(cur.bytes())
+			return err
+		}
+		by := tagCounts(cur.tags, workers)
+		layers[cur.pegs] = len(as[0].Layers)
+		for i, a := range as {
+			a.Layers = append(a.Layers, LayerStats{Pegs: cur.pegs, Reachable: by[i], ReachableRaw: st.rawBy[i], DeadEnds: st.deadBy[i]})
+		}
+		if 2*cur.pegs > n {
+			upper[cur.pegs] = cur
+		} else {
+			err := pair(cur)
+			mem.give(cur.bytes())
+			if err != nil {
+				mem.give(next.bytes())
+				return err
+			}
+		}
+		if next.len() == 0 {
+			mem.give(next.bytes())
+			break
+		}
+		cur = next
+	}
+	for pegs, l := range win {
+		by := tagCounts(l.tags, workers)
+		for i, a := range as {
+			a.Layers[layers[pegs]].Winnable = by[i]
+		}
+	}
+	for i, a := range as {
+		// A start's layers are those it reaches.
+		a.Layers = slices.DeleteFunc(a.Layers, func(l LayerStats) bool { return l.Reachable == 0 })
+		for _, l := range a.Layers {
+			a.Reachable += l.Reachable
+			a.ReachableRaw += l.ReachableRaw
+			a.Winnable += l.Winnable
+			a.DeadEnds += l.DeadEnds
+		}
+		keys := withTag(win, i, workers)
+		var held int64
+		for _, ks := range keys {
+			held += int64(len(ks)) * 8
+		}
+		if err := mem.take(held, "a start's winnable positions"); err != nil {
+			return err
+		}
+		prob := Problem{Board: b, Start: b.Full() &^ (1 << uint(reps[i])), Goal: engine.Goal{Kind: engine.OnePeg}}
+		err := a.countWinning(ctx, prob, &expander{gen: gen, workers: workers, counts: true, mem: mem}, keys, opt.Progress)
+		mem.give(held)
+		if err != nil {
+			return err
+		}
+		a.PeakBytes = mem.peak.Load()
+		a.Elapsed = time.Since(t0)
+		if err := done(i, a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tagCounts counts the positions with each tag bit.
+func tagCounts(tags []uint64, workers int) (by [64]int64) {
+	parts := make([][64]int64, chunksOf(len(tags), workers))
+	inChunks(len(tags), workers, func(c, lo, hi int) {
+		for _, t := range tags[lo:hi] {
+			for ; t != 0; t &= t - 1 {
+				parts[c][bits.TrailingZeros64(t)]++
+			}
+		}
+	})
+	for _, p := range parts {
+		for i := range by {
+			by[i] += p[i]
+		}
+	}
+	return by
+}
+
+// sortTagged sorts a small layer's keys, with their tags.
+func sortTagged(l *layer) {
+	idx := make([]int, l.len())
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int {
+		switch {
+		case l.keys[a] < l.keys[b]:
+			return -1
+		case l.keys[a] > l.keys[b]:
+			return 1
+		}
+		return 0
+	})
+	keys, tags := make([]uint64, len(idx)), make([]uint64, len(idx))
+	for i, j := range idx {
+		keys[i], tags[i] = l.keys[j], l.tags[j]
+	}
+	l.keys, l.tags = keys, tags
+}
+
+// pick returns the positions of l (with their tags) whose keys are in
+// keys, sorted, charged to mem.
+func pick(l *layer, keys []uint64, workers int, mem *memBudget) (*layer, error) {
+	parts := make([]*layer, chunksOf(l.len(), workers))
+	inChunks(l.len(), workers, func(c, lo, hi int) {
+		part := &layer{}
+		j, _ := slices.BinarySearch(keys, l.keys[lo])
+		for i := lo; i < hi && j < len(keys); i++ {
+			k := l.keys[i]
+			for j < len(keys) && keys[j] < k {
+				j++
+			}
+			if j < len(keys) && keys[j] == k {
+				part.keys = append(part.keys, k)
+				part.tags = append(part.tags, l.tags[i])
+			}
+		}
+		parts[c] = part
+	})
+	out := &layer{pegs: l.pegs}
+	for _, p := range parts {
+		out.keys = append(out.keys, p.keys...)
+		out.tags = append(out.tags, p.tags...)
+	}
+	return out, mem.take(out.bytes(), "the winnable positions")
+}
+
+// withTag returns the keys of each layer in ls whose tag has bit i.
+func withTag(ls map[int]*layer, i, workers int) map[int][]uint64 {
+	out := map[int][]uint64{}
+	for pegs, l := range ls {
+		parts := make([][]uint64, chunksOf(l.len(), workers))
+		inChunks(l.len(), workers, func(c, lo, hi int) {
+			for j := lo; j < hi; j++ {
+				if l.tags[j]&(1<<uint(i)) != 0 {
+					parts[c] = append(parts[c], l.keys[j])
+				}
+			}
+		})
+		out[pegs] = slices.Concat(parts...)
+	}
+	return out
+}
