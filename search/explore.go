@@ -63,8 +63,9 @@ type ExploreOptions struct {
 	// NoGames leaves complete games uncounted (Analysis.Games is nil), the
 	// one count that needs a value on every reachable position. The
 	// forward pass then carries keys only, and solutions and random play
-	// are counted on the winnable positions alone: a few times faster and
-	// smaller where few positions are winnable.
+	// are counted on the winnable positions alone: about half the memory
+	// (English centre 0.96 -> 0.42 GB, c3 up to the whole group 5.4 -> 2.8
+	// GB), in about the same time.
 	NoGames bool
 }
 

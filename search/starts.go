@@ -64,8 +64,8 @@ func Starts(ctx context.Context, b *engine.Board, opt ExploreOptions, each func(
 		slices.Sort(class)
 		reps, classes = append(reps, h), append(classes, class)
 	}
-	// Complete games are not reported, and counting on the winnable
-	// positions only is a few times cheaper.
+	// Complete games are not reported; counting on the winnable positions
+	// only takes half the memory.
 	opt.NoGames = true
 	var out []StartResult
 	finish := func(r StartResult) {

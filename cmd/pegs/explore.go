@@ -23,7 +23,7 @@ func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	format := fs.String("format", "text", "output format: text, markdown, csv (the layer table) or json")
 	winOnly := fs.Bool("winnable-only", false, "find only the winnable positions (faster: no path counts)")
 	whole := fs.Bool("whole-group", false, "with --goal any, count positions up to every symmetry of the board even where it moves the start\n(up to 8 times fewer positions on a start no symmetry fixes; finishes that only those symmetries tell apart are counted together)")
-	noGames := fs.Bool("no-games", false, "leave complete games uncounted, the one count that needs every reachable position's paths\n(faster and smaller: solutions and random play are counted on the winnable positions only)")
+	noGames := fs.Bool("no-games", false, "leave complete games uncounted, the one count that needs every reachable position's paths\n(about half the memory, same time: solutions and random play are counted on the winnable positions only)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
