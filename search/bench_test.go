@@ -87,6 +87,50 @@ func BenchmarkExplore(b *testing.B) {
 	}
 }
 
+// BenchmarkStarts compares the two ways Starts can analyse every start
+// class: one search over the union of their state spaces (together), or
+// one search per class (each, the fallback).
+func BenchmarkStarts(b *testing.B) {
+	for _, name := range []string{"triangle:6", "triangle:7"} {
+		bd, _ := engine.Lookup(name)
+		var reps []int
+		seen := map[engine.Position]bool{}
+		for h := range bd.Holes() {
+			if c := bd.Symmetry().Canonical(bd.Full() &^ (1 << uint(h))); !seen[c] {
+				seen[c] = true
+				reps = append(reps, h)
+			}
+		}
+		b.Run("board="+name+"/search=together", func(b *testing.B) {
+			var positions int64
+			for b.Loop() {
+				err := startsTogether(context.Background(), bd, reps, ExploreOptions{}, func(_ int, a *Analysis) error {
+					positions += a.Reachable
+					return nil
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(positions)/b.Elapsed().Seconds(), "positions/s")
+		})
+		b.Run("board="+name+"/search=each", func(b *testing.B) {
+			var positions int64
+			for b.Loop() {
+				for _, h := range reps {
+					prob := Problem{bd, bd.Full() &^ (1 << uint(h)), engine.Goal{Kind: engine.OnePeg}}
+					a, err := Explore(context.Background(), prob, ExploreOptions{WholeGroup: true, NoGames: true})
+					if err != nil {
+						b.Fatal(err)
+					}
+					positions += a.Reachable
+				}
+			}
+			b.ReportMetric(float64(positions)/b.Elapsed().Seconds(), "positions/s")
+		})
+	}
+}
+
 // BenchmarkFewestMoves measures optimal solutions by moves.
 func BenchmarkFewestMoves(b *testing.B) {
 	eng := engine.English()

@@ -3,12 +3,14 @@ package search
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/big"
 	"math/bits"
 	"slices"
 	"time"
 
 	"pegs/engine"
+	"pegs/internal/bytesize"
 )
 
 // errTooManyStarts reports more start classes than one search from several
@@ -119,6 +121,17 @@ func startsTogether(ctx context.Context, b *engine.Board, reps []int, opt Explor
 		if next.len() == 0 {
 			mem.give(next.bytes())
 			break
+		}
+		// Layers grow toward the middle, and those past it are kept until
+		// paired: if the layers still to come there, each at least as big
+		// as this one, cannot fit, stop now rather than at the middle (on
+		// the French board that saves minutes before the fallback).
+		if ahead := int64(next.pegs - n/2 - 1); ahead > 0 {
+			if need := mem.used.Load() + ahead*next.bytes(); need > mem.limit {
+				mem.give(next.bytes())
+				return fmt.Errorf("%w: the union of the starts' state spaces needs at least %s (budget %s, set with --mem)",
+					ErrMemory, bytesize.Format(need), bytesize.Format(mem.limit))
+			}
 		}
 		cur = next
 	}
