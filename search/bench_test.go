@@ -93,14 +93,7 @@ func BenchmarkExplore(b *testing.B) {
 func BenchmarkStarts(b *testing.B) {
 	for _, name := range []string{"triangle:6", "triangle:7"} {
 		bd, _ := engine.Lookup(name)
-		var reps []int
-		seen := map[engine.Position]bool{}
-		for h := range bd.Holes() {
-			if c := bd.Symmetry().Canonical(bd.Full() &^ (1 << uint(h))); !seen[c] {
-				seen[c] = true
-				reps = append(reps, h)
-			}
-		}
+		reps, _ := startClasses(bd)
 		b.Run("board="+name+"/search=together", func(b *testing.B) {
 			var positions int64
 			for b.Loop() {

@@ -447,15 +447,7 @@ func TestStartsTogetherAgrees(t *testing.T) {
 		if name != "odd" {
 			b = lookup(t, name)
 		}
-		var reps []int
-		seen := map[engine.Position]bool{}
-		for h := range b.Holes() {
-			c := b.Symmetry().Canonical(b.Full() &^ (1 << uint(h)))
-			if !seen[c] {
-				seen[c] = true
-				reps = append(reps, h)
-			}
-		}
+		reps, _ := startClasses(b)
 		got := map[int]*Analysis{}
 		err := startsTogether(context.Background(), b, reps, ExploreOptions{}, func(i int, a *Analysis) error {
 			got[reps[i]] = a

@@ -46,24 +46,7 @@ type Finish struct {
 // is solved depth first (StartResult.Pairs), so that every pair is still
 // decided unless that search passes the budget too. Nothing is guessed.
 func Starts(ctx context.Context, b *engine.Board, opt ExploreOptions, each func(StartResult)) ([]StartResult, error) {
-	g := b.Symmetry()
-	var reps []int
-	var classes [][]int
-	seen := make([]bool, b.Holes())
-	for h := range b.Holes() {
-		if seen[h] {
-			continue
-		}
-		var class []int
-		for s := range g.Len() {
-			if x := g.Perm(s)[h]; !seen[x] {
-				seen[x] = true
-				class = append(class, x)
-			}
-		}
-		slices.Sort(class)
-		reps, classes = append(reps, h), append(classes, class)
-	}
+	reps, classes := startClasses(b)
 	// Complete games are not reported; counting on the winnable positions
 	// only takes half the memory.
 	opt.NoGames = true
@@ -109,6 +92,42 @@ func Starts(ctx context.Context, b *engine.Board, opt ExploreOptions, each func(
 		finish(r)
 	}
 	return out, nil
+}
+
+// startClasses returns the board's single-vacancy start classes under its
+// symmetry: each class's first hole, and its holes in order.
+func startClasses(b *engine.Board) (reps []int, classes [][]int) {
+	all := make([]int, b.Holes())
+	for h := range all {
+		all[h] = h
+	}
+	classes = holeOrbits(b.Symmetry(), all)
+	for _, c := range classes {
+		reps = append(reps, c[0])
+	}
+	return reps, classes
+}
+
+// holeOrbits splits holes into their orbits under g, each sorted, in the
+// order of their first hole in holes.
+func holeOrbits(g *engine.Group, holes []int) [][]int {
+	var out [][]int
+	done := map[int]bool{}
+	for _, h := range holes {
+		if done[h] {
+			continue
+		}
+		var orbit []int
+		for s := range g.Len() {
+			if x := g.Perm(s)[h]; !done[x] {
+				done[x] = true
+				orbit = append(orbit, x)
+			}
+		}
+		slices.Sort(orbit)
+		out = append(out, orbit)
+	}
+	return out
 }
 
 // decided is the result for the start vacating h, of class class, from its
@@ -168,22 +187,7 @@ func splitFinishes(b *engine.Board, start engine.Position, a *Analysis) []Finish
 			}
 		}
 		// Split into orbits of the start's stabilizer.
-		var groups [][]int
-		done := map[int]bool{}
-		for _, h := range feasible {
-			if done[h] {
-				continue
-			}
-			var grp []int
-			for s := range stab.Len() {
-				if x := stab.Perm(s)[h]; !done[x] {
-					done[x] = true
-					grp = append(grp, x)
-				}
-			}
-			slices.Sort(grp)
-			groups = append(groups, grp)
-		}
+		groups := holeOrbits(stab, feasible)
 		if len(groups) == 1 {
 			n := new(big.Int).Quo(total, big.NewInt(int64(len(groups[0]))))
 			out = append(out, Finish{Holes: groups[0], Solutions: n, Each: true})
