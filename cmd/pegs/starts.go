@@ -42,7 +42,7 @@ func runStarts(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	opt := search.ExploreOptions{Workers: sf.workers, Memory: budget}
+	opt := search.ExploreOptions{Workers: sf.workers, Memory: budget, Progress: progress(stderr, "starts: ")}
 	results, err := search.Starts(ctx, b, opt, func(r search.StartResult) {
 		if isTerminal(stderr) {
 			fmt.Fprintf(stderr, "\rstart %s done%s\n", b.Label(r.Hole), strings.Repeat(" ", 40))
