@@ -473,3 +473,76 @@ func TestStartsTogetherAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestStartsFallback checks that Starts gives the same results one start at
+// a time when the union of the starts' state spaces passes the budget.
+// (Whether finishes that only the board's symmetry tells apart are split
+// depends on the budget too, so they are compared by their totals.)
+func TestStartsFallback(t *testing.T) {
+	b := lookup(t, "triangle:6")
+	reps, _ := startClasses(b)
+	var union, each int64
+	err := startsTogether(context.Background(), b, reps, ExploreOptions{}, func(_ int, a *Analysis) error {
+		union = max(union, a.PeakBytes)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range reps {
+		a, err := Explore(context.Background(), Problem{b, b.Full() &^ (1 << uint(h)), engine.Goal{Kind: engine.OnePeg}}, ExploreOptions{WholeGroup: true, NoGames: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		each = max(each, a.PeakBytes)
+	}
+	if union <= each {
+		t.Fatalf("the union takes %d bytes, one start at most %d: no budget between", union, each)
+	}
+	budget := (union + each) / 2
+	if err := startsTogether(context.Background(), b, reps, ExploreOptions{Memory: budget}, func(int, *Analysis) error { return nil }); !isMemory(err) {
+		t.Fatalf("union with %d bytes: err = %v, want ErrMemory", budget, err)
+	}
+	want, err := Starts(context.Background(), b, ExploreOptions{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Starts(context.Background(), b, ExploreOptions{Memory: budget}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d starts with %d bytes, %d without a limit", len(got), budget, len(want))
+	}
+	for i, w := range want {
+		g := got[i]
+		if g.Hole != w.Hole || !g.Decided || g.Reachable != w.Reachable || g.Winnable != w.Winnable || g.Solutions.Cmp(w.Solutions) != 0 {
+			t.Errorf("vacate %s: one at a time %+v, together %+v", b.Label(w.Hole), g, w)
+			continue
+		}
+		perHole := map[int]*big.Int{}
+		for _, f := range w.Finishes {
+			if !f.Each {
+				t.Fatalf("vacate %s: finishes %v not split without a limit", b.Label(w.Hole), f.Holes)
+			}
+			for _, h := range f.Holes {
+				perHole[h] = f.Solutions
+			}
+		}
+		for _, f := range g.Finishes {
+			sum := new(big.Int)
+			for _, h := range f.Holes {
+				if n, ok := perHole[h]; ok {
+					sum.Add(sum, n)
+				}
+			}
+			n := f.Solutions
+			if f.Each {
+				n = new(big.Int).Mul(f.Solutions, big.NewInt(int64(len(f.Holes))))
+			}
+			if sum.Cmp(n) != 0 {
+				t.Errorf("vacate %s, finish %v: %s solutions one at a time, %s together", b.Label(w.Hole), f.Holes, n, sum)
+			}
+		}
+	}
+}
