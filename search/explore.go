@@ -199,13 +199,7 @@ func (a *Analysis) countFinishes(prob Problem, group *engine.Group, l *layer) {
 		if !prob.Goal.Reached(p) {
 			continue
 		}
-		var orbit []int
-		for s := range group.Len() {
-			if h := holeOf(group.Apply(s, p)); !slices.Contains(orbit, h) {
-				orbit = append(orbit, h)
-			}
-		}
-		slices.Sort(orbit)
+		orbit := holeOrbits(group, []int{holeOf(p)})[0]
 		a.Orbits[orbit[0]] = orbit
 		a.SolutionsByOrbit[orbit[0]] = l.m[i].big()
 		if split {
