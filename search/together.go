@@ -124,8 +124,8 @@ func startsTogether(ctx context.Context, b *engine.Board, reps []int, opt Explor
 		}
 		// Layers grow toward the middle, and those past it are kept until
 		// paired: if the layers still to come there, each at least as big
-		// as this one, cannot fit, stop now rather than at the middle (on
-		// the French board that saves minutes before the fallback).
+		// as this one, cannot fit, stop now rather than at the middle (the
+		// French board's union gives up after about a minute).
 		if ahead := int64(next.pegs - n/2 - 1); ahead > 0 {
 			if need := mem.used.Load() + ahead*next.bytes(); need > mem.limit {
 				mem.give(next.bytes())
