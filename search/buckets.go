@@ -46,11 +46,13 @@ func (t *bucketTable[R]) alloc(bits uint) error {
 	for {
 		bytes := int64(1<<bits+tableSlack) * size
 		if err := t.mem.take(bytes, "the next layer's positions"); err != nil {
-			return err
+			return err // t is as it was
 		}
 		t.held.Add(bytes)
-		t.slots, t.bits, t.n = make([]R, 1<<bits+tableSlack), bits, 0
-		if t.place(old) {
+		nt := *t
+		nt.slots, nt.bits, nt.n = make([]R, 1<<bits+tableSlack), bits, 0
+		if nt.place(old) {
+			*t = nt
 			break
 		}
 		// A probe reached the last slot, so unlikely at half the load
