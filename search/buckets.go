@@ -2,7 +2,6 @@ package search
 
 import (
 	"fmt"
-	"sync/atomic"
 	"unsafe"
 )
 
@@ -23,7 +22,6 @@ type bucketTable[R rec] struct {
 	bb    uint // top key bits that pick the bucket
 	n     int  // keys held
 	mem   *memBudget
-	held  *atomic.Int64 // bytes of every table of the layer
 }
 
 // tableSlack slots follow the home slots, so probes from the last homes
@@ -48,7 +46,6 @@ func (t *bucketTable[R]) alloc(bits uint) error {
 		if err := t.mem.take(bytes, "the next layer's positions"); err != nil {
 			return err // t is as it was
 		}
-		t.held.Add(bytes)
 		nt := *t
 		nt.slots, nt.bits, nt.n = make([]R, 1<<bits+tableSlack), bits, 0
 		if nt.place(old) {
@@ -58,13 +55,11 @@ func (t *bucketTable[R]) alloc(bits uint) error {
 		// A probe reached the last slot, so unlikely at half the load
 		// that doubling again wastes nothing worth saving.
 		t.mem.give(bytes)
-		t.held.Add(-bytes)
 		bits++
 	}
 	if old != nil {
 		freed := int64(len(old)) * size
 		t.mem.give(freed)
-		t.held.Add(-freed)
 	}
 	return nil
 }
@@ -94,7 +89,6 @@ func (t *bucketTable[R]) place(old []R) bool {
 func (t *bucketTable[R]) free() {
 	bytes := int64(len(t.slots)) * int64(unsafe.Sizeof(*new(R)))
 	t.mem.give(bytes)
-	t.held.Add(-bytes)
 	t.slots = nil
 }
 

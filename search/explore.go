@@ -240,9 +240,9 @@ func (a *Analysis) countWinning(ctx context.Context, prob Problem, e *expander, 
 		if cur.pegs != p0 {
 			e.mem.give(cur.bytes())
 		}
-		all := next.bytes()
-		e.mem.give(all - next.keep(win[next.pegs], e.workers))
-		cur = next
+		kept := next.only(win[next.pegs], e.workers)
+		e.mem.give(next.bytes() - kept.bytes())
+		cur = kept
 		if cur.len() == 0 {
 			return nil
 		}
@@ -252,9 +252,10 @@ func (a *Analysis) countWinning(ctx context.Context, prob Problem, e *expander, 
 	return nil
 }
 
-// keep drops the positions of l whose keys are not in keys (sorted), and
-// returns the bytes l holds then. Chunks of l are matched in parallel.
-func (l *layer) keep(keys []uint64, workers int) int64 {
+// only returns the positions of l whose keys are in keys (sorted), with
+// whatever they carry (counts, tags), in new arrays so that the memory of
+// the others can go. Chunks of l are matched in parallel.
+func (l *layer) only(keys []uint64, workers int) *layer {
 	found := make([][]int, chunksOf(l.len(), workers))
 	inChunks(l.len(), workers, func(c, lo, hi int) {
 		j, _ := slices.BinarySearch(keys, l.keys[lo])
@@ -268,16 +269,26 @@ func (l *layer) keep(keys []uint64, workers int) int64 {
 		}
 	})
 	idx := slices.Concat(found...)
-	// New arrays, so the memory of the dropped positions is freed.
-	kept := &layer{pegs: l.pegs, keys: make([]uint64, len(idx)), m: make([]u128, len(idx)), q: make([]uint64, len(idx))}
+	out := &layer{pegs: l.pegs, keys: make([]uint64, len(idx))}
+	if l.m != nil {
+		out.m, out.q = make([]u128, len(idx)), make([]uint64, len(idx))
+	}
+	if l.tags != nil {
+		out.tags = make([]uint64, len(idx))
+	}
 	inChunks(len(idx), workers, func(_, lo, hi int) {
 		for j := lo; j < hi; j++ {
 			i := idx[j]
-			kept.keys[j], kept.m[j], kept.q[j] = l.keys[i], l.m[i], l.q[i]
+			out.keys[j] = l.keys[i]
+			if out.m != nil {
+				out.m[j], out.q[j] = l.m[i], l.q[i]
+			}
+			if out.tags != nil {
+				out.tags[j] = l.tags[i]
+			}
 		}
 	})
-	*l = *kept
-	return l.bytes()
+	return out
 }
 
 func holeOf(p engine.Position) int {

@@ -4,12 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/bits"
 	"runtime"
 	"slices"
 	"sync/atomic"
 	"unsafe"
-
-	"math/bits"
 
 	"golang.org/x/sync/errgroup"
 
@@ -284,7 +283,6 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 		return int(key >> uint(64-bbits))
 	}
 	// tabs[b] holds bucket b's distinct children found so far.
-	var held atomic.Int64 // bytes in tabs
 	tabs := make([]bucketTable[R], nb)
 	// A table starts with room for the bucket's share of about 1.5 times
 	// the parents at 0.7 load, and doubles as it fills.
@@ -293,7 +291,7 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 		tbits++
 	}
 	for b := range tabs {
-		tabs[b] = bucketTable[R]{bits: tbits, bb: uint(bbits), mem: e.mem, held: &held}
+		tabs[b] = bucketTable[R]{bits: tbits, bb: uint(bbits), mem: e.mem}
 	}
 	var listBytes int64
 	defer func() {

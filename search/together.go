@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -193,50 +194,19 @@ func tagCounts(tags []uint64, workers int) (by [64]int64) {
 
 // sortTagged sorts a small layer's keys, with their tags.
 func sortTagged(l *layer) {
-	idx := make([]int, l.len())
-	for i := range idx {
-		idx[i] = i
+	ts := make([]tagged, l.len())
+	for i := range ts {
+		ts[i] = tagged{l.keys[i], l.tags[i]}
 	}
-	slices.SortFunc(idx, func(a, b int) int {
-		switch {
-		case l.keys[a] < l.keys[b]:
-			return -1
-		case l.keys[a] > l.keys[b]:
-			return 1
-		}
-		return 0
-	})
-	keys, tags := make([]uint64, len(idx)), make([]uint64, len(idx))
-	for i, j := range idx {
-		keys[i], tags[i] = l.keys[j], l.tags[j]
+	slices.SortFunc(ts, func(x, y tagged) int { return cmp.Compare(x.key, y.key) })
+	for i, t := range ts {
+		l.keys[i], l.tags[i] = t.key, t.tags
 	}
-	l.keys, l.tags = keys, tags
 }
 
-// pick returns the positions of l (with their tags) whose keys are in
-// keys, sorted, charged to mem.
+// pick is l.only(keys), charged to mem.
 func pick(l *layer, keys []uint64, workers int, mem *memBudget) (*layer, error) {
-	parts := make([]*layer, chunksOf(l.len(), workers))
-	inChunks(l.len(), workers, func(c, lo, hi int) {
-		part := &layer{}
-		j, _ := slices.BinarySearch(keys, l.keys[lo])
-		for i := lo; i < hi && j < len(keys); i++ {
-			k := l.keys[i]
-			for j < len(keys) && keys[j] < k {
-				j++
-			}
-			if j < len(keys) && keys[j] == k {
-				part.keys = append(part.keys, k)
-				part.tags = append(part.tags, l.tags[i])
-			}
-		}
-		parts[c] = part
-	})
-	out := &layer{pegs: l.pegs}
-	for _, p := range parts {
-		out.keys = append(out.keys, p.keys...)
-		out.tags = append(out.tags, p.tags...)
-	}
+	out := l.only(keys, workers)
 	return out, mem.take(out.bytes(), "the winnable positions")
 }
 
