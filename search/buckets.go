@@ -17,10 +17,11 @@ import (
 // with a probe or two, where sorting each round's children into runs and
 // merging the runs moved every repeat through memory several times.
 type bucketTable[R rec] struct {
-	slots []R  // 1<<bits home slots, then tableSlack more; key 0 is empty
-	bits  uint // home slot bits
-	bb    uint // top key bits that pick the bucket
-	n     int  // keys held
+	slots []R    // 1<<bits home slots, then tableSlack more; key 0 is empty
+	bits  uint   // home slot bits
+	bb    uint   // top key bits that pick the bucket
+	low   uint64 // bits below a packed word's key: its tags (see packing)
+	n     int    // keys held
 	mem   *memBudget
 }
 
@@ -33,8 +34,8 @@ const tableSlack = 64
 // limit is the most keys t holds before it doubles: a load of 0.7.
 func (t *bucketTable[R]) limit() int { return 7 << t.bits / 10 }
 
-// home returns the home slot of key k.
-func (t *bucketTable[R]) home(k uint64) int { return int((k << t.bb) >> (64 - t.bits)) }
+// home returns the home slot of key k (of its position, for a packed word).
+func (t *bucketTable[R]) home(k uint64) int { return int(((k &^ t.low) << t.bb) >> (64 - t.bits)) }
 
 // alloc gives t 1<<bits home slots, charged to its budget, and moves its
 // keys there.
@@ -103,14 +104,14 @@ func (t *bucketTable[R]) add(items []R) (overflow bool, err error) {
 		return false, addNarrow(x, any(items).([]narrow))
 	case *bucketTable[record]:
 		return addRecords(x, any(items).([]record))
-	case *bucketTable[tagged]:
-		return false, addTagged(x, any(items).([]tagged))
+	case *bucketTable[packed]:
+		return false, addPacked(x, any(items).([]packed))
 	}
 	panic(fmt.Sprintf("bucketTable of %T", t))
 }
 
 // sorted compacts t's keys to the front of its slots, in order, and returns
-// them. The slots are in order but for the short displacements of probing,
+// them (packed words, whose positions are distinct, sort by position). The slots are in order but for the short displacements of probing,
 // which an insertion sort undoes in about one pass.
 func (t *bucketTable[R]) sorted() []R {
 	n := 0
@@ -215,17 +216,19 @@ func addRecords(t *bucketTable[record], rs []record) (overflow bool, err error) 
 	return overflow, nil
 }
 
-func addTagged(t *bucketTable[tagged], rs []tagged) error {
-	slots, limit := t.slots, t.limit()
+// addPacked folds packed words by position, joining their tags.
+func addPacked(t *bucketTable[packed], rs []packed) error {
+	slots, limit, low := t.slots, t.limit(), t.low
 	for _, r := range rs {
-		i := t.home(r.key)
+		k := uint64(r) &^ low
+		i := t.home(k)
 		for {
 			s := &slots[i]
-			if s.key == r.key {
-				s.tags |= r.tags
+			if uint64(*s)&^low == k {
+				*s |= r
 				break
 			}
-			if s.key != 0 {
+			if *s != 0 {
 				i++
 				continue
 			}
@@ -238,7 +241,7 @@ func addTagged(t *bucketTable[tagged], rs []tagged) error {
 				return err
 			}
 			slots, limit = t.slots, t.limit()
-			i = t.home(r.key)
+			i = t.home(k)
 		}
 	}
 	return nil

@@ -240,7 +240,7 @@ func (a *Analysis) countWinning(ctx context.Context, prob Problem, e *expander, 
 		if cur.pegs != p0 {
 			e.mem.give(cur.bytes())
 		}
-		kept := next.only(win[next.pegs], e.workers)
+		kept := next.only(win[next.pegs], 0, e.workers)
 		e.mem.give(next.bytes() - kept.bytes())
 		cur = kept
 		if cur.len() == 0 {
@@ -254,16 +254,18 @@ func (a *Analysis) countWinning(ctx context.Context, prob Problem, e *expander, 
 
 // only returns the positions of l whose keys are in keys (sorted), with
 // whatever they carry (counts, tags), in new arrays so that the memory of
-// the others can go. Chunks of l are matched in parallel.
-func (l *layer) only(keys []uint64, workers int) *layer {
+// the others can go. Chunks of l are matched in parallel. The bits low of
+// l's keys (the tags of packed words) are left out of the match.
+func (l *layer) only(keys []uint64, low uint64, workers int) *layer {
 	found := make([][]int, chunksOf(l.len(), workers))
 	inChunks(l.len(), workers, func(c, lo, hi int) {
-		j, _ := slices.BinarySearch(keys, l.keys[lo])
+		j, _ := slices.BinarySearch(keys, l.keys[lo]&^low)
 		for i := lo; i < hi && j < len(keys); i++ {
-			for j < len(keys) && keys[j] < l.keys[i] {
+			k := l.keys[i] &^ low
+			for j < len(keys) && keys[j] < k {
 				j++
 			}
-			if j < len(keys) && keys[j] == l.keys[i] {
+			if j < len(keys) && keys[j] == k {
 				found[c] = append(found[c], i)
 			}
 		}
@@ -273,18 +275,12 @@ func (l *layer) only(keys []uint64, workers int) *layer {
 	if l.m != nil {
 		out.m, out.q = make([]u128, len(idx)), make([]uint64, len(idx))
 	}
-	if l.tags != nil {
-		out.tags = make([]uint64, len(idx))
-	}
 	inChunks(len(idx), workers, func(_, lo, hi int) {
 		for j := lo; j < hi; j++ {
 			i := idx[j]
 			out.keys[j] = l.keys[i]
 			if out.m != nil {
 				out.m[j], out.q[j] = l.m[i], l.q[i]
-			}
-			if out.tags != nil {
-				out.tags[j] = l.tags[i]
 			}
 		}
 	})
@@ -669,7 +665,7 @@ func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt Explor
 				if err := mem.take(int64(len(mirror))*8, "the winnable positions"); err != nil {
 					return nil, err
 				}
-				w.keys[pegs] = complementKeys(mirror, b, group, opt.Workers)
+				w.keys[pegs] = complementKeys(mirror, b, group, mixed, opt.Workers)
 			}
 		}
 	} else {
@@ -736,12 +732,13 @@ func walkBack(ctx context.Context, goal engine.Goal, gen *moveGen, fwd map[int]*
 	return nil
 }
 
-// complementKeys returns the canonical complements of keys, sorted.
-func complementKeys(keys []uint64, b *engine.Board, group *engine.Group, workers int) []uint64 {
+// complementKeys returns the canonical complements of keys, packed by pk
+// (their tags left out), sorted.
+func complementKeys(keys []uint64, b *engine.Board, group *engine.Group, pk packing, workers int) []uint64 {
 	out := make([]uint64, len(keys))
 	inChunks(len(keys), workers, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
-			out[i] = mix(group.Canonical(b.Complement(unmix(keys[i]))))
+			out[i] = pk.key(group.Canonical(b.Complement(pk.pos(keys[i]))))
 		}
 	})
 	sortKeys(out, workers)

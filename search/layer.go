@@ -40,20 +40,55 @@ func unmix(k uint64) engine.Position { return engine.Position(k * unmixMul) }
 // not depend on scheduling. Each division rounds down by less than 2^-63.
 const fixedOne = 1 << 63
 
+// packing keeps a position and a few tag bits in one word: the position,
+// mixed within the board's n bits, in the word's top n bits and the tags
+// below them. A search from several starts tags each position with the
+// starts that reach it (bit i: start i), and a packed word holds both in
+// half the bytes of a key and a tag word. Packed words sort by position.
+// The plain mixed key (mix) is the packing with no room for tags.
+type packing struct {
+	shift uint            // 64 - n: the key's top n bits hold the position
+	tags  uint64          // the tag bits
+	full  engine.Position // the board's holes
+}
+
+// mixed is the packing of plain mixed keys: key is mix, pos is unmix.
+var mixed = packing{full: ^engine.Position(0)}
+
+// packingFor returns the packing of a board of n holes with tags for
+// starts starts, or false if they do not fit in a word.
+func packingFor(n, starts int) (packing, bool) {
+	if n+starts > 64 {
+		return packing{}, false
+	}
+	return packing{shift: uint(64 - n), tags: 1<<uint(starts) - 1, full: engine.Position(1)<<uint(n) - 1}, true
+}
+
+// key returns the packed word of p, without tags.
+func (pk packing) key(p engine.Position) uint64 { return uint64(p) * mixMul << pk.shift }
+
+// pos returns the position of a packed word.
+func (pk packing) pos(w uint64) engine.Position {
+	// The top n bits hold p*mixMul modulo 2^n, and unmixMul inverts mixMul
+	// modulo every power of two.
+	return engine.Position((w>>pk.shift)*unmixMul) & pk.full
+}
+
 // layer is one peg count's canonical positions, sorted by mixed key, with
-// optional path counts and random-play probability mass.
+// optional path counts and random-play probability mass. In a search from
+// several starts the keys are packed words instead, with their tags (see
+// packing).
 type layer struct {
 	pegs int
 	keys []uint64
 	m    []u128   // paths from the start to the position's orbit
 	q    []uint64 // probability (fixed point) that random play reaches the orbit
-	tags []uint64 // in a search from several starts, bit i: start i reaches it
 }
 
 func (l *layer) len() int { return len(l.keys) }
 
 func (l *layer) bytes() int64 {
-	return int64(len(l.keys))*8 + int64(len(l.m))*16 + int64(len(l.q))*8 + int64(len(l.tags))*8
+	return int64(len(l.keys))*8 + int64(len(l.m))*16 + int64(len(l.q))*8
 }
 
 // layerStats is what expanding a layer learns about its positions.
@@ -95,8 +130,10 @@ type expander struct {
 	gen     *moveGen
 	workers int
 	counts  bool // carry path counts and random-play mass
-	tags    bool // carry which starts reach each position (see layer.tags)
-	mem     *memBudget
+	// pack, if set, is how positions and the starts that reach them are
+	// packed in a search from several starts (see packing).
+	pack *packing
+	mem  *memBudget
 	// progress, if set, is called with the number of parents done so far.
 	progress func(done, total int)
 	states   []*workerState
@@ -152,12 +189,9 @@ type narrow struct {
 	q   uint64
 }
 
-// tagged is a child in a search from several starts: bit i of tags is set
-// when start i reaches it.
-type tagged struct {
-	key  uint64
-	tags uint64
-}
+// packed is a child in a search from several starts: a packed word,
+// position and tags (see packing).
+type packed uint64
 
 // narrowEnough reports whether every child of l can count its paths in 64
 // bits. A child's count sums its parents' counts over the jumps that lead
@@ -182,7 +216,7 @@ var narrowBelow uint64 = 1 << 51
 // hold). The key is the first word of each, so keyOf reads it without
 // knowing which.
 type rec interface {
-	uint64 | narrow | record | tagged
+	uint64 | narrow | record | packed
 }
 
 func keyOf[R rec](r *R) uint64 { return *(*uint64)(unsafe.Pointer(r)) }
@@ -194,7 +228,7 @@ type workerState struct {
 	recs  [][]record
 	nars  [][]narrow
 	keys  [][]uint64
-	tags  [][]tagged
+	packs [][]packed
 	imgs  []engine.Position
 	cimgs []engine.Position
 	img8  [8]engine.Position // the parent's images when gen.images8 is set
@@ -218,16 +252,17 @@ func (w *workerState) setParent(gen *moveGen, p engine.Position) []engine.Positi
 // childKey returns the mixed canonical key of the child by jump k of the
 // parent set by setParent.
 func (w *workerState) childKey(gen *moveGen, k int16) uint64 {
-	if gen.images8 == nil {
-		return w.childKeySlow(gen, k)
-	}
-	return mix(gen.childKey8(&w.img8, k))
+	return mix(w.child(gen, k))
 }
 
-// childKeySlow is childKey for groups of more than eight symmetries.
-func (w *workerState) childKeySlow(gen *moveGen, k int16) uint64 {
-	gen.childImages(w.cimgs, w.imgs, k)
-	return mix(canonical(w.cimgs))
+// child returns the canonical form of the child by jump k of the parent
+// set by setParent.
+func (w *workerState) child(gen *moveGen, k int16) engine.Position {
+	if gen.images8 == nil {
+		gen.childImages(w.cimgs, w.imgs, k)
+		return canonical(w.cimgs)
+	}
+	return gen.childKey8(&w.img8, k)
 }
 
 // roundRecords is the fewest children a round holds before they go into
@@ -260,8 +295,8 @@ func (e *expander) next(ctx context.Context, cur *layer) (*layer, layerStats, er
 	if e.counts {
 		return expand(ctx, e, cur, func(w *workerState) *[][]record { return &w.recs })
 	}
-	if e.tags {
-		return expand(ctx, e, cur, func(w *workerState) *[][]tagged { return &w.tags })
+	if e.pack != nil {
+		return expand(ctx, e, cur, func(w *workerState) *[][]packed { return &w.packs })
 	}
 	return expand(ctx, e, cur, func(w *workerState) *[][]uint64 { return &w.keys })
 }
@@ -292,6 +327,9 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 	}
 	for b := range tabs {
 		tabs[b] = bucketTable[R]{bits: tbits, bb: uint(bbits), mem: e.mem}
+		if e.pack != nil {
+			tabs[b].low = e.pack.tags
+		}
 	}
 	var listBytes int64
 	defer func() {
@@ -317,7 +355,7 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 		// by which lists are set.
 		out := lists(w)
 		kept := *out
-		w.recs, w.nars, w.keys, w.tags = nil, nil, nil, nil
+		w.recs, w.nars, w.keys, w.packs = nil, nil, nil, nil
 		*out = kept
 		if len(*out) != nb {
 			*out = make([][]R, nb)
@@ -352,6 +390,9 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 				defer func() { pool <- w }()
 				for i := lo; i < hi; i++ {
 					p := unmix(cur.keys[i])
+					if e.pack != nil {
+						p = e.pack.pos(cur.keys[i])
+					}
 					imgs := w.setParent(e.gen, p)
 					fixed := 0
 					for _, x := range imgs {
@@ -361,8 +402,8 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 					}
 					w.stats.raw += int64(nsym / fixed)
 					w.moves = e.gen.appendMoves(w.moves[:0], p)
-					if e.tags {
-						tags := cur.tags[i]
+					if e.pack != nil {
+						tags := cur.keys[i] & e.pack.tags
 						for t := tags; t != 0; t &= t - 1 {
 							s := bits.TrailingZeros64(t)
 							w.stats.rawBy[s] += int64(nsym / fixed)
@@ -371,9 +412,9 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 							}
 						}
 						for _, k := range w.moves {
-							key := w.childKey(e.gen, k)
+							key := e.pack.key(w.child(e.gen, k)) | tags
 							b := bucketOf(key)
-							w.tags[b] = append(w.tags[b], tagged{key, tags})
+							w.packs[b] = append(w.packs[b], packed(key))
 						}
 						if len(w.moves) == 0 {
 							w.stats.deadEnds++
@@ -573,9 +614,6 @@ func collect[R rec](ctx context.Context, e *expander, tabs []bucketTable[R], peg
 		l.m = make([]u128, total)
 		l.q = make([]uint64, total)
 	}
-	if e.tags {
-		l.tags = make([]uint64, total)
-	}
 	if err := e.mem.take(l.bytes(), "a layer"); err != nil {
 		return nil, err
 	}
@@ -598,9 +636,9 @@ func collect[R rec](ctx context.Context, e *expander, tabs []bucketTable[R], peg
 				}
 			case []uint64:
 				copy(l.keys[base:], recs)
-			case []tagged:
+			case []packed:
 				for j, r := range recs {
-					l.keys[base+j], l.tags[base+j] = r.key, r.tags
+					l.keys[base+j] = uint64(r)
 				}
 			}
 			tabs[b].free()

@@ -33,6 +33,37 @@ func TestSortKeys(t *testing.T) {
 	}
 }
 
+// TestPacking checks that a packed word gives back its position whatever
+// its tags, that a word holds a position and as many tags as it has bits
+// to spare, and that the
+// packing with no tags is the plain mixed key.
+func TestPacking(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, c := range []struct{ holes, starts int }{{15, 49}, {33, 31}, {37, 27}, {45, 19}, {64, 0}} {
+		pk, ok := packingFor(c.holes, c.starts)
+		if !ok {
+			t.Fatalf("packingFor(%d, %d) = false, want true", c.holes, c.starts)
+		}
+		if _, ok := packingFor(c.holes, c.starts+1); ok {
+			t.Errorf("packingFor(%d, %d) = true, want false: %d bits", c.holes, c.starts+1, c.holes+c.starts+1)
+		}
+		for range 1000 {
+			p := engine.Position(rng.Uint64()) & pk.full
+			tags := rng.Uint64() & pk.tags
+			w := pk.key(p) | tags
+			if w&pk.tags != tags || pk.pos(w) != p {
+				t.Fatalf("%d holes: word %#x of %#x with tags %#x gives back %#x, tags %#x", c.holes, w, p, tags, pk.pos(w), w&pk.tags)
+			}
+		}
+	}
+	for range 1000 {
+		p := engine.Position(rng.Uint64())
+		if mixed.key(p) != mix(p) || mixed.pos(mix(p)) != p {
+			t.Fatalf("mixed packing of %#x: %#x, want %#x", p, mixed.key(p), mix(p))
+		}
+	}
+}
+
 // TestRecordFold checks that folding wide records carries into the high
 // word of the path count and adds the random-play mass.
 func TestRecordFold(t *testing.T) {
@@ -111,23 +142,30 @@ func TestBucketTable(t *testing.T) {
 			k = k>>bb | 5<<(64-bb)
 			all = append(all, narrow{key: k, m: rng.Uint64N(1 << 40), q: rng.Uint64N(1 << 40)})
 		}
-		// The fold of all records, by key, in order.
+		// The fold of all records, by key, in order; and of packed words,
+		// whose keys are the records' less their low six bits, which hold
+		// tags.
+		const low = 1<<6 - 1
 		sums := map[uint64]narrow{}
-		ors := map[uint64]uint64{}
+		ors := map[uint64]packed{}
 		for _, r := range all {
 			x := sums[r.key]
 			sums[r.key] = narrow{r.key, x.m + r.m, x.q + r.q}
-			ors[r.key] |= 1 << (r.m % 64)
+			ors[r.key&^low] |= packed(r.key&^low | 1<<(r.m%6))
 		}
 		var want []narrow
 		for _, k := range slices.Sorted(maps.Keys(sums)) {
 			want = append(want, sums[k])
 		}
+		var wantPacked []packed
+		for _, k := range slices.Sorted(maps.Keys(ors)) {
+			wantPacked = append(wantPacked, ors[k])
+		}
 		mem := &memBudget{limit: 1 << 30}
 		nt := bucketTable[narrow]{bits: 6, bb: bb, mem: mem}
 		kt := bucketTable[uint64]{bits: 6, bb: bb, mem: mem}
 		rt := bucketTable[record]{bits: 6, bb: bb, mem: mem}
-		tt := bucketTable[tagged]{bits: 6, bb: bb, mem: mem}
+		tt := bucketTable[packed]{bits: 6, bb: bb, low: low, mem: mem}
 		for _, tb := range []interface{ alloc(uint) error }{&nt, &kt, &rt, &tt} {
 			if err := tb.alloc(6); err != nil {
 				t.Fatal(err)
@@ -137,11 +175,11 @@ func TestBucketTable(t *testing.T) {
 			batch := all[lo:min(n, lo+97)]
 			var ks []uint64
 			var rs []record
-			var ts []tagged
+			var ts []packed
 			for _, r := range batch {
 				ks = append(ks, r.key)
 				rs = append(rs, record{key: r.key, m: u128{lo: r.m}, q: r.q})
-				ts = append(ts, tagged{r.key, 1 << (r.m % 64)})
+				ts = append(ts, packed(r.key&^low|1<<(r.m%6)))
 			}
 			if _, err := tt.add(ts); err != nil {
 				t.Fatal(err)
@@ -159,13 +197,16 @@ func TestBucketTable(t *testing.T) {
 		if got := nt.sorted(); !slices.Equal(got, want) {
 			t.Errorf("%d records: narrow table holds %d, want %d as one fold", n, len(got), len(want))
 		}
-		gotKeys, gotRecs, gotTags := kt.sorted(), rt.sorted(), tt.sorted()
-		if len(gotKeys) != len(want) || len(gotRecs) != len(want) || len(gotTags) != len(want) {
-			t.Fatalf("%d records: tables hold %d keys, %d records and %d tagged, want %d", n, len(gotKeys), len(gotRecs), len(gotTags), len(want))
+		if got := tt.sorted(); !slices.Equal(got, wantPacked) {
+			t.Errorf("%d records: packed table holds %d words, want %d as one fold", n, len(got), len(wantPacked))
+		}
+		gotKeys, gotRecs := kt.sorted(), rt.sorted()
+		if len(gotKeys) != len(want) || len(gotRecs) != len(want) {
+			t.Fatalf("%d records: tables hold %d keys and %d records, want %d", n, len(gotKeys), len(gotRecs), len(want))
 		}
 		for i, w := range want {
-			if gotKeys[i] != w.key || gotRecs[i] != (record{key: w.key, m: u128{lo: w.m}, q: w.q}) || gotTags[i] != (tagged{w.key, ors[w.key]}) {
-				t.Fatalf("%d records: keys, records or tags differ from the fold at %d", n, i)
+			if gotKeys[i] != w.key || gotRecs[i] != (record{key: w.key, m: u128{lo: w.m}, q: w.q}) {
+				t.Fatalf("%d records: keys or records differ from the fold at %d", n, i)
 			}
 		}
 		nt.free()

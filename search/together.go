@@ -1,7 +1,6 @@
 package search
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -15,8 +14,8 @@ import (
 )
 
 // errTooManyStarts reports more start classes than one search from several
-// starts tells apart (a bit each in a 64-bit tag).
-var errTooManyStarts = errors.New("more than 64 start classes")
+// starts tells apart: a bit each beside the position in a 64-bit word.
+var errTooManyStarts = errors.New("more start classes than a word holds beside a position")
 
 // startsTogether analyses the single-vacancy starts at holes reps (one per
 // class under the board's whole group) in one search, and calls done with
@@ -29,15 +28,18 @@ var errTooManyStarts = errors.New("more than 64 start classes")
 // with the starts that reach it. A position is winnable (can end with one
 // peg anywhere) exactly when its complement is reachable from some
 // single-vacancy start: the union holds the answer, so no walk back is
-// needed. A layer past the middle is kept until the layer it pairs with
+// needed. A position and its tags share one 64-bit word (see packing), so
+// the boards with more start classes than free bits beside their holes
+// (64 - holes) search one start at a time. A layer past the middle is kept until the layer it pairs with
 // (the complements' peg count) is found; then each start's solutions are
 // counted through its winnable positions (countWinning).
 func startsTogether(ctx context.Context, b *engine.Board, reps []int, opt ExploreOptions, done func(i int, a *Analysis) error) error {
 	t0 := time.Now()
-	if len(reps) > 64 {
+	n := b.Holes()
+	pk, ok := packingFor(n, len(reps))
+	if !ok {
 		return errTooManyStarts
 	}
-	n := b.Holes()
 	group := b.Symmetry()
 	gen := newMoveGen(b, group)
 	mem := &memBudget{limit: Options{Memory: opt.Memory}.memory()}
@@ -47,14 +49,13 @@ func startsTogether(ctx context.Context, b *engine.Board, reps []int, opt Explor
 	for i, h := range reps {
 		as[i] = &Analysis{Symmetries: group.Len(), Solutions: new(big.Int),
 			SolutionsByFinish: map[int]*big.Int{}, SolutionsByOrbit: map[int]*big.Int{}, Orbits: map[int][]int{}}
-		first.keys = append(first.keys, mix(group.Canonical(b.Full()&^(1<<uint(h)))))
-		first.tags = append(first.tags, 1<<uint(i))
+		first.keys = append(first.keys, pk.key(group.Canonical(b.Full()&^(1<<uint(h))))|1<<uint(i))
 	}
-	sortTagged(first)
+	slices.Sort(first.keys)
 	if err := mem.take(first.bytes(), "the first layer"); err != nil {
 		return err
 	}
-	e := &expander{gen: gen, workers: workers, tags: true, mem: mem}
+	e := &expander{gen: gen, workers: workers, pack: &pk, mem: mem}
 	upper := map[int]*layer{} // layers past the middle, until paired
 	win := map[int]*layer{}   // winnable positions and their tags
 	defer func() {
@@ -76,7 +77,7 @@ func startsTogether(ctx context.Context, b *engine.Board, reps []int, opt Explor
 		if err := mem.take(int64(up.len())*16, "the complements of a layer"); err != nil {
 			return err
 		}
-		lw, err := pick(l, complementKeys(up.keys, b, group, workers), workers, mem)
+		lw, err := pick(l, complementKeys(up.keys, b, group, pk, workers), pk.tags, workers, mem)
 		mem.give(int64(up.len()) * 16)
 		if err != nil {
 			return err
@@ -84,7 +85,7 @@ func startsTogether(ctx context.Context, b *engine.Board, reps []int, opt Explor
 		win[l.pegs] = lw
 		if up != l {
 			// Complemented, l's winnable positions are up's.
-			uw, err := pick(up, complementKeys(lw.keys, b, group, workers), workers, mem)
+			uw, err := pick(up, complementKeys(lw.keys, b, group, pk, workers), pk.tags, workers, mem)
 			if err != nil {
 				return err
 			}
@@ -104,7 +105,7 @@ func startsTogether(ctx context.Context, b *engine.Board, reps []int, opt Explor
 			mem.give(cur.bytes())
 			return err
 		}
-		by := tagCounts(cur.tags, workers)
+		by := tagCounts(cur.keys, pk.tags, workers)
 		layers[cur.pegs] = len(as[0].Layers)
 		for i, a := range as {
 			a.Layers = append(a.Layers, LayerStats{Pegs: cur.pegs, Reachable: by[i], ReachableRaw: st.rawBy[i], DeadEnds: st.deadBy[i]})
@@ -137,7 +138,7 @@ func startsTogether(ctx context.Context, b *engine.Board, reps []int, opt Explor
 		cur = next
 	}
 	for pegs, l := range win {
-		by := tagCounts(l.tags, workers)
+		by := tagCounts(l.keys, pk.tags, workers)
 		for i, a := range as {
 			a.Layers[layers[pegs]].Winnable = by[i]
 		}
@@ -151,7 +152,7 @@ func startsTogether(ctx context.Context, b *engine.Board, reps []int, opt Explor
 			a.Winnable += l.Winnable
 			a.DeadEnds += l.DeadEnds
 		}
-		keys := withTag(win, i, workers)
+		keys := withTag(win, pk, i, workers)
 		var held int64
 		for _, ks := range keys {
 			held += int64(len(ks)) * 8
@@ -174,12 +175,12 @@ func startsTogether(ctx context.Context, b *engine.Board, reps []int, opt Explor
 	return nil
 }
 
-// tagCounts counts the positions with each tag bit.
-func tagCounts(tags []uint64, workers int) (by [64]int64) {
-	parts := make([][64]int64, chunksOf(len(tags), workers))
-	inChunks(len(tags), workers, func(c, lo, hi int) {
-		for _, t := range tags[lo:hi] {
-			for ; t != 0; t &= t - 1 {
+// tagCounts counts the packed words with each tag bit (of mask).
+func tagCounts(words []uint64, mask uint64, workers int) (by [64]int64) {
+	parts := make([][64]int64, chunksOf(len(words), workers))
+	inChunks(len(words), workers, func(c, lo, hi int) {
+		for _, w := range words[lo:hi] {
+			for t := w & mask; t != 0; t &= t - 1 {
 				parts[c][bits.TrailingZeros64(t)]++
 			}
 		}
@@ -192,37 +193,27 @@ func tagCounts(tags []uint64, workers int) (by [64]int64) {
 	return by
 }
 
-// sortTagged sorts a small layer's keys, with their tags.
-func sortTagged(l *layer) {
-	ts := make([]tagged, l.len())
-	for i := range ts {
-		ts[i] = tagged{l.keys[i], l.tags[i]}
-	}
-	slices.SortFunc(ts, func(x, y tagged) int { return cmp.Compare(x.key, y.key) })
-	for i, t := range ts {
-		l.keys[i], l.tags[i] = t.key, t.tags
-	}
-}
-
-// pick is l.only(keys), charged to mem.
-func pick(l *layer, keys []uint64, workers int, mem *memBudget) (*layer, error) {
-	out := l.only(keys, workers)
+// pick is l.only(keys, low), charged to mem.
+func pick(l *layer, keys []uint64, low uint64, workers int, mem *memBudget) (*layer, error) {
+	out := l.only(keys, low, workers)
 	return out, mem.take(out.bytes(), "the winnable positions")
 }
 
-// withTag returns the keys of each layer in ls whose tag has bit i.
-func withTag(ls map[int]*layer, i, workers int) map[int][]uint64 {
+// withTag returns the positions of each layer of packed words in ls whose
+// tag has bit i, as sorted mixed keys.
+func withTag(ls map[int]*layer, pk packing, i, workers int) map[int][]uint64 {
 	out := map[int][]uint64{}
 	for pegs, l := range ls {
 		parts := make([][]uint64, chunksOf(l.len(), workers))
 		inChunks(l.len(), workers, func(c, lo, hi int) {
 			for j := lo; j < hi; j++ {
-				if l.tags[j]&(1<<uint(i)) != 0 {
-					parts[c] = append(parts[c], l.keys[j])
+				if l.keys[j]&(1<<uint(i)) != 0 {
+					parts[c] = append(parts[c], mix(pk.pos(l.keys[j])))
 				}
 			}
 		})
 		out[pegs] = slices.Concat(parts...)
+		sortKeys(out[pegs], workers)
 	}
 	return out
 }
