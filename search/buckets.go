@@ -102,6 +102,8 @@ func (t *bucketTable[R]) add(items []R) (overflow bool, err error) {
 		return false, addKeys(x, any(items).([]uint64))
 	case *bucketTable[narrow]:
 		return false, addNarrow(x, any(items).([]narrow))
+	case *bucketTable[paths]:
+		return false, addPaths(x, any(items).([]paths))
 	case *bucketTable[record]:
 		return addRecords(x, any(items).([]record))
 	case *bucketTable[packed]:
@@ -166,6 +168,35 @@ func addNarrow(t *bucketTable[narrow], rs []narrow) error {
 			if s.key == r.key {
 				s.m += r.m
 				s.q += r.q
+				break
+			}
+			if s.key != 0 {
+				i++
+				continue
+			}
+			if t.n < limit && i < len(slots)-1 {
+				*s = r
+				t.n++
+				break
+			}
+			if err := t.alloc(t.bits + 1); err != nil {
+				return err
+			}
+			slots, limit = t.slots, t.limit()
+			i = t.home(r.key)
+		}
+	}
+	return nil
+}
+
+func addPaths(t *bucketTable[paths], rs []paths) error {
+	slots, limit := t.slots, t.limit()
+	for _, r := range rs {
+		i := t.home(r.key)
+		for {
+			s := &slots[i]
+			if s.key == r.key {
+				s.m += r.m
 				break
 			}
 			if s.key != 0 {

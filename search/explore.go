@@ -212,7 +212,9 @@ func (a *Analysis) countFinishes(prob Problem, group *engine.Group, l *layer) {
 			}
 		}
 		a.Solutions.Add(a.Solutions, l.m[i].big())
-		win += l.q[i]
+		if l.q != nil {
+			win += l.q[i]
+		}
 	}
 	a.RandomWin = float64(win) / fixedOne
 }
@@ -273,14 +275,20 @@ func (l *layer) only(keys []uint64, low uint64, workers int) *layer {
 	idx := slices.Concat(found...)
 	out := &layer{pegs: l.pegs, keys: make([]uint64, len(idx))}
 	if l.m != nil {
-		out.m, out.q = make([]u128, len(idx)), make([]uint64, len(idx))
+		out.m = make([]u128, len(idx))
+	}
+	if l.q != nil {
+		out.q = make([]uint64, len(idx))
 	}
 	inChunks(len(idx), workers, func(_, lo, hi int) {
 		for j := lo; j < hi; j++ {
 			i := idx[j]
 			out.keys[j] = l.keys[i]
 			if out.m != nil {
-				out.m[j], out.q[j] = l.m[i], l.q[i]
+				out.m[j] = l.m[i]
+			}
+			if out.q != nil {
+				out.q[j] = l.q[i]
 			}
 		}
 	})

@@ -82,7 +82,7 @@ type layer struct {
 	pegs int
 	keys []uint64
 	m    []u128   // paths from the start to the position's orbit
-	q    []uint64 // probability (fixed point) that random play reaches the orbit
+	q    []uint64 // probability (fixed point) that random play reaches the orbit; nil without mass
 }
 
 func (l *layer) len() int { return len(l.keys) }
@@ -130,6 +130,7 @@ type expander struct {
 	gen     *moveGen
 	workers int
 	counts  bool // carry path counts and random-play mass
+	noMass  bool // with counts: carry path counts only
 	// pack, if set, is how positions and the starts that reach them are
 	// packed in a search from several starts (see packing).
 	pack *packing
@@ -189,6 +190,13 @@ type narrow struct {
 	q   uint64
 }
 
+// paths is a narrow record without random-play mass, for a search that
+// counts only paths: two thirds of the bytes.
+type paths struct {
+	key uint64
+	m   uint64
+}
+
 // packed is a child in a search from several starts: a packed word,
 // position and tags (see packing).
 type packed uint64
@@ -216,7 +224,7 @@ var narrowBelow uint64 = 1 << 51
 // hold). The key is the first word of each, so keyOf reads it without
 // knowing which.
 type rec interface {
-	uint64 | narrow | record | packed
+	uint64 | narrow | paths | record | packed
 }
 
 func keyOf[R rec](r *R) uint64 { return *(*uint64)(unsafe.Pointer(r)) }
@@ -227,6 +235,7 @@ func keyOf[R rec](r *R) uint64 { return *(*uint64)(unsafe.Pointer(r)) }
 type workerState struct {
 	recs  [][]record
 	nars  [][]narrow
+	paths [][]paths
 	keys  [][]uint64
 	packs [][]packed
 	imgs  []engine.Position
@@ -289,6 +298,9 @@ func roundSize(n int, recordBytes, budget int64) int {
 // distinct children (bucketTable), buckets in parallel, so both phases
 // touch memory in cache-sized pieces and no locks are taken.
 func (e *expander) next(ctx context.Context, cur *layer) (*layer, layerStats, error) {
+	if e.counts && e.noMass && narrowEnough(cur) {
+		return expand(ctx, e, cur, func(w *workerState) *[][]paths { return &w.paths })
+	}
 	if e.counts && narrowEnough(cur) {
 		return expand(ctx, e, cur, func(w *workerState) *[][]narrow { return &w.nars })
 	}
@@ -355,7 +367,7 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 		// by which lists are set.
 		out := lists(w)
 		kept := *out
-		w.recs, w.nars, w.keys, w.packs = nil, nil, nil, nil
+		w.recs, w.nars, w.paths, w.keys, w.packs = nil, nil, nil, nil, nil
 		*out = kept
 		if len(*out) != nb {
 			*out = make([][]R, nb)
@@ -424,7 +436,10 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 					var m u128
 					var q uint64
 					if e.counts {
-						m, q = cur.m[i], cur.q[i]
+						m = cur.m[i]
+						if cur.q != nil {
+							q = cur.q[i]
+						}
 					}
 					if len(w.moves) == 0 {
 						w.stats.deadEnds++
@@ -437,6 +452,14 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 					}
 					if e.counts {
 						q /= uint64(len(w.moves))
+					}
+					if w.paths != nil {
+						for _, k := range w.moves {
+							key := w.childKey(e.gen, k)
+							b := bucketOf(key)
+							w.paths[b] = append(w.paths[b], paths{key, m.lo})
+						}
+						continue
 					}
 					if w.nars != nil && e.counts {
 						for _, k := range w.moves {
@@ -612,7 +635,9 @@ func collect[R rec](ctx context.Context, e *expander, tabs []bucketTable[R], peg
 	l := &layer{pegs: pegs, keys: make([]uint64, total)}
 	if e.counts {
 		l.m = make([]u128, total)
-		l.q = make([]uint64, total)
+		if !e.noMass {
+			l.q = make([]uint64, total)
+		}
 	}
 	if err := e.mem.take(l.bytes(), "a layer"); err != nil {
 		return nil, err
@@ -628,7 +653,14 @@ func collect[R rec](ctx context.Context, e *expander, tabs []bucketTable[R], peg
 			switch recs := any(tabs[b].sorted()).(type) {
 			case []record:
 				for j, r := range recs {
-					l.keys[base+j], l.m[base+j], l.q[base+j] = r.key, r.m, r.q
+					l.keys[base+j], l.m[base+j] = r.key, r.m
+					if l.q != nil {
+						l.q[base+j] = r.q
+					}
+				}
+			case []paths:
+				for j, r := range recs {
+					l.keys[base+j], l.m[base+j] = r.key, u128{lo: r.m}
 				}
 			case []narrow:
 				for j, r := range recs {
