@@ -583,7 +583,9 @@ func Winnable(ctx context.Context, prob Problem, opt ExploreOptions) (*WinSet, e
 
 // winnable is Winnable for several goals from one start, all reduced by
 // prob.Group() (prob.Goal matters only there): one forward search serves
-// them all.
+// them all. It searches forward only to the middle when the first goal's
+// complement is the start and the others are one peg anywhere with the
+// same winnable positions of two pegs or more (sameAfterOne).
 func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt ExploreOptions) ([]*WinSet, error) {
 	t0 := time.Now()
 	if err := prob.check(); err != nil {
@@ -611,33 +613,45 @@ func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt Explor
 		return sets, nil
 	}
 	seeds := backwardSeeds(Problem{b, prob.Start, goals[0]}, group)
-	self := len(goals) == 1 && len(seeds) == 1 && seeds[0] == start
-	// Forward layers needed: with self-complement, down to the peg count m
-	// where every winnable n has n >= m or N-n >= m.
-	stop := 1
-	if self {
-		stop = n / 2
-	}
+	self := len(seeds) == 1 && seeds[0] == start
 	e := &expander{gen: gen, workers: opt.Workers, mem: mem}
 	first := &layer{pegs: p0, keys: []uint64{start}}
 	if err := mem.take(first.bytes(), "the first layer"); err != nil {
 		return nil, err
 	}
 	fwd := map[int]*layer{p0: first}
-	for cur := first; cur.pegs > stop; {
-		if opt.Progress != nil {
-			pegs := cur.pegs
-			e.progress = func(done, total int) { opt.Progress(Progress{Phase: "forward", Pegs: pegs, Done: done, Total: total}) }
+	low := first // the last layer found
+	forwardTo := func(stop int) error {
+		for low.pegs > stop {
+			if opt.Progress != nil {
+				pegs := low.pegs
+				e.progress = func(done, total int) { opt.Progress(Progress{Phase: "forward", Pegs: pegs, Done: done, Total: total}) }
+			}
+			next, _, err := e.next(ctx, low)
+			if err != nil || next.len() == 0 {
+				return err
+			}
+			fwd[next.pegs] = next
+			low = next
 		}
-		next, _, err := e.next(ctx, cur)
-		if err != nil {
+		return nil
+	}
+	if self && len(goals) > 1 {
+		if err := forwardTo(p0 - 1); err != nil {
 			return nil, err
 		}
-		if next.len() == 0 {
-			break
+		for _, g := range goals[1:] {
+			self = self && sameAfterOne(Problem{b, prob.Start, g}, group, fwd[p0-1], start)
 		}
-		fwd[next.pegs] = next
-		cur = next
+	}
+	// Forward layers needed: with self-complement, down to the peg count m
+	// where every winnable n has n >= m or N-n >= m.
+	stop := 1
+	if self {
+		stop = n / 2
+	}
+	if err := forwardTo(stop); err != nil {
+		return nil, err
 	}
 	if self {
 		w := sets[0]
@@ -676,6 +690,27 @@ func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt Explor
 				w.keys[pegs] = complementKeys(mirror, b, group, mixed, opt.Workers)
 			}
 		}
+		// The other goals (see sameAfterOne) share the first's layers of
+		// two pegs or more; their last pegs are the two-peg winners'
+		// children that meet them.
+		for i, g := range goals[1:] {
+			for pegs, keys := range w.keys {
+				if pegs > 1 {
+					sets[1+i].keys[pegs] = keys
+				}
+			}
+			var last []uint64
+			for _, k := range w.keys[2] {
+				q := unmix(k)
+				for _, j := range b.Moves(nil, q) {
+					if c := q.Apply(j); g.Reached(c) {
+						last = append(last, mix(group.Canonical(c)))
+					}
+				}
+			}
+			slices.Sort(last)
+			sets[1+i].keys[1] = slices.Compact(last)
+		}
 	} else {
 		for i, g := range goals {
 			err := walkBack(ctx, g, gen, fwd, p0, opt, mem, func(pegs int, keys []uint64) error {
@@ -700,6 +735,36 @@ func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt Explor
 		w.Elapsed = time.Since(t0)
 	}
 	return sets, nil
+}
+
+// sameAfterOne reports whether prob, whose goal is one peg anywhere, has
+// the same winnable positions of two pegs or more as the start's own
+// centre-style goal (one peg where the start's vacancy is), given first,
+// the canonical positions the start reaches in one jump. It does when every
+// single-vacancy start that backward play needs (prob's backward seeds) is
+// the start itself or reaches in one jump only positions in first: their
+// searches are then the start's after its first jump, so a position of two
+// pegs or more whose complement one of them reaches has its complement
+// reached from the start. On the English board the centre game's last peg
+// can end at d4 or d1 (up to symmetry), and vacating d1 or d4 leaves the
+// same position after one jump.
+func sameAfterOne(prob Problem, group *engine.Group, first *layer, start uint64) bool {
+	if prob.Goal.Kind != engine.OnePeg || first == nil {
+		return false
+	}
+	b := prob.Board
+	for _, s := range backwardSeeds(prob, group) {
+		if s == start {
+			continue
+		}
+		q := unmix(s)
+		for _, j := range b.Moves(nil, q) {
+			if _, ok := slices.BinarySearch(first.keys, mix(group.Canonical(q.Apply(j)))); !ok {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // walkBack finds the winnable positions of reachable layers fwd (by peg

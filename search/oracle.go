@@ -53,8 +53,8 @@ func NewOracle(ctx context.Context, prob Problem, opt ExploreOptions) (*Oracle, 
 		ws, err = Winnable(ctx, prob, opt)
 	case anyProb.Group().Len() == prob.Group().Len():
 		// The same group reduces both: one forward search serves both
-		// goals (for the centre game this beats meeting in the middle for
-		// the goal and then searching everything for one peg anywhere).
+		// goals (in the English centre game it only goes to the middle;
+		// see sameAfterOne).
 		var sets []*WinSet
 		sets, err = winnable(ctx, prob, []engine.Goal{prob.Goal, anyProb.Goal}, opt)
 		if err == nil {

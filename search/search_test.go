@@ -434,6 +434,45 @@ func TestNoGamesAgrees(t *testing.T) {
 	}
 }
 
+// TestWinnableGoalsTogether checks the winnable positions of a goal and
+// of one peg anywhere found in one search (as oracles do) against each
+// found alone. In the English centre game the second rides on the first's
+// meeting in the middle (sameAfterOne); on the triangles it does not.
+func TestWinnableGoalsTogether(t *testing.T) {
+	cases := []struct{ board, start, goal string }{
+		{"triangle", "1", "1"},
+		{"triangle:6", "5", "5"},
+		{"english", "d4", "center"},
+	}
+	for _, c := range cases {
+		if c.board == "english" && testing.Short() {
+			continue
+		}
+		b := lookup(t, c.board)
+		start, err := b.Vacate(c.start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prob := Problem{b, start, goal(t, b, c.goal)}
+		anyProb := Problem{b, start, engine.Goal{Kind: engine.OnePeg}}
+		sets, err := winnable(context.Background(), prob, []engine.Goal{prob.Goal, anyProb.Goal}, ExploreOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, p := range []Problem{prob, anyProb} {
+			alone, err := Winnable(context.Background(), p, ExploreOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for pegs := 1; pegs <= start.Pegs(); pegs++ {
+				if got, want := sets[i].keys[pegs], alone.keys[pegs]; !slices.Equal(got, want) {
+					t.Errorf("%s vacate %s, goal %v, %d pegs: %d winnable together, %d alone", c.board, c.start, p.Goal, pegs, len(got), len(want))
+				}
+			}
+		}
+	}
+}
+
 // TestStartsTogetherAgrees checks the search from every start at once
 // against a search from each start alone: every layer's counts, solutions
 // and finishes (random-play odds, which it does not count, aside); and
