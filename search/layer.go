@@ -219,10 +219,11 @@ func narrowEnough(l *layer) bool {
 // search use wide records.
 var narrowBelow uint64 = 1 << 51
 
-// rec is what a bucket holds: a record, a narrow record, or a bare mixed
-// key when the search carries no counts (a quarter of the bytes to sort and
-// hold). The key is the first word of each, so keyOf reads it without
-// knowing which.
+// rec is what a bucket holds: a record, a narrow record, a paths record
+// (no random-play mass), a bare mixed key when the search carries no counts
+// (a quarter of the bytes to sort and hold), or a packed word with tags.
+// The key is the first word of each, so keyOf reads it without knowing
+// which (for a packed word, with its tags: the tables mask them).
 type rec interface {
 	uint64 | narrow | paths | record | packed
 }
@@ -230,8 +231,9 @@ type rec interface {
 func keyOf[R rec](r *R) uint64 { return *(*uint64)(unsafe.Pointer(r)) }
 
 // workerState holds one worker's children, one list per bucket, in the
-// layer's kind: recs (128-bit counts), nars (64-bit counts) or keys (no
-// counts). Only that kind's lists are set while a layer is expanded.
+// layer's kind: recs (128-bit counts), nars (64-bit counts), paths (64-bit
+// counts, no mass), keys (no counts) or packs (tagged). Only that kind's
+// lists are set while a layer is expanded.
 type workerState struct {
 	recs  [][]record
 	nars  [][]narrow
