@@ -574,7 +574,7 @@ func (w *WinSet) containsCanonical(c engine.Position) bool {
 // N-n pegs, is reachable too, so layers past the middle are the complements
 // of layers before it.
 func Winnable(ctx context.Context, prob Problem, opt ExploreOptions) (*WinSet, error) {
-	sets, err := winnable(ctx, prob, []engine.Goal{prob.Goal}, opt)
+	sets, err := winnable(ctx, prob, []engine.Goal{prob.Goal}, opt, false)
 	if err != nil {
 		return nil, err
 	}
@@ -585,8 +585,11 @@ func Winnable(ctx context.Context, prob Problem, opt ExploreOptions) (*WinSet, e
 // prob.Group() (prob.Goal matters only there): one forward search serves
 // them all. It searches forward only to the middle when the first goal's
 // complement is the start and the others are one peg anywhere with the
-// same winnable positions of two pegs or more (sameAfterOne).
-func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt ExploreOptions) ([]*WinSet, error) {
+// same winnable positions of two pegs or more (sameAfterOne). With whole,
+// it searches every layer, so that the layers' Reachable counts are
+// complete (the last one reached holds the fewest pegs the start can reach),
+// even when no goal can be met.
+func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt ExploreOptions, whole bool) ([]*WinSet, error) {
 	t0 := time.Now()
 	if err := prob.check(); err != nil {
 		return nil, err
@@ -606,14 +609,14 @@ func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt Explor
 			some = true
 		}
 	}
-	if !some {
+	if !some && !whole {
 		for _, w := range sets {
 			w.Elapsed = time.Since(t0)
 		}
 		return sets, nil
 	}
 	seeds := backwardSeeds(Problem{b, prob.Start, goals[0]}, group)
-	self := len(seeds) == 1 && seeds[0] == start
+	self := len(seeds) == 1 && seeds[0] == start && !whole
 	e := &expander{gen: gen, workers: opt.Workers, mem: mem}
 	first := &layer{pegs: p0, keys: []uint64{start}}
 	if err := mem.take(first.bytes(), "the first layer"); err != nil {

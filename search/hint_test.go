@@ -108,6 +108,61 @@ func TestHintsOnRandomGames(t *testing.T) {
 	t.Logf("slowest hint without an oracle file: %v", slowest)
 }
 
+// TestLoneHints checks hints for lone positions (no oracle, no history),
+// which turn from depth first to one layered search past loneNodes, against
+// the English centre game's winnable sets; loneNodes is lowered so that
+// most refutations take the layered way.
+func TestLoneHints(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the English winnable sets")
+	}
+	defer func(n int64) { loneBase = n }(loneBase)
+	loneBase = 1 << 12
+	b := engine.English()
+	g := goal(t, b, "center")
+	ws, err := Winnable(context.Background(), Problem{b, b.Start(), g}, ExploreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	anyWs, err := Winnable(context.Background(), Problem{b, b.Start(), goal(t, b, "any")}, ExploreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for game, jumps := range randomGames(b, b.Start(), 4, rand.New(rand.NewPCG(5, 6))) {
+		p := b.Start()
+		for i := 0; i <= len(jumps); i++ {
+			if i > 0 {
+				p = p.Apply(jumps[i-1])
+			}
+			if p.Pegs() > 24 {
+				continue
+			}
+			h, err := Advise(context.Background(), b, p, g, nil, nil, Options{})
+			if err != nil {
+				t.Fatalf("game %d at %s: %v", game, b.Line(p), err)
+			}
+			checked++
+			win, one := ws.Contains(p), anyWs.Contains(p)
+			if h.GoalPossible != win || h.OnePegPossible != one && h.Status != Won {
+				t.Fatalf("game %d at %s: goal possible %v, one peg %v; want %v, %v", game, b.Line(p), h.GoalPossible, h.OnePegPossible, win, one)
+			}
+			if win && p.Pegs() > 1 && (h.Jump == nil || !b.Legal(p, *h.Jump) || !ws.Contains(p.Apply(*h.Jump))) {
+				t.Fatalf("game %d at %s: hinted jump %v does not keep the game winnable", game, b.Line(p), h.Jump)
+			}
+			if h.Status == DeadEnd && p.Pegs() <= 16 {
+				sol, err := solve(context.Background(), b, p, engine.Goal{Kind: engine.Fewest}, Options{}, 1)
+				if err != nil || sol.Final.Pegs() != h.Fewest {
+					t.Fatalf("game %d at %s: fewest %d, exhaustive search says %d (%v)", game, b.Line(p), h.Fewest, sol.Final.Pegs(), err)
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no position checked")
+	}
+}
+
 func TestHintEdgeCases(t *testing.T) {
 	b := engine.English()
 	g := goal(t, b, "center")

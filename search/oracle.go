@@ -56,7 +56,7 @@ func NewOracle(ctx context.Context, prob Problem, opt ExploreOptions) (*Oracle, 
 		// goals (in the English centre game it only goes to the middle;
 		// see sameAfterOne).
 		var sets []*WinSet
-		sets, err = winnable(ctx, prob, []engine.Goal{prob.Goal, anyProb.Goal}, opt)
+		sets, err = winnable(ctx, prob, []engine.Goal{prob.Goal, anyProb.Goal}, opt, false)
 		if err == nil {
 			ws, all = sets[0], sets[1]
 		}

@@ -455,7 +455,7 @@ func TestWinnableGoalsTogether(t *testing.T) {
 		}
 		prob := Problem{b, start, goal(t, b, c.goal)}
 		anyProb := Problem{b, start, engine.Goal{Kind: engine.OnePeg}}
-		sets, err := winnable(context.Background(), prob, []engine.Goal{prob.Goal, anyProb.Goal}, ExploreOptions{})
+		sets, err := winnable(context.Background(), prob, []engine.Goal{prob.Goal, anyProb.Goal}, ExploreOptions{}, false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -39,7 +39,14 @@ type Options struct {
 	// Level turns the solver's techniques off, for comparing strategies:
 	// the zero value, Full, uses them all.
 	Level Level
+	// MaxNodes, if positive, stops the depth-first solver with
+	// ErrNodeLimit once it has visited about that many positions (it looks
+	// every 65,536), so a caller can turn to another way in time.
+	MaxNodes int64
 }
+
+// ErrNodeLimit reports a search stopped at Options.MaxNodes.
+var ErrNodeLimit = errors.New("the search visited its most positions")
 
 // Level says which techniques the depth-first solver uses.
 type Level int
@@ -163,6 +170,7 @@ type solver struct {
 	best     int
 	floor    int // the fewest search stops when best reaches it
 	nodes    int64
+	maxNodes int64
 	err      error
 }
 
@@ -185,6 +193,7 @@ func newSolver(ctx context.Context, b *engine.Board, start engine.Position, goal
 		s.dist[h] = top - s.ord.Weight(h)
 	}
 	s.level = opt.Level
+	s.maxNodes = opt.MaxNodes
 	if goal.Kind != engine.Fewest && s.level == Full {
 		s.end = endgameFor(ctx, b, goal, b.Class(start), s.gen, opt.memory())
 	}
@@ -209,6 +218,10 @@ func (s *solver) check() bool {
 	if s.nodes&0xffff == 0 {
 		if err := s.ctx.Err(); err != nil {
 			s.err = err
+			return false
+		}
+		if s.maxNodes > 0 && s.nodes >= s.maxNodes {
+			s.err = ErrNodeLimit
 			return false
 		}
 	}
