@@ -355,7 +355,11 @@ func BenchmarkHint(b *testing.B) {
 		hist *History
 	}
 	var steps []step
-	for _, jumps := range randomGames(eng, eng.Start(), 30, rand.New(rand.NewPCG(3, 4))) {
+	lone := 0 // the positions of the first 10 games
+	for game, jumps := range randomGames(eng, eng.Start(), 30, rand.New(rand.NewPCG(3, 4))) {
+		if game == 10 {
+			lone = len(steps)
+		}
 		p := eng.Start()
 		for i := 0; ; i++ {
 			steps = append(steps, step{p, &History{eng.Start(), jumps[:i]}})
@@ -365,26 +369,41 @@ func BenchmarkHint(b *testing.B) {
 			p = p.Apply(jumps[i])
 		}
 	}
-	b.Run("positions=random-games/oracle=file", func(b *testing.B) {
-		var times []time.Duration
-		for b.Loop() {
-			for _, s := range steps {
-				t0 := time.Now()
-				if _, err := Advise(context.Background(), eng, s.p, g, s.hist, o, Options{}); err != nil {
-					b.Fatal(err)
+	// With the oracle file, every position of the 30 games; a lone
+	// position (no file, no history: depth first, then layered), those of
+	// the first 10 (about 250 hints, half a minute).
+	for _, c := range []struct {
+		name  string
+		steps []step
+		w     Winner
+	}{{"positions=random-games/oracle=file", steps, o}, {"positions=random-games/oracle=none", steps[:lone], nil}} {
+		b.Run(c.name, func(b *testing.B) {
+			var times []time.Duration
+			for b.Loop() {
+				for _, s := range c.steps {
+					hist := s.hist
+					if c.w == nil {
+						hist = nil
+					}
+					t0 := time.Now()
+					if _, err := Advise(context.Background(), eng, s.p, g, hist, c.w, Options{}); err != nil {
+						b.Fatal(err)
+					}
+					times = append(times, time.Since(t0))
 				}
-				times = append(times, time.Since(t0))
 			}
-		}
-		var total time.Duration
-		for _, t := range times {
-			total += t
-		}
-		slices.Sort(times)
-		b.ReportMetric(float64(total)/float64(len(times)), "ns/hint")
-		b.ReportMetric(float64(times[len(times)*99/100])/1e6, "p99-ms")
-		b.ReportMetric(float64(times[len(times)-1])/1e6, "max-ms")
-	})
+			var total time.Duration
+			for _, t := range times {
+				total += t
+			}
+			slices.Sort(times)
+			b.ReportMetric(float64(total)/float64(len(times)), "ns/hint")
+			b.ReportMetric(float64(times[len(times)/2])/1e6, "median-ms")
+			b.ReportMetric(float64(times[len(times)*9/10])/1e6, "p90-ms")
+			b.ReportMetric(float64(times[len(times)*99/100])/1e6, "p99-ms")
+			b.ReportMetric(float64(times[len(times)-1])/1e6, "max-ms")
+		})
+	}
 }
 
 // randomGames plays n games from start, each jump chosen uniformly among
