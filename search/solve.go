@@ -46,7 +46,7 @@ type Options struct {
 }
 
 // ErrNodeLimit reports a search stopped at Options.MaxNodes.
-var ErrNodeLimit = errors.New("the search visited its most positions")
+var ErrNodeLimit = errors.New("the search reached its limit of positions (MaxNodes)")
 
 // Level says which techniques the depth-first solver uses.
 type Level int
