@@ -210,6 +210,21 @@ func TestSolveCancel(t *testing.T) {
 	}
 }
 
+// TestSolveMaxNodes checks that a search past Options.MaxNodes stops with
+// ErrNodeLimit, having visited about that many positions: a lost English
+// position of 27 pegs that takes millions to refute.
+func TestSolveMaxNodes(t *testing.T) {
+	b := engine.English()
+	p, err := b.ParsePosition("ooo..ooo.oooooo..oooooo.ooooooooo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sol, err := Solve(context.Background(), b, p, goal(t, b, "center"), Options{MaxNodes: 1 << 16})
+	if !errors.Is(err, ErrNodeLimit) || sol.Nodes > 1<<17 {
+		t.Errorf("MaxNodes 2^16: err = %v after %d positions, want ErrNodeLimit after about 2^16", err, sol.Nodes)
+	}
+}
+
 func TestExploreEnglishCentre(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the full English analysis takes about 15 s")
