@@ -58,7 +58,9 @@ var ErrHistory = errors.New("history does not lead to the position")
 
 // Winner answers whether a position can still meet a goal, and whether it
 // can still end with one peg anywhere. A *Oracle is one; without an oracle,
-// the hint oracle solves.
+// the hint oracle solves. A Winner may answer for one level only (the
+// positions its start reaches): Advise checks that a lone position is in an
+// *Oracle's level before it takes the oracle's "no".
 type Winner interface {
 	// Winnable reports whether p can meet the goal; ok is false when the
 	// winner cannot tell (a position outside its level).
@@ -94,6 +96,23 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 		}
 		if q != p {
 			return Hint{}, fmt.Errorf("%w: it ends in %s", ErrHistory, b.Line(q))
+		}
+	}
+	// An oracle's tables hold its level's positions only: it speaks for a
+	// history from its own start, and for a lone position only once that
+	// is shown to be in its level; elsewhere the hint searches.
+	if o, ok := oracle.(*Oracle); ok {
+		switch {
+		case hist != nil && hist.Start != o.start:
+			return Hint{}, fmt.Errorf("the oracle is for the level that starts %s, not %s", b.Line(o.start), b.Line(hist.Start))
+		case hist == nil:
+			in, err := o.inLevel(ctx, p, Options{Memory: opt.Memory, MaxNodes: loneNodes(b.Complement(p))})
+			if err != nil {
+				return Hint{}, err
+			}
+			if !in {
+				oracle = nil
+			}
 		}
 	}
 	var h Hint

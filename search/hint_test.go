@@ -51,9 +51,15 @@ func TestHintsOnRandomGames(t *testing.T) {
 		p := b.Start()
 		for i := 0; ; i++ {
 			played := jumps[:i]
-			for _, o := range []Winner{loaded, nil} {
+			// With the oracle and the history, the oracle alone, and the
+			// history alone (the level's oracle built in the process).
+			for c, o := range []Winner{loaded, loaded, nil} {
+				hist := &History{b.Start(), played}
+				if c == 1 {
+					hist = nil
+				}
 				t0 := time.Now()
-				h, err := Advise(context.Background(), b, p, g, &History{b.Start(), played}, o, Options{})
+				h, err := Advise(context.Background(), b, p, g, hist, o, Options{})
 				if o == nil {
 					slowest = max(slowest, time.Since(t0))
 				}
@@ -73,7 +79,7 @@ func TestHintsOnRandomGames(t *testing.T) {
 					}
 				}
 				want := 0
-				if !win {
+				if !win && hist != nil {
 					q := b.Start()
 					prefix := []engine.Position{q}
 					for _, j := range played {
@@ -160,6 +166,50 @@ func TestLoneHints(t *testing.T) {
 	}
 	if checked == 0 {
 		t.Fatal("no position checked")
+	}
+}
+
+// TestOracleOutsideLevel checks that an oracle's tables, which hold its
+// level's positions only, do not speak for a position its start cannot
+// reach, and that a history from another start is refused.
+func TestOracleOutsideLevel(t *testing.T) {
+	b := engine.English()
+	g := goal(t, b, "center")
+	o, err := NewOracle(context.Background(), Problem{b, b.Start(), g}, ExploreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A position of 31 pegs that can end at the centre although the
+	// centre game never reaches it: its two holes, as pegs, cannot come
+	// back to one peg at d4.
+	var outside engine.Position
+	for x := 0; x < b.Holes() && outside == 0; x++ {
+		for y := x + 1; y < b.Holes(); y++ {
+			q := b.Full() &^ (1<<uint(x) | 1<<uint(y))
+			win, err1 := Solve(context.Background(), b, q, g, Options{})
+			back, err2 := Solve(context.Background(), b, b.Complement(q), g, Options{})
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
+			if win.Solvable && !back.Solvable {
+				outside = q
+				break
+			}
+		}
+	}
+	if outside == 0 {
+		t.Fatal("no winnable position outside the centre game found")
+	}
+	if w, _ := o.Winnable(outside); w {
+		t.Fatalf("the oracle holds %s, which its start does not reach", b.Line(outside))
+	}
+	h, err := Advise(context.Background(), b, outside, g, nil, o, Options{})
+	if err != nil || h.Status != GoalPossible || h.Jump == nil {
+		t.Errorf("hint for %s with the oracle: %+v, %v; want the goal possible", b.Line(outside), h, err)
+	}
+	other := b.Full() &^ 1
+	if _, err := Advise(context.Background(), b, other, g, &History{Start: other}, o, Options{}); err == nil {
+		t.Errorf("a history from another start was taken with the centre game's oracle")
 	}
 }
 
@@ -372,17 +422,24 @@ func BenchmarkHint(b *testing.B) {
 	// With the oracle file, every position of the 30 games; a lone
 	// position (no file, no history: depth first, then layered), those of
 	// the first 10 (about 250 hints, half a minute).
+	// With the file but no history, a lost position is first shown to be
+	// in the level (see Oracle.inLevel).
 	for _, c := range []struct {
-		name  string
-		steps []step
-		w     Winner
-	}{{"positions=random-games/oracle=file", steps, o}, {"positions=random-games/oracle=none", steps[:lone], nil}} {
+		name   string
+		steps  []step
+		w      Winner
+		noHist bool
+	}{
+		{"positions=random-games/oracle=file", steps, o, false},
+		{"positions=random-games/oracle=file/history=none", steps, o, true},
+		{"positions=random-games/oracle=none", steps[:lone], nil, true},
+	} {
 		b.Run(c.name, func(b *testing.B) {
 			var times []time.Duration
 			for b.Loop() {
 				for _, s := range c.steps {
 					hist := s.hist
-					if c.w == nil {
+					if c.noHist {
 						hist = nil
 					}
 					t0 := time.Now()

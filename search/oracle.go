@@ -153,6 +153,39 @@ func (o *Oracle) OnePeg(p engine.Position) (win, ok bool) {
 	return found, true
 }
 
+// inLevel reports whether p is shown to be reachable from the oracle's
+// start. The tables hold only the level's positions, so "not winnable" is
+// an answer only for those: a position the start cannot reach may well be
+// winnable. A position in the tables is in the level; otherwise, when the
+// start has one hole v, play on complements decides it (backward play is
+// forward play with pegs and holes swapped): the start reaches p exactly
+// when p's complement can end with one peg at v. That solve is quick when
+// p has many pegs, as lost positions do; past opt.MaxNodes it gives up and
+// p counts as outside.
+func (o *Oracle) inLevel(ctx context.Context, p engine.Position, opt Options) (bool, error) {
+	if w, ok := o.Winnable(p); !ok {
+		return false, nil
+	} else if w {
+		return true, nil
+	}
+	if w, ok := o.OnePeg(p); ok && w {
+		return true, nil
+	}
+	b := o.board
+	hole := b.Complement(o.start)
+	if p == o.start {
+		return true, nil
+	}
+	if hole.Pegs() != 1 || p == b.Full() {
+		return false, nil
+	}
+	sol, err := Solve(ctx, b, b.Complement(p), engine.Goal{Kind: engine.OnePegAt, Hole: holeOf(hole)}, opt)
+	if errors.Is(err, ErrNodeLimit) {
+		return false, nil
+	}
+	return sol.Solvable, err
+}
+
 // Len returns the number of winnable positions (up to symmetry).
 func (o *Oracle) Len() int64 { return o.count }
 
@@ -315,6 +348,9 @@ func LoadOracle(r io.Reader, b *engine.Board) (*Oracle, error) {
 	}
 	return o, nil
 }
+
+// Start returns the start of the oracle's level.
+func (o *Oracle) Start() engine.Position { return o.start }
 
 // Goal returns the goal the oracle answers for.
 func (o *Oracle) Goal() engine.Goal { return o.goal }

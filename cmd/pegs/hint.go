@@ -84,6 +84,9 @@ func runHint(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if o.Goal() != goal {
 			return usagef("--oracle %s answers for goal %s, not %s", *oracleFile, b.FormatGoal(o.Goal()), b.FormatGoal(goal))
 		}
+		if hist != nil && hist.Start != o.Start() {
+			return usagef("--oracle %s is for the level that starts %s, not --start %s", *oracleFile, b.Line(o.Start()), b.Line(hist.Start))
+		}
 		oracle = o
 	}
 	h, err := search.Advise(ctx, b, p, goal, hist, oracle, search.Options{Memory: budget})

@@ -195,3 +195,27 @@ func TestBenchFormats(t *testing.T) {
 		t.Error("benchfmt: no results")
 	}
 }
+
+// TestHintOracleLevel checks that hint refuses an oracle file written for
+// another level than --start's: its tables say nothing of that level.
+func TestHintOracleLevel(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "triangle.oracle")
+	var stdout, stderr bytes.Buffer
+	if err := run(context.Background(), []string{"oracle", "--board", "triangle", "--start", "1", "--goal", "any", "--out", file}, &stdout, &stderr); err != nil {
+		t.Fatalf("pegs oracle: %v\n%s", err, stderr.String())
+	}
+	for _, tt := range []struct {
+		start string
+		code  int
+	}{{"1", 0}, {"4", 2}} {
+		stdout.Reset()
+		stderr.Reset()
+		err := run(context.Background(), []string{"hint", "--board", "triangle", "--goal", "any", "--start", tt.start, "--oracle", file}, &stdout, &stderr)
+		if code := exitCode(err, &stderr); code != tt.code {
+			t.Errorf("hint --start %s with the oracle of start 1: exit %d, want %d (%v)", tt.start, code, tt.code, err)
+		}
+		if tt.code != 0 && !strings.Contains(stderr.String(), "is for the level that starts") {
+			t.Errorf("hint --start %s: stderr %q, want it to name the oracle's level", tt.start, stderr.String())
+		}
+	}
+}
