@@ -138,8 +138,9 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 	// can take seconds, three times over (goal, one peg, fewest). Past
 	// loneNodes(p), one layered search from the position answers all
 	// three, unless it passes the memory budget: then depth first goes on.
-	fewest := 0 // the fewest pegs, once a layered search has found it
-	var lone bool
+	// The fewest pegs, once a layered search (or an oracle's table) has
+	// found it.
+	fewest, known := 0, false
 	dfs := opt
 	if oracle == nil && hist == nil {
 		dfs.MaxNodes = loneNodes(p)
@@ -153,7 +154,7 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 		if err != nil {
 			return err
 		}
-		oracle, fewest, lone = o, f, true
+		oracle, fewest, known = o, f, true
 		return nil
 	}
 	var win func(q engine.Position, g engine.Goal) (bool, *engine.Jump, error)
@@ -211,12 +212,16 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 		h.Status = DeadEnd
 		// One peg is refuted, so two is the floor: the search stops at the
 		// first two-peg finish it finds.
+		// An oracle's fewest table may know it.
+		if o, ok := oracle.(*Oracle); ok && !known {
+			fewest, known = o.Fewest(p)
+		}
 		var sol Solution
 		var err error
-		if !lone {
+		if !known {
 			sol, err = solve(ctx, b, p, engine.Goal{Kind: engine.Fewest}, dfs, 2)
 			if errors.Is(err, ErrNodeLimit) {
-				if err = layered(); err == nil && !lone {
+				if err = layered(); err == nil && !known {
 					sol, err = solve(ctx, b, p, engine.Goal{Kind: engine.Fewest}, dfs, 2)
 				}
 			}
@@ -224,7 +229,7 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 		switch {
 		case err != nil:
 			return h, err
-		case lone:
+		case known:
 			h.Fewest = fewest
 		default:
 			h.Fewest = sol.Final.Pegs()

@@ -46,6 +46,18 @@ func TestHintsOnRandomGames(t *testing.T) {
 	if loaded.Len() != 1679072 || size > 4<<20 {
 		t.Errorf("oracle holds %d positions in %d bytes; want 1679072 in at most 4 MiB", loaded.Len(), size)
 	}
+	// The hints below use the oracle with its fewest table.
+	if err := oracle.AddFewest(context.Background(), ExploreOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	buf.Reset()
+	if err := oracle.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if loaded, err = LoadOracle(&buf, b); err != nil {
+		t.Fatal(err)
+	}
+	fromTable := 0
 	var slowest time.Duration
 	for game, jumps := range randomGames(b, b.Start(), 20, rand.New(rand.NewPCG(7, 11))) {
 		p := b.Start()
@@ -96,12 +108,21 @@ func TestHintsOnRandomGames(t *testing.T) {
 				if h.Undo != want {
 					t.Fatalf("game %d at %s: undo %d, want %d", game, b.Line(p), h.Undo, want)
 				}
-				// A dead end's fewest pegs, found by a search that stops at
-				// two, must match the exhaustive search's.
-				if h.Status == DeadEnd && o != nil && p.Pegs() <= 16 {
-					sol, err := solve(context.Background(), b, p, engine.Goal{Kind: engine.Fewest}, Options{}, 1)
+				// A dead end's fewest pegs, from the oracle's table or a
+				// search that stops at two, must match a depth-first
+				// search's: exhaustive up to 16 pegs, and past that stopping
+				// at two too (one peg is refuted by the winnable set).
+				if h.Status == DeadEnd && c == 0 {
+					floor := 2
+					if p.Pegs() <= 16 {
+						floor = 1
+					}
+					if _, ok := loaded.Fewest(p); ok {
+						fromTable++
+					}
+					sol, err := solve(context.Background(), b, p, engine.Goal{Kind: engine.Fewest}, Options{}, floor)
 					if err != nil || sol.Final.Pegs() != h.Fewest {
-						t.Fatalf("game %d at %s: fewest %d, exhaustive search says %d (%v)", game, b.Line(p), h.Fewest, sol.Final.Pegs(), err)
+						t.Fatalf("game %d at %s: fewest %d, depth-first search says %d (%v)", game, b.Line(p), h.Fewest, sol.Final.Pegs(), err)
 					}
 				}
 			}
@@ -111,7 +132,10 @@ func TestHintsOnRandomGames(t *testing.T) {
 			p = p.Apply(jumps[i])
 		}
 	}
-	t.Logf("slowest hint without an oracle file: %v", slowest)
+	if fromTable == 0 {
+		t.Error("no dead end's fewest came from the oracle's table")
+	}
+	t.Logf("slowest hint without an oracle file: %v; %d dead ends from the fewest table", slowest, fromTable)
 }
 
 // TestLoneHints checks hints for lone positions (no oracle, no history),
@@ -291,13 +315,20 @@ func TestOracleOnePeg(t *testing.T) {
 		t.Error("no game met a position that can end with one peg but not at the goal; the test checks nothing of the one-peg table")
 	}
 	// A version 1 file has no one-peg table: the oracle says it cannot tell.
-	var v2 bytes.Buffer
+	var v3 bytes.Buffer
 	anyOracle, err := NewOracle(context.Background(), Problem{b, start, goal(t, b, "any")}, ExploreOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	anyOracle.Write(&v2)
-	v1 := bytes.Replace(v2.Bytes()[:v2.Len()-1], []byte(oracleMagic), []byte(oracleMagicV1), 1)
+	anyOracle.Write(&v3)
+	// Less the empty fewest table (one byte), then the empty one-peg table.
+	v2 := bytes.Replace(v3.Bytes()[:v3.Len()-1], []byte(oracleMagic), []byte(oracleMagicV2), 1)
+	if o2, err := LoadOracle(bytes.NewReader(v2), b); err != nil {
+		t.Fatalf("version 2 file: %v", err)
+	} else if win, ok := o2.OnePeg(start); !ok || !win {
+		t.Errorf("version 2 file for goal any: OnePeg(start) = %v, %v; want true, true", win, ok)
+	}
+	v1 := bytes.Replace(v3.Bytes()[:v3.Len()-2], []byte(oracleMagic), []byte(oracleMagicV1), 1)
 	old, err := LoadOracle(bytes.NewReader(v1), b)
 	if err != nil {
 		t.Fatalf("version 1 file: %v", err)
@@ -308,6 +339,67 @@ func TestOracleOnePeg(t *testing.T) {
 	o.hasAny = false
 	if _, ok := o.OnePeg(start); ok {
 		t.Error("an oracle without the one-peg table claims to know")
+	}
+}
+
+// TestOracleFewest checks an oracle's fewest table, written and loaded
+// again, against an exhaustive depth-first search for every position the
+// start reaches, on the 15-hole triangle with the table lowered to hold
+// every peg count: for goal any, and for a goal hole off the start's
+// mirror (the one-peg positions then come from orbits of another group).
+func TestOracleFewest(t *testing.T) {
+	defer func(n int) { fewestFrom = n }(fewestFrom)
+	fewestFrom = 1
+	b := lookup(t, "triangle")
+	start, _ := b.Vacate("1")
+	for _, name := range []string{"any", "10"} {
+		g := goal(t, b, name)
+		o, err := NewOracle(context.Background(), Problem{b, start, g}, ExploreOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := o.Fewest(start); ok {
+			t.Fatalf("goal %s: an oracle without the fewest table claims to know", name)
+		}
+		if err := o.AddFewest(context.Background(), ExploreOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := o.Write(&buf); err != nil {
+			t.Fatal(err)
+		}
+		loaded, err := LoadOracle(&buf, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if loaded.FewestLen() != o.FewestLen() || o.FewestLen() == 0 {
+			t.Fatalf("goal %s: fewest table of %d positions, %d after loading", name, o.FewestLen(), loaded.FewestLen())
+		}
+		seen := map[engine.Position]bool{}
+		var byFewest [16]int
+		var walk func(p engine.Position)
+		walk = func(p engine.Position) {
+			if seen[p] {
+				return
+			}
+			seen[p] = true
+			sol, err := solve(context.Background(), b, p, engine.Goal{Kind: engine.Fewest}, Options{}, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := sol.Final.Pegs()
+			byFewest[want]++
+			if got, ok := loaded.Fewest(p); !ok || got != want {
+				t.Fatalf("goal %s, %s: fewest %d (ok %v), exhaustive search %d", name, b.Line(p), got, ok, want)
+			}
+			for _, j := range b.Moves(nil, p) {
+				walk(p.Apply(j))
+			}
+		}
+		walk(start)
+		if byFewest[3] == 0 {
+			t.Errorf("goal %s: no position ends with three pegs at best; the table is not tested", name)
+		}
 	}
 }
 
@@ -350,6 +442,17 @@ func FuzzLoadOracle(f *testing.F) {
 		o.Write(&buf)
 		f.Add(buf.Bytes())
 		f.Add(bytes.Replace(buf.Bytes(), []byte(oracleMagic), []byte(oracleMagicV1), 1))
+		// With a fewest table of every peg count.
+		from := fewestFrom
+		fewestFrom = 1
+		err = o.AddFewest(context.Background(), ExploreOptions{Workers: 1})
+		fewestFrom = from
+		if err != nil {
+			f.Fatal(err)
+		}
+		buf.Reset()
+		o.Write(&buf)
+		f.Add(buf.Bytes())
 	}
 	f.Add([]byte(oracleMagic + "\ntriangle\n15\n.oooooooooooooo\nany\n\x01\x0e\xff\xff\xff\xff\x0f"))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -362,6 +465,7 @@ func FuzzLoadOracle(f *testing.F) {
 		}
 		o.Winnable(start)
 		o.OnePeg(start)
+		o.Fewest(start)
 	})
 }
 
@@ -424,17 +528,35 @@ func BenchmarkHint(b *testing.B) {
 	// the first 10 (about 250 hints, half a minute).
 	// With the file but no history, a lost position is first shown to be
 	// in the level (see Oracle.inLevel).
+	// With the fewest table too (built on first use, about 15 s), a dead
+	// end's fewest pegs is a lookup from 16 pegs up.
+	var fewest *Oracle
+	withFewest := func(b *testing.B) Winner {
+		if fewest == nil {
+			var buf bytes.Buffer
+			o.Write(&buf)
+			f, _ := LoadOracle(&buf, eng)
+			if err := f.AddFewest(context.Background(), ExploreOptions{}); err != nil {
+				b.Fatal(err)
+			}
+			fewest = f
+		}
+		return fewest
+	}
 	for _, c := range []struct {
 		name   string
 		steps  []step
-		w      Winner
+		w      func(*testing.B) Winner
 		noHist bool
 	}{
-		{"positions=random-games/oracle=file", steps, o, false},
-		{"positions=random-games/oracle=file/history=none", steps, o, true},
-		{"positions=random-games/oracle=none", steps[:lone], nil, true},
+		{"positions=random-games/oracle=file", steps, func(*testing.B) Winner { return o }, false},
+		{"positions=random-games/oracle=file+fewest", steps, withFewest, false},
+		{"positions=random-games/oracle=file/history=none", steps, func(*testing.B) Winner { return o }, true},
+		{"positions=random-games/oracle=file+fewest/history=none", steps, withFewest, true},
+		{"positions=random-games/oracle=none", steps[:lone], func(*testing.B) Winner { return nil }, true},
 	} {
 		b.Run(c.name, func(b *testing.B) {
+			w := c.w(b)
 			var times []time.Duration
 			for b.Loop() {
 				for _, s := range c.steps {
@@ -443,7 +565,7 @@ func BenchmarkHint(b *testing.B) {
 						hist = nil
 					}
 					t0 := time.Now()
-					if _, err := Advise(context.Background(), eng, s.p, g, hist, c.w, Options{}); err != nil {
+					if _, err := Advise(context.Background(), eng, s.p, g, hist, w, Options{}); err != nil {
 						b.Fatal(err)
 					}
 					times = append(times, time.Since(t0))

@@ -2,6 +2,7 @@ package search
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -32,12 +33,18 @@ type Oracle struct {
 	anyGroup *engine.Group
 	extra    map[int][]uint64
 	hasAny   bool
+	// fewest, if set, holds the fewest pegs of the level's positions of
+	// fewestFrom pegs or more that cannot end with fewer than three (see
+	// AddFewest).
+	fewest     map[int]*fewestLayer
+	fewestFrom int
 }
 
 // Oracle files begin with this line; version 1 files, without the one-peg
-// table, still load.
+// table, and version 2 files, without the fewest table, still load.
 const (
-	oracleMagic   = "PEGS-ORACLE 2"
+	oracleMagic   = "PEGS-ORACLE 3"
+	oracleMagicV2 = "PEGS-ORACLE 2"
 	oracleMagicV1 = "PEGS-ORACLE 1"
 )
 
@@ -160,8 +167,9 @@ func (o *Oracle) OnePeg(p engine.Position) (win, ok bool) {
 // start has one hole v, play on complements decides it (backward play is
 // forward play with pegs and holes swapped): the start reaches p exactly
 // when p's complement can end with one peg at v. That solve is quick when
-// p has many pegs, as lost positions do; past opt.MaxNodes it gives up and
-// p counts as outside.
+// p has many pegs, its complement few; for a position of fewer pegs than
+// holes it does not try (searching p itself is quicker then), and past
+// opt.MaxNodes it gives up: p counts as outside.
 func (o *Oracle) inLevel(ctx context.Context, p engine.Position, opt Options) (bool, error) {
 	if w, ok := o.Winnable(p); !ok {
 		return false, nil
@@ -176,7 +184,7 @@ func (o *Oracle) inLevel(ctx context.Context, p engine.Position, opt Options) (b
 	if p == o.start {
 		return true, nil
 	}
-	if hole.Pegs() != 1 || p == b.Full() {
+	if hole.Pegs() != 1 || p == b.Full() || 2*p.Pegs() < b.Holes() {
 		return false, nil
 	}
 	sol, err := Solve(ctx, b, b.Complement(p), engine.Goal{Kind: engine.OnePegAt, Hole: holeOf(hole)}, opt)
@@ -184,6 +192,75 @@ func (o *Oracle) inLevel(ctx context.Context, p engine.Position, opt Options) (b
 		return false, nil
 	}
 	return sol.Solvable, err
+}
+
+// AddFewest adds the fewest pegs that the level's dead ends of many pegs
+// can reach, so that a hint never searches for that either: for every
+// position of fewestFrom (16) pegs or more that the start reaches and that
+// cannot end with one peg, by a search of the level's whole state space.
+// Fewer pegs are left to a depth-first search, which is quick there.
+func (o *Oracle) AddFewest(ctx context.Context, opt ExploreOptions) error {
+	if !o.hasAny {
+		return errors.New("the oracle lacks its one-peg table (a version 1 file)")
+	}
+	t, err := fewestTable(ctx, Problem{o.board, o.start, o.goal}, o.onePegKeys(), fewestFrom, opt)
+	if err != nil {
+		return err
+	}
+	o.fewest, o.fewestFrom = t, fewestFrom
+	return nil
+}
+
+// onePegKeys returns the level's positions that can end with one peg, by
+// peg count, as sorted mixed keys of their canonical forms under o.group.
+func (o *Oracle) onePegKeys() map[int][]uint64 {
+	out := map[int][]uint64{}
+	for pegs, rs := range o.ranks {
+		for _, r := range rs {
+			out[pegs] = append(out[pegs], mix(unrank(r, pegs)))
+		}
+	}
+	for pegs, rs := range o.extra {
+		for _, r := range rs {
+			p := unrank(r, pegs)
+			for s := range o.anyGroup.Len() {
+				out[pegs] = append(out[pegs], mix(o.group.Canonical(o.anyGroup.Apply(s, p))))
+			}
+		}
+	}
+	for pegs, keys := range out {
+		slices.Sort(keys)
+		out[pegs] = slices.Compact(keys)
+	}
+	return out
+}
+
+// Fewest returns the fewest pegs position p of the level can still reach.
+// ok is false when the oracle has no fewest table (see AddFewest), p has
+// fewer pegs than the table holds, or p cannot arise in the level.
+func (o *Oracle) Fewest(p engine.Position) (n int, ok bool) {
+	if o.fewest == nil || p.Pegs() < o.fewestFrom {
+		return 0, false
+	}
+	if one, ok := o.OnePeg(p); !ok {
+		return 0, false
+	} else if one {
+		return 1, true
+	}
+	l, has := o.fewest[p.Pegs()]
+	if !has {
+		return 2, true
+	}
+	return l.fewest(o.group.Canonical(p)), true
+}
+
+// FewestLen returns the number of positions in the fewest table.
+func (o *Oracle) FewestLen() int64 {
+	var n int64
+	for _, l := range o.fewest {
+		n += int64(l.len())
+	}
+	return n
 }
 
 // Len returns the number of winnable positions (up to symmetry).
@@ -210,6 +287,19 @@ func rank(p engine.Position) uint64 {
 		r += binom[h][i]
 	}
 	return r
+}
+
+// unrank returns the position of k pegs whose rank is r.
+func unrank(r uint64, k int) engine.Position {
+	var p engine.Position
+	h := 64
+	for i := k; i >= 1; i-- {
+		for h--; binom[h][i] > r; h-- {
+		}
+		p |= 1 << uint(h)
+		r -= binom[h][i]
+	}
+	return p
 }
 
 var binom = func() (t [65][65]uint64) {
@@ -251,6 +341,28 @@ func (o *Oracle) Write(w io.Writer) error {
 			}
 		}
 	}
+	// The fewest table: the least peg count it holds (0: none), then per
+	// peg count and per fewest, the gaps between ranks.
+	put(uint64(o.fewestFrom))
+	if o.fewest != nil {
+		pegs := make([]int, 0, len(o.fewest))
+		for k := range o.fewest {
+			pegs = append(pegs, k)
+		}
+		slices.Sort(pegs)
+		put(uint64(len(pegs)))
+		for _, k := range pegs {
+			l := o.fewest[k]
+			put(uint64(k))
+			put(uint64(len(l.lists)))
+			for i, list := range l.lists {
+				put(uint64(l.vals[i]))
+				put(uint64(list.n))
+				put(uint64(len(list.data)))
+				bw.Write(list.data)
+			}
+		}
+	}
 	return bw.Flush()
 }
 
@@ -275,7 +387,7 @@ func LoadOracle(r io.Reader, b *engine.Board) (*Oracle, error) {
 		}
 		hdr[i] = s
 	}
-	if hdr[0] != oracleMagic && hdr[0] != oracleMagicV1 {
+	if hdr[0] != oracleMagic && hdr[0] != oracleMagicV2 && hdr[0] != oracleMagicV1 {
 		return nil, fmt.Errorf("%w: not an oracle file", ErrOracle)
 	}
 	if holes, err := strconv.Atoi(hdr[2]); err != nil || holes != b.Holes() || hdr[1] != b.Name() {
@@ -297,6 +409,28 @@ func LoadOracle(r io.Reader, b *engine.Board) (*Oracle, error) {
 		}
 		return x, nil
 	}
+	// ranks reads n gap-coded ranks of positions of k pegs.
+	ranks := func(k uint64) ([]uint64, error) {
+		n, err := get()
+		if err != nil || k > uint64(b.Holes()) || n > binom[b.Holes()][k] {
+			return nil, fmt.Errorf("%w: layer size", ErrOracle)
+		}
+		// Grow with the data read, not with the size the file claims.
+		r := make([]uint64, 0, min(n, 1<<16))
+		prev := uint64(0)
+		for range n {
+			d, err := get()
+			if err != nil {
+				return nil, err
+			}
+			if prev+d < prev || prev+d >= binom[b.Holes()][k] || d == 0 && len(r) > 0 {
+				return nil, fmt.Errorf("%w: rank out of range", ErrOracle)
+			}
+			prev += d
+			r = append(r, prev)
+		}
+		return r, nil
+	}
 	table := func() (map[int][]uint64, error) {
 		t := map[int][]uint64{}
 		nl, err := get()
@@ -308,25 +442,9 @@ func LoadOracle(r io.Reader, b *engine.Board) (*Oracle, error) {
 			if err != nil {
 				return nil, err
 			}
-			n, err := get()
-			if err != nil || k > uint64(b.Holes()) || n > binom[b.Holes()][k] {
-				return nil, fmt.Errorf("%w: layer size", ErrOracle)
+			if t[int(k)], err = ranks(k); err != nil {
+				return nil, err
 			}
-			// Grow with the data read, not with the size the file claims.
-			r := make([]uint64, 0, min(n, 1<<16))
-			prev := uint64(0)
-			for range n {
-				d, err := get()
-				if err != nil {
-					return nil, err
-				}
-				if prev+d < prev || prev+d >= binom[b.Holes()][k] {
-					return nil, fmt.Errorf("%w: rank out of range", ErrOracle)
-				}
-				prev += d
-				r = append(r, prev)
-			}
-			t[int(k)] = r
 		}
 		return t, nil
 	}
@@ -337,16 +455,77 @@ func LoadOracle(r io.Reader, b *engine.Board) (*Oracle, error) {
 		o.count += int64(len(r))
 	}
 	o.anyGroup = Problem{b, start, engine.Goal{Kind: engine.OnePeg}}.Group()
-	if hdr[0] == oracleMagic {
-		if o.extra, err = table(); err != nil {
-			return nil, err
-		}
-		o.hasAny = true
-		if goal.Kind != engine.OnePegAt {
-			o.extra = nil
-		}
+	if hdr[0] == oracleMagicV1 {
+		return o, nil
+	}
+	if o.extra, err = table(); err != nil {
+		return nil, err
+	}
+	o.hasAny = true
+	if goal.Kind != engine.OnePegAt {
+		o.extra = nil
+	}
+	if hdr[0] == oracleMagicV2 {
+		return o, nil
+	}
+	if err := o.readFewest(br, get); err != nil {
+		return nil, err
 	}
 	return o, nil
+}
+
+// readFewest reads the fewest table Write stores.
+func (o *Oracle) readFewest(r io.Reader, get func() (uint64, error)) error {
+	from, err := get()
+	if err != nil || from > uint64(o.board.Holes()) {
+		return fmt.Errorf("%w: fewest table", ErrOracle)
+	}
+	if from == 0 {
+		return nil
+	}
+	o.fewest, o.fewestFrom = map[int]*fewestLayer{}, int(from)
+	nl, err := get()
+	if err != nil || nl > 65 {
+		return fmt.Errorf("%w: fewest layer count", ErrOracle)
+	}
+	for range nl {
+		k, err := get()
+		if err != nil || k < from || k > uint64(o.board.Holes()) || o.fewest[int(k)] != nil {
+			return fmt.Errorf("%w: fewest layer", ErrOracle)
+		}
+		nv, err := get()
+		if err != nil || nv > k {
+			return fmt.Errorf("%w: fewest values", ErrOracle)
+		}
+		l := &fewestLayer{}
+		for range nv {
+			v, err := get()
+			if err != nil || v < 3 || v > k || len(l.vals) > 0 && v <= uint64(l.vals[len(l.vals)-1]) {
+				return fmt.Errorf("%w: fewest value", ErrOracle)
+			}
+			n, err := get()
+			if err != nil || n > binom[o.board.Holes()][k] {
+				return fmt.Errorf("%w: fewest list size", ErrOracle)
+			}
+			size, err := get()
+			if err != nil || size < n || size/10 > n {
+				return fmt.Errorf("%w: fewest list size", ErrOracle)
+			}
+			// Grow with the data read, not with the size the file claims.
+			var data bytes.Buffer
+			if m, err := io.CopyN(&data, r, int64(size)); err != nil || m != int64(size) {
+				return fmt.Errorf("%w: truncated fewest table", ErrOracle)
+			}
+			list, err := decodeRankList(int(n), binom[o.board.Holes()][k], data.Bytes())
+			if err != nil {
+				return fmt.Errorf("%w: fewest %d of %d pegs: %v", ErrOracle, v, k, err)
+			}
+			l.vals = append(l.vals, uint8(v))
+			l.lists = append(l.lists, list)
+		}
+		o.fewest[int(k)] = l
+	}
+	return nil
 }
 
 // Start returns the start of the oracle's level.

@@ -175,12 +175,13 @@ func writeHint(w io.Writer, f report.Format, b *engine.Board, p engine.Position,
 }
 
 func runOracle(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("oracle", "--board B (--start ...|--position ...) --goal G --out FILE", stderr)
+	fs := newFlagSet("oracle", "--board B (--start ...|--position ...) --goal G [--fewest] --out FILE", stderr)
 	var pf problemFlags
 	var sf searchFlags
 	pf.register(fs, false)
 	sf.register(fs, "8GiB")
 	out := fs.String("out", "", "file to write (required)")
+	fewest := fs.Bool("fewest", false, "also store the fewest pegs of the dead ends of many pegs (a bigger file; every hint a lookup)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -199,6 +200,11 @@ func runOracle(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
+	if *fewest {
+		if err := o.AddFewest(ctx, search.ExploreOptions{Workers: sf.workers, Memory: budget, Progress: progress(stderr, "")}); err != nil {
+			return err
+		}
+	}
 	fh, err := os.Create(*out)
 	if err != nil {
 		return err
@@ -211,6 +217,10 @@ func runOracle(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	st, _ := os.Stat(*out)
-	fmt.Fprintf(stdout, "%s: %d winnable positions of board %s toward %s, %d bytes\n", *out, o.Len(), b.Name(), b.FormatGoal(goal), st.Size())
+	more := ""
+	if *fewest {
+		more = fmt.Sprintf(" and the fewest pegs of %d dead ends", o.FewestLen())
+	}
+	fmt.Fprintf(stdout, "%s: %d winnable positions of board %s toward %s%s, %d bytes\n", *out, o.Len(), b.Name(), b.FormatGoal(goal), more, st.Size())
 	return nil
 }
