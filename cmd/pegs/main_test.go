@@ -201,8 +201,11 @@ func TestBenchFormats(t *testing.T) {
 func TestHintOracleLevel(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "triangle.oracle")
 	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), []string{"oracle", "--board", "triangle", "--start", "1", "--goal", "any", "--out", file}, &stdout, &stderr); err != nil {
+	if err := run(context.Background(), []string{"oracle", "--board", "triangle", "--start", "1", "--goal", "any", "--fewest", "--out", file}, &stdout, &stderr); err != nil {
 		t.Fatalf("pegs oracle: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "and the fewest pegs of") {
+		t.Errorf("pegs oracle --fewest: %q, want it to say how many dead ends the fewest table holds", stdout.String())
 	}
 	for _, tt := range []struct {
 		start string
