@@ -71,7 +71,7 @@ type ExploreOptions struct {
 
 // Progress reports how far a search has come.
 type Progress struct {
-	Phase       string // "forward", "backward" or "join"
+	Phase       string // "forward", "backward", "join", "count" or "fewest"
 	Pegs        int    // peg count of the layer being expanded
 	Done, Total int    // positions of that layer expanded so far, and in all
 }

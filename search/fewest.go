@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 
@@ -157,6 +158,7 @@ func fewestTable(ctx context.Context, prob Problem, ones map[int][]uint64, from 
 		chunks := chunksOf(l.len(), workers)
 		keys := make([][]uint64, chunks)
 		vals := make([][]uint8, chunks)
+		var done atomic.Int64
 		g, gctx := errgroup.WithContext(ctx)
 		g.SetLimit(workers)
 		for c := range chunks {
@@ -182,6 +184,9 @@ func fewestTable(ctx context.Context, prob Problem, ones map[int][]uint64, from 
 						keys[c] = append(keys[c], k)
 						vals[c] = append(vals[c], v)
 					}
+				}
+				if opt.Progress != nil {
+					opt.Progress(Progress{Phase: "fewest", Pegs: l.pegs, Done: int(done.Add(int64(hi - lo))), Total: l.len()})
 				}
 				return gctx.Err()
 			})
