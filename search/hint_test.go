@@ -34,15 +34,7 @@ func TestHintsOnRandomGames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	if err := oracle.Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	size := buf.Len()
-	loaded, err := LoadOracle(&buf, b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	loaded, size := roundTrip(t, oracle)
 	if loaded.Len() != 1679072 || size > 4<<20 {
 		t.Errorf("oracle holds %d positions in %d bytes; want 1679072 in at most 4 MiB", loaded.Len(), size)
 	}
@@ -50,13 +42,7 @@ func TestHintsOnRandomGames(t *testing.T) {
 	if err := oracle.AddFewest(context.Background(), ExploreOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	buf.Reset()
-	if err := oracle.Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	if loaded, err = LoadOracle(&buf, b); err != nil {
-		t.Fatal(err)
-	}
+	loaded, _ = roundTrip(t, oracle)
 	fromTable := 0
 	var slowest time.Duration
 	for game, jumps := range randomGames(b, b.Start(), 20, rand.New(rand.NewPCG(7, 11))) {
@@ -278,14 +264,7 @@ func TestOracleOnePeg(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	if err := o.Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	loaded, err := LoadOracle(&buf, b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	loaded, _ := roundTrip(t, o)
 	extra := 0
 	for _, jumps := range randomGames(b, start, 200, rand.New(rand.NewPCG(5, 6))) {
 		p := start
@@ -364,14 +343,7 @@ func TestOracleFewest(t *testing.T) {
 		if err := o.AddFewest(context.Background(), ExploreOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		var buf bytes.Buffer
-		if err := o.Write(&buf); err != nil {
-			t.Fatal(err)
-		}
-		loaded, err := LoadOracle(&buf, b)
-		if err != nil {
-			t.Fatal(err)
-		}
+		loaded, _ := roundTrip(t, o)
 		if loaded.FewestLen() != o.FewestLen() || o.FewestLen() == 0 {
 			t.Fatalf("goal %s: fewest table of %d positions, %d after loading", name, o.FewestLen(), loaded.FewestLen())
 		}
@@ -401,6 +373,22 @@ func TestOracleFewest(t *testing.T) {
 			t.Errorf("goal %s: no position ends with three pegs at best; the table is not tested", name)
 		}
 	}
+}
+
+// roundTrip writes o and loads it again, and returns the copy and the
+// bytes it took.
+func roundTrip(t testing.TB, o *Oracle) (*Oracle, int) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := o.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	size := buf.Len()
+	loaded, err := LoadOracle(&buf, o.board)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loaded, size
 }
 
 func TestOracleRejects(t *testing.T) {
@@ -533,9 +521,7 @@ func BenchmarkHint(b *testing.B) {
 	var fewest *Oracle
 	withFewest := func(b *testing.B) Winner {
 		if fewest == nil {
-			var buf bytes.Buffer
-			o.Write(&buf)
-			f, _ := LoadOracle(&buf, eng)
+			f, _ := roundTrip(b, o)
 			if err := f.AddFewest(context.Background(), ExploreOptions{}); err != nil {
 				b.Fatal(err)
 			}
