@@ -16,9 +16,10 @@ import (
 
 // fewestFrom is the fewest pegs of the positions an oracle's fewest table
 // holds. Below it, the depth-first search that stops at two pegs answers a
-// dead end at once on the English board (over about a thousand dead ends of
-// random games per peg count: at 15 pegs mean 0.11 ms, max 0.8 ms); from
-// 16 pegs up it took up to 0.35 s. Tests lower it.
+// dead end at once on the English board: over about 3,000 dead ends of
+// random games per peg count, at 13 pegs mean 21 us, max 0.58 ms (14: max
+// 1.1 ms, 15: 2.0 ms, 16: 4.4 ms; from 20 pegs up to 0.35 s). Tests lower
+// it.
 var fewestFrom = 14
 
 // fewestLayer is one peg count of an oracle's fewest table: the canonical
@@ -194,6 +195,9 @@ func fewestTable(ctx context.Context, prob Problem, ones map[int][]uint64, from 
 		if err := g.Wait(); err != nil {
 			return nil, err
 		}
+		// The layer's keys are done with: the layer above looks in below.
+		mem.give(int64(l.len()) * 8)
+		l.keys = nil
 		k, v := slices.Concat(keys...), slices.Concat(vals...)
 		mem.give(held)
 		below = newKeyVals(k, v)
