@@ -210,9 +210,9 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 		h.Status, h.Jump, h.Fewest = OnePegOnly, jump, 1
 	} else {
 		h.Status = DeadEnd
-		// One peg is refuted, so two is the floor: the search stops at the
+		// An oracle's fewest table may know the fewest pegs. Else, one
+		// peg being refuted, two is the floor: the search stops at the
 		// first two-peg finish it finds.
-		// An oracle's fewest table may know it.
 		if o, ok := oracle.(*Oracle); ok && !known {
 			fewest, known = o.Fewest(p)
 		}

@@ -203,7 +203,7 @@ func (o *Oracle) inLevel(ctx context.Context, p engine.Position, opt Options) (b
 
 // AddFewest adds the fewest pegs that the level's dead ends of many pegs
 // can reach, so that a hint never searches for that either: for every
-// position of fewestFrom (16) pegs or more that the start reaches and that
+// position of fewestFrom (14) pegs or more that the start reaches and that
 // cannot end with one peg, by a search of the level's whole state space.
 // Fewer pegs are left to a depth-first search, which is quick there.
 func (o *Oracle) AddFewest(ctx context.Context, opt ExploreOptions) error {
