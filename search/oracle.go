@@ -170,13 +170,13 @@ const levelCheckFrom = 14
 // inLevel reports whether p is shown to be reachable from the oracle's
 // start. The tables hold only the level's positions, so "not winnable" is
 // an answer only for those: a position the start cannot reach may well be
-// winnable. A position in the tables is in the level; otherwise, when the
-// start has one hole v, play on complements decides it (backward play is
-// forward play with pegs and holes swapped): the start reaches p exactly
-// when p's complement can end with one peg at v. That solve is quick when
-// p has many pegs, its complement few; below levelCheckFrom pegs it does not
-// try (searching p itself is quicker then), and past opt.MaxNodes it gives
-// up: p counts as outside.
+// winnable. A position in the tables (the fewest table too) is in the
+// level; otherwise, when the start has one hole v, play on complements
+// decides it (backward play is forward play with pegs and holes swapped):
+// the start reaches p exactly when p's complement can end with one peg at
+// v. That solve is quick when p has many pegs, its complement few; below
+// levelCheckFrom pegs it does not try (searching p itself is quicker
+// then), and past opt.MaxNodes it gives up: p counts as outside.
 func (o *Oracle) inLevel(ctx context.Context, p engine.Position, opt Options) (bool, error) {
 	if w, ok := o.Winnable(p); !ok {
 		return false, nil
@@ -185,6 +185,9 @@ func (o *Oracle) inLevel(ctx context.Context, p engine.Position, opt Options) (b
 	}
 	if w, ok := o.OnePeg(p); ok && w {
 		return true, nil
+	}
+	if l := o.fewest[p.Pegs()]; l != nil && l.fewest(o.group.Canonical(p)) != 2 {
+		return true, nil // the fewest table holds it
 	}
 	b := o.board
 	hole := b.Complement(o.start)
