@@ -208,7 +208,9 @@ func (o *Oracle) inLevel(ctx context.Context, p engine.Position, opt Options) (b
 // can reach, so that a hint never searches for that either: for every
 // position of fewestFrom (14) pegs or more that the start reaches and that
 // cannot end with one peg, by a search of the level's whole state space.
-// Fewer pegs are left to a depth-first search, which is quick there.
+// Fewer pegs are left to a depth-first search, which is quick there. Call
+// it before the oracle is shared: the other methods are safe for
+// concurrent use, AddFewest is not.
 func (o *Oracle) AddFewest(ctx context.Context, opt ExploreOptions) error {
 	if !o.hasAny {
 		return errors.New("the oracle lacks its one-peg table (a version 1 file)")
