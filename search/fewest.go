@@ -9,8 +9,6 @@ import (
 	"slices"
 	"sync/atomic"
 
-	"golang.org/x/sync/errgroup"
-
 	"pegs/engine"
 )
 
@@ -155,44 +153,40 @@ func fewestTable(ctx context.Context, prob Problem, ones map[int][]uint64, from 
 			opt.Progress(Progress{Phase: "fewest", Pegs: l.pegs, Total: l.len()})
 		}
 		one := ones[l.pegs]
-		workers := poolSize(opt.Workers)
-		chunks := chunksOf(l.len(), workers)
+		chunks := chunksOf(l.len(), opt.Workers)
 		keys := make([][]uint64, chunks)
 		vals := make([][]uint8, chunks)
 		var done atomic.Int64
-		g, gctx := errgroup.WithContext(ctx)
-		g.SetLimit(workers)
-		for c := range chunks {
-			g.Go(func() error {
-				w := newWorkerState(gen)
-				lo, hi := c*l.len()/chunks, (c+1)*l.len()/chunks
-				j, _ := slices.BinarySearch(one, l.keys[lo])
-				for _, k := range l.keys[lo:hi] {
-					for j < len(one) && one[j] < k {
-						j++
-					}
-					if j < len(one) && one[j] == k {
-						continue
-					}
-					q := unmix(k)
-					w.setParent(gen, q)
-					w.moves = gen.appendMoves(w.moves[:0], q)
-					v := uint8(l.pegs) // a dead end
-					if len(w.moves) > 0 {
-						v = below.least(w, gen)
-					}
-					if v >= 3 {
-						keys[c] = append(keys[c], k)
-						vals[c] = append(vals[c], v)
-					}
+		inChunks(l.len(), opt.Workers, func(c, lo, hi int) {
+			if ctx.Err() != nil {
+				return
+			}
+			w := newWorkerState(gen)
+			j, _ := slices.BinarySearch(one, l.keys[lo])
+			for _, k := range l.keys[lo:hi] {
+				for j < len(one) && one[j] < k {
+					j++
 				}
-				if opt.Progress != nil {
-					opt.Progress(Progress{Phase: "fewest", Pegs: l.pegs, Done: int(done.Add(int64(hi - lo))), Total: l.len()})
+				if j < len(one) && one[j] == k {
+					continue
 				}
-				return gctx.Err()
-			})
-		}
-		if err := g.Wait(); err != nil {
+				q := unmix(k)
+				w.setParent(gen, q)
+				w.moves = gen.appendMoves(w.moves[:0], q)
+				v := uint8(l.pegs) // a dead end
+				if len(w.moves) > 0 {
+					v = below.least(w, gen)
+				}
+				if v >= 3 {
+					keys[c] = append(keys[c], k)
+					vals[c] = append(vals[c], v)
+				}
+			}
+			if opt.Progress != nil {
+				opt.Progress(Progress{Phase: "fewest", Pegs: l.pegs, Done: int(done.Add(int64(hi - lo))), Total: l.len()})
+			}
+		})
+		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		// The layer's keys are done with: the layer above looks in below.
