@@ -186,8 +186,8 @@ func (o *Oracle) inLevel(ctx context.Context, p engine.Position, opt Options) (b
 	if w, ok := o.OnePeg(p); ok && w {
 		return true, nil
 	}
-	if l := o.fewest[p.Pegs()]; l != nil && l.fewest(o.group.Canonical(p)) != 2 {
-		return true, nil // the fewest table holds it
+	if o.tabled(p) {
+		return true, nil
 	}
 	b := o.board
 	hole := b.Complement(o.start)
@@ -197,11 +197,45 @@ func (o *Oracle) inLevel(ctx context.Context, p engine.Position, opt Options) (b
 	if hole.Pegs() != 1 || p == b.Full() || p.Pegs() < levelCheckFrom {
 		return false, nil
 	}
+	// A parent in the level has its children in it. Most of the level's
+	// positions have a parent or grandparent in a table, found in tens of
+	// microseconds; the solve below takes up to a millisecond.
+	if p.Pegs() < o.start.Pegs() && o.tabledAncestor(p, 2) {
+		return true, nil
+	}
 	sol, err := Solve(ctx, b, b.Complement(p), engine.Goal{Kind: engine.OnePegAt, Hole: holeOf(hole)}, opt)
 	if errors.Is(err, ErrNodeLimit) {
 		return false, nil
 	}
 	return sol.Solvable, err
+}
+
+// tabled reports whether one of the oracle's tables holds p, which puts p
+// in the level: the winnable, one-peg and fewest tables hold only the
+// level's positions. (Winnable and OnePeg's "no" is no proof.)
+func (o *Oracle) tabled(p engine.Position) bool {
+	if w, ok := o.Winnable(p); ok && w {
+		return true
+	}
+	if w, ok := o.OnePeg(p); ok && w {
+		return true
+	}
+	l := o.fewest[p.Pegs()]
+	return l != nil && l.fewest(o.group.Canonical(p)) != 2
+}
+
+// tabledAncestor reports whether a position up to depth jumps before p
+// (p with jumps undone) is tabled. The jumps p can undo are the jumps
+// legal in its complement, and undoing one flips the same three holes.
+func (o *Oracle) tabledAncestor(p engine.Position, depth int) bool {
+	b := o.board
+	for _, j := range b.Moves(nil, b.Complement(p)) {
+		q := p.Apply(j)
+		if o.tabled(q) || depth > 1 && q.Pegs() < o.start.Pegs() && o.tabledAncestor(q, depth-1) {
+			return true
+		}
+	}
+	return false
 }
 
 // AddFewest adds the fewest pegs that the level's dead ends of many pegs
