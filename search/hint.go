@@ -71,7 +71,10 @@ type Winner interface {
 
 // Advise returns the hint for position p toward goal: the goal is one peg
 // at a hole or anywhere. hist may be nil. oracle, if not nil, answers
-// "still winnable?" for the goal without searching.
+// "still winnable?" for the goal without searching. Without one, a hint
+// with a history may build its level's oracle (when depth first is slow)
+// and keeps it for the process's later hints of that level; it waits, on
+// return, for a build it started but did not use to stop.
 func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine.Goal, hist *History, oracle Winner, opt Options) (Hint, error) {
 	if p == 0 {
 		return Hint{}, ErrNoPegs
@@ -124,26 +127,35 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 		return h, nil
 	}
 	// With the level's start known, its winnable sets answer every
-	// question about its positions; they are built once per process.
+	// question about its positions once built (on the English board about
+	// 2 s, once a process; see levelOracle).
 	if oracle == nil && hist != nil {
-		o, err := levelOracle(ctx, b, hist.Start, goal, opt)
-		if err != nil {
-			return Hint{}, err
-		}
-		oracle = o
+		oracle = builtLevel(b, hist.Start, goal)
 	}
 	anyGoal := engine.Goal{Kind: engine.OnePeg}
-	// A lone position (no oracle, no history) is solved depth first, which
+	// Without an oracle, each question is solved depth first, which
 	// answers most at once; but refuting a position of many pegs that way
-	// can take seconds, three times over (goal, one peg, fewest). Past
-	// loneNodes(p), one layered search from the position answers all
-	// three, unless it passes the memory budget: then depth first goes on.
+	// can take seconds, and a hint asks up to three questions (goal, one
+	// peg, fewest) and, with a history, one more per jump taken back. So
+	// depth first stops after a budget of positions:
+	//   - With a history, levelNodes (about 10 ms). Then the level's tables
+	//     are built in the background while depth first goes on, and the
+	//     first to finish answers: the tables take seconds to build, but
+	//     then answer every later question of the level; on a board whose
+	//     tables pass half the memory budget (the French board), depth
+	//     first answers alone.
+	//   - Without one, loneNodes(p). Then one layered search of everything
+	//     p reaches answers all three, unless it passes the memory budget:
+	//     then depth first goes on without a limit.
 	// The fewest pegs, once a layered search (or an oracle's table) has
 	// found it.
 	fewest, known := 0, false
 	dfs := opt
-	if oracle == nil && hist == nil {
-		dfs.MaxNodes = loneNodes(p)
+	if oracle == nil {
+		dfs.MaxNodes = levelNodes
+		if hist == nil {
+			dfs.MaxNodes = loneNodes(p)
+		}
 	}
 	layered := func() error {
 		dfs.MaxNodes = 0
@@ -157,8 +169,26 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 		oracle, fewest, known = o, f, true
 		return nil
 	}
+	var level *levelBuild
+	defer func() {
+		if level != nil {
+			level.close()
+		}
+	}()
+	race := func(q engine.Position, g engine.Goal) (Solution, bool, error) {
+		half := Options{Memory: opt.memory() / 2}
+		if level == nil {
+			level = startLevel(ctx, b, hist.Start, goal, half)
+		}
+		return level.solve(ctx, b, q, g, half)
+	}
 	var win func(q engine.Position, g engine.Goal) (bool, *engine.Jump, error)
 	win = func(q engine.Position, g engine.Goal) (bool, *engine.Jump, error) {
+		if oracle == nil && level != nil {
+			if o := level.ready(); o != nil {
+				oracle = o
+			}
+		}
 		if oracle != nil {
 			ask := oracle.Winnable
 			if g != goal {
@@ -177,6 +207,12 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 			}
 		}
 		sol, err := Solve(ctx, b, q, g, dfs)
+		if errors.Is(err, ErrNodeLimit) && hist != nil {
+			var tables bool
+			if sol, tables, err = race(q, g); tables {
+				return win(q, g)
+			}
+		}
 		if errors.Is(err, ErrNodeLimit) {
 			if err := layered(); err != nil {
 				return false, nil, err
@@ -218,6 +254,11 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 		}
 		var sol Solution
 		var err error
+		if hist != nil {
+			// The level's tables hold no fewest pegs: building them would
+			// not answer this.
+			dfs.MaxNodes = opt.MaxNodes
+		}
 		if !known {
 			sol, err = solve(ctx, b, p, engine.Goal{Kind: engine.Fewest}, dfs, 2)
 			if errors.Is(err, ErrNodeLimit) {
@@ -265,6 +306,11 @@ func loneNodes(p engine.Position) int64 {
 // loneBase is loneNodes for 20 pegs or fewer; tests change it.
 var loneBase int64 = 1 << 16
 
+// levelNodes is how many positions a hint with a history searches depth
+// first, per question, before it races the building of its level's tables
+// (about 10 ms against 2 s on the English board).
+const levelNodes = 1 << 16
+
 // loneOracle searches every position p reaches, layer by layer, and
 // returns what a hint asks of p and its children: whether each can meet
 // goal or end with one peg, and the fewest pegs p can reach (its lowest
@@ -306,6 +352,92 @@ type levelKey struct {
 }
 
 var levelOracles sync.Map // levelKey -> *Oracle
+
+// levelBuild is a level's tables (levelOracle) being built in the
+// background for one hint, which a depth-first search races.
+type levelBuild struct {
+	done chan struct{} // closed when the build ends
+	o    *Oracle
+	err  error
+	stop context.CancelFunc
+}
+
+// startLevel starts building the tables of the level that starts at start,
+// unless they are known not to fit in opt's memory budget.
+func startLevel(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, opt Options) *levelBuild {
+	ctx, stop := context.WithCancel(ctx)
+	l := &levelBuild{done: make(chan struct{}), stop: stop}
+	key := levelKey{b, Problem{Board: b, Start: start, Goal: goal}.Group().Canonical(start), goal}
+	if failed, ok := levelsTooBig.Load(key); ok && failed.(int64) >= opt.memory() {
+		l.err = ErrMemory
+		close(l.done)
+		return l
+	}
+	go func() {
+		defer close(l.done)
+		l.o, l.err = levelOracle(ctx, b, start, goal, opt)
+		if errors.Is(l.err, ErrMemory) {
+			levelsTooBig.Store(key, opt.memory())
+		}
+	}()
+	return l
+}
+
+// levelsTooBig remembers the levels whose tables passed a memory budget,
+// so that later hints do not try again within one no larger.
+var levelsTooBig sync.Map // levelKey -> int64 budget
+
+// ready returns the tables once they are built, else nil.
+func (l *levelBuild) ready() *Oracle {
+	select {
+	case <-l.done:
+		if l.err == nil {
+			return l.o
+		}
+	default:
+	}
+	return nil
+}
+
+// close stops the build if it is still running, and waits for it.
+func (l *levelBuild) close() {
+	l.stop()
+	<-l.done
+}
+
+// solve is Solve without a node limit, stopped if the tables are built
+// first: then it reports tables true and no solution.
+func (l *levelBuild) solve(ctx context.Context, b *engine.Board, q engine.Position, g engine.Goal, opt Options) (sol Solution, tables bool, err error) {
+	dctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() {
+		select {
+		case <-l.done:
+			if l.err == nil {
+				stop()
+			}
+		case <-dctx.Done():
+		}
+	}()
+	sol, err = Solve(dctx, b, q, g, opt)
+	if errors.Is(err, ErrMemory) {
+		<-l.done // the tables are the one way left
+	}
+	if err != nil && ctx.Err() == nil && l.ready() != nil {
+		return Solution{}, true, nil
+	}
+	return sol, false, err
+}
+
+// builtLevel returns the oracle of a level if levelOracle has built it,
+// else nil.
+func builtLevel(b *engine.Board, start engine.Position, goal engine.Goal) Winner {
+	prob := Problem{Board: b, Start: start, Goal: goal}
+	if o, ok := levelOracles.Load(levelKey{b, prob.Group().Canonical(start), goal}); ok {
+		return o.(*Oracle)
+	}
+	return nil
+}
 
 // levelOracle returns the oracle of a level, building it on first use.
 func levelOracle(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, opt Options) (*Oracle, error) {

@@ -179,6 +179,83 @@ func TestLoneHints(t *testing.T) {
 	}
 }
 
+// TestHintLevelRace checks hints with a history but no oracle when the
+// level's tables cannot be built: a question that depth first does not
+// answer within levelNodes races the tables' build, which passes half the
+// memory budget here, so depth first answers alone. The positions are
+// those of random games that need more than levelNodes, winnable or lost
+// (a lost one's undo refutes, depth first, every position back to the
+// last winnable one). Every answer must match the winnable set, and the
+// level must be left unbuilt.
+func TestHintLevelRace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the English winnable set")
+	}
+	b := engine.English()
+	g := goal(t, b, "center")
+	// Other tests may have built this level's tables in the process.
+	key := levelKey{b, b.Start(), g}
+	levelOracles.Delete(key)
+	levelsTooBig.Delete(key)
+	defer levelsTooBig.Delete(key)
+	ws, err := Winnable(context.Background(), Problem{b, b.Start(), g}, ExploreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{Memory: 256 << 20} // the tables need more than half
+	won, lost := 0, 0
+	for game, jumps := range randomGames(b, b.Start(), 10, rand.New(rand.NewPCG(3, 4))) {
+		p := b.Start()
+		for i := 0; i <= len(jumps) && (won < 2 || lost < 2); i++ {
+			if i > 0 {
+				p = p.Apply(jumps[i-1])
+			}
+			win := ws.Contains(p)
+			if win && won == 2 || !win && (lost == 2 || p.Pegs() > 22) {
+				continue
+			}
+			if _, err := Solve(context.Background(), b, p, g, Options{MaxNodes: levelNodes}); !errors.Is(err, ErrNodeLimit) {
+				continue
+			}
+			if win {
+				won++
+			} else {
+				lost++
+			}
+			h, err := Advise(context.Background(), b, p, g, &History{b.Start(), jumps[:i]}, nil, opt)
+			if err != nil {
+				t.Fatalf("game %d at %s: %v", game, b.Line(p), err)
+			}
+			if h.GoalPossible != win {
+				t.Fatalf("game %d at %s: goal possible %v, want %v", game, b.Line(p), h.GoalPossible, win)
+			}
+			if win && (h.Jump == nil || !b.Legal(p, *h.Jump) || !ws.Contains(p.Apply(*h.Jump))) {
+				t.Fatalf("game %d at %s: hinted jump %v does not keep the game winnable", game, b.Line(p), h.Jump)
+			}
+			want := 0
+			for k := 1; !win && k <= i; k++ {
+				q := b.Start()
+				for _, j := range jumps[:i-k] {
+					q = q.Apply(j)
+				}
+				if ws.Contains(q) {
+					want = k
+					break
+				}
+			}
+			if h.Undo != want {
+				t.Fatalf("game %d at %s: undo %d, want %d", game, b.Line(p), h.Undo, want)
+			}
+		}
+	}
+	if won < 2 || lost < 2 {
+		t.Fatalf("found %d winnable and %d lost positions past levelNodes; want 2 of each", won, lost)
+	}
+	if builtLevel(b, b.Start(), g) != nil {
+		t.Error("the level's tables were built within half of a budget they pass")
+	}
+}
+
 // TestOracleOutsideLevel checks that an oracle's tables, which hold its
 // level's positions only, do not speak for a position its start cannot
 // reach, and that a history from another start is refused.
@@ -517,7 +594,9 @@ func BenchmarkHint(b *testing.B) {
 	// With the file but no history, a lost position is first shown to be
 	// in the level (see Oracle.inLevel).
 	// With the fewest table too (built on first use, about 15 s), a dead
-	// end's fewest pegs is a lookup from 16 pegs up.
+	// end's fewest pegs is a lookup from 14 pegs up.
+	// With no file but the history (oracle=level), the level's tables
+	// built in the process answer, as a game server sees them once built.
 	var fewest *Oracle
 	withFewest := func(b *testing.B) Winner {
 		if fewest == nil {
@@ -539,6 +618,7 @@ func BenchmarkHint(b *testing.B) {
 		{"positions=random-games/oracle=file+fewest", steps, withFewest, false},
 		{"positions=random-games/oracle=file/history=none", steps, func(*testing.B) Winner { return o }, true},
 		{"positions=random-games/oracle=file+fewest/history=none", steps, withFewest, true},
+		{"positions=random-games/oracle=level", steps, func(*testing.B) Winner { return nil }, false},
 		{"positions=random-games/oracle=none", steps[:lone], func(*testing.B) Winner { return nil }, true},
 	} {
 		b.Run(c.name, func(b *testing.B) {
@@ -549,6 +629,15 @@ func BenchmarkHint(b *testing.B) {
 			last := c.steps[len(c.steps)-1].p
 			for _, goal := range []engine.Goal{g, {Kind: engine.OnePeg}} {
 				if _, err := Solve(context.Background(), eng, last, goal, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			// Without a file but with a history, the level's tables are
+			// built by the first hint that depth first does not answer
+			// soon (about 2 s, once a process): build them first, so that
+			// the hints are timed as a game server sees them after that.
+			if w == nil && !c.noHist {
+				if _, err := levelOracle(context.Background(), eng, eng.Start(), g, Options{}); err != nil {
 					b.Fatal(err)
 				}
 			}
