@@ -2,36 +2,44 @@ package search
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"pegs/engine"
 )
 
-// BenchmarkSolve measures the first solution of single problems.
+// BenchmarkSolve measures the first solution of single problems, and the
+// fewest-pegs search where one peg is impossible (the 55-hole triangle's
+// corner start, ruled out by its position class).
 func BenchmarkSolve(b *testing.B) {
 	eng := engine.English()
+	tri, _ := engine.Lookup("triangle:10")
+	centre, _ := eng.ParseGoal("center")
 	cases := []struct {
-		name, pic string
+		name string
+		bd   *engine.Board
+		pic  string
+		goal engine.Goal
 	}{
-		{"problem=english-centre", eng.Line(eng.Start())},
-		{"problem=english-diamond", ".o.ooo.ooooo.ooo.ooo.ooooo.ooo.o."},
-		{"problem=english-arrow", ".o.ooo.ooooo....o......o...oooooo"},
+		{"problem=english-centre", eng, eng.Line(eng.Start()), centre},
+		{"problem=english-diamond", eng, ".o.ooo.ooooo.ooo.ooo.ooooo.ooo.o.", centre},
+		{"problem=english-arrow", eng, ".o.ooo.ooooo....o......o...oooooo", centre},
+		{"problem=triangle10-corner-fewest", tri, "." + strings.Repeat("o", 54), engine.Goal{Kind: engine.Fewest}},
 	}
-	goal, _ := eng.ParseGoal("center")
 	for _, c := range cases {
-		p, err := eng.ParsePosition(c.pic)
+		p, err := c.bd.ParsePosition(c.pic)
 		if err != nil {
 			b.Fatal(err)
 		}
 		b.Run(c.name+"/strategy=dfs", func(b *testing.B) {
 			// The first solve on a board builds its endgame table, which
 			// later solves share; b.Loop times only the solves after it.
-			if _, err := Solve(context.Background(), eng, p, goal, Options{}); err != nil {
+			if _, err := Solve(context.Background(), c.bd, p, c.goal, Options{}); err != nil {
 				b.Fatal(err)
 			}
 			var nodes int64
 			for b.Loop() {
-				sol, err := Solve(context.Background(), eng, p, goal, Options{})
+				sol, err := Solve(context.Background(), c.bd, p, c.goal, Options{})
 				if err != nil || !sol.Solvable {
 					b.Fatal(err)
 				}
@@ -43,7 +51,6 @@ func BenchmarkSolve(b *testing.B) {
 	}
 }
 
-// BenchmarkExplore measures whole state-space searches.
 func BenchmarkExplore(b *testing.B) {
 	cases := []struct {
 		board, start, goal string

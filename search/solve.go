@@ -322,7 +322,11 @@ func (s *solver) follow(p engine.Position, imgs []engine.Position, depth int) bo
 }
 
 // fewest searches every position reachable from p, keeping the path to the
-// fewest pegs found; it stops early at one peg.
+// fewest pegs found; it stops early at the floor. Jumps go in the solver's
+// order (see order), which finds a low finish early: the 55-hole
+// triangle's corner start reaches two pegs after 184 positions, against
+// 149 million in the board's order. Where the search must be exhaustive
+// the order costs about a quarter more time (English dead ends).
 func (s *solver) fewest(p engine.Position, imgs []engine.Position, depth int) {
 	s.nodes++
 	if !s.check() {
@@ -338,6 +342,9 @@ func (s *solver) fewest(p engine.Position, imgs []engine.Position, depth int) {
 	}
 	moves := s.gen.appendMoves(s.moves[depth][:0], p)
 	s.moves[depth] = moves
+	if s.level == Full {
+		s.order(p, moves)
+	}
 	if len(moves) == 0 {
 		if pegs := s.pegs0 - depth; pegs < s.best {
 			s.best = pegs
