@@ -55,7 +55,8 @@ func Strategies() []Strategy {
 		{Name: "backtrack", Run: solveWith(search.Plain)},
 		{Name: "dfs-table", Run: solveWith(search.Table)},
 		{Name: "dfs-symmetry", Run: solveWith(search.Symmetric)},
-		{Name: "dfs-pruned", Run: solveWith(search.Full)},
+		{Name: "dfs-pruned", Run: solveWith(search.Pruned)},
+		{Name: "dfs-beam", Run: solveWith(search.Full)},
 		{Name: "layered", Parallel: true, Run: func(ctx context.Context, p Problem, w int) (Answer, error) {
 			a, err := search.Explore(ctx, search.Problem{Board: p.Board, Start: p.Start, Goal: p.Goal}, search.ExploreOptions{Workers: w})
 			if err != nil {

@@ -188,6 +188,91 @@ func TestSolveFewest(t *testing.T) {
 	checkSolution(t, b, b.Start(), engine.Goal{Kind: engine.Fewest}, sol)
 }
 
+// TestSolveBeam checks the beam searches that Solve runs beside depth
+// first once it has taken long (see beamAfter): a solution they find
+// replays, and a refutation that passes them is the same as depth first's
+// alone (Pruned).
+func TestSolveBeam(t *testing.T) {
+	ctx := context.Background()
+	dia, _ := engine.Lookup("diamond")
+	start, _ := dia.Vacate("e3")
+	anyGoal := engine.Goal{Kind: engine.OnePeg}
+	s := newSolver(ctx, dia, start, anyGoal, Options{})
+	if !s.beam(start, beamWidth) {
+		t.Fatalf("a beam %d wide finds no solution vacating e3 on the diamond board", beamWidth)
+	}
+	var jumps []engine.Jump
+	for _, k := range s.path[:start.Pegs()-1] {
+		jumps = append(jumps, dia.Jumps()[k])
+	}
+	checkSolution(t, dia, start, anyGoal, Solution{Solvable: true, Jumps: jumps})
+	sol, err := Solve(ctx, dia, start, anyGoal, Options{})
+	if err != nil || !sol.Solvable {
+		t.Fatalf("Solve vacating e3 on the diamond board: %v, %v", sol.Solvable, err)
+	}
+	checkSolution(t, dia, start, anyGoal, sol)
+	if sol.Nodes <= beamAfter {
+		t.Errorf("solved in %d positions: no beam search ran", sol.Nodes)
+	}
+
+	eng := engine.English()
+	centre := goal(t, eng, "center")
+	p, _ := eng.ParsePosition("..o..oooo.o.ooooooooooo.oooo.oooo") // 25 pegs, lost
+	full, err := Solve(ctx, eng, p, centre, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone, err := Solve(ctx, eng, p, centre, Options{Level: Pruned})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if full.Solvable != alone.Solvable || full.Nodes <= beamAfter {
+		t.Errorf("with beams: solvable %v after %d positions; depth first alone: %v after %d", full.Solvable, full.Nodes, alone.Solvable, alone.Nodes)
+	}
+}
+
+// TestSolveCutTable checks that a depth-first round cut short for a beam
+// search (see find) tables no position it has not refuted: after rounds
+// of a few thousand positions each, every position in the table of dead
+// positions must be one the English centre game's winnable set lacks (a
+// position the game reaches has its descendants in the game).
+func TestSolveCutTable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the English winnable set")
+	}
+	ctx := context.Background()
+	b := engine.English()
+	centre := goal(t, b, "center")
+	ws, err := Winnable(ctx, Problem{b, b.Start(), centre}, ExploreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Winnable, but depth first spends millions of positions refuting its
+	// first choices.
+	p, _ := b.ParsePosition("oooooooooooooooooo.ooo..ooooo.ooo")
+	if !ws.Contains(p) {
+		t.Fatal("the test position is not winnable")
+	}
+	s := newSolver(ctx, b, p, centre, Options{})
+	cuts := 0
+	for s.probeEnd, s.cut = s.nodes+1<<12, false; !s.win(p, s.img[0], 0); s.probeEnd, s.cut = s.nodes+1<<12, false {
+		if !s.cut || s.err != nil {
+			t.Fatalf("depth first refuted a winnable position (%v)", s.err)
+		}
+		if cuts++; cuts == 50 {
+			break
+		}
+	}
+	if cuts == 0 {
+		t.Fatal("no round was cut")
+	}
+	for _, q := range s.table.keys {
+		if q != 0 && ws.Contains(q) {
+			t.Fatalf("after %d cut rounds the dead table holds winnable %s", cuts, b.Line(q))
+		}
+	}
+}
+
 func TestSolveMemoryBudget(t *testing.T) {
 	b := engine.French()
 	start, _ := b.Vacate("d3")

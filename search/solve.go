@@ -53,7 +53,8 @@ type Level int
 
 const (
 	// Full uses everything: dead-position table with symmetry, position
-	// class, pagoda bound, move ordering and the endgame table.
+	// class, pagoda bound, move ordering and the endgame table, and beam
+	// searches beside depth first once it has taken long (see beamAfter).
 	Full Level = iota
 	// Plain is bare backtracking on raw positions: no table, no symmetry,
 	// no pruning, jumps in the board's order (Board.Jumps).
@@ -62,6 +63,8 @@ const (
 	Table
 	// Symmetric keys the table by canonical position.
 	Symmetric
+	// Pruned is Full without the beam searches: depth first alone.
+	Pruned
 )
 
 func (o Options) memory() int64 {
@@ -111,14 +114,14 @@ func solve(ctx context.Context, b *engine.Board, start engine.Position, goal eng
 	if start&^b.Full() != 0 {
 		return Solution{}, fmt.Errorf("position has pegs outside board %s", b.Name())
 	}
-	if opt.Level == Full && !b.Feasible(start, goal) {
+	if (opt.Level == Full || opt.Level == Pruned) && !b.Feasible(start, goal) {
 		return Solution{Final: start, Refuted: true}, nil
 	}
 	s := newSolver(ctx, b, start, goal, opt)
 	s.floor = floor
 	if goal.Kind == engine.Fewest {
 		s.fewest(start, s.img[0], 0)
-	} else if s.level == Plain && s.plain(b, start, 0) || s.level != Plain && s.win(start, s.img[0], 0) {
+	} else if s.level == Plain && s.plain(b, start, 0) || s.level != Plain && s.find(start) {
 		s.best = 1
 		s.bestPath = append([]int16(nil), s.path[:start.Pegs()-1]...)
 	}
@@ -172,6 +175,11 @@ type solver struct {
 	nodes    int64
 	maxNodes int64
 	err      error
+	// probeEnd, if positive, cuts the depth-first search (cut) once it
+	// has visited that many positions; see find.
+	probeEnd int64
+	cut      bool
+	beams    bool // find alternates depth first with beam searches
 }
 
 func newSolver(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, opt Options) *solver {
@@ -192,7 +200,10 @@ func newSolver(ctx context.Context, b *engine.Board, start engine.Position, goal
 	for h := range s.dist {
 		s.dist[h] = top - s.ord.Weight(h)
 	}
-	s.level = opt.Level
+	s.level, s.beams = opt.Level, opt.Level == Full
+	if s.level == Pruned {
+		s.level = Full
+	}
 	s.maxNodes = opt.MaxNodes
 	if goal.Kind != engine.Fewest && s.level == Full {
 		s.end = endgameFor(ctx, b, goal, b.Class(start), s.gen, opt.memory())
@@ -241,6 +252,10 @@ func (s *solver) win(p engine.Position, imgs []engine.Position, depth int) bool 
 	if !s.check() {
 		return false
 	}
+	if s.probeEnd > 0 && s.nodes > s.probeEnd {
+		s.cut = true // not refuted: nothing on the way back is tabled
+		return false
+	}
 	key := canonical(imgs)
 	if s.level == Table {
 		key = p
@@ -264,7 +279,7 @@ func (s *solver) win(p engine.Position, imgs []engine.Position, depth int) bool 
 		if s.win(child, next, depth+1) {
 			return true
 		}
-		if s.err != nil {
+		if s.err != nil || s.cut {
 			return false
 		}
 	}

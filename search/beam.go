@@ -1,0 +1,189 @@
+package search
+
+import (
+	"cmp"
+	"math/bits"
+	"slices"
+
+	"pegs/engine"
+)
+
+// The depth-first solver commits to its first choices: on boards larger
+// than the English one a wrong early jump can hold it for minutes (the
+// Wiegleb board's centre game). So past beamAfter positions find
+// alternates it with beam searches, which look at every choice of a layer
+// at once but keep only the best; widths and depth-first budgets grow four
+// times a round. A beam search can only find a solution; the depth-first
+// search, which resumes with what it has refuted so far, finishes the proof
+// when there is none.
+const (
+	beamAfter    = 1 << 18 // depth-first positions before the first beam
+	beamWidth    = 1 << 10 // the first beam's width
+	beamMaxWidth = 1 << 16 // past it, depth first goes on alone
+)
+
+// find reports whether start can meet the goal, leaving the jumps in
+// s.path: depth first (win) alone except at the Full level, which
+// alternates it with beam searches (see beamAfter).
+func (s *solver) find(start engine.Position) bool {
+	if !s.beams {
+		return s.win(start, s.img[0], 0)
+	}
+	defer func() { s.probeEnd, s.cut = 0, false }()
+	budget := int64(beamAfter)
+	for width := beamWidth; width <= beamMaxWidth; width *= 4 {
+		s.probeEnd, s.cut = s.nodes+budget, false
+		if s.win(start, s.img[0], 0) {
+			return true
+		}
+		if s.err != nil || !s.cut {
+			return false // refuted, or stopped
+		}
+		if s.beam(start, width) || s.err != nil {
+			return s.err == nil
+		}
+		budget *= 4
+	}
+	s.probeEnd, s.cut = 0, false
+	return s.win(start, s.img[0], 0)
+}
+
+// beamNode is a canonical position of a beam layer and the index of its
+// parent in the layer before.
+type beamNode struct {
+	p      engine.Position
+	parent int32
+}
+
+// beam searches from start layer by layer, keeping of each layer the width
+// positions with the fewest isolated pegs, then the pegs nearest the centre
+// (or goal). It stops at the first layer the endgame table covers, where a
+// position the table holds is followed to the goal, or at one peg. On
+// success it leaves the jumps in s.path.
+func (s *solver) beam(start engine.Position, width int) bool {
+	gen := s.gen
+	w := newWorkerState(gen)
+	imgs := make([]engine.Position, gen.nsym)
+	layers := [][]beamNode{{{p: canonical(s.img[0]), parent: -1}}}
+	for pegs := s.pegs0 - 1; pegs >= 1; pegs-- {
+		if err := s.ctx.Err(); err != nil {
+			s.err = err
+			return false
+		}
+		cur := layers[len(layers)-1]
+		var kids []beamNode
+		for i, n := range cur {
+			w.setParent(gen, n.p)
+			w.moves = gen.appendMoves(w.moves[:0], n.p)
+			for _, k := range w.moves {
+				c := w.child(gen, k)
+				if s.pagoda == nil || s.pagoda.Value(c) >= s.need {
+					kids = append(kids, beamNode{c, int32(i)})
+				}
+			}
+		}
+		s.nodes += int64(len(kids))
+		// Distinct children, each with its first parent.
+		slices.SortFunc(kids, func(a, b beamNode) int {
+			return cmp.Or(cmp.Compare(a.p, b.p), cmp.Compare(a.parent, b.parent))
+		})
+		kids = slices.CompactFunc(kids, func(a, b beamNode) bool { return a.p == b.p })
+		switch {
+		case len(kids) == 0:
+			return false
+		case s.end != nil && pegs <= s.end.maxPegs:
+			for i, n := range kids {
+				if s.end.has(pegs, gen.group.Images(n.p, imgs)) {
+					return s.finish(start, append(layers, kids), i, true)
+				}
+			}
+			return false
+		case pegs == 1:
+			for i, n := range kids {
+				if s.goal.Reached(n.p) {
+					return s.finish(start, append(layers, kids), i, false)
+				}
+			}
+			return false
+		}
+		layers = append(layers, s.widest(kids, width))
+	}
+	return false
+}
+
+// widest returns the width nodes of kids (sorted by position) with the least
+// score, in position order.
+func (s *solver) widest(kids []beamNode, width int) []beamNode {
+	if len(kids) <= width {
+		return kids
+	}
+	scores := make([]int, len(kids))
+	for i, n := range kids {
+		scores[i] = s.beamScore(n.p)
+	}
+	// The cut score: the least t with at least width scores <= t. Ties at
+	// t go by position, so the beam does not depend on anything else.
+	order := slices.Clone(scores)
+	slices.Sort(order)
+	t := order[width-1]
+	below := 0
+	for _, x := range order {
+		if x < t {
+			below++
+		}
+	}
+	out := make([]beamNode, 0, width)
+	ties := width - below
+	for i, n := range kids {
+		if scores[i] < t || scores[i] == t && ties > 0 {
+			if scores[i] == t {
+				ties--
+			}
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// beamScore rates a position for the beam, least best: isolated pegs
+// first, then the pegs' distance from the centre or goal.
+func (s *solver) beamScore(p engine.Position) int {
+	d := 0
+	for q := uint64(p); q != 0; q &= q - 1 {
+		d += s.dist[bits.TrailingZeros64(q)]
+	}
+	return s.isolated(p)<<16 + d
+}
+
+// finish turns the beam's chain of canonical positions ending at node i of
+// the last layer into jumps from start, in s.path, replaying them on start's
+// own orientation; from a position the endgame table holds (table) it
+// follows the table to the goal.
+func (s *solver) finish(start engine.Position, layers [][]beamNode, i int, table bool) bool {
+	chain := make([]engine.Position, len(layers))
+	for d := len(layers) - 1; d >= 0; d-- {
+		chain[d] = layers[d][i].p
+		i = int(layers[d][i].parent)
+	}
+	p := start
+	for d := 1; d < len(chain); d++ {
+		imgs, next := s.img[d-1], s.img[d]
+		found := false
+		for _, k := range s.gen.appendMoves(nil, p) {
+			s.gen.childImages(next, imgs, k)
+			if canonical(next) == chain[d] {
+				s.path[d-1] = k
+				p ^= s.gen.masks[k]
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false // cannot happen: each link is a jump up to symmetry
+		}
+	}
+	if table {
+		return s.follow(p, s.img[len(chain)-1], len(chain)-1)
+	}
+	return s.goal.Reached(p)
+}
