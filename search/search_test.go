@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math/big"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
@@ -270,6 +271,61 @@ func TestSolveCutTable(t *testing.T) {
 		if q != 0 && ws.Contains(q) {
 			t.Fatalf("after %d cut rounds the dead table holds winnable %s", cuts, b.Line(q))
 		}
+	}
+}
+
+// TestFewestBeam checks the fewest-pegs search with beam searches: on the
+// diamond board's centre start (one peg is ruled out by class) a beam finds
+// two pegs, and a search cut into short rounds (see lowest) finds the same
+// fewest as one that is not, on English dead ends searched exhaustively.
+func TestFewestBeam(t *testing.T) {
+	ctx := context.Background()
+	dia, _ := engine.Lookup("diamond")
+	fewest := engine.Goal{Kind: engine.Fewest}
+	sol, err := Solve(ctx, dia, dia.Start(), fewest, Options{})
+	if err != nil || sol.Final.Pegs() != 2 {
+		t.Fatalf("fewest on the diamond board: %d pegs, %v", sol.Final.Pegs(), err)
+	}
+	checkSolution(t, dia, dia.Start(), fewest, sol)
+	if sol.Nodes <= fewestBeamAfter {
+		t.Errorf("two pegs after %d positions: no beam search ran", sol.Nodes)
+	}
+
+	b := engine.English()
+	checked := 0
+	for _, jumps := range randomGames(b, b.Start(), 40, rand.New(rand.NewPCG(12, 13))) {
+		if len(jumps) < 12 {
+			continue
+		}
+		p := b.Start()
+		for _, j := range jumps[:len(jumps)-8] {
+			p = p.Apply(j) // a position 8 jumps before the game ends
+		}
+		whole, err := solve(ctx, b, p, fewest, Options{Level: Pruned}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if whole.Final.Pegs() == 1 {
+			continue // not a dead end: the search stops at one
+		}
+		s := newSolver(ctx, b, p, fewest, Options{})
+		s.floor = 1
+		for s.probeEnd, s.cut = s.nodes+64, false; ; s.probeEnd, s.cut = s.nodes+64, false {
+			s.fewest(p, s.img[0], 0)
+			if s.err != nil {
+				t.Fatal(s.err)
+			}
+			if !s.cut {
+				break
+			}
+		}
+		if s.best != whole.Final.Pegs() {
+			t.Fatalf("%s: in rounds of 64 positions the fewest is %d; at once, %d", b.Line(p), s.best, whole.Final.Pegs())
+		}
+		checked++
+	}
+	if checked < 10 {
+		t.Fatalf("only %d dead ends checked", checked)
 	}
 }
 

@@ -120,7 +120,7 @@ func solve(ctx context.Context, b *engine.Board, start engine.Position, goal eng
 	s := newSolver(ctx, b, start, goal, opt)
 	s.floor = floor
 	if goal.Kind == engine.Fewest {
-		s.fewest(start, s.img[0], 0)
+		s.lowest(start)
 	} else if s.level == Plain && s.plain(b, start, 0) || s.level != Plain && s.find(start) {
 		s.best = 1
 		s.bestPath = append([]int16(nil), s.path[:start.Pegs()-1]...)
@@ -348,12 +348,15 @@ func (s *solver) fewest(p engine.Position, imgs []engine.Position, depth int) {
 	if !s.check() {
 		return
 	}
-	added, err := s.table.add(canonical(imgs))
-	if err != nil {
-		s.err = err
+	if s.probeEnd > 0 && s.nodes > s.probeEnd {
+		s.cut = true
 		return
 	}
-	if !added {
+	// A position is tabled once searched to the end, so a search cut
+	// short (see lowest) can resume: what it tabled stays true, and the
+	// fewest pegs found so far stays in s.best.
+	key := canonical(imgs)
+	if s.table.has(key) {
 		return
 	}
 	moves := s.gen.appendMoves(s.moves[depth][:0], p)
@@ -366,16 +369,18 @@ func (s *solver) fewest(p engine.Position, imgs []engine.Position, depth int) {
 			s.best = pegs
 			s.bestPath = append(s.bestPath[:0], s.path[:depth]...)
 		}
-		return
 	}
 	next := s.img[depth+1]
 	for _, k := range moves {
 		s.gen.childImages(next, imgs, k)
 		s.path[depth] = k
 		s.fewest(p^s.gen.masks[k], next, depth+1)
-		if s.best <= s.floor || s.err != nil {
+		if s.best <= s.floor || s.err != nil || s.cut {
 			return
 		}
+	}
+	if _, err := s.table.add(key); err != nil {
+		s.err = err
 	}
 }
 
