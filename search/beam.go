@@ -1,7 +1,6 @@
 package search
 
 import (
-	"cmp"
 	"math/bits"
 	"slices"
 
@@ -107,23 +106,28 @@ func (s *solver) beam(start engine.Position, width int) bool {
 			return false
 		}
 		cur := layers[len(layers)-1]
+		// The distinct children, each with the first parent found.
 		var kids []beamNode
+		seen := newPosSet(s.table.budget)
 		for i, n := range cur {
 			w.setParent(gen, n.p)
 			w.moves = gen.appendMoves(w.moves[:0], n.p)
 			for _, k := range w.moves {
 				c := w.child(gen, k)
-				if s.pagoda == nil || s.pagoda.Value(c) >= s.need {
+				if s.pagoda != nil && s.pagoda.Value(c) < s.need {
+					continue
+				}
+				s.nodes++
+				added, err := seen.add(c)
+				if err != nil {
+					s.err = err
+					return false
+				}
+				if added {
 					kids = append(kids, beamNode{c, int32(i)})
 				}
 			}
 		}
-		s.nodes += int64(len(kids))
-		// Distinct children, each with its first parent.
-		slices.SortFunc(kids, func(a, b beamNode) int {
-			return cmp.Or(cmp.Compare(a.p, b.p), cmp.Compare(a.parent, b.parent))
-		})
-		kids = slices.CompactFunc(kids, func(a, b beamNode) bool { return a.p == b.p })
 		switch {
 		case len(kids) == 0:
 			return false
@@ -147,8 +151,8 @@ func (s *solver) beam(start engine.Position, width int) bool {
 	return false
 }
 
-// widest returns the width nodes of kids (sorted by position) with the least
-// score, in position order.
+// widest returns the width nodes of kids with the least score, in their
+// order (which breaks ties: it depends only on the layer before).
 func (s *solver) widest(kids []beamNode, width int) []beamNode {
 	if len(kids) <= width {
 		return kids
@@ -157,8 +161,8 @@ func (s *solver) widest(kids []beamNode, width int) []beamNode {
 	for i, n := range kids {
 		scores[i] = s.beamScore(n.p)
 	}
-	// The cut score: the least t with at least width scores <= t. Ties at
-	// t go by position, so the beam does not depend on anything else.
+	// The cut score: the least t with at least width scores <= t; ties at
+	// t go in the order of kids.
 	order := slices.Clone(scores)
 	slices.Sort(order)
 	t := order[width-1]
