@@ -375,7 +375,8 @@ func startLevel(ctx context.Context, b *engine.Board, start engine.Position, goa
 	}
 	go func() {
 		defer close(l.done)
-		l.o, l.err = levelOracle(ctx, b, start, goal, opt)
+		// Depth first keeps a core of its own.
+		l.o, l.err = levelOracle(ctx, b, start, goal, ExploreOptions{Memory: opt.memory(), Workers: max(1, poolSize(0)-1)})
 		if errors.Is(l.err, ErrMemory) {
 			levelsTooBig.Store(key, opt.memory())
 		}
@@ -440,13 +441,13 @@ func builtLevel(b *engine.Board, start engine.Position, goal engine.Goal) Winner
 }
 
 // levelOracle returns the oracle of a level, building it on first use.
-func levelOracle(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, opt Options) (*Oracle, error) {
+func levelOracle(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, opt ExploreOptions) (*Oracle, error) {
 	prob := Problem{Board: b, Start: start, Goal: goal}
 	key := levelKey{b, prob.Group().Canonical(start), goal}
 	if o, ok := levelOracles.Load(key); ok {
 		return o.(*Oracle), nil
 	}
-	o, err := NewOracle(ctx, prob, ExploreOptions{Memory: opt.Memory})
+	o, err := NewOracle(ctx, prob, opt)
 	if err != nil {
 		return nil, err
 	}

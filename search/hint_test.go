@@ -637,7 +637,7 @@ func BenchmarkHint(b *testing.B) {
 			// soon (about 2 s, once a process): build them first, so that
 			// the hints are timed as a game server sees them after that.
 			if w == nil && !c.noHist {
-				if _, err := levelOracle(context.Background(), eng, eng.Start(), g, Options{}); err != nil {
+				if _, err := levelOracle(context.Background(), eng, eng.Start(), g, ExploreOptions{}); err != nil {
 					b.Fatal(err)
 				}
 			}
