@@ -72,9 +72,10 @@ type Winner interface {
 // Advise returns the hint for position p toward goal: the goal is one peg
 // at a hole or anywhere. hist may be nil. oracle, if not nil, answers
 // "still winnable?" for the goal without searching. Without one, a hint
-// with a history may build its level's oracle (when depth first is slow)
-// and keeps it for the process's later hints of that level; it waits, on
-// return, for a build it started but did not use to stop.
+// with a history may start building its level's oracle (when depth first
+// is slow), in the background on all cores but one: the build goes on
+// after the hint returns, and the process's later hints of that level use
+// it (see startLevel).
 func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine.Goal, hist *History, oracle Winner, opt Options) (Hint, error) {
 	if p == 0 {
 		return Hint{}, ErrNoPegs
@@ -170,15 +171,10 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 		return nil
 	}
 	var level *levelBuild
-	defer func() {
-		if level != nil {
-			level.close()
-		}
-	}()
 	race := func(q engine.Position, g engine.Goal) (Solution, bool, error) {
 		half := Options{Memory: opt.memory() / 2}
 		if level == nil {
-			level = startLevel(ctx, b, hist.Start, goal, half)
+			level = startLevel(b, hist.Start, goal, half)
 		}
 		return level.solve(ctx, b, q, g, half)
 	}
@@ -354,29 +350,38 @@ type levelKey struct {
 var levelOracles sync.Map // levelKey -> *Oracle
 
 // levelBuild is a level's tables (levelOracle) being built in the
-// background for one hint, which a depth-first search races.
+// background, which depth-first searches race.
 type levelBuild struct {
 	done chan struct{} // closed when the build ends
 	o    *Oracle
 	err  error
-	stop context.CancelFunc
 }
 
+// levelBuilds holds the builds under way, one a level.
+var levelBuilds sync.Map // levelKey -> *levelBuild
+
 // startLevel starts building the tables of the level that starts at start,
-// unless they are known not to fit in opt's memory budget.
-func startLevel(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, opt Options) *levelBuild {
-	ctx, stop := context.WithCancel(ctx)
-	l := &levelBuild{done: make(chan struct{}), stop: stop}
+// or returns the build under way, unless they are known not to fit in
+// opt's memory budget. A build outlives the hint that started it, so that
+// the hints after it (a game's next moves) find it done: it is not
+// cancelled, and it costs one build a level and process at most (then the
+// tables are kept, or their failure to fit is).
+func startLevel(b *engine.Board, start engine.Position, goal engine.Goal, opt Options) *levelBuild {
 	key := levelKey{b, Problem{Board: b, Start: start, Goal: goal}.Group().Canonical(start), goal}
+	l := &levelBuild{done: make(chan struct{})}
 	if failed, ok := levelsTooBig.Load(key); ok && failed.(int64) >= opt.memory() {
 		l.err = ErrMemory
 		close(l.done)
 		return l
 	}
+	if running, ok := levelBuilds.LoadOrStore(key, l); ok {
+		return running.(*levelBuild)
+	}
 	go func() {
 		defer close(l.done)
+		defer levelBuilds.Delete(key)
 		// Depth first keeps a core of its own.
-		l.o, l.err = levelOracle(ctx, b, start, goal, ExploreOptions{Memory: opt.memory(), Workers: max(1, poolSize(0)-1)})
+		l.o, l.err = levelOracle(context.Background(), b, start, goal, ExploreOptions{Memory: opt.memory(), Workers: max(1, poolSize(0)-1)})
 		if errors.Is(l.err, ErrMemory) {
 			levelsTooBig.Store(key, opt.memory())
 		}
@@ -398,12 +403,6 @@ func (l *levelBuild) ready() *Oracle {
 	default:
 	}
 	return nil
-}
-
-// close stops the build if it is still running, and waits for it.
-func (l *levelBuild) close() {
-	l.stop()
-	<-l.done
 }
 
 // solve is Solve without a node limit, stopped if the tables are built

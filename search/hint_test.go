@@ -193,11 +193,18 @@ func TestHintLevelRace(t *testing.T) {
 	}
 	b := engine.English()
 	g := goal(t, b, "center")
-	// Other tests may have built this level's tables in the process.
+	// Other tests may have built this level's tables in the process, or
+	// be building them.
 	key := levelKey{b, b.Start(), g}
-	levelOracles.Delete(key)
-	levelsTooBig.Delete(key)
-	defer levelsTooBig.Delete(key)
+	settle := func() {
+		if l, ok := levelBuilds.Load(key); ok {
+			<-l.(*levelBuild).done
+		}
+		levelOracles.Delete(key)
+		levelsTooBig.Delete(key)
+	}
+	settle()
+	defer settle()
 	ws, err := Winnable(context.Background(), Problem{b, b.Start(), g}, ExploreOptions{})
 	if err != nil {
 		t.Fatal(err)
