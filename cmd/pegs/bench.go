@@ -116,6 +116,10 @@ func writeBench(w io.Writer, f report.Format, benchfmt bool, results []bench.Res
 	if err := report.BenchTable(results).Write(w, f); err != nil {
 		return err
 	}
+	scaling := report.ScalingTable(results)
+	if len(scaling.Rows) == 0 {
+		return nil // no strategy ran at several worker counts
+	}
 	fmt.Fprintln(w)
-	return report.ScalingTable(results).Write(w, f)
+	return scaling.Write(w, f)
 }

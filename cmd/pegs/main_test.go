@@ -196,6 +196,19 @@ func TestBenchFormats(t *testing.T) {
 	}
 }
 
+// TestBenchSequentialOnly checks that pegs bench prints no speed-up table
+// when no strategy it ran has a worker pool.
+func TestBenchSequentialOnly(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	args := strings.Fields("bench --suite @testdata/classic3.levels --strategies dfs-pruned,dfs-beam --runs 1 --format markdown")
+	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+		t.Fatalf("pegs %v: %v\n%s", args, err, stderr.String())
+	}
+	if out := stdout.String(); !strings.Contains(out, "dfs-beam") || strings.Contains(out, "speed-up") {
+		t.Errorf("pegs %v: want the strategies' table alone, got:\n%s", args, out)
+	}
+}
+
 // TestHintOracleLevel checks that hint refuses an oracle file written for
 // another level than --start's: its tables say nothing of that level.
 func TestHintOracleLevel(t *testing.T) {
