@@ -179,7 +179,7 @@ type solver struct {
 	// has visited that many positions; see find.
 	probeEnd int64
 	cut      bool
-	beams    bool // find alternates depth first with beam searches
+	beams    bool // find and lowest alternate depth first with beam searches
 }
 
 func newSolver(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, opt Options) *solver {
