@@ -251,8 +251,9 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 		var sol Solution
 		var err error
 		if hist != nil {
-			// The level's tables hold no fewest pegs: building them would
-			// not answer this.
+			// The level's tables answer this only once their fewest pegs
+			// are built too, which comes after them: building them would
+			// not answer it sooner.
 			dfs.MaxNodes = opt.MaxNodes
 		}
 		if !known {
@@ -347,14 +348,23 @@ type levelKey struct {
 	goal  engine.Goal
 }
 
+// keyOfLevel returns the key of the level that starts at start: levels
+// whose starts are images of each other share their tables.
+func keyOfLevel(b *engine.Board, start engine.Position, goal engine.Goal) levelKey {
+	return levelKey{b, Problem{Board: b, Start: start, Goal: goal}.Group().Canonical(start), goal}
+}
+
 var levelOracles sync.Map // levelKey -> *Oracle
 
 // levelBuild is a level's tables (levelOracle) being built in the
 // background, which depth-first searches race.
 type levelBuild struct {
-	done chan struct{} // closed when the build ends
+	done chan struct{} // closed when the winnable tables are built or fail
 	o    *Oracle
 	err  error
+	// full is closed when the build ends: after the winnable tables, the
+	// fewest pegs of the level's dead ends (see levelFewest) are built too.
+	full chan struct{}
 }
 
 // levelBuilds holds the builds under way, one a level.
@@ -365,25 +375,35 @@ var levelBuilds sync.Map // levelKey -> *levelBuild
 // opt's memory budget. A build outlives the hint that started it, so that
 // the hints after it (a game's next moves) find it done: it is not
 // cancelled, and it costs one build a level and process at most (then the
-// tables are kept, or their failure to fit is).
+// tables are kept, or their failure to fit is). Once the winnable tables
+// are built and answer, the build goes on to the fewest pegs of the
+// level's dead ends (levelFewest: on the English board about 20 s on one
+// core), which then answer a dead end's hint too without searching.
 func startLevel(b *engine.Board, start engine.Position, goal engine.Goal, opt Options) *levelBuild {
-	key := levelKey{b, Problem{Board: b, Start: start, Goal: goal}.Group().Canonical(start), goal}
-	l := &levelBuild{done: make(chan struct{})}
+	key := keyOfLevel(b, start, goal)
+	l := &levelBuild{done: make(chan struct{}), full: make(chan struct{})}
 	if failed, ok := levelsTooBig.Load(key); ok && failed.(int64) >= opt.memory() {
 		l.err = ErrMemory
 		close(l.done)
+		close(l.full)
 		return l
 	}
 	if running, ok := levelBuilds.LoadOrStore(key, l); ok {
 		return running.(*levelBuild)
 	}
 	go func() {
-		defer close(l.done)
+		defer close(l.full)
 		defer levelBuilds.Delete(key)
 		// Depth first keeps a core of its own.
-		l.o, l.err = levelOracle(context.Background(), b, start, goal, ExploreOptions{Memory: opt.memory(), Workers: max(1, poolSize(0)-1)})
+		eopt := ExploreOptions{Memory: opt.memory(), Workers: max(1, poolSize(0)-1)}
+		l.o, l.err = levelOracle(context.Background(), b, start, goal, eopt)
 		if errors.Is(l.err, ErrMemory) {
 			levelsTooBig.Store(key, opt.memory())
+		}
+		close(l.done)
+		if l.err == nil {
+			// Past the budget, dead ends go on being searched.
+			levelFewest(context.Background(), l.o, eopt)
 		}
 	}()
 	return l
@@ -432,8 +452,7 @@ func (l *levelBuild) solve(ctx context.Context, b *engine.Board, q engine.Positi
 // builtLevel returns the oracle of a level if levelOracle has built it,
 // else nil.
 func builtLevel(b *engine.Board, start engine.Position, goal engine.Goal) Winner {
-	prob := Problem{Board: b, Start: start, Goal: goal}
-	if o, ok := levelOracles.Load(levelKey{b, prob.Group().Canonical(start), goal}); ok {
+	if o, ok := levelOracles.Load(keyOfLevel(b, start, goal)); ok {
 		return o.(*Oracle)
 	}
 	return nil
@@ -441,15 +460,34 @@ func builtLevel(b *engine.Board, start engine.Position, goal engine.Goal) Winner
 
 // levelOracle returns the oracle of a level, building it on first use.
 func levelOracle(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, opt ExploreOptions) (*Oracle, error) {
-	prob := Problem{Board: b, Start: start, Goal: goal}
-	key := levelKey{b, prob.Group().Canonical(start), goal}
+	key := keyOfLevel(b, start, goal)
 	if o, ok := levelOracles.Load(key); ok {
 		return o.(*Oracle), nil
 	}
-	o, err := NewOracle(ctx, prob, opt)
+	o, err := NewOracle(ctx, Problem{Board: b, Start: start, Goal: goal}, opt)
 	if err != nil {
 		return nil, err
 	}
 	actual, _ := levelOracles.LoadOrStore(key, o)
 	return actual.(*Oracle), nil
+}
+
+// levelFewest returns a level's oracle (from levelOracle) with its fewest
+// table, building that on first use and putting the new oracle in the
+// level's place for later hints; o itself is left as it was, so hints that
+// hold it are not disturbed.
+func levelFewest(ctx context.Context, o *Oracle, opt ExploreOptions) (*Oracle, error) {
+	if o.fewest != nil {
+		return o, nil
+	}
+	key := keyOfLevel(o.board, o.start, o.goal)
+	if cur, ok := levelOracles.Load(key); ok && cur.(*Oracle).fewest != nil {
+		return cur.(*Oracle), nil
+	}
+	f := *o
+	if err := f.AddFewest(ctx, opt); err != nil {
+		return nil, err
+	}
+	levelOracles.Store(key, &f)
+	return &f, nil
 }

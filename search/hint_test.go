@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -260,6 +261,58 @@ func TestHintLevelRace(t *testing.T) {
 	}
 	if builtLevel(b, b.Start(), g) != nil {
 		t.Error("the level's tables were built within half of a budget they pass")
+	}
+}
+
+// TestLevelBuildFewest checks that a level's build in the background goes on
+// to the fewest pegs of its dead ends, and that a dead end's hint then
+// gives the fewest pegs an exhaustive search finds.
+func TestLevelBuildFewest(t *testing.T) {
+	defer func(n int) { fewestFrom = n }(fewestFrom)
+	fewestFrom = 1
+	b := lookup(t, "triangle")
+	start, _ := b.Vacate("1")
+	g := goal(t, b, "any")
+	key := keyOfLevel(b, start, g)
+	levelOracles.Delete(key)
+	defer levelOracles.Delete(key)
+	l := startLevel(b, start, g, Options{})
+	<-l.full
+	o, _ := builtLevel(b, start, g).(*Oracle)
+	if l.ready() == nil || o == nil || o.fewest == nil {
+		t.Fatalf("the level's build ended without its fewest table (error %v)", l.err)
+	}
+	if l.ready().fewest != nil {
+		t.Error("the fewest table was added to the oracle hints already held")
+	}
+	checked := 0
+	for game, jumps := range randomGames(b, start, 40, rand.New(rand.NewPCG(5, 6))) {
+		for i := range jumps {
+			p, _ := b.Replay(start, jumps[:i+1])
+			if one, _ := o.OnePeg(p); one {
+				continue
+			}
+			sol, err := solve(context.Background(), b, p, engine.Goal{Kind: engine.Fewest}, Options{}, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := o.Fewest(p); !ok {
+				t.Fatalf("game %d at %s: the level's fewest table does not know it", game, b.Line(p))
+			}
+			h, err := Advise(context.Background(), b, p, g, &History{start, jumps[:i+1]}, nil, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if h.Status != DeadEnd || h.Fewest != sol.Final.Pegs() {
+				t.Fatalf("game %d at %s: %v with fewest %d, want a dead end with %d", game, b.Line(p), h.Status, h.Fewest, sol.Final.Pegs())
+			}
+			if h.Fewest >= 3 {
+				checked++
+			}
+		}
+	}
+	if checked == 0 {
+		t.Error("no dead end of the games ends with three pegs at best; the table is not tested")
 	}
 }
 
@@ -603,7 +656,9 @@ func BenchmarkHint(b *testing.B) {
 	// With the fewest table too (built on first use, about 15 s), a dead
 	// end's fewest pegs is a lookup from 14 pegs up.
 	// With no file but the history (oracle=level), the level's tables
-	// built in the process answer, as a game server sees them once built.
+	// built in the process answer, as a game server sees them once built:
+	// first the winnable tables alone, then (level+fewest, about 20 s
+	// later on one core) with the fewest pegs of dead ends too.
 	var fewest *Oracle
 	withFewest := func(b *testing.B) Winner {
 		if fewest == nil {
@@ -626,6 +681,7 @@ func BenchmarkHint(b *testing.B) {
 		{"positions=random-games/oracle=file/history=none", steps, func(*testing.B) Winner { return o }, true},
 		{"positions=random-games/oracle=file+fewest/history=none", steps, withFewest, true},
 		{"positions=random-games/oracle=level", steps, func(*testing.B) Winner { return nil }, false},
+		{"positions=random-games/oracle=level+fewest", steps, func(*testing.B) Winner { return nil }, false},
 		{"positions=random-games/oracle=none", steps[:lone], func(*testing.B) Winner { return nil }, true},
 	} {
 		b.Run(c.name, func(b *testing.B) {
@@ -644,8 +700,19 @@ func BenchmarkHint(b *testing.B) {
 			// soon (about 2 s, once a process): build them first, so that
 			// the hints are timed as a game server sees them after that.
 			if w == nil && !c.noHist {
-				if _, err := levelOracle(context.Background(), eng, eng.Start(), g, ExploreOptions{}); err != nil {
+				key := keyOfLevel(eng, eng.Start(), g)
+				lo, err := levelOracle(context.Background(), eng, eng.Start(), g, ExploreOptions{})
+				if err != nil {
 					b.Fatal(err)
+				}
+				if strings.HasSuffix(c.name, "+fewest") {
+					if _, err := levelFewest(context.Background(), lo, ExploreOptions{}); err != nil {
+						b.Fatal(err)
+					}
+				} else {
+					plain := *lo
+					plain.fewest, plain.fewestFrom = nil, 0
+					levelOracles.Store(key, &plain)
 				}
 			}
 			var times []time.Duration
