@@ -14,6 +14,8 @@ import (
 func BenchmarkSolve(b *testing.B) {
 	eng := engine.English()
 	tri, _ := engine.Lookup("triangle:10")
+	wie, _ := engine.Lookup("wiegleb")
+	wieCentre, _ := wie.ParseGoal("center")
 	centre, _ := eng.ParseGoal("center")
 	cases := []struct {
 		name string
@@ -25,6 +27,7 @@ func BenchmarkSolve(b *testing.B) {
 		{"problem=english-diamond", eng, ".o.ooo.ooooo.ooo.ooo.ooooo.ooo.o.", centre},
 		{"problem=english-arrow", eng, ".o.ooo.ooooo....o......o...oooooo", centre},
 		{"problem=triangle10-corner-fewest", tri, "." + strings.Repeat("o", 54), engine.Goal{Kind: engine.Fewest}},
+		{"problem=wiegleb-centre", wie, wie.Line(wie.Start()), wieCentre},
 	}
 	for _, c := range cases {
 		p, err := c.bd.ParsePosition(c.pic)

@@ -163,6 +163,7 @@ type solver struct {
 	end      *endgame
 	level    Level
 	dist     []int
+	cost     []int // a peg's part of beamScore by hole: see newSolver
 	need     int
 	table    *posSet
 	pegs0    int
@@ -199,6 +200,19 @@ func newSolver(ctx context.Context, b *engine.Board, start engine.Position, goal
 	s.dist = make([]int, b.Holes())
 	for h := range s.dist {
 		s.dist[h] = top - s.ord.Weight(h)
+	}
+	// A peg costs a beam its distance, and twice the jumps over its hole
+	// short of the most any hole has: few jumps take a peg off a board's
+	// edges and arms' ends, and a beam that leaves pegs there strands them.
+	over := make([]int, b.Holes())
+	most := 0
+	for _, j := range s.gen.jumps {
+		over[j.Over]++
+		most = max(most, over[j.Over])
+	}
+	s.cost = make([]int, b.Holes())
+	for h := range s.cost {
+		s.cost[h] = s.dist[h] + 2*(most-over[h])
 	}
 	s.level, s.beams = opt.Level, opt.Level == Full
 	if s.level == Pruned {
