@@ -112,8 +112,8 @@ func (b *memBudget) take(n int64, what string) error {
 	u := b.used.Add(n)
 	if u > b.limit {
 		b.used.Add(-n)
-		return fmt.Errorf("%w: %s needs %s more, %s in use (budget %s, set with --mem)", ErrMemory, what,
-			bytesize.Format(n), bytesize.Format(u-n), bytesize.Format(b.limit))
+		return fmt.Errorf("%w: %s more for %s, %s in use (budget %s, set with --mem)", ErrMemory,
+			bytesize.Format(n), what, bytesize.Format(u-n), bytesize.Format(b.limit))
 	}
 	for {
 		p := b.peak.Load()
@@ -300,6 +300,16 @@ func roundSize(n int, recordBytes, budget int64) int {
 // distinct children (bucketTable), buckets in parallel, so both phases
 // touch memory in cache-sized pieces and no locks are taken.
 func (e *expander) next(ctx context.Context, cur *layer) (*layer, layerStats, error) {
+	next, st, err := e.grow(ctx, cur)
+	if errors.Is(err, ErrMemory) {
+		// Say how far the search came.
+		err = fmt.Errorf("%w, finding the positions of %d pegs", err, cur.pegs-1)
+	}
+	return next, st, err
+}
+
+// grow is next without the note on a memory error.
+func (e *expander) grow(ctx context.Context, cur *layer) (*layer, layerStats, error) {
 	if e.counts && e.noMass && narrowEnough(cur) {
 		return expand(ctx, e, cur, func(w *workerState) *[][]paths { return &w.paths })
 	}

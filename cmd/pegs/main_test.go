@@ -116,6 +116,7 @@ func TestErrors(t *testing.T) {
 		{[]string{"solve", "--board", "triangle:12"}, 2, "rows must be 4..10"},
 		{[]string{"explore", "--goal", "fewest"}, 2, "one-peg goal"},
 		{[]string{"explore", "--mem", "1MiB"}, 1, "memory budget exceeded"},
+		{[]string{"explore", "--board", "triangle:8", "--start", "1", "--goal", "any", "--whole-group", "--mem", "2MiB"}, 1, "(budget 2.0 MiB, set with --mem), finding the positions of 28 pegs"},
 		{[]string{"explore", "--whole-group"}, 2, "--whole-group needs --goal any"},
 		{[]string{"explore", "--goal", "any", "--whole-group", "--winnable-only"}, 2, "not --winnable-only"},
 		{[]string{"explore", "--no-games", "--winnable-only"}, 2, "not --winnable-only"},
