@@ -199,8 +199,9 @@ func TestSolveBeam(t *testing.T) {
 	start, _ := dia.Vacate("e3")
 	anyGoal := engine.Goal{Kind: engine.OnePeg}
 	s := newSolver(ctx, dia, start, anyGoal, Options{})
-	if !s.beam(start, beamWidth) {
-		t.Fatalf("a beam %d wide finds no solution vacating e3 on the diamond board", beamWidth)
+	const width = 1 << 10
+	if !s.beam(start, width) {
+		t.Fatalf("a beam %d wide finds no solution vacating e3 on the diamond board", width)
 	}
 	var jumps []engine.Jump
 	for _, k := range s.path[:start.Pegs()-1] {
@@ -329,10 +330,12 @@ func TestFewestBeam(t *testing.T) {
 	}
 }
 
+// TestSolveMemoryBudget refutes a lost English position of 27 pegs, which
+// takes millions of positions, within 64 KiB.
 func TestSolveMemoryBudget(t *testing.T) {
-	b := engine.French()
-	start, _ := b.Vacate("d3")
-	_, err := Solve(context.Background(), b, start, goal(t, b, "any"), Options{Memory: 64 << 10})
+	b := engine.English()
+	start, _ := b.ParsePosition("ooo..ooo.oooooo..oooooo.ooooooooo")
+	_, err := Solve(context.Background(), b, start, goal(t, b, "center"), Options{Memory: 64 << 10})
 	if err == nil {
 		t.Fatal("a 64 KiB budget sufficed; want ErrMemory")
 	}
