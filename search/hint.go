@@ -250,14 +250,16 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 		}
 		var sol Solution
 		var err error
+		few := dfs
 		if hist != nil {
 			// The level's tables answer this only once their fewest pegs
 			// are built too, which comes after them: building them would
-			// not answer it sooner.
-			dfs.MaxNodes = opt.MaxNodes
+			// not answer it sooner. (The jumps to take back, below, race
+			// them again.)
+			few.MaxNodes = opt.MaxNodes
 		}
 		if !known {
-			sol, err = solve(ctx, b, p, engine.Goal{Kind: engine.Fewest}, dfs, 2)
+			sol, err = solve(ctx, b, p, engine.Goal{Kind: engine.Fewest}, few, 2)
 			if errors.Is(err, ErrNodeLimit) {
 				if err = layered(); err == nil && !known {
 					sol, err = solve(ctx, b, p, engine.Goal{Kind: engine.Fewest}, dfs, 2)
@@ -401,13 +403,17 @@ func startLevel(b *engine.Board, start engine.Position, goal engine.Goal, opt Op
 			levelsTooBig.Store(key, opt.memory())
 		}
 		close(l.done)
-		if l.err == nil {
+		if l.err == nil && levelFewestStage {
 			// Past the budget, dead ends go on being searched.
 			levelFewest(context.Background(), l.o, eopt)
 		}
 	}()
 	return l
 }
+
+// levelFewestStage is whether a level's build goes on to the fewest pegs
+// of its dead ends; tests that need the build alone turn it off.
+var levelFewestStage = true
 
 // levelsTooBig remembers the levels whose tables passed a memory budget,
 // so that later hints do not try again within one no larger.

@@ -264,6 +264,69 @@ func TestHintLevelRace(t *testing.T) {
 	}
 }
 
+// TestHintUndoRaces checks that the jumps a dead end's hint takes back race
+// the level's build like its other questions. The position has few pegs,
+// so its own questions are answered at once; but the positions back to the
+// last winnable one include some that depth first does not refute within
+// levelNodes, so the build must start. (The questions of the jumps to take
+// back once inherited the dead end's fewest search's lack of a limit, and
+// took seconds each with the build never started.)
+func TestHintUndoRaces(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the English winnable set")
+	}
+	defer func(on bool) { levelFewestStage = on }(levelFewestStage)
+	levelFewestStage = false
+	b := engine.English()
+	g := goal(t, b, "center")
+	key := keyOfLevel(b, b.Start(), g)
+	settle := func() {
+		if l, ok := levelBuilds.Load(key); ok {
+			<-l.(*levelBuild).full
+		}
+		levelOracles.Delete(key)
+		levelsTooBig.Delete(key)
+	}
+	settle()
+	defer settle()
+	ws, err := Winnable(context.Background(), Problem{b, b.Start(), g}, ExploreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for game, jumps := range randomGames(b, b.Start(), 10, rand.New(rand.NewPCG(7, 8))) {
+		// The first position of 13 pegs, and the last winnable one.
+		end, last := 32-13, 0
+		for i := range end + 1 {
+			if p, _ := b.Replay(b.Start(), jumps[:i]); ws.Contains(p) {
+				last = i
+			}
+		}
+		hard := false
+		for i := last + 1; i < end && !hard; i++ {
+			p, _ := b.Replay(b.Start(), jumps[:i])
+			_, err := Solve(context.Background(), b, p, g, Options{MaxNodes: levelNodes})
+			hard = errors.Is(err, ErrNodeLimit)
+		}
+		if !hard {
+			continue
+		}
+		p, _ := b.Replay(b.Start(), jumps[:end])
+		h, err := Advise(context.Background(), b, p, g, &History{b.Start(), jumps[:end]}, nil, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.Status != DeadEnd || h.Undo != end-last {
+			t.Fatalf("game %d at %s: %v, undo %d; want a dead end, undo %d", game, b.Line(p), h.Status, h.Undo, end-last)
+		}
+		_, started := levelBuilds.Load(key)
+		if !started && builtLevel(b, b.Start(), g) == nil {
+			t.Fatalf("game %d at %s: the jumps taken back did not race the level's build", game, b.Line(p))
+		}
+		return
+	}
+	t.Fatal("no game has a dead end of 13 pegs with a hard position to take back")
+}
+
 // TestLevelBuildFewest checks that a level's build in the background goes on
 // to the fewest pegs of its dead ends, and that a dead end's hint then
 // gives the fewest pegs an exhaustive search finds.
