@@ -194,18 +194,7 @@ func TestHintLevelRace(t *testing.T) {
 	}
 	b := engine.English()
 	g := goal(t, b, "center")
-	// Other tests may have built this level's tables in the process, or
-	// be building them.
-	key := levelKey{b, b.Start(), g}
-	settle := func() {
-		if l, ok := levelBuilds.Load(key); ok {
-			<-l.(*levelBuild).done
-		}
-		levelOracles.Delete(key)
-		levelsTooBig.Delete(key)
-	}
-	settle()
-	defer settle()
+	freshLevel(t, b, b.Start(), g)
 	ws, err := Winnable(context.Background(), Problem{b, b.Start(), g}, ExploreOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -275,20 +264,13 @@ func TestHintUndoRaces(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the English winnable set")
 	}
-	defer func(on bool) { levelFewestStage = on }(levelFewestStage)
+	// Restored after freshLevel's cleanup has waited for the build.
+	on := levelFewestStage
+	t.Cleanup(func() { levelFewestStage = on })
 	levelFewestStage = false
 	b := engine.English()
 	g := goal(t, b, "center")
-	key := keyOfLevel(b, b.Start(), g)
-	settle := func() {
-		if l, ok := levelBuilds.Load(key); ok {
-			<-l.(*levelBuild).full
-		}
-		levelOracles.Delete(key)
-		levelsTooBig.Delete(key)
-	}
-	settle()
-	defer settle()
+	key := freshLevel(t, b, b.Start(), g)
 	ws, err := Winnable(context.Background(), Problem{b, b.Start(), g}, ExploreOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -336,9 +318,7 @@ func TestLevelBuildFewest(t *testing.T) {
 	b := lookup(t, "triangle")
 	start, _ := b.Vacate("1")
 	g := goal(t, b, "any")
-	key := keyOfLevel(b, start, g)
-	levelOracles.Delete(key)
-	defer levelOracles.Delete(key)
+	freshLevel(t, b, start, g)
 	l := startLevel(b, start, g, Options{})
 	<-l.full
 	o, _ := builtLevel(b, start, g).(*Oracle)
@@ -377,6 +357,23 @@ func TestLevelBuildFewest(t *testing.T) {
 	if checked == 0 {
 		t.Error("no dead end of the games ends with three pegs at best; the table is not tested")
 	}
+}
+
+// freshLevel clears what the process knows of a level's tables (other
+// tests may have built them, or be building them), now and when t ends,
+// and returns the level's key.
+func freshLevel(t *testing.T, b *engine.Board, start engine.Position, g engine.Goal) levelKey {
+	key := keyOfLevel(b, start, g)
+	settle := func() {
+		if l, ok := levelBuilds.Load(key); ok {
+			<-l.(*levelBuild).full
+		}
+		levelOracles.Delete(key)
+		levelsTooBig.Delete(key)
+	}
+	settle()
+	t.Cleanup(settle)
+	return key
 }
 
 // TestOracleOutsideLevel checks that an oracle's tables, which hold its
