@@ -159,14 +159,16 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 		}
 	}
 	layered := func() error {
-		dfs.MaxNodes = 0
 		o, f, err := loneOracle(ctx, b, p, goal, opt)
 		if errors.Is(err, ErrMemory) {
+			dfs.MaxNodes = 0
 			return nil
 		}
 		if err != nil {
 			return err
 		}
+		// It speaks for p and what p reaches; the positions of a history
+		// before p are still solved (and race the level's tables).
 		oracle, fewest, known = o, f, true
 		return nil
 	}
@@ -180,7 +182,9 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 	}
 	var win func(q engine.Position, g engine.Goal) (bool, *engine.Jump, error)
 	win = func(q engine.Position, g engine.Goal) (bool, *engine.Jump, error) {
-		if oracle == nil && level != nil {
+		if level != nil {
+			// The level's tables, once built, speak for every position of
+			// the history (a layered search's, only for p and after).
 			if o := level.ready(); o != nil {
 				oracle = o
 			}
@@ -326,14 +330,24 @@ func loneOracle(ctx context.Context, b *engine.Board, p engine.Position, goal en
 			fewest = min(fewest, l.Pegs)
 		}
 	}
-	return reachWinner{sets[0], sets[1]}, fewest, nil
+	return reachWinner{sets[0], sets[1], p.Pegs()}, fewest, nil
 }
 
-// reachWinner answers for the positions a layered search reached.
-type reachWinner struct{ goal, any *WinSet }
+// reachWinner answers for the positions a layered search from a position of
+// pegs pegs reached; it cannot tell for positions of more pegs (a history's
+// before it).
+type reachWinner struct {
+	goal, any *WinSet
+	pegs      int
+}
 
-func (w reachWinner) Winnable(p engine.Position) (bool, bool) { return w.goal.Contains(p), true }
-func (w reachWinner) OnePeg(p engine.Position) (bool, bool)   { return w.any.Contains(p), true }
+func (w reachWinner) Winnable(p engine.Position) (bool, bool) {
+	return w.goal.Contains(p), p.Pegs() <= w.pegs
+}
+
+func (w reachWinner) OnePeg(p engine.Position) (bool, bool) {
+	return w.any.Contains(p), p.Pegs() <= w.pegs
+}
 
 func appendUnique(s []int, x int) []int {
 	for _, y := range s {

@@ -264,17 +264,7 @@ func TestHintUndoRaces(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the English winnable set")
 	}
-	// Restored after freshLevel's cleanup has waited for the build.
-	on := levelFewestStage
-	t.Cleanup(func() { levelFewestStage = on })
-	levelFewestStage = false
-	b := engine.English()
-	g := goal(t, b, "center")
-	key := freshLevel(t, b, b.Start(), g)
-	ws, err := Winnable(context.Background(), Problem{b, b.Start(), g}, ExploreOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, g, key, ws := centreLevel(t)
 	for game, jumps := range randomGames(b, b.Start(), 10, rand.New(rand.NewPCG(7, 8))) {
 		// The first position of 13 pegs, and the last winnable one.
 		end, last := 32-13, 0
@@ -307,6 +297,68 @@ func TestHintUndoRaces(t *testing.T) {
 		return
 	}
 	t.Fatal("no game has a dead end of 13 pegs with a hard position to take back")
+}
+
+// centreLevel returns the English board, the centre goal, its level's key
+// and its winnable set, for tests whose hints race the level's build: what
+// the process knew of the level is cleared, and its build will not go on to
+// the fewest pegs (see freshLevel).
+func centreLevel(t *testing.T) (*engine.Board, engine.Goal, levelKey, *WinSet) {
+	t.Helper()
+	// Restored after freshLevel's cleanup has waited for the build.
+	on := levelFewestStage
+	t.Cleanup(func() { levelFewestStage = on })
+	levelFewestStage = false
+	b := engine.English()
+	g := goal(t, b, "center")
+	key := freshLevel(t, b, b.Start(), g)
+	ws, err := Winnable(context.Background(), Problem{b, b.Start(), g}, ExploreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, g, key, ws
+}
+
+// TestHintMaxNodesUndo checks hints with a history and Options.MaxNodes for
+// dead ends whose fewest pegs depth first does not find within the limit,
+// so a layered search of what they reach answers it. That search cannot
+// speak for the positions before them: the jumps to take back must still be
+// the true minimum (they were 0 when it answered "lost" for all of them).
+func TestHintMaxNodesUndo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the English winnable set")
+	}
+	b, g, _, ws := centreLevel(t)
+	opt := Options{MaxNodes: 1 << 16}
+	checked := 0
+	for game, jumps := range randomGames(b, b.Start(), 30, rand.New(rand.NewPCG(3, 4))) {
+		for i := range jumps {
+			p, _ := b.Replay(b.Start(), jumps[:i])
+			if ws.Contains(p) || p.Pegs() < 21 || p.Pegs() > 24 {
+				continue
+			}
+			if _, err := solve(context.Background(), b, p, engine.Goal{Kind: engine.Fewest}, opt, 2); !errors.Is(err, ErrNodeLimit) {
+				continue
+			}
+			want := 0
+			for k := 1; k <= i && want == 0; k++ {
+				if q, _ := b.Replay(b.Start(), jumps[:i-k]); ws.Contains(q) {
+					want = k
+				}
+			}
+			h, err := Advise(context.Background(), b, p, g, &History{b.Start(), jumps[:i]}, nil, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if h.Status != DeadEnd || h.Undo != want {
+				t.Fatalf("game %d at %s: %v, undo %d; want a dead end, undo %d", game, b.Line(p), h.Status, h.Undo, want)
+			}
+			if checked++; checked == 2 {
+				return
+			}
+		}
+	}
+	t.Fatalf("found %d dead ends whose fewest pegs passes MaxNodes; want 2", checked)
 }
 
 // TestLevelBuildFewest checks that a level's build in the background goes on
