@@ -67,6 +67,13 @@ type ExploreOptions struct {
 	// (English centre 0.96 -> 0.42 GB, c3 up to the whole group 5.4 -> 2.8
 	// GB), in about the same time.
 	NoGames bool
+	// ReachableOnly counts the reachable positions and dead ends alone,
+	// layer by layer, holding only the layer it expands and the next: no
+	// winnable positions, no path counts. It is for state spaces whose full
+	// analysis passes the budget, which keeps every layer for the way back
+	// (the French board's from a single vacancy: about 1.5 billion
+	// positions up to symmetry).
+	ReachableOnly bool
 }
 
 // Progress reports how far a search has come.
@@ -151,6 +158,9 @@ func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, 
 	if !opt.NoGames {
 		first.m, first.q = []u128{{lo: 1}}, []uint64{fixedOne}
 	}
+	if opt.ReachableOnly {
+		return a.reachable(ctx, first, &expander{gen: gen, workers: opt.Workers, mem: mem}, opt.Progress, t0)
+	}
 	e := &expander{gen: gen, workers: opt.Workers, counts: !opt.NoGames, mem: mem}
 	fwd, err := forward(ctx, e, []*layer{first}, "forward", opt.Progress, func(l *layer, st layerStats) {
 		a.Layers = append(a.Layers, LayerStats{Pegs: l.pegs, Reachable: int64(l.len()), ReachableRaw: st.raw, DeadEnds: st.deadEnds})
@@ -187,6 +197,42 @@ func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, 
 	a.PeakBytes = mem.peak.Load()
 	a.Elapsed = time.Since(t0)
 	return a, nil
+}
+
+// reachable is Explore with ReachableOnly, from layer first: each layer is
+// dropped once the next is found. Stopped early (cancelled, or past the
+// budget), it returns the layers finished with the error.
+func (a *Analysis) reachable(ctx context.Context, first *layer, e *expander, progress func(Progress), t0 time.Time) (*Analysis, error) {
+	a.Solutions, a.SolutionsByFinish, a.SolutionsByOrbit, a.Orbits, a.Games = nil, nil, nil, nil, nil
+	done := func(err error) (*Analysis, error) {
+		for _, l := range a.Layers {
+			a.Reachable += l.Reachable
+			a.ReachableRaw += l.ReachableRaw
+			a.DeadEnds += l.DeadEnds
+		}
+		a.PeakBytes = e.mem.peak.Load()
+		a.Elapsed = time.Since(t0)
+		return a, err
+	}
+	if err := e.mem.take(first.bytes(), "the first layer"); err != nil {
+		return done(err)
+	}
+	cur := first
+	for cur.len() > 0 {
+		if progress != nil {
+			pegs := cur.pegs
+			e.progress = func(done, total int) { progress(Progress{Phase: "forward", Pegs: pegs, Done: done, Total: total}) }
+		}
+		next, st, err := e.next(ctx, cur)
+		if err != nil {
+			return done(err)
+		}
+		a.Layers = append(a.Layers, LayerStats{Pegs: cur.pegs, Reachable: int64(cur.len()), ReachableRaw: st.raw, DeadEnds: st.deadEnds})
+		e.mem.give(cur.bytes())
+		cur = next
+	}
+	e.mem.give(cur.bytes())
+	return done(nil)
 }
 
 // countFinishes counts the solutions, by finishing hole and orbit, and the

@@ -414,6 +414,50 @@ func TestExploreEnglishCentre(t *testing.T) {
 	if diff := cmp.Diff(pub.EnglishWinnableByJumps, win2); diff != "" {
 		t.Errorf("Winnable by jumps (-A112738 +got):\n%s", diff)
 	}
+	// So does the count of reachable positions alone.
+	r, err := Explore(context.Background(), Problem{b, b.Start(), goal(t, b, "center")}, ExploreOptions{ReachableOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range a.Layers {
+		a.Layers[i].Winnable = 0
+	}
+	if diff := cmp.Diff(a.Layers, r.Layers); diff != "" {
+		t.Errorf("reachable-only layers (-full analysis +reachable only):\n%s", diff)
+	}
+	if r.Reachable != a.Reachable || r.ReachableRaw != a.ReachableRaw || r.DeadEnds != a.DeadEnds || r.Solutions != nil || r.Games != nil {
+		t.Errorf("reachable only: %d, %d raw, %d dead ends, solutions %v, games %v; want %d, %d, %d and no counts",
+			r.Reachable, r.ReachableRaw, r.DeadEnds, r.Solutions, r.Games, a.Reachable, a.ReachableRaw, a.DeadEnds)
+	}
+}
+
+// TestReachableOnlyCancel checks that a reachable-only search stopped
+// midway returns the layers it finished.
+func TestReachableOnlyCancel(t *testing.T) {
+	b := lookup(t, "triangle:6")
+	start, _ := b.Vacate("1")
+	prob := Problem{b, start, goal(t, b, "any")}
+	all, err := Explore(context.Background(), prob, ExploreOptions{ReachableOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stop := start.Pegs() - 10
+	part, err := Explore(ctx, prob, ExploreOptions{ReachableOnly: true, Progress: func(p Progress) {
+		if p.Pegs == stop {
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) || part == nil {
+		t.Fatalf("cancelled at %d pegs: %v, %v; want the layers so far and context.Canceled", stop, part, err)
+	}
+	if n := len(part.Layers); n < 10 || n >= len(all.Layers) {
+		t.Fatalf("cancelled at %d pegs: %d layers of %d", stop, n, len(all.Layers))
+	}
+	if diff := cmp.Diff(all.Layers[:len(part.Layers)], part.Layers); diff != "" {
+		t.Errorf("layers before the stop (-whole search +stopped):\n%s", diff)
+	}
 }
 
 func TestTriangleStarts(t *testing.T) {

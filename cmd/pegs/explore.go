@@ -15,7 +15,7 @@ import (
 )
 
 func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("explore", "--board B (--start H,...|--position P) [--goal G] [--workers N] [--mem SIZE] [--format F] [--winnable-only] [--whole-group] [--no-games]", stderr)
+	fs := newFlagSet("explore", "--board B (--start H,...|--position P) [--goal G] [--workers N] [--mem SIZE] [--format F] [--winnable-only|--reachable-only] [--whole-group] [--no-games]", stderr)
 	var pf problemFlags
 	var sf searchFlags
 	pf.register(fs, false)
@@ -24,6 +24,7 @@ func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	winOnly := fs.Bool("winnable-only", false, "find only the winnable positions (faster: no path counts)")
 	whole := fs.Bool("whole-group", false, "with --goal any, count positions up to every symmetry of the board even where it moves the start\n(up to 8 times fewer positions on a start no symmetry fixes; finishes that only those symmetries tell apart are counted together)")
 	noGames := fs.Bool("no-games", false, "leave complete games uncounted, the one count that needs every reachable position's paths\n(about half the memory, same time: solutions and random play are counted on the winnable positions only)")
+	reachOnly := fs.Bool("reachable-only", false, "count only the reachable positions and dead ends, holding two layers at a time\n(for state spaces whose full analysis passes --mem: no winnable positions, no path counts)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -43,10 +44,13 @@ func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *whole && goal.Kind != engine.OnePeg {
 		return usagef("--whole-group needs --goal any")
 	}
-	if *winOnly && (*whole || *noGames) {
-		return usagef("--whole-group and --no-games apply to the full analysis, not --winnable-only")
+	if *winOnly && (*whole || *noGames || *reachOnly) {
+		return usagef("--whole-group, --no-games and --reachable-only do not go with --winnable-only")
 	}
-	opt := search.ExploreOptions{Workers: sf.workers, Memory: budget, Progress: progress(stderr, ""), WholeGroup: *whole, NoGames: *noGames}
+	if *reachOnly && *noGames {
+		return usagef("--reachable-only counts no games already: leave out --no-games")
+	}
+	opt := search.ExploreOptions{Workers: sf.workers, Memory: budget, Progress: progress(stderr, ""), WholeGroup: *whole, NoGames: *noGames, ReachableOnly: *reachOnly}
 	if *winOnly {
 		w, err := search.Winnable(ctx, prob, opt)
 		if err != nil {
@@ -55,9 +59,13 @@ func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return writeWinnable(stdout, f, prob, w)
 	}
 	a, err := search.Explore(ctx, prob, opt)
+	write := writeExplore
+	if *reachOnly {
+		write = writeReachable
+	}
 	if a != nil && err != nil && errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "pegs: interrupted; the layers finished so far follow\n")
-		if werr := writeExplore(stdout, f, prob, a); werr != nil {
+		if werr := write(stdout, f, prob, a); werr != nil {
 			return werr
 		}
 		return err
@@ -70,7 +78,61 @@ func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	return writeExplore(stdout, f, prob, a)
+	return write(stdout, f, prob, a)
+}
+
+// writeReachable writes a reachable-only analysis: positions and dead
+// ends, in all and by layer.
+func writeReachable(w io.Writer, f report.Format, prob search.Problem, a *search.Analysis) error {
+	b := prob.Board
+	t := &report.Table{Header: []string{"pegs", "reachable", "reachable_raw", "dead_ends"}}
+	type layerJSON struct {
+		Pegs         int   `json:"pegs"`
+		Reachable    int64 `json:"reachable"`
+		ReachableRaw int64 `json:"reachable_raw"`
+		DeadEnds     int64 `json:"dead_ends"`
+	}
+	var layers []layerJSON
+	for _, l := range a.Layers {
+		t.Add(strconv.Itoa(l.Pegs), strconv.FormatInt(l.Reachable, 10), strconv.FormatInt(l.ReachableRaw, 10), strconv.FormatInt(l.DeadEnds, 10))
+		layers = append(layers, layerJSON{l.Pegs, l.Reachable, l.ReachableRaw, l.DeadEnds})
+	}
+	whole := a.Symmetries > prob.Group().Len()
+	switch f {
+	case report.JSON:
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			Board        string      `json:"board"`
+			Start        string      `json:"start"`
+			Symmetries   int         `json:"symmetries"`
+			WholeGroup   bool        `json:"whole_group,omitempty"`
+			Reachable    int64       `json:"reachable"`
+			ReachableRaw int64       `json:"reachable_raw"`
+			DeadEnds     int64       `json:"dead_ends"`
+			Layers       []layerJSON `json:"layers"`
+			ElapsedMS    int64       `json:"elapsed_ms"`
+			PeakBytes    int64       `json:"peak_bytes"`
+		}{b.Name(), b.Line(prob.Start), a.Symmetries, whole, a.Reachable, a.ReachableRaw, a.DeadEnds, layers, a.Elapsed.Milliseconds(), a.PeakBytes})
+	case report.CSV:
+		return t.Write(w, f)
+	}
+	note := ""
+	if whole {
+		note = " (--whole-group: positions reachable from any of the start's images)"
+	}
+	fmt.Fprintf(w, "board %s, %d pegs: reachable positions up to %d symmetries%s\n\n%s\n", b.Name(), prob.Start.Pegs(), a.Symmetries, note, b.Picture(prob.Start))
+	sum := &report.Table{Header: []string{"measure", "value"}}
+	sum.Add("reachable positions", strconv.FormatInt(a.Reachable, 10))
+	sum.Add("reachable, counting symmetric images", strconv.FormatInt(a.ReachableRaw, 10))
+	sum.Add("dead ends", strconv.FormatInt(a.DeadEnds, 10))
+	sum.Add("time", a.Elapsed.Round(time.Millisecond).String())
+	sum.Add("peak table memory", strconv.FormatInt(a.PeakBytes>>20, 10)+" MiB")
+	if err := sum.Write(w, f); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	return t.Write(w, f)
 }
 
 func layerTable(layers []search.LayerStats) *report.Table {
