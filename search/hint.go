@@ -299,15 +299,18 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 // peg. On the English board a layered search refutes 3-7x faster than depth
 // first (26 pegs: 0.7 s against 4.8 s), but depth first finds the
 // solutions of a winnable position of many pegs sooner than a search of
-// everything it reaches (29 pegs: 0.04-1.3 s against 1-10 s); with about
-// half the layered search's time for depth first (2^16 positions take
-// about 10 ms), neither way costs much more than the better one.
+// everything it reaches (29 pegs: 0.04-1.3 s against 1-10 s). Depth first
+// alternates with beam searches, which find most solutions within a few
+// thousand positions, so it gets a quarter of the layered search's time or
+// less (2^14 positions take about 2 ms): over the 239 positions of 10
+// random English games, 2^14 against 2^16 took the slowest hint from
+// 2.7-2.85 s to 1.85-1.95 s and p99 from 1.24-1.27 s to 1.04-1.09 s.
 func loneNodes(p engine.Position) int64 {
 	return loneBase << uint(min(24, max(0, p.Pegs()-20)))
 }
 
 // loneBase is loneNodes for 20 pegs or fewer; tests change it.
-var loneBase int64 = 1 << 16
+var loneBase int64 = 1 << 14
 
 // levelNodes is how many positions a hint with a history searches depth
 // first, per question, before it races the building of its level's tables
