@@ -172,13 +172,28 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 		oracle, fewest, known = o, f, true
 		return nil
 	}
+	// The questions of one goal share their refuted positions (see
+	// solveIn): a dead end and the positions taken back before it are a
+	// chain of parents. With a history, within half the budget, which the
+	// level's build may use the other half of.
+	dead := map[engine.Goal]*posSet{}
+	deadFor := func(g engine.Goal) *posSet {
+		if dead[g] == nil {
+			budget := opt.memory()
+			if hist != nil {
+				budget /= 2
+			}
+			dead[g] = newPosSet(budget)
+		}
+		return dead[g]
+	}
 	var level *levelBuild
 	race := func(q engine.Position, g engine.Goal) (Solution, bool, error) {
 		half := Options{Memory: opt.memory() / 2}
 		if level == nil {
 			level = startLevel(b, hist.Start, goal, half)
 		}
-		return level.solve(ctx, b, q, g, half)
+		return level.solve(ctx, b, q, g, half, deadFor(g))
 	}
 	var win func(q engine.Position, g engine.Goal) (bool, *engine.Jump, error)
 	win = func(q engine.Position, g engine.Goal) (bool, *engine.Jump, error) {
@@ -206,7 +221,7 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 				return true, nil, nil
 			}
 		}
-		sol, err := Solve(ctx, b, q, g, dfs)
+		sol, err := solveIn(ctx, b, q, g, dfs, 1, deadFor(g))
 		if errors.Is(err, ErrNodeLimit) && hist != nil {
 			var tables bool
 			if sol, tables, err = race(q, g); tables {
@@ -448,9 +463,10 @@ func (l *levelBuild) ready() *Oracle {
 	return nil
 }
 
-// solve is Solve without a node limit, stopped if the tables are built
-// first: then it reports tables true and no solution.
-func (l *levelBuild) solve(ctx context.Context, b *engine.Board, q engine.Position, g engine.Goal, opt Options) (sol Solution, tables bool, err error) {
+// solve is Solve without a node limit, with the refuted positions dead
+// (see solveIn), stopped if the tables are built first: then it reports
+// tables true and no solution.
+func (l *levelBuild) solve(ctx context.Context, b *engine.Board, q engine.Position, g engine.Goal, opt Options, dead *posSet) (sol Solution, tables bool, err error) {
 	dctx, stop := context.WithCancel(ctx)
 	defer stop()
 	go func() {
@@ -462,7 +478,7 @@ func (l *levelBuild) solve(ctx context.Context, b *engine.Board, q engine.Positi
 		case <-dctx.Done():
 		}
 	}()
-	sol, err = Solve(dctx, b, q, g, opt)
+	sol, err = solveIn(dctx, b, q, g, opt, 1, dead)
 	if errors.Is(err, ErrMemory) {
 		<-l.done // the tables are the one way left
 	}

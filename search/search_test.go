@@ -233,6 +233,47 @@ func TestSolveBeam(t *testing.T) {
 	}
 }
 
+// TestSolveShared checks that searches sharing their refuted positions
+// (solveIn) answer as separate ones do, with less work, along a random
+// English game from its end back to its last winnable position: lost
+// positions, each a parent of the one before, as a hint's jumps taken back
+// refute them.
+func TestSolveShared(t *testing.T) {
+	b := engine.English()
+	g := goal(t, b, "center")
+	jumps := randomGames(b, b.Start(), 1, rand.New(rand.NewPCG(1, 2)))[0]
+	dead := newPosSet(1 << 30)
+	var alone, shared int64
+	lost := 0
+	for i := len(jumps); i >= 0; i-- {
+		p, _ := b.Replay(b.Start(), jumps[:i])
+		a, err := Solve(context.Background(), b, p, g, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := solveIn(context.Background(), b, p, g, Options{}, 1, dead)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Solvable != s.Solvable {
+			t.Fatalf("%s: solvable %v alone, %v sharing", b.Line(p), a.Solvable, s.Solvable)
+		}
+		alone += a.Nodes
+		shared += s.Nodes
+		if s.Solvable {
+			checkSolution(t, b, p, g, s)
+			break
+		}
+		lost++
+	}
+	if lost < 5 {
+		t.Errorf("%d lost positions before the last winnable one; want 5 or more", lost)
+	}
+	if shared >= alone {
+		t.Errorf("sharing searched %d positions, alone %d", shared, alone)
+	}
+}
+
 // TestSolveCutTable checks that a depth-first round cut short for a beam
 // search (see find) tables no position it has not refuted: after rounds
 // of a few thousand positions each, every position in the table of dead
