@@ -272,6 +272,38 @@ func TestSolveShared(t *testing.T) {
 	if shared >= alone {
 		t.Errorf("sharing searched %d positions, alone %d", shared, alone)
 	}
+
+	// A shared table that earlier searches filled too far for this one is
+	// emptied, and this one still answers: a lost position that tables
+	// thousands of positions, with a table of 1 MiB (at most 32,768 held)
+	// already holding nearly that many.
+	for i := len(jumps) - 1; i >= 0; i-- {
+		p, _ := b.Replay(b.Start(), jumps[:i])
+		fresh := newPosSet(1 << 20)
+		sol, err := solveIn(context.Background(), b, p, g, Options{}, 1, fresh)
+		if err != nil || sol.Solvable {
+			break
+		}
+		if fresh.n < 4096 {
+			continue
+		}
+		full := newPosSet(1 << 20)
+		for k := range 32768 - fresh.n/2 {
+			full.add(engine.Position(k+1) << 40) // no position of the board
+		}
+		if _, err := solveOnce(context.Background(), b, p, g, Options{}, 1, full); !errors.Is(err, ErrMemory) {
+			t.Fatalf("%s: %v with a full table; want ErrMemory, or the test shows nothing", b.Line(p), err)
+		}
+		full = newPosSet(1 << 20)
+		for k := range 32768 - fresh.n/2 {
+			full.add(engine.Position(k+1) << 40)
+		}
+		if sol, err := solveIn(context.Background(), b, p, g, Options{}, 1, full); err != nil || sol.Solvable {
+			t.Errorf("%s: %v, solvable %v with a full shared table; want a refutation", b.Line(p), err, sol.Solvable)
+		}
+		return
+	}
+	t.Error("no lost position of the game tables 4,096 positions or more")
 }
 
 // TestSolveCutTable checks that a depth-first round cut short for a beam

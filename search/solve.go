@@ -117,7 +117,20 @@ func solve(ctx context.Context, b *engine.Board, start engine.Position, goal eng
 // A hint's jumps taken back are refutations of a chain of positions, each
 // a parent of the one before, so each finds most of its work done: over 21
 // positions of random English games, 36 s of separate refutations took 18 s.
+// If what the searches before left in dead fills its budget, it is emptied
+// and the search starts over with it: they must not cost this one its answer.
 func solveIn(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, opt Options, floor int, dead *posSet) (Solution, error) {
+	earlier := dead != nil && dead.n > 0
+	sol, err := solveOnce(ctx, b, start, goal, opt, floor, dead)
+	if errors.Is(err, ErrMemory) && earlier {
+		dead.reset()
+		sol, err = solveOnce(ctx, b, start, goal, opt, floor, dead)
+	}
+	return sol, err
+}
+
+// solveOnce is solveIn without the second try.
+func solveOnce(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, opt Options, floor int, dead *posSet) (Solution, error) {
 	if start == 0 {
 		return Solution{}, ErrNoPegs
 	}

@@ -26,6 +26,12 @@ func newPosSet(budget int64) *posSet {
 	return s
 }
 
+// reset empties s.
+func (s *posSet) reset() {
+	s.alloc(1 << 8)
+	s.n = 0
+}
+
 func (s *posSet) alloc(n int) {
 	s.keys = make([]engine.Position, n)
 	s.shift = uint(64 - log2(n))
