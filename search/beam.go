@@ -203,8 +203,9 @@ func (s *solver) widest(kids []beamNode, width int) []beamNode {
 // and how few jumps can take it off; see newSolver). Isolated pegs first,
 // then distance alone, found the Wiegleb board's centre game only in a beam
 // 65,536 wide, after 49.5 million positions (16 s); this way at 4,096, after
-// 3.0 million (0.5 s), and its starts a4, c4 and e1 after 0.6 million
-// instead of 3, 13 and 49 million. The French and triangle problems of the
+// 3.0 million (0.5 s; 2.5 million with the first beams narrower and
+// sooner, below), and its starts a4, c4 and e1 after 0.6 million instead of
+// 3, 13 and 49 million. The French and triangle problems of the
 // benchmarks, found by the first beam either way, took as many positions.
 func (s *solver) beamScore(p engine.Position) int {
 	c := 0

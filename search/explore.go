@@ -155,11 +155,11 @@ func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, 
 		a.Games = new(big.Int)
 	}
 	first := &layer{pegs: prob.Start.Pegs(), keys: []uint64{mix(group.Canonical(prob.Start))}}
-	if !opt.NoGames {
-		first.m, first.q = []u128{{lo: 1}}, []uint64{fixedOne}
-	}
 	if opt.ReachableOnly {
 		return a.reachable(ctx, first, &expander{gen: gen, workers: opt.Workers, mem: mem}, opt.Progress, t0)
+	}
+	if !opt.NoGames {
+		first.m, first.q = []u128{{lo: 1}}, []uint64{fixedOne}
 	}
 	e := &expander{gen: gen, workers: opt.Workers, counts: !opt.NoGames, mem: mem}
 	fwd, err := forward(ctx, e, []*layer{first}, "forward", opt.Progress, func(l *layer, st layerStats) {
