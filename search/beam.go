@@ -35,6 +35,19 @@ const (
 	beamMaxWidth    = 1 << 16 // past it, depth first goes on alone
 )
 
+// beamIsolated is what an isolated peg costs a beam's score (see
+// beamScore), by round: the rounds alternate between two weights. Neither
+// is best everywhere. Counting isolated pegs 4 (the balanced score alone)
+// found the Wiegleb board's centre game after 2.5 million positions, and
+// its starts a4, c4 and e1 after 29,000 to 153,000; counting them 8, after
+// 0.6 million and 32,000 to 2.5 million. Alternating, starting with 8:
+// 0.6 million, and 32,000 to 153,000 for the starts; the diamond board
+// vacating e3 26,000 instead of 131,000; 281 winnable positions of 18-28
+// pegs of 60 random English games 57 million instead of 63 million in all;
+// 272 lost ones of 18-22 pegs (where beams are pure cost) 68 million
+// either way. (Both weights every round cost lost positions 17% more.)
+var beamIsolated = [2]int{8, 4}
+
 // find reports whether start can meet the goal, leaving the jumps in
 // s.path: depth first (win) alone except at the Full level, which
 // alternates it with beam searches (see beamAfter).
@@ -44,7 +57,7 @@ func (s *solver) find(start engine.Position) bool {
 	}
 	defer func() { s.probeEnd, s.cut = 0, false }()
 	budget := int64(beamAfter)
-	for width := beamWidth; width <= beamMaxWidth; width *= 4 {
+	for round, width := 0, beamWidth; width <= beamMaxWidth; round, width = round+1, width*4 {
 		s.probeEnd, s.cut = s.nodes+budget, false
 		if s.win(start, s.img[0], 0) {
 			return true
@@ -52,7 +65,7 @@ func (s *solver) find(start engine.Position) bool {
 		if s.err != nil || !s.cut {
 			return false // refuted, or stopped
 		}
-		if s.beam(start, width) || s.err != nil {
+		if s.beam(start, width, beamIsolated[round%2]) || s.err != nil {
 			return s.err == nil
 		}
 		budget *= 4
@@ -71,13 +84,13 @@ func (s *solver) lowest(start engine.Position) {
 	}
 	defer func() { s.probeEnd, s.cut = 0, false }()
 	budget := int64(fewestBeamAfter)
-	for width := fewestBeamWidth; width <= beamMaxWidth; width *= 4 {
+	for round, width := 0, fewestBeamWidth; width <= beamMaxWidth; round, width = round+1, width*4 {
 		s.probeEnd, s.cut = s.nodes+budget, false
 		s.fewest(start, s.img[0], 0)
 		if s.err != nil || !s.cut || s.best <= s.floor {
 			return
 		}
-		if s.beam(start, width) {
+		if s.beam(start, width, beamIsolated[round%2]) {
 			s.best = s.floor
 			s.bestPath = append(s.bestPath[:0], s.path[:s.pegs0-s.floor]...)
 			return
@@ -104,7 +117,7 @@ type beamNode struct {
 // position the table holds is followed to the goal, or at the target's
 // pegs (one, or a Fewest goal's floor). On success it leaves the jumps in
 // s.path.
-func (s *solver) beam(start engine.Position, width int) bool {
+func (s *solver) beam(start engine.Position, width, isolated int) bool {
 	gen := s.gen
 	w := newWorkerState(gen)
 	imgs := make([]engine.Position, gen.nsym)
@@ -159,20 +172,20 @@ func (s *solver) beam(start engine.Position, width int) bool {
 			}
 			return false
 		}
-		layers = append(layers, s.widest(kids, width))
+		layers = append(layers, s.widest(kids, width, isolated))
 	}
 	return false
 }
 
 // widest returns the width nodes of kids with the least score, in their
 // order (which breaks ties: it depends only on the layer before).
-func (s *solver) widest(kids []beamNode, width int) []beamNode {
+func (s *solver) widest(kids []beamNode, width, isolated int) []beamNode {
 	if len(kids) <= width {
 		return kids
 	}
 	scores := make([]int, len(kids))
 	for i, n := range kids {
-		scores[i] = s.beamScore(n.p)
+		scores[i] = s.beamScore(n.p, isolated)
 	}
 	// The cut score: the least t with at least width scores <= t; ties at
 	// t go in the order of kids.
@@ -198,21 +211,22 @@ func (s *solver) widest(kids []beamNode, width int) []beamNode {
 	return out
 }
 
-// beamScore rates a position for the beam, least best: four for each
-// isolated peg, plus each peg's cost (its distance from the centre or goal,
-// and how few jumps can take it off; see newSolver). Isolated pegs first,
+// beamScore rates a position for the beam, least best: isolated for each
+// isolated peg (see beamIsolated), plus each peg's cost (its distance from
+// the centre or goal, and how few jumps can take it off; see newSolver).
+// With isolated pegs counting 4 against the other ways: isolated pegs first,
 // then distance alone, found the Wiegleb board's centre game only in a beam
 // 65,536 wide, after 49.5 million positions (16 s); this way at 4,096, after
 // 3.0 million (0.5 s; 2.5 million with the first beams narrower and
 // sooner, below), and its starts a4, c4 and e1 after 0.6 million instead of
 // 3, 13 and 49 million. The French and triangle problems of the
 // benchmarks, found by the first beam either way, took as many positions.
-func (s *solver) beamScore(p engine.Position) int {
+func (s *solver) beamScore(p engine.Position, isolated int) int {
 	c := 0
 	for q := uint64(p); q != 0; q &= q - 1 {
 		c += s.cost[bits.TrailingZeros64(q)]
 	}
-	return 4*s.isolated(p) + c
+	return isolated*s.isolated(p) + c
 }
 
 // finish turns the beam's chain of canonical positions ending at node i of

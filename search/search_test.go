@@ -200,7 +200,7 @@ func TestSolveBeam(t *testing.T) {
 	anyGoal := engine.Goal{Kind: engine.OnePeg}
 	s := newSolver(ctx, dia, start, anyGoal, Options{})
 	const width = 1 << 10
-	if !s.beam(start, width) {
+	if !s.beam(start, width, beamIsolated[0]) {
 		t.Fatalf("a beam %d wide finds no solution vacating e3 on the diamond board", width)
 	}
 	var jumps []engine.Jump
