@@ -23,6 +23,9 @@ type bucketTable[R rec] struct {
 	low   uint64 // bits below a packed word's key: its tags (see packing)
 	n     int    // keys held
 	mem   *memBudget
+	// closed tables hold a fixed set of keys, seeded before any child
+	// comes (see seed): a child whose key is not among them is dropped.
+	closed bool
 }
 
 // tableSlack slots follow the home slots, so probes from the last homes
@@ -86,6 +89,41 @@ func (t *bucketTable[R]) place(old []R) bool {
 	return true
 }
 
+// seed gives t room for keys (distinct mixed keys of t's bucket, no tags)
+// and puts them in it with nothing counted, then closes it: later children
+// fold into these keys or are dropped.
+func (t *bucketTable[R]) seed(keys []uint64) error {
+	bits := uint(6)
+	for 7<<bits/10 < len(keys) {
+		bits++
+	}
+	return t.seedIn(keys, bits)
+}
+
+// seedIn is seed in a table of 1<<bits home slots.
+func (t *bucketTable[R]) seedIn(keys []uint64, bits uint) error {
+	if err := t.alloc(bits); err != nil {
+		return err
+	}
+	for _, k := range keys {
+		i := t.home(k)
+		for keyOf(&t.slots[i]) != 0 {
+			i++
+		}
+		if i == len(t.slots)-1 {
+			// A probe reached the last slot, so unlikely at this load:
+			// seed again in a table twice as large.
+			t.free()
+			t.n = 0
+			return t.seedIn(keys, bits+1)
+		}
+		*(*uint64)(unsafe.Pointer(&t.slots[i])) = k
+		t.n++
+	}
+	t.closed = true
+	return nil
+}
+
 // free gives t's slots back to the budget.
 func (t *bucketTable[R]) free() {
 	bytes := int64(len(t.slots)) * int64(unsafe.Sizeof(*new(R)))
@@ -144,6 +182,9 @@ func addKeys(t *bucketTable[uint64], ks []uint64) error {
 				i++
 				continue
 			}
+			if t.closed {
+				break
+			}
 			if t.n < limit && i < len(slots)-1 {
 				slots[i] = k
 				t.n++
@@ -174,6 +215,9 @@ func addNarrow(t *bucketTable[narrow], rs []narrow) error {
 				i++
 				continue
 			}
+			if t.closed {
+				break
+			}
 			if t.n < limit && i < len(slots)-1 {
 				*s = r
 				t.n++
@@ -203,6 +247,9 @@ func addPaths(t *bucketTable[paths], rs []paths) error {
 				i++
 				continue
 			}
+			if t.closed {
+				break
+			}
 			if t.n < limit && i < len(slots)-1 {
 				*s = r
 				t.n++
@@ -231,6 +278,9 @@ func addRecords(t *bucketTable[record], rs []record) (overflow bool, err error) 
 			if s.key != 0 {
 				i++
 				continue
+			}
+			if t.closed {
+				break
 			}
 			if t.n < limit && i < len(slots)-1 {
 				*s = r
@@ -262,6 +312,9 @@ func addPacked(t *bucketTable[packed], rs []packed) error {
 			if *s != 0 {
 				i++
 				continue
+			}
+			if t.closed {
+				break
 			}
 			if t.n < limit && i < len(slots)-1 {
 				*s = r

@@ -281,16 +281,23 @@ func (a *Analysis) countWinning(ctx context.Context, prob Problem, e *expander, 
 			pegs := cur.pegs
 			e.progress = func(done, total int) { progress(Progress{Phase: "count", Pegs: pegs, Done: done, Total: total}) }
 		}
-		next, _, err := e.next(ctx, cur)
+		// Children outside the winnable positions are dropped as they
+		// come.
+		e.within = win[cur.pegs-1]
+		var next *layer
+		var err error
+		if len(e.within) > 0 {
+			next, _, err = e.next(ctx, cur)
+		} else {
+			next = &layer{pegs: cur.pegs - 1}
+		}
 		if err != nil {
 			return err
 		}
 		if cur.pegs != p0 {
 			e.mem.give(cur.bytes())
 		}
-		kept := next.only(win[next.pegs], 0, e.workers)
-		e.mem.give(next.bytes() - kept.bytes())
-		cur = kept
+		cur = next
 		if cur.len() == 0 {
 			return nil
 		}

@@ -134,7 +134,12 @@ type expander struct {
 	// pack, if set, is how positions and the starts that reach them are
 	// packed in a search from several starts (see packing).
 	pack *packing
-	mem  *memBudget
+	// within, if set, holds the keys (sorted) that the next layer keeps:
+	// children with other keys are dropped as they come, before they take
+	// room in a table. A search that counts only through known positions
+	// (the winnable ones) sets it.
+	within []uint64
+	mem    *memBudget
 	// progress, if set, is called with the number of parents done so far.
 	progress func(done, total int)
 	states   []*workerState
@@ -353,6 +358,24 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 		tabs[b] = bucketTable[R]{bits: tbits, bb: uint(bbits), mem: e.mem}
 		if e.pack != nil {
 			tabs[b].low = e.pack.tags
+		}
+	}
+	if e.within != nil {
+		lo := 0
+		for b := range tabs {
+			hi := len(e.within)
+			if b+1 < nb {
+				hi, _ = slices.BinarySearch(e.within, uint64(b+1)<<uint(64-bbits))
+			}
+			if err := tabs[b].seed(e.within[lo:hi]); err != nil {
+				for b := range tabs {
+					if tabs[b].slots != nil {
+						tabs[b].free()
+					}
+				}
+				return nil, layerStats{}, err
+			}
+			lo = hi
 		}
 	}
 	var listBytes int64

@@ -229,3 +229,70 @@ func TestBucketTable(t *testing.T) {
 		t.Errorf("1000 keys in 4 KiB: err = %v, want ErrMemory", err)
 	}
 }
+
+// TestClosedTable checks a table seeded with a fixed set of keys (as a
+// count through the winnable positions seeds each layer's): children with
+// those keys fold into them, the others are dropped, and a seeded key no
+// child has stays with nothing counted.
+func TestClosedTable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	const bb = 2 // every key in bucket 1 of 4
+	for _, n := range []int{1, 100, 5000} {
+		var all []paths
+		for range n {
+			k := mix(engine.Position(1 + rng.IntN(n/2+1)))
+			all = append(all, paths{key: k>>bb | 1<<(64-bb), m: rng.Uint64N(1 << 40)})
+		}
+		// Seed every other distinct key, and one no child has.
+		sums := map[uint64]uint64{}
+		for _, r := range all {
+			sums[r.key] += r.m
+		}
+		var seed []uint64
+		for i, k := range slices.Sorted(maps.Keys(sums)) {
+			if i%2 == 0 {
+				seed = append(seed, k)
+			}
+		}
+		absent := mix(engine.Position(n+7))>>bb | 1<<(64-bb)
+		seed = append(seed, absent)
+		slices.Sort(seed)
+		var want []paths
+		for _, k := range seed {
+			want = append(want, paths{k, sums[k]})
+		}
+		mem := &memBudget{limit: 1 << 30}
+		pt := bucketTable[paths]{bits: 6, bb: bb, mem: mem}
+		kt := bucketTable[uint64]{bits: 6, bb: bb, mem: mem}
+		if err := pt.seed(seed); err != nil {
+			t.Fatal(err)
+		}
+		if err := kt.seed(seed); err != nil {
+			t.Fatal(err)
+		}
+		for lo := 0; lo < n; lo += 97 {
+			batch := all[lo:min(n, lo+97)]
+			var ks []uint64
+			for _, r := range batch {
+				ks = append(ks, r.key)
+			}
+			if _, err := pt.add(slices.Clone(batch)); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := kt.add(ks); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := pt.sorted(); !slices.Equal(got, want) {
+			t.Errorf("%d children: closed table holds %v, want %v", n, got, want)
+		}
+		if got := kt.sorted(); !slices.Equal(got, seed) {
+			t.Errorf("%d children: closed key table holds %d keys, want the %d seeded", n, len(got), len(seed))
+		}
+		pt.free()
+		kt.free()
+		if mem.used.Load() != 0 {
+			t.Errorf("%d children: %d bytes in use after free, want 0", n, mem.used.Load())
+		}
+	}
+}
