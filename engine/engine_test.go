@@ -117,6 +117,57 @@ func TestCanonicalInvariant(t *testing.T) {
 	}
 }
 
+// TestHalfTurn checks the images a group finds by reversing the reading
+// order (see Group): on boards a half turn maps onto itself, and on their
+// stabilizers that keep the half turn, Images and Canonical give what moving
+// each peg by the symmetry's permutation gives; elsewhere the group finds
+// every image by its tables.
+func TestHalfTurn(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, c := range []struct {
+		board string
+		fix   string // a hole whose stabilizer is checked too
+		half  bool
+	}{
+		{"english", "d4", true},
+		{"english", "d1", false},
+		{"french", "d4", true},
+		{"wiegleb", "e5", true},
+		{"diamond", "e5", true},
+		{"triangle", "1", false},
+	} {
+		b := must(Lookup(c.board))
+		h, _ := b.Hole(c.fix)
+		g := b.Symmetry().Stabilizer(1 << uint(h))
+		if got := g.half != nil; got != c.half {
+			t.Errorf("%s, stabilizer of %s: pairs by half turns %v, want %v", c.board, c.fix, got, c.half)
+		}
+		for _, g := range []*Group{b.Symmetry(), g} {
+			imgs := make([]Position, g.Len())
+			for range 500 {
+				p := Position(rng.Uint64()) & b.Full()
+				g.Images(p, imgs)
+				want := p
+				for s := range g.Len() {
+					var img Position
+					for h := range b.Holes() {
+						if p.Has(h) {
+							img |= 1 << uint(g.Perm(s)[h])
+						}
+					}
+					if imgs[s] != img {
+						t.Fatalf("%s: image %d of %s = %s, want %s", c.board, s, b.Line(p), b.Line(imgs[s]), b.Line(img))
+					}
+					want = min(want, img)
+				}
+				if got := g.Canonical(p); got != want {
+					t.Fatalf("%s: Canonical(%s) = %s, want %s", c.board, b.Line(p), b.Line(got), b.Line(want))
+				}
+			}
+		}
+	}
+}
+
 func TestStabilizer(t *testing.T) {
 	b := English()
 	h, _ := b.Hole("d4")

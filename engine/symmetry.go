@@ -1,6 +1,9 @@
 package engine
 
-import "slices"
+import (
+	"math/bits"
+	"slices"
+)
 
 // Group is a group of symmetries of a board: permutations of its holes that
 // map jumps to jumps. Its first element is the identity. Canonical is the one
@@ -8,6 +11,14 @@ import "slices"
 type Group struct {
 	perms  [][]int
 	tables [][][256]Position // tables[s][k][v]: image under s of byte k equal to v
+	// On a board that a half turn maps onto itself, the half turn reverses
+	// the holes' reading order: the image under s followed by the half
+	// turn is the image under s reversed, a few instructions instead of a
+	// table lookup a byte. When the group holds the half turn, half lists
+	// one symmetry of each such pair and turned[s] the other; else half
+	// is nil.
+	half   []int
+	turned []int
 }
 
 // newGroup builds a group from hole permutations; perms[0] must be the
@@ -32,7 +43,48 @@ func newGroup(perms [][]int) *Group {
 			}
 		}
 	}
+	g.pairTurns()
 	return g
+}
+
+// pairTurns sets g.half and g.turned (see Group) if every symmetry of g
+// has its half-turned image in g.
+func (g *Group) pairTurns() {
+	g.half, g.turned = nil, nil
+	n := len(g.perms[0])
+	turned := make([]int, len(g.perms))
+	var half []int
+	for s := range turned {
+		turned[s] = -1
+	}
+	for s, ps := range g.perms {
+		if turned[s] >= 0 {
+			continue
+		}
+		for t, pt := range g.perms {
+			same := true
+			for h := range pt {
+				if pt[h] != n-1-ps[h] {
+					same = false
+					break
+				}
+			}
+			if same && t != s && turned[t] < 0 {
+				turned[s], turned[t] = t, s
+				half = append(half, s)
+				break
+			}
+		}
+		if turned[s] < 0 {
+			return
+		}
+	}
+	g.half, g.turned = half, turned
+}
+
+// turn returns the image under the half turn of an image img (see Group).
+func (g *Group) turn(img Position) Position {
+	return Position(bits.Reverse64(uint64(img)) >> uint(64-len(g.perms[0])))
 }
 
 // Len returns the number of symmetries, the identity included.
@@ -57,6 +109,16 @@ func (g *Group) Apply(s int, p Position) Position {
 // equal.
 func (g *Group) Canonical(p Position) Position {
 	best := p
+	if g.half != nil {
+		for _, s := range g.half {
+			img := p
+			if s != 0 {
+				img = g.Apply(s, p)
+			}
+			best = min(best, img, g.turn(img))
+		}
+		return best
+	}
 	for s := 1; s < len(g.tables); s++ {
 		best = min(best, g.Apply(s, p))
 	}
@@ -67,6 +129,16 @@ func (g *Group) Canonical(p Position) Position {
 // room for Len positions, and returns dst[:Len].
 func (g *Group) Images(p Position, dst []Position) []Position {
 	dst = dst[:len(g.perms)]
+	if g.half != nil {
+		for _, s := range g.half {
+			img := p
+			if s != 0 {
+				img = g.Apply(s, p)
+			}
+			dst[s], dst[g.turned[s]] = img, g.turn(img)
+		}
+		return dst
+	}
 	for s := range g.perms {
 		dst[s] = g.Apply(s, p)
 	}
@@ -89,7 +161,7 @@ func (g *Group) OrbitSize(p Position) int {
 // Trivial returns the group holding only the identity, for searches that
 // do not reduce by symmetry.
 func (g *Group) Trivial() *Group {
-	return &Group{perms: g.perms[:1], tables: g.tables[:1]}
+	return &Group{perms: g.perms[:1], tables: g.tables[:1]} // no half turn
 }
 
 // Stabilizer returns the subgroup of symmetries that map the set of holes in
@@ -109,6 +181,7 @@ func (g *Group) Stabilizer(p Position) *Group {
 		sub.perms = append(sub.perms, g.perms[s])
 		sub.tables = append(sub.tables, g.tables[s])
 	}
+	sub.pairTurns()
 	return sub
 }
 
