@@ -479,15 +479,17 @@ func keepFound(ctx context.Context, l *layer, n, workers int, mem *memBudget, fi
 	g.SetLimit(workers)
 	for b := range nb {
 		g.Go(func() error {
+			var ps [][]uint64
 			total := 0
 			for c := range parts {
-				total += len(parts[c][b])
+				if len(parts[c][b]) > 0 {
+					ps = append(ps, parts[c][b])
+					total += len(parts[c][b])
+				}
 			}
-			cand := make([]uint64, 0, total)
-			for c := range parts {
-				cand = append(cand, parts[c][b]...)
-			}
-			cand = slices.Compact(sortPart(cand, make([]uint64, len(cand))))
+			// Sorted straight from the parts; repeats stay, which
+			// intersect passes over.
+			cand := sortParts(ps, make([]uint64, total), make([]uint64, total))
 			lo, _ := slices.BinarySearch(l.keys, uint64(b)<<(64-keyBits))
 			hi := len(l.keys)
 			if b+1 < nb {
@@ -519,19 +521,32 @@ func countTops(keys []uint64) (count [1<<keyBits + 1]int) {
 // many bytes below them as the part's size needs, with tmp (as long as
 // part) for scratch. It returns part or tmp, whichever holds the result.
 func sortPart(part, tmp []uint64) []uint64 {
-	if len(part) < 64 {
-		slices.Sort(part)
-		return part
+	return sortParts([][]uint64{part}, tmp, part)
+}
+
+// sortParts sorts the mixed keys of parts, which share their top bits, into
+// a or b (each as long as all parts together; b may be the one part) and
+// returns the one that holds them: radix passes as sortPart's, the first
+// reading the parts where they are.
+func sortParts(parts [][]uint64, a, b []uint64) []uint64 {
+	if len(a) < 64 {
+		a = a[:0]
+		for _, p := range parts {
+			a = append(a, p...)
+		}
+		slices.Sort(a)
+		return a
 	}
 	// Enough digits that a few keys at most share them.
 	passes := 1
-	for len(part)>>(8*passes) > 4 && passes < 7 {
+	for len(a)>>(8*passes) > 4 && passes < 7 {
 		passes++
 	}
-	return sortRecords([][]uint64{part}, tmp, part, uint(64-keyBits-8*passes), passes)
+	return sortRecords(parts, a, b, uint(64-keyBits-8*passes), passes)
 }
 
-// intersect returns the keys in both a and b, which are sorted.
+// intersect returns the keys in both a and b, which are sorted; a's keys
+// are distinct, b's may repeat.
 func intersect(a, b []uint64) []uint64 {
 	var out []uint64
 	i, j := 0, 0
