@@ -404,8 +404,22 @@ func FuzzParseBoard(f *testing.F) {
 		if q, err := b.ParsePosition(b.Picture(p)); err != nil || q != p {
 			t.Fatalf("picture round trip: %v", err)
 		}
-		if g := b.Symmetry(); g.Canonical(g.Apply(g.Len()-1, p)) != g.Canonical(p) {
+		sym := b.Symmetry()
+		if sym.Canonical(sym.Apply(sym.Len()-1, p)) != sym.Canonical(p) {
 			t.Fatalf("canonical form not invariant")
+		}
+		// Images found by half turns (see Group) are the permutations'.
+		q := p &^ (p >> 1) // some position other than the start's
+		for s, img := range sym.Images(q, make([]Position, sym.Len())) {
+			var want Position
+			for h := range b.Holes() {
+				if q.Has(h) {
+					want |= 1 << uint(sym.Perm(s)[h])
+				}
+			}
+			if img != want {
+				t.Fatalf("image %d of %s = %s, want %s", s, b.Line(q), b.Line(img), b.Line(want))
+			}
 		}
 	})
 }
