@@ -360,24 +360,6 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 			tabs[b].low = e.pack.tags
 		}
 	}
-	if e.within != nil {
-		lo := 0
-		for b := range tabs {
-			hi := len(e.within)
-			if b+1 < nb {
-				hi, _ = slices.BinarySearch(e.within, uint64(b+1)<<uint(64-bbits))
-			}
-			if err := tabs[b].seed(e.within[lo:hi]); err != nil {
-				for b := range tabs {
-					if tabs[b].slots != nil {
-						tabs[b].free()
-					}
-				}
-				return nil, layerStats{}, err
-			}
-			lo = hi
-		}
-	}
 	var listBytes int64
 	defer func() {
 		for b := range tabs {
@@ -387,6 +369,27 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 		}
 		e.mem.give(listBytes)
 	}()
+	if e.within != nil {
+		// Each bucket's table is seeded with its keys, buckets in
+		// parallel.
+		var g errgroup.Group
+		g.SetLimit(e.nworkers())
+		for b := range tabs {
+			g.Go(func() error {
+				lo, hi := 0, len(e.within)
+				if b > 0 {
+					lo, _ = slices.BinarySearch(e.within, uint64(b)<<uint(64-bbits))
+				}
+				if b+1 < nb {
+					hi, _ = slices.BinarySearch(e.within, uint64(b+1)<<uint(64-bbits))
+				}
+				return tabs[b].seed(e.within[lo:hi])
+			})
+		}
+		if err := g.Wait(); err != nil {
+			return nil, layerStats{}, err
+		}
+	}
 	nw := e.nworkers()
 	if len(e.states) != nw {
 		e.states = make([]*workerState, nw)
