@@ -132,14 +132,7 @@ func TestBucketTable(t *testing.T) {
 	const bb = 3 // every key in bucket 5 of 8
 	for _, n := range []int{1, 100, 5000} {
 		var all []narrow
-		for range n {
-			// Mixed keys spread evenly; a few hundred distinct ones
-			// repeat, as children do, and some land next to each other.
-			k := mix(engine.Position(1 + rng.IntN(n/2+1)))
-			if rng.IntN(4) == 0 {
-				k++
-			}
-			k = k>>bb | 5<<(64-bb)
+		for _, k := range bucketKeys(rng, n, bb, 5) {
 			all = append(all, narrow{key: k, m: rng.Uint64N(1 << 40), q: rng.Uint64N(1 << 40)})
 		}
 		// The fold of all records, by key, in order; and of packed words,
@@ -230,6 +223,21 @@ func TestBucketTable(t *testing.T) {
 	}
 }
 
+// bucketKeys returns n keys of children in bucket b of 1<<bb: mixed keys
+// spread evenly, of which about n/2 distinct repeat, as children do, and
+// some land next to each other.
+func bucketKeys(rng *rand.Rand, n int, bb uint, b uint64) []uint64 {
+	keys := make([]uint64, n)
+	for i := range keys {
+		k := mix(engine.Position(1 + rng.IntN(n/2+1)))
+		if rng.IntN(4) == 0 {
+			k++
+		}
+		keys[i] = k>>bb | b<<(64-bb)
+	}
+	return keys
+}
+
 // TestClosedTable checks a table seeded with a fixed set of keys (as a
 // count through the winnable positions seeds each layer's): children with
 // those keys fold into them, the others are dropped, and a seeded key no
@@ -239,9 +247,8 @@ func TestClosedTable(t *testing.T) {
 	const bb = 2 // every key in bucket 1 of 4
 	for _, n := range []int{1, 100, 5000} {
 		var all []paths
-		for range n {
-			k := mix(engine.Position(1 + rng.IntN(n/2+1)))
-			all = append(all, paths{key: k>>bb | 1<<(64-bb), m: rng.Uint64N(1 << 40)})
+		for _, k := range bucketKeys(rng, n, bb, 1) {
+			all = append(all, paths{key: k, m: rng.Uint64N(1 << 40)})
 		}
 		// Seed every other distinct key, and one no child has.
 		sums := map[uint64]uint64{}
