@@ -161,7 +161,7 @@ func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, 
 	if !opt.NoGames {
 		first.m, first.q = []u128{{lo: 1}}, []uint64{fixedOne}
 	}
-	e := &expander{gen: gen, workers: opt.Workers, counts: !opt.NoGames, mem: mem}
+	e := &expander{gen: gen, workers: opt.Workers, counts: !opt.NoGames, store: true, mem: mem}
 	fwd, err := forward(ctx, e, []*layer{first}, "forward", opt.Progress, func(l *layer, st layerStats) {
 		a.Layers = append(a.Layers, LayerStats{Pegs: l.pegs, Reachable: int64(l.len()), ReachableRaw: st.raw, DeadEnds: st.deadEnds})
 		if opt.NoGames {
@@ -182,7 +182,7 @@ func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, 
 	if opt.NoGames {
 		for _, l := range fwd {
 			mem.give(l.bytes())
-			l.keys = nil
+			l.keys, l.stored = nil, nil
 		}
 		if err := a.countWinning(ctx, prob, &expander{gen: gen, workers: opt.Workers, counts: true, mem: mem}, win, opt.Progress); err != nil {
 			return nil, err
@@ -365,6 +365,7 @@ func forward(ctx context.Context, e *expander, start []*layer, phase string, pro
 	if err := e.mem.take(layers[len(layers)-1].bytes(), "the first layer"); err != nil {
 		return nil, err
 	}
+	var held int64 // the bytes of the keys of the layers expanded
 	for {
 		cur := layers[len(layers)-1]
 		if progress != nil {
@@ -381,6 +382,15 @@ func forward(ctx context.Context, e *expander, start []*layer, phase string, pro
 		// Counts are needed only to make the next layer's.
 		e.mem.give(int64(len(cur.m))*16 + int64(len(cur.q))*8)
 		cur.m, cur.q = nil, nil
+		// Past a share of the budget, the layers expanded wait for the
+		// walk back coded, those before included.
+		if held += int64(cur.len()) * 8; e.store && held > e.mem.limit/storeShare {
+			for _, l := range layers {
+				if l.stored == nil {
+					l.store(e.gen.board.Holes(), e.workers, e.mem)
+				}
+			}
+		}
 		if next.len() == 0 {
 			e.mem.give(next.bytes())
 			return layers, nil
@@ -853,6 +863,11 @@ func walkBack(ctx context.Context, goal engine.Goal, gen *moveGen, fwd map[int]*
 			continue
 		}
 		var keys []uint64
+		if pegs == 1 || len(below) > 0 {
+			if err := l.load(opt.Workers, mem); err != nil {
+				return err
+			}
+		}
 		if pegs == 1 {
 			for _, k := range l.keys {
 				if goal.Reached(unmix(k)) || goal.Kind == engine.OnePegAt && group.Canonical(unmix(k)) == group.Canonical(1<<uint(goal.Hole)) {
@@ -868,6 +883,7 @@ func walkBack(ctx context.Context, goal engine.Goal, gen *moveGen, fwd map[int]*
 				return err
 			}
 		}
+		l.drop(mem)
 		if err := each(pegs, keys); err != nil {
 			return err
 		}

@@ -83,12 +83,50 @@ type layer struct {
 	keys []uint64
 	m    []u128   // paths from the start to the position's orbit
 	q    []uint64 // probability (fixed point) that random play reaches the orbit; nil without mass
+	// stored, if set, holds the keys coded while the layer waits (keys is
+	// then nil unless loaded; see store and load).
+	stored *storedKeys
 }
 
 func (l *layer) len() int { return len(l.keys) }
 
 func (l *layer) bytes() int64 {
-	return int64(len(l.keys))*8 + int64(len(l.m))*16 + int64(len(l.q))*8
+	n := int64(len(l.keys))*8 + int64(len(l.m))*16 + int64(len(l.q))*8
+	if l.stored != nil {
+		n += l.stored.bytes()
+	}
+	return n
+}
+
+// store codes l's keys (a plain layer of a board of holes holes, without
+// counts) and lets them go, moving their charge in mem to the code's.
+func (l *layer) store(holes, workers int, mem *memBudget) {
+	raw := int64(len(l.keys)) * 8
+	l.stored = storeKeys(l.keys, holes, workers)
+	l.keys = nil
+	mem.give(raw)
+	mem.used.Add(l.stored.bytes()) // smaller than what it replaces
+}
+
+// load decodes a stored layer's keys, charged to mem until drop.
+func (l *layer) load(workers int, mem *memBudget) error {
+	if l.stored == nil || l.keys != nil {
+		return nil
+	}
+	if err := mem.take(int64(l.stored.n)*8*2, "a stored layer's positions"); err != nil {
+		return err
+	}
+	l.keys = l.stored.keys(workers)
+	mem.give(int64(l.stored.n) * 8) // the decoding's scratch
+	return nil
+}
+
+// drop lets a stored layer's loaded keys go.
+func (l *layer) drop(mem *memBudget) {
+	if l.stored != nil && l.keys != nil {
+		mem.give(int64(len(l.keys)) * 8)
+		l.keys = nil
+	}
 }
 
 // layerStats is what expanding a layer learns about its positions.
@@ -139,7 +177,12 @@ type expander struct {
 	// room in a table. A search that counts only through known positions
 	// (the winnable ones) sets it.
 	within []uint64
-	mem    *memBudget
+	// store is whether forward codes the layers it has expanded once the
+	// keys it holds pass a share of the budget (storeShare; see
+	// storedKeys): they wait for the walk back in about a quarter of the
+	// memory.
+	store bool
+	mem   *memBudget
 	// progress, if set, is called with the number of parents done so far.
 	progress func(done, total int)
 	states   []*workerState
@@ -219,6 +262,11 @@ func narrowEnough(l *layer) bool {
 	}
 	return true
 }
+
+// storeShare is the share of the memory budget (1/storeShare) that the
+// keys of the layers a forward pass has expanded may take before it stores
+// them coded; tests raise it to store every layer.
+var storeShare int64 = 8
 
 // narrowBelow is the bound of narrowEnough; tests lower it to make the
 // search use wide records.

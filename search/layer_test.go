@@ -303,3 +303,27 @@ func TestClosedTable(t *testing.T) {
 		}
 	}
 }
+
+// TestStoredKeys checks that keys coded for the walk back (storeKeys)
+// decode to themselves, in about a quarter of their bytes or less when
+// dense.
+func TestStoredKeys(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const holes = 33
+	for _, n := range []int{0, 1, 100, 5000, 1 << 20} {
+		var keys []uint64
+		for range n {
+			keys = append(keys, mix(engine.Position(rng.Uint64N(1<<holes))))
+		}
+		slices.Sort(keys)
+		keys = slices.Compact(keys)
+		want := slices.Clone(keys)
+		s := storeKeys(keys, holes, 2)
+		if got := s.keys(2); !slices.Equal(got, want) {
+			t.Errorf("%d keys: stored and decoded, %d keys differ from the %d stored", n, len(got), len(want))
+		}
+		if n == 1<<20 && s.bytes() > int64(n)*8/3 {
+			t.Errorf("%d keys of %d holes: stored in %d bytes, want at most a third of %d", n, holes, s.bytes(), n*8)
+		}
+	}
+}

@@ -710,6 +710,58 @@ func TestNoGamesAgrees(t *testing.T) {
 	}
 }
 
+// TestStoredLayersAgree checks that an analysis whose forward pass codes
+// the layers it has expanded (storedKeys, here from the first) gives the
+// figures of one that holds them as keys.
+func TestStoredLayersAgree(t *testing.T) {
+	for _, c := range []struct {
+		board, start, goal string
+		noGames            bool
+	}{
+		{"triangle:6", "5", "any", false},
+		{"triangle:6", "5", "any", true},
+		{"english", "ooo ooo ooooooo ooo.ooo ...o... ... ...", "center", false},
+	} {
+		b := lookup(t, c.board)
+		start, err := b.Vacate(c.start)
+		if c.board == "english" {
+			start, err = b.ParsePosition(c.start)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		prob := Problem{b, start, goal(t, b, c.goal)}
+		held, err := Explore(context.Background(), prob, ExploreOptions{NoGames: c.noGames})
+		if err != nil {
+			t.Fatal(err)
+		}
+		storeShare = 1 << 40
+		stored, err := Explore(context.Background(), prob, ExploreOptions{NoGames: c.noGames})
+		storeShare = 8
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Every layer expanded is stored.
+		storeShare = 1 << 40
+		e := &expander{gen: newMoveGen(b, prob.Group()), store: true, mem: &memBudget{limit: 1 << 30}}
+		fwd, err := forward(context.Background(), e, []*layer{{pegs: start.Pegs(), keys: []uint64{mix(prob.Group().Canonical(start))}}}, "forward", nil, nil)
+		storeShare = 8
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range fwd {
+			if l.stored == nil || l.keys != nil {
+				t.Errorf("%s %s: layer of %d pegs not stored", c.board, c.start, l.pegs)
+			}
+		}
+		held.PeakBytes, held.Elapsed = 0, 0
+		stored.PeakBytes, stored.Elapsed = 0, 0
+		if diff := cmp.Diff(held, stored, cmp.Comparer(func(x, y *big.Int) bool { return x.Cmp(y) == 0 })); diff != "" {
+			t.Errorf("%s vacate %s: stored layers differ (-held +stored):\n%s", c.board, c.start, diff)
+		}
+	}
+}
+
 // TestWinnableGoalsTogether checks the winnable positions of a goal and
 // of one peg anywhere found in one search (as oracles do) against each
 // found alone. In the English centre game the second rides on the first's
