@@ -263,6 +263,12 @@ func narrowEnough(l *layer) bool {
 	return true
 }
 
+// maxKeptLists is the most bytes of children's lists that workers keep
+// for the next layer (larger ones are let go before a layer is collected,
+// where the French board's widest layers would hold 2 GiB of them beside
+// the tables).
+const maxKeptLists = 1 << 30
+
 // storeShare is the share of the memory budget (1/storeShare) that the
 // keys of the layers a forward pass has expanded may take before it stores
 // them coded; tests raise it to store every layer.
@@ -639,6 +645,15 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 	}
 	if st.overflow {
 		return nil, st, ErrOverflow
+	}
+	if listBytes > maxKeptLists {
+		// Lists this large are not worth keeping for the next layer
+		// while the tables turn into it.
+		for _, w := range workers {
+			*lists(w) = nil
+		}
+		e.mem.give(listBytes)
+		listBytes = 0
 	}
 	next, err := collect(ctx, e, tabs, cur.pegs-1)
 	return next, st, err
