@@ -26,6 +26,10 @@ type bucketTable[R rec] struct {
 	// closed tables hold a fixed set of keys, seeded before any child
 	// comes (see seed): a child whose key is not among them is dropped.
 	closed bool
+	// reached marks the slots of a closed table of bare keys that a child
+	// has found (one bit a slot): such a table keeps only those, and n
+	// counts them.
+	reached []uint64
 }
 
 // tableSlack slots follow the home slots, so probes from the last homes
@@ -91,7 +95,9 @@ func (t *bucketTable[R]) place(old []R) bool {
 
 // seed gives t room for keys (distinct mixed keys of t's bucket, no tags)
 // and puts them in it with nothing counted, then closes it: later children
-// fold into these keys or are dropped.
+// fold into these keys or are dropped. A table of counted records keeps
+// every seeded key (one no child found, with no paths); a table of bare
+// keys, which cannot tell, keeps the keys children found.
 func (t *bucketTable[R]) seed(keys []uint64) error {
 	bits := uint(6)
 	for 7<<bits/10 < len(keys) {
@@ -121,6 +127,10 @@ func (t *bucketTable[R]) seedIn(keys []uint64, bits uint) error {
 		t.n++
 	}
 	t.closed = true
+	if _, bare := any(t).(*bucketTable[uint64]); bare {
+		t.reached = make([]uint64, (len(t.slots)+63)/64)
+		t.n = 0
+	}
 	return nil
 }
 
@@ -128,7 +138,7 @@ func (t *bucketTable[R]) seedIn(keys []uint64, bits uint) error {
 func (t *bucketTable[R]) free() {
 	bytes := int64(len(t.slots)) * int64(unsafe.Sizeof(*new(R)))
 	t.mem.give(bytes)
-	t.slots = nil
+	t.slots, t.reached = nil, nil
 }
 
 // add puts items in t, folding repeats, and reports whether a path count
@@ -156,7 +166,7 @@ func (t *bucketTable[R]) add(items []R) (overflow bool, err error) {
 func (t *bucketTable[R]) sorted() []R {
 	n := 0
 	for i := range t.slots {
-		if keyOf(&t.slots[i]) != 0 {
+		if keyOf(&t.slots[i]) != 0 && (t.reached == nil || t.reached[i/64]&(1<<(i%64)) != 0) {
 			t.slots[n] = t.slots[i]
 			n++
 		}
@@ -174,6 +184,10 @@ func (t *bucketTable[R]) sorted() []R {
 }
 
 func addKeys(t *bucketTable[uint64], ks []uint64) error {
+	if t.closed {
+		reachKeys(t, ks)
+		return nil
+	}
 	slots, limit := t.slots, t.limit()
 	for _, k := range ks {
 		i := t.home(k)
@@ -181,9 +195,6 @@ func addKeys(t *bucketTable[uint64], ks []uint64) error {
 			if slots[i] != 0 {
 				i++
 				continue
-			}
-			if t.closed {
-				break
 			}
 			if t.n < limit && i < len(slots)-1 {
 				slots[i] = k
@@ -198,6 +209,21 @@ func addKeys(t *bucketTable[uint64], ks []uint64) error {
 		}
 	}
 	return nil
+}
+
+// reachKeys marks the slots of closed table t that keys find.
+func reachKeys(t *bucketTable[uint64], ks []uint64) {
+	slots, reached := t.slots, t.reached
+	for _, k := range ks {
+		i := t.home(k)
+		for slots[i] != k && slots[i] != 0 {
+			i++
+		}
+		if bit := uint64(1) << (i % 64); slots[i] == k && reached[i/64]&bit == 0 {
+			reached[i/64] |= bit
+			t.n++
+		}
+	}
 }
 
 func addNarrow(t *bucketTable[narrow], rs []narrow) error {

@@ -907,26 +907,25 @@ func complementKeys(keys []uint64, b *engine.Board, group *engine.Group, pk pack
 
 // parentsOf returns the keys of l that have a child in next (both sorted
 // mixed keys). It plays backward from next: the parents of q are q with one
-// jump undone, and the jumps q can undo are the jumps legal in q's
-// complement. Winnable layers are far smaller than reachable ones, so this
-// touches a fraction of what expanding l would.
+// jump undone, and winnable layers are far smaller than reachable ones, so
+// this touches a fraction of what expanding l would. The parents go into
+// tables closed on l's keys, which keep those found: memory for l's keys
+// in tables, where sorting every parent found took three words each (7 GiB
+// on the French board's widest winnable layers).
 func parentsOf(ctx context.Context, l *layer, next []uint64, gen *moveGen, workers int, mem *memBudget) ([]uint64, error) {
-	full := gen.board.Full()
-	return keepFound(ctx, l, len(next), workers, mem, func(dst []uint64, lo, hi int) []uint64 {
-		w := newWorkerState(gen)
-		// About a dozen jumps can be undone in a winnable position.
-		dst = slices.Grow(dst, 12*(hi-lo))
-		for _, k := range next[lo:hi] {
-			q := unmix(k)
-			w.setParent(gen, q)
-			w.moves = gen.appendMoves(w.moves[:0], full&^q)
-			for _, m := range w.moves {
-				// Undoing a jump flips the same three holes as making it.
-				dst = append(dst, w.childKey(gen, m))
-			}
-		}
-		return dst
-	})
+	if len(next) == 0 || l.len() == 0 {
+		return nil, nil
+	}
+	e := &expander{gen: gen, workers: workers, mem: mem, within: l.keys, undo: true}
+	found, _, err := e.grow(ctx, &layer{pegs: l.pegs + 1, keys: next})
+	if errors.Is(err, ErrMemory) {
+		err = fmt.Errorf("%w, finding the winnable positions of %d pegs", err, l.pegs)
+	}
+	if err != nil {
+		return nil, err
+	}
+	mem.give(found.bytes())
+	return found.keys, nil
 }
 
 // keySet is a read-only hash set of mixed keys.

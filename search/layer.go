@@ -177,6 +177,11 @@ type expander struct {
 	// room in a table. A search that counts only through known positions
 	// (the winnable ones) sets it.
 	within []uint64
+	// undo makes the expander find parents instead of children: the jumps
+	// that can be undone in a position are those legal in its complement,
+	// and undoing one flips the same three holes as making it. (Its layer
+	// stats then speak of the complements.)
+	undo bool
 	// store is whether forward codes the layers it has expanded once the
 	// keys it holds pass a share of the budget (storeShare; see
 	// storedKeys): they wait for the walk back in about a quarter of the
@@ -475,6 +480,7 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 		pool <- w
 	}
 	nsym := e.gen.nsym
+	full := e.gen.board.Full()
 	// A round's parents: enough to fill about roundChildren children at ten
 	// jumps a parent.
 	round := max(1024, roundChildren/10)
@@ -505,7 +511,11 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 						}
 					}
 					w.stats.raw += int64(nsym / fixed)
-					w.moves = e.gen.appendMoves(w.moves[:0], p)
+					if e.undo {
+						w.moves = e.gen.appendMoves(w.moves[:0], full&^p)
+					} else {
+						w.moves = e.gen.appendMoves(w.moves[:0], p)
+					}
 					if e.pack != nil {
 						tags := cur.keys[i] & e.pack.tags
 						for t := tags; t != 0; t &= t - 1 {
