@@ -463,7 +463,7 @@ func keepFound(ctx context.Context, l *layer, n, workers int, mem *memBudget, fi
 			// Each key found lives on in a split part and, sorted, in a
 			// candidate list and its scratch.
 			bytes := int64(len(found)) * 8 * 3
-			if err := mem.take(bytes, "the parents of winnable positions"); err != nil {
+			if err := mem.take(bytes, "the positions to match against a layer"); err != nil {
 				return err
 			}
 			held.Add(bytes)
