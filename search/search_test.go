@@ -665,6 +665,21 @@ func TestWorkersAgree(t *testing.T) {
 	}
 }
 
+// startOrPicture returns the problem on board from start, a hole to vacate
+// or, on the English board, a picture of the position, toward goal.
+func startOrPicture(t *testing.T, board, start, g string) Problem {
+	t.Helper()
+	b := lookup(t, board)
+	p, err := b.Vacate(start)
+	if board == "english" {
+		p, err = b.ParsePosition(start)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Problem{b, p, goal(t, b, g)}
+}
+
 func isMemory(err error) bool { return errors.Is(err, ErrMemory) }
 
 // TestNoGamesAgrees checks that counting on the winnable positions alone
@@ -682,15 +697,7 @@ func TestNoGamesAgrees(t *testing.T) {
 		// The top half full but the centre, and d5.
 		{"english", "ooo ooo ooooooo ooo.ooo ...o... ... ...", "center", false},
 	} {
-		b := lookup(t, c.board)
-		start, err := b.Vacate(c.start)
-		if c.board == "english" {
-			start, err = b.ParsePosition(c.start)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		prob := Problem{b, start, goal(t, b, c.goal)}
+		prob := startOrPicture(t, c.board, c.start, c.goal)
 		full, err := Explore(context.Background(), prob, ExploreOptions{WholeGroup: c.whole})
 		if err != nil {
 			t.Fatal(err)
@@ -722,15 +729,8 @@ func TestStoredLayersAgree(t *testing.T) {
 		{"triangle:6", "5", "any", true},
 		{"english", "ooo ooo ooooooo ooo.ooo ...o... ... ...", "center", false},
 	} {
-		b := lookup(t, c.board)
-		start, err := b.Vacate(c.start)
-		if c.board == "english" {
-			start, err = b.ParsePosition(c.start)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		prob := Problem{b, start, goal(t, b, c.goal)}
+		prob := startOrPicture(t, c.board, c.start, c.goal)
+		b, start := prob.Board, prob.Start
 		held, err := Explore(context.Background(), prob, ExploreOptions{NoGames: c.noGames})
 		if err != nil {
 			t.Fatal(err)
