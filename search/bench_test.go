@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -153,6 +154,38 @@ func BenchmarkFewestMoves(b *testing.B) {
 				nodes += sol.Nodes
 			}
 			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "positions/s")
+		})
+	}
+}
+
+// BenchmarkStoredKeys measures coding a layer for the walk back and
+// decoding it (storedKeys): the English centre game's 16-peg layer, about
+// as dense as the French board's widest.
+func BenchmarkStoredKeys(b *testing.B) {
+	bd := engine.English()
+	g, _ := bd.ParseGoal("center")
+	gen := newMoveGen(bd, Problem{bd, bd.Start(), g}.Group())
+	e := &expander{gen: gen, mem: &memBudget{limit: 1 << 33}}
+	l := &layer{pegs: bd.Start().Pegs(), keys: []uint64{mix(gen.group.Canonical(bd.Start()))}}
+	for l.pegs > 16 {
+		next, _, err := e.next(context.Background(), l)
+		if err != nil {
+			b.Fatal(err)
+		}
+		l = next
+	}
+	keys := l.keys
+	for _, w := range []int{1, 2} {
+		b.Run("layer=english-16/workers="+string(rune('0'+w)), func(b *testing.B) {
+			var s *storedKeys
+			for b.Loop() {
+				s = storeKeys(slices.Clone(keys), bd.Holes(), w)
+				if got := s.keys(w); len(got) != len(keys) {
+					b.Fatalf("decoded %d keys, want %d", len(got), len(keys))
+				}
+			}
+			b.ReportMetric(float64(len(keys))*float64(b.N)/b.Elapsed().Seconds(), "positions/s")
+			b.ReportMetric(float64(s.bytes())/float64(len(keys)), "bytes/position")
 		})
 	}
 }
