@@ -128,7 +128,12 @@ func (t *bucketTable[R]) seedIn(keys []uint64, bits uint) error {
 	}
 	t.closed = true
 	if _, bare := any(t).(*bucketTable[uint64]); bare {
-		t.reached = make([]uint64, (len(t.slots)+63)/64)
+		words := (len(t.slots) + 63) / 64
+		if err := t.mem.take(int64(words)*8, "the next layer's positions"); err != nil {
+			t.free()
+			return err
+		}
+		t.reached = make([]uint64, words)
 		t.n = 0
 	}
 	return nil
@@ -136,7 +141,7 @@ func (t *bucketTable[R]) seedIn(keys []uint64, bits uint) error {
 
 // free gives t's slots back to the budget.
 func (t *bucketTable[R]) free() {
-	bytes := int64(len(t.slots)) * int64(unsafe.Sizeof(*new(R)))
+	bytes := int64(len(t.slots))*int64(unsafe.Sizeof(*new(R))) + int64(len(t.reached))*8
 	t.mem.give(bytes)
 	t.slots, t.reached = nil, nil
 }
