@@ -49,6 +49,9 @@ func runGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if !ok || err1 != nil || err2 != nil {
 		return usagef("--pegs %q: want MIN-MAX, such as 6-20", *pegs)
 	}
+	if min < 2 || max < min || max >= b.Holes() {
+		return usagef("--pegs %s: want 2 <= MIN <= MAX < %d (board %s has %d holes)", *pegs, b.Holes(), b.Name(), b.Holes())
+	}
 	n := 0
 	for _, x := range []int{*count, *pack, *calibrate} {
 		if x > 0 {
