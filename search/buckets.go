@@ -2,23 +2,26 @@ package search
 
 import (
 	"fmt"
+	"math/bits"
 	"unsafe"
 )
 
 // bucketTable holds the distinct children of one bucket found so far while
 // a layer is expanded: an open-addressing hash table with linear probing,
 // which folds the counts of a child found again into its slot. A key's home
-// slot is the key's bits just below the bucket's, so the table is in key
-// order but for the short displacements of probing, and an insertion sort
-// finishes the order.
+// slot is the fraction of the table its bits below the bucket's give
+// (multiply-high), so the table is in key order but for the short
+// displacements of probing, and an insertion sort finishes the order. Any
+// number of slots keeps that order, so a table is sized to the children
+// expected rather than to a power of two.
 //
 // A child is found about seven times on average. A bucket's table stays in
 // cache while the bucket's children of a round go in, and answers a repeat
 // with a probe or two, where sorting each round's children into runs and
 // merging the runs moved every repeat through memory several times.
 type bucketTable[R rec] struct {
-	slots []R    // 1<<bits home slots, then tableSlack more; key 0 is empty
-	bits  uint   // home slot bits
+	slots []R    // size home slots, then tableSlack more; key 0 is empty
+	size  int    // home slots
 	bb    uint   // top key bits that pick the bucket
 	low   uint64 // bits below a packed word's key: its tags (see packing)
 	n     int    // keys held
@@ -38,35 +41,55 @@ type bucketTable[R rec] struct {
 // an empty slot.)
 const tableSlack = 64
 
-// limit is the most keys t holds before it doubles: a load of 0.7.
-func (t *bucketTable[R]) limit() int { return 7 << t.bits / 10 }
+// Loads in tenths: a table doubles past maxLoad; a layer's tables are sized
+// for tableFill at the children expected (see expander.expect), which
+// leaves room for an estimate up to a sixth short; a closed table is sized
+// for seedFill, as children that miss its keys probe to an empty slot.
+// (English and French layers came out at 0.59-0.60 load, where tables of a
+// power of two had 0.35-0.7: on the French d3 layers 7.1 GiB against
+// 10.3 GiB of tables at the widest.)
+const (
+	maxLoad   = 7
+	tableFill = 6
+	seedFill  = 5
+)
+
+// limit is the most keys t holds before it doubles.
+func (t *bucketTable[R]) limit() int { return t.size * maxLoad / 10 }
+
+// slotsFor returns the home slots that hold n keys at about fill tenths
+// load (at least 64).
+func slotsFor(n, fill int) int { return max(64, n*10/fill+1) }
 
 // home returns the home slot of key k (of its position, for a packed word).
-func (t *bucketTable[R]) home(k uint64) int { return int(((k &^ t.low) << t.bb) >> (64 - t.bits)) }
+func (t *bucketTable[R]) home(k uint64) int {
+	hi, _ := bits.Mul64((k&^t.low)<<t.bb, uint64(t.size))
+	return int(hi)
+}
 
-// alloc gives t 1<<bits home slots, charged to its budget, and moves its
-// keys there.
-func (t *bucketTable[R]) alloc(bits uint) error {
-	size := int64(unsafe.Sizeof(*new(R)))
+// alloc gives t size home slots, charged to its budget, and moves its keys
+// there.
+func (t *bucketTable[R]) alloc(size int) error {
+	rsize := int64(unsafe.Sizeof(*new(R)))
 	old := t.slots
 	for {
-		bytes := int64(1<<bits+tableSlack) * size
+		bytes := int64(size+tableSlack) * rsize
 		if err := t.mem.take(bytes, "the next layer's positions"); err != nil {
 			return err // t is as it was
 		}
 		nt := *t
-		nt.slots, nt.bits, nt.n = make([]R, 1<<bits+tableSlack), bits, 0
+		nt.slots, nt.size, nt.n = make([]R, size+tableSlack), size, 0
 		if nt.place(old) {
 			*t = nt
 			break
 		}
-		// A probe reached the last slot, so unlikely at half the load
-		// that doubling again wastes nothing worth saving.
+		// A probe reached the last slot, so unlikely at this load that
+		// doubling wastes nothing worth saving.
 		t.mem.give(bytes)
-		bits++
+		size *= 2
 	}
 	if old != nil {
-		freed := int64(len(old)) * size
+		freed := int64(len(old)) * rsize
 		t.mem.give(freed)
 	}
 	return nil
@@ -99,16 +122,12 @@ func (t *bucketTable[R]) place(old []R) bool {
 // every seeded key (one no child found, with no paths); a table of bare
 // keys, which cannot tell, keeps the keys children found.
 func (t *bucketTable[R]) seed(keys []uint64) error {
-	bits := uint(6)
-	for 7<<bits/10 < len(keys) {
-		bits++
-	}
-	return t.seedIn(keys, bits)
+	return t.seedIn(keys, slotsFor(len(keys), seedFill))
 }
 
-// seedIn is seed in a table of 1<<bits home slots.
-func (t *bucketTable[R]) seedIn(keys []uint64, bits uint) error {
-	if err := t.alloc(bits); err != nil {
+// seedIn is seed in a table of size home slots.
+func (t *bucketTable[R]) seedIn(keys []uint64, size int) error {
+	if err := t.alloc(size); err != nil {
 		return err
 	}
 	for _, k := range keys {
@@ -121,7 +140,7 @@ func (t *bucketTable[R]) seedIn(keys []uint64, bits uint) error {
 			// seed again in a table twice as large.
 			t.free()
 			t.n = 0
-			return t.seedIn(keys, bits+1)
+			return t.seedIn(keys, 2*size)
 		}
 		*(*uint64)(unsafe.Pointer(&t.slots[i])) = k
 		t.n++
@@ -206,7 +225,7 @@ func addKeys(t *bucketTable[uint64], ks []uint64) error {
 				t.n++
 				break
 			}
-			if err := t.alloc(t.bits + 1); err != nil {
+			if err := t.alloc(2 * t.size); err != nil {
 				return err
 			}
 			slots, limit = t.slots, t.limit()
@@ -254,7 +273,7 @@ func addNarrow(t *bucketTable[narrow], rs []narrow) error {
 				t.n++
 				break
 			}
-			if err := t.alloc(t.bits + 1); err != nil {
+			if err := t.alloc(2 * t.size); err != nil {
 				return err
 			}
 			slots, limit = t.slots, t.limit()
@@ -286,7 +305,7 @@ func addPaths(t *bucketTable[paths], rs []paths) error {
 				t.n++
 				break
 			}
-			if err := t.alloc(t.bits + 1); err != nil {
+			if err := t.alloc(2 * t.size); err != nil {
 				return err
 			}
 			slots, limit = t.slots, t.limit()
@@ -318,7 +337,7 @@ func addRecords(t *bucketTable[record], rs []record) (overflow bool, err error) 
 				t.n++
 				break
 			}
-			if err := t.alloc(t.bits + 1); err != nil {
+			if err := t.alloc(2 * t.size); err != nil {
 				return overflow, err
 			}
 			slots, limit = t.slots, t.limit()
@@ -352,7 +371,7 @@ func addPacked(t *bucketTable[packed], rs []packed) error {
 				t.n++
 				break
 			}
-			if err := t.alloc(t.bits + 1); err != nil {
+			if err := t.alloc(2 * t.size); err != nil {
 				return err
 			}
 			slots, limit = t.slots, t.limit()

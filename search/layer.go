@@ -191,6 +191,9 @@ type expander struct {
 	// progress, if set, is called with the number of parents done so far.
 	progress func(done, total int)
 	states   []*workerState
+	// ratios holds, for each layer expanded forward, its distinct
+	// children over its parents (see expect).
+	ratios []float64
 }
 
 func (e *expander) nworkers() int { return poolSize(e.workers) }
@@ -407,14 +410,11 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 	}
 	// tabs[b] holds bucket b's distinct children found so far.
 	tabs := make([]bucketTable[R], nb)
-	// A table starts with room for the bucket's share of about 1.5 times
-	// the parents at 0.7 load, and doubles as it fills.
-	tbits := uint(6)
-	for 7<<tbits/10 < 3*n/2/nb && tbits < 40 {
-		tbits++
-	}
+	// Each bucket's table is sized for its share of the children expected
+	// at tableFill, and doubles past maxLoad.
+	tsize := slotsFor(e.expect(n)/nb, tableFill)
 	for b := range tabs {
-		tabs[b] = bucketTable[R]{bits: tbits, bb: uint(bbits), mem: e.mem}
+		tabs[b] = bucketTable[R]{size: tsize, bb: uint(bbits), mem: e.mem}
 		if e.pack != nil {
 			tabs[b].low = e.pack.tags
 		}
@@ -620,7 +620,7 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 						continue
 					}
 					if t.slots == nil {
-						if err := t.alloc(t.bits); err != nil {
+						if err := t.alloc(t.size); err != nil {
 							return err
 						}
 					}
@@ -666,7 +666,25 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 		listBytes = 0
 	}
 	next, err := collect(ctx, e, tabs, cur.pegs-1)
+	if err == nil && e.within == nil && n > 0 {
+		e.ratios = append(e.ratios, float64(next.len())/float64(n))
+	}
 	return next, st, err
+}
+
+// expect returns how many distinct children n parents are expected to have,
+// for sizing the tables: the last layer's ratio of children to parents,
+// times that ratio's last change where it fell (the ratio falls layer by
+// layer past the first few), or 1.5 a parent before two layers are known.
+// Too low an estimate costs only time, the tables that pass maxLoad
+// doubling.
+func (e *expander) expect(n int) int {
+	r := e.ratios
+	if len(r) < 2 {
+		return 3 * n / 2
+	}
+	a, b := r[len(r)-1], r[len(r)-2]
+	return int(float64(n) * a * min(1, a/b))
 }
 
 // sortRecords sorts the records of parts by key into one of a or b (each

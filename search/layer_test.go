@@ -123,8 +123,8 @@ func cornerAny(t *testing.T) Problem {
 }
 
 // TestBucketTable checks that a bucket's table, filled in batches and
-// grown from its smallest size, holds what folding all its records at once
-// gives, in order, for every kind of record; and that growing past the
+// grown from a size not a power of two, holds what folding all its records
+// at once gives, in order, for every kind of record; and that growing past the
 // budget fails with ErrMemory.
 func TestBucketTable(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
@@ -154,12 +154,12 @@ func TestBucketTable(t *testing.T) {
 			wantPacked = append(wantPacked, ors[k])
 		}
 		mem := &memBudget{limit: 1 << 30}
-		nt := bucketTable[narrow]{bits: 6, bb: bb, mem: mem}
-		kt := bucketTable[uint64]{bits: 6, bb: bb, mem: mem}
-		rt := bucketTable[record]{bits: 6, bb: bb, mem: mem}
-		tt := bucketTable[packed]{bits: 6, bb: bb, low: low, mem: mem}
-		for _, tb := range []interface{ alloc(uint) error }{&nt, &kt, &rt, &tt} {
-			if err := tb.alloc(6); err != nil {
+		nt := bucketTable[narrow]{size: 100, bb: bb, mem: mem}
+		kt := bucketTable[uint64]{size: 100, bb: bb, mem: mem}
+		rt := bucketTable[record]{size: 100, bb: bb, mem: mem}
+		tt := bucketTable[packed]{size: 100, bb: bb, low: low, mem: mem}
+		for _, tb := range []interface{ alloc(int) error }{&nt, &kt, &rt, &tt} {
+			if err := tb.alloc(100); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -209,8 +209,8 @@ func TestBucketTable(t *testing.T) {
 			t.Errorf("%d records: %d bytes in use after free, want 0", n, mem.used.Load())
 		}
 	}
-	small := bucketTable[uint64]{bits: 6, mem: &memBudget{limit: 4096}}
-	if err := small.alloc(6); err != nil {
+	small := bucketTable[uint64]{size: 64, mem: &memBudget{limit: 4096}}
+	if err := small.alloc(64); err != nil {
 		t.Fatal(err)
 	}
 	var ks []uint64
@@ -235,6 +235,35 @@ func bucketKeys(rng *rand.Rand, n int, bb uint, b uint64) []uint64 {
 		keys[i] = k>>bb | b<<(64-bb)
 	}
 	return keys
+}
+
+// TestExpect checks the estimate the tables of a layer are sized by, on the
+// English layers of a thousand positions or more (before them the growth
+// is uneven, and doubling a small table costs little): within a sixth short
+// (the tables, sized for 0.6 load at it, stay under maxLoad) and a quarter
+// over (no more slots wasted than that) of the children the layer turns out
+// to have.
+func TestExpect(t *testing.T) {
+	b := engine.English()
+	gen := newMoveGen(b, b.Symmetry())
+	e := &expander{gen: gen, workers: 2, mem: &memBudget{limit: 1 << 30}}
+	cur := &layer{pegs: 32, keys: []uint64{mix(b.Symmetry().Canonical(b.Start()))}}
+	for cur.pegs > 19 {
+		known := len(e.ratios)
+		want := e.expect(cur.len())
+		next, _, err := e.next(context.Background(), cur)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := next.len()
+		if known >= 2 && got >= 1000 && (want*7 < got*6 || want*4 > got*5) {
+			t.Errorf("%d pegs: expected %d children, found %d", next.pegs, want, got)
+		}
+		cur = next
+	}
+	if len(e.ratios) != 13 {
+		t.Errorf("%d layer ratios kept, want 13", len(e.ratios))
+	}
 }
 
 // TestClosedTable checks a table seeded with a fixed set of keys (as a
@@ -269,8 +298,8 @@ func TestClosedTable(t *testing.T) {
 			want = append(want, paths{k, sums[k]})
 		}
 		mem := &memBudget{limit: 1 << 30}
-		pt := bucketTable[paths]{bits: 6, bb: bb, mem: mem}
-		kt := bucketTable[uint64]{bits: 6, bb: bb, mem: mem}
+		pt := bucketTable[paths]{size: 64, bb: bb, mem: mem}
+		kt := bucketTable[uint64]{size: 64, bb: bb, mem: mem}
 		if err := pt.seed(seed); err != nil {
 			t.Fatal(err)
 		}
