@@ -400,8 +400,8 @@ func forward(ctx context.Context, e *expander, start []*layer, phase string, pro
 }
 
 // findWinnable marks the positions of the forward layers that can reach the
-// goal (see walkBack). If keep is set it returns them by peg count, held in
-// mem.
+// goal (see walkBack), letting each layer go once done with it. If keep is
+// set it returns them by peg count, held in mem.
 func (a *Analysis) findWinnable(ctx context.Context, prob Problem, gen *moveGen, opt ExploreOptions, mem *memBudget, fwd []*layer, keep bool) (map[int][]uint64, error) {
 	if len(backwardSeeds(prob, gen.group)) == 0 {
 		return nil, nil
@@ -413,7 +413,7 @@ func (a *Analysis) findWinnable(ctx context.Context, prob Problem, gen *moveGen,
 		index[l.pegs] = i
 	}
 	win := map[int][]uint64{}
-	err := walkBack(ctx, prob.Goal, gen, byPegs, fwd[0].pegs, opt, mem, func(pegs int, keys []uint64) error {
+	err := walkBack(ctx, prob.Goal, gen, byPegs, fwd[0].pegs, true, opt, mem, func(pegs int, keys []uint64) error {
 		a.Layers[index[pegs]].Winnable = int64(len(keys))
 		if !keep {
 			return nil
@@ -794,7 +794,7 @@ func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt Explor
 		}
 	} else {
 		for i, g := range goals {
-			err := walkBack(ctx, g, gen, fwd, p0, opt, mem, func(pegs int, keys []uint64) error {
+			err := walkBack(ctx, g, gen, fwd, p0, false, opt, mem, func(pegs int, keys []uint64) error {
 				sets[i].keys[pegs] = keys
 				return mem.take(int64(len(keys))*8, "the winnable positions")
 			})
@@ -852,8 +852,9 @@ func sameAfterOne(prob Problem, group *engine.Group, first *layer, start uint64)
 // count, from the start's p0 down to one peg), walking back up from the
 // goal positions: a reachable position is winnable when one of its
 // children is. It calls each with every layer's winnable keys, fewest pegs
-// first.
-func walkBack(ctx context.Context, goal engine.Goal, gen *moveGen, fwd map[int]*layer, p0 int, opt ExploreOptions, mem *memBudget, each func(pegs int, keys []uint64) error) error {
+// first. With free, it lets each layer of fwd go (keys, code and counts)
+// once done with it.
+func walkBack(ctx context.Context, goal engine.Goal, gen *moveGen, fwd map[int]*layer, p0 int, free bool, opt ExploreOptions, mem *memBudget, each func(pegs int, keys []uint64) error) error {
 	group := gen.group
 	var below []uint64
 	for pegs := 1; pegs <= p0; pegs++ {
@@ -884,6 +885,10 @@ func walkBack(ctx context.Context, goal engine.Goal, gen *moveGen, fwd map[int]*
 			}
 		}
 		l.drop(mem)
+		if free {
+			mem.give(l.bytes())
+			l.keys, l.stored, l.m, l.q = nil, nil, nil, nil
+		}
 		if err := each(pegs, keys); err != nil {
 			return err
 		}
@@ -917,6 +922,9 @@ func parentsOf(ctx context.Context, l *layer, next []uint64, gen *moveGen, worke
 		return nil, nil
 	}
 	e := &expander{gen: gen, workers: workers, mem: mem, within: l.keys, undo: true}
+	// A stored layer's keys, once in the tables, wait in their code
+	// again (1.7 GB on the French widest layers).
+	e.seeded = func() { l.drop(mem) }
 	found, _, err := e.grow(ctx, &layer{pegs: l.pegs + 1, keys: next})
 	if errors.Is(err, ErrMemory) {
 		err = fmt.Errorf("%w, finding the winnable positions of %d pegs", err, l.pegs)

@@ -177,6 +177,9 @@ type expander struct {
 	// room in a table. A search that counts only through known positions
 	// (the winnable ones) sets it.
 	within []uint64
+	// seeded, if set, is called once the tables hold within's keys, which
+	// the expansion needs no more.
+	seeded func()
 	// undo makes the expander find parents instead of children: the jumps
 	// that can be undone in a position are those legal in its complement,
 	// and undoing one flips the same three holes as making it. (Its layer
@@ -447,6 +450,9 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 		}
 		if err := g.Wait(); err != nil {
 			return nil, layerStats{}, err
+		}
+		if e.seeded != nil {
+			e.seeded()
 		}
 	}
 	nw := e.nworkers()

@@ -762,6 +762,76 @@ func TestStoredLayersAgree(t *testing.T) {
 	}
 }
 
+// TestWalkBackLetsGo checks that a walk back over stored layers lets each
+// go when told to (its charge back in the budget, the winnable positions
+// the same), and that finding a layer's parents lets its decoded keys go
+// once they are in the tables.
+func TestWalkBackLetsGo(t *testing.T) {
+	prob := startOrPicture(t, "triangle:6", "5", "any")
+	storeShare = 1 << 40
+	t.Cleanup(func() { storeShare = 8 })
+	gen := newMoveGen(prob.Board, prob.Group())
+	layers := func() (map[int]*layer, *memBudget) {
+		mem := &memBudget{limit: 1 << 30}
+		e := &expander{gen: gen, store: true, mem: mem}
+		fwd, err := forward(context.Background(), e, []*layer{{pegs: prob.Start.Pegs(), keys: []uint64{mix(prob.Group().Canonical(prob.Start))}}}, "forward", nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byPegs := map[int]*layer{}
+		for _, l := range fwd {
+			byPegs[l.pegs] = l
+		}
+		return byPegs, mem
+	}
+	walk := func(fwd map[int]*layer, mem *memBudget, free bool) map[int][]uint64 {
+		win := map[int][]uint64{}
+		err := walkBack(context.Background(), prob.Goal, gen, fwd, prob.Start.Pegs(), free, ExploreOptions{}, mem, func(pegs int, keys []uint64) error {
+			win[pegs] = keys
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return win
+	}
+	kept, mem := layers()
+	want := walk(kept, mem, false)
+	fwd, mem := layers()
+	var held int64
+	for _, l := range fwd {
+		held += l.bytes()
+	}
+	before := mem.used.Load()
+	got := walk(fwd, mem, true)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("winnable positions with layers let go differ (-kept +let go):\n%s", diff)
+	}
+	for pegs, l := range fwd {
+		if l.bytes() != 0 {
+			t.Errorf("layer of %d pegs holds %d bytes after the walk back", pegs, l.bytes())
+		}
+	}
+	if after := mem.used.Load(); after != before-held {
+		t.Errorf("budget in use after the walk back: %d, want %d (%d less the layers' %d)", after, before-held, before, held)
+	}
+	// The parents of the 3-peg winners among the 4-peg positions.
+	l := kept[4]
+	if err := l.load(1, mem); err != nil {
+		t.Fatal(err)
+	}
+	keys, err := parentsOf(context.Background(), l, want[3], gen, 1, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(keys, want[4]) {
+		t.Errorf("parents of the 3-peg winners: %d positions, want %d", len(keys), len(want[4]))
+	}
+	if l.keys != nil {
+		t.Errorf("a stored layer's decoded keys are held after its parents were found")
+	}
+}
+
 // TestWinnableGoalsTogether checks the winnable positions of a goal and
 // of one peg anywhere found in one search (as oracles do) against each
 // found alone. In the English centre game the second rides on the first's
