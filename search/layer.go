@@ -113,11 +113,10 @@ func (l *layer) load(workers int, mem *memBudget) error {
 	if l.stored == nil || l.keys != nil {
 		return nil
 	}
-	if err := mem.take(int64(l.stored.n)*8*2, "a stored layer's positions"); err != nil {
+	if err := mem.take(int64(l.stored.n)*8, "a stored layer's positions"); err != nil {
 		return err
 	}
-	l.keys = l.stored.keys(workers)
-	mem.give(int64(l.stored.n) * 8) // the decoding's scratch
+	l.keys = l.stored.keys(workers) // sorted in place (see sortKeys)
 	return nil
 }
 

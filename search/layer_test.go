@@ -12,7 +12,8 @@ import (
 )
 
 // TestSortKeys checks the radix sort of mixed keys against slices.Sort, at
-// sizes that take the small path, one radix pass and several, with repeats.
+// sizes that take the small path, one radix pass and several, with repeats;
+// and the split into parts by top bits it makes in place.
 func TestSortKeys(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, n := range []int{0, 1, 100, 5000, 1 << 16, 1 << 20, 3 << 20} {
@@ -25,6 +26,19 @@ func TestSortKeys(t *testing.T) {
 		}
 		want := slices.Clone(keys)
 		slices.Sort(want)
+		split := slices.Clone(keys)
+		count := splitTops(split)
+		for b := range 1 << keyBits {
+			for _, k := range split[count[b]:count[b+1]] {
+				if k>>(64-keyBits) != uint64(b) {
+					t.Fatalf("splitTops of %d keys: key %#x in part %d", n, k, b)
+				}
+			}
+		}
+		slices.Sort(split)
+		if !slices.Equal(split, want) {
+			t.Errorf("splitTops of %d keys: not the keys it was given", n)
+		}
 		sortKeys(keys, 2)
 		if !slices.Equal(keys, want) {
 			t.Errorf("sortKeys of %d keys: not sorted like slices.Sort", n)
