@@ -274,10 +274,15 @@ func narrowEnough(l *layer) bool {
 }
 
 // maxKeptLists is the most bytes of children's lists that workers keep
-// for the next layer (larger ones are let go before a layer is collected,
-// where the French board's widest layers would hold 2 GiB of them beside
-// the tables).
-const maxKeptLists = 1 << 30
+// for the next layer, and a sixteenth of the budget where that is less
+// (but never under minKeptLists): larger ones are let go before a layer is
+// collected, where the French board's widest layers would hold 2 GiB of
+// them beside the tables and the layer collected from them (French d3
+// within 6 GiB stopped there).
+const (
+	maxKeptLists = 1 << 30
+	minKeptLists = 64 << 20
+)
 
 // storeShare is the share of the memory budget (1/storeShare) that the
 // keys of the layers a forward pass has expanded may take before it stores
@@ -661,7 +666,7 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 	if st.overflow {
 		return nil, st, ErrOverflow
 	}
-	if listBytes > maxKeptLists {
+	if listBytes > min(maxKeptLists, max(e.mem.limit/16, minKeptLists)) {
 		// Lists this large are not worth keeping for the next layer
 		// while the tables turn into it.
 		for _, w := range workers {
