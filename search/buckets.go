@@ -44,7 +44,9 @@ const tableSlack = 64
 // Loads in tenths: a table doubles past maxLoad; a layer's tables are sized
 // for tableFill at the children expected (see expander.expect), which
 // leaves room for an estimate up to a sixth short; a closed table is sized
-// for seedFill, as children that miss its keys probe to an empty slot.
+// for seedFill, as children that miss its keys probe to an empty slot, or
+// for maxLoad where a layer's tables would pass an eighth of the budget
+// (French d3 within 6 GiB stopped in its walk back at seedFill).
 // (English and French layers came out at 0.59-0.60 load, where tables of a
 // power of two had 0.35-0.7: on the French d3 layers 7.1 GiB against
 // 10.3 GiB of tables at the widest.)
@@ -122,7 +124,13 @@ func (t *bucketTable[R]) place(old []R) bool {
 // every seeded key (one no child found, with no paths); a table of bare
 // keys, which cannot tell, keeps the keys children found.
 func (t *bucketTable[R]) seed(keys []uint64) error {
-	return t.seedIn(keys, slotsFor(len(keys), seedFill))
+	size := slotsFor(len(keys), seedFill)
+	if int64(size)<<t.bb*int64(unsafe.Sizeof(*new(R))) > t.mem.limit/8 {
+		// Tables this large for a layer (all its buckets' alike) are
+		// filled as far as tables that grow ever are.
+		size = slotsFor(len(keys), maxLoad)
+	}
+	return t.seedIn(keys, size)
 }
 
 // seedIn is seed in a table of size home slots.

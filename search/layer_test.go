@@ -345,6 +345,20 @@ func TestClosedTable(t *testing.T) {
 		if mem.used.Load() != 0 {
 			t.Errorf("%d children: %d bytes in use after free, want 0", n, mem.used.Load())
 		}
+		// Seeded at seedFill load, or at maxLoad where the tables of all
+		// the buckets would pass an eighth of the budget.
+		for _, c := range []struct {
+			limit int64
+			fill  int
+		}{{1 << 30, seedFill}, {int64(slotsFor(len(seed), seedFill))<<bb*8*8 - 1, maxLoad}} {
+			tt := bucketTable[uint64]{bb: bb, mem: &memBudget{limit: c.limit}}
+			if err := tt.seed(seed); err != nil {
+				t.Fatal(err)
+			}
+			if want := slotsFor(len(seed), c.fill); tt.size != want {
+				t.Errorf("%d keys seeded within %d bytes: %d slots, want %d", len(seed), c.limit, tt.size, want)
+			}
+		}
 	}
 }
 
