@@ -163,7 +163,7 @@ func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, 
 	}
 	e := &expander{gen: gen, workers: opt.Workers, counts: !opt.NoGames, store: true, mem: mem}
 	fwd, err := forward(ctx, e, []*layer{first}, "forward", opt.Progress, func(l *layer, st layerStats) {
-		a.Layers = append(a.Layers, LayerStats{Pegs: l.pegs, Reachable: int64(l.len()), ReachableRaw: st.raw, DeadEnds: st.deadEnds})
+		a.Layers = append(a.Layers, LayerStats{Pegs: l.pegs, Reachable: st.positions, ReachableRaw: st.raw, DeadEnds: st.deadEnds})
 		if opt.NoGames {
 			return
 		}
@@ -217,6 +217,11 @@ func (a *Analysis) reachable(ctx context.Context, first *layer, e *expander, pro
 	if err := e.mem.take(first.bytes(), "the first layer"); err != nil {
 		return done(err)
 	}
+	// A layer goes once expanded, before its children are collected.
+	e.spent = func(l *layer) {
+		e.mem.give(l.bytes())
+		l.keys = nil
+	}
 	cur := first
 	for cur.len() > 0 {
 		if progress != nil {
@@ -227,7 +232,7 @@ func (a *Analysis) reachable(ctx context.Context, first *layer, e *expander, pro
 		if err != nil {
 			return done(err)
 		}
-		a.Layers = append(a.Layers, LayerStats{Pegs: cur.pegs, Reachable: int64(cur.len()), ReachableRaw: st.raw, DeadEnds: st.deadEnds})
+		a.Layers = append(a.Layers, LayerStats{Pegs: cur.pegs, Reachable: st.positions, ReachableRaw: st.raw, DeadEnds: st.deadEnds})
 		e.mem.give(cur.bytes())
 		cur = next
 	}
@@ -384,18 +389,27 @@ func forward(ctx context.Context, e *expander, start []*layer, phase string, pro
 		cur.m, cur.q = nil, nil
 		// Past a share of the budget, the layers expanded wait for the
 		// walk back coded, those before included.
-		if held += int64(cur.len()) * 8; e.store && held > e.mem.limit/storeShare {
+		last := next.len() == 0
+		if last {
+			e.mem.give(next.bytes())
+		} else {
+			layers = append(layers, next)
+		}
+		// Past a share of the budget, the layers wait for the walk back
+		// coded, those before included, and a layer without counts is
+		// coded as soon as it is found: it is expanded as it is decoded,
+		// so it is never held whole beside its children's tables (on the
+		// French board 1.2 GB less at the widest layer).
+		if held += st.positions * 8; e.store && held+int64(next.len())*8 > e.mem.limit/storeShare {
 			for _, l := range layers {
-				if l.stored == nil {
+				if l.stored == nil && len(l.m) == 0 {
 					l.store(e.gen.board.Holes(), e.workers, e.mem)
 				}
 			}
 		}
-		if next.len() == 0 {
-			e.mem.give(next.bytes())
+		if last {
 			return layers, nil
 		}
-		layers = append(layers, next)
 	}
 }
 

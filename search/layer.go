@@ -130,10 +130,11 @@ func (l *layer) drop(mem *memBudget) {
 
 // layerStats is what expanding a layer learns about its positions.
 type layerStats struct {
-	raw      int64 // positions counting every symmetric image
-	deadEnds int64 // positions with no legal jump
-	games    u128  // paths ending in a dead end here
-	overflow bool
+	positions int64 // positions up to symmetry
+	raw       int64 // positions counting every symmetric image
+	deadEnds  int64 // positions with no legal jump
+	games     u128  // paths ending in a dead end here
+	overflow  bool
 	// In a search from several starts (tags), raw and deadEnds by start.
 	rawBy, deadBy [64]int64
 }
@@ -179,6 +180,11 @@ type expander struct {
 	// seeded, if set, is called once the tables hold within's keys, which
 	// the expansion needs no more.
 	seeded func()
+	// spent, if set, is called with a layer once its positions are
+	// expanded, before its children are collected into the next layer,
+	// which they need not be for: a search may let them go, or code them,
+	// before the layer's largest moment.
+	spent func(cur *layer)
 	// undo makes the expander find parents instead of children: the jumps
 	// that can be undone in a position are those legal in its complement,
 	// and undoing one flips the same three holes as making it. (Its layer
@@ -318,7 +324,9 @@ type workerState struct {
 	cimgs []engine.Position
 	img8  [8]engine.Position // the parent's images when gen.images8 is set
 	moves []int16
-	stats layerStats
+	// parents holds a chunk of a stored layer's positions, decoded.
+	parents []engine.Position
+	stats   layerStats
 }
 
 func newWorkerState(gen *moveGen) *workerState {
@@ -403,6 +411,15 @@ func (e *expander) grow(ctx context.Context, cur *layer) (*layer, layerStats, er
 // that kind.
 func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*workerState) *[][]R) (*layer, layerStats, error) {
 	n := cur.len()
+	// A stored layer (plain keys only) is expanded as it is decoded, a
+	// chunk at a time.
+	coded := cur.keys == nil && cur.stored != nil
+	if coded {
+		if e.counts || e.pack != nil {
+			return nil, layerStats{}, errors.New("a stored layer has no counts or tags to expand")
+		}
+		n = cur.stored.n
+	}
 	size := int64(unsafe.Sizeof(*new(R)))
 	bbits := 0
 	for (n*2)>>uint(bbits) > 4096 && bbits < 9 {
@@ -508,10 +525,18 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 				}
 				w := <-pool
 				defer func() { pool <- w }()
+				if coded {
+					w.parents = cur.stored.positions(w.parents[:0], lo, hi)
+				}
 				for i := lo; i < hi; i++ {
-					p := unmix(cur.keys[i])
-					if e.pack != nil {
+					var p engine.Position
+					switch {
+					case coded:
+						p = w.parents[i-lo]
+					case e.pack != nil:
 						p = e.pack.pos(cur.keys[i])
+					default:
+						p = unmix(cur.keys[i])
 					}
 					imgs := w.setParent(e.gen, p)
 					fixed := 0
@@ -651,7 +676,7 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 			return nil, layerStats{}, ErrOverflow
 		}
 	}
-	var st layerStats
+	st := layerStats{positions: int64(n)}
 	for _, w := range workers {
 		st.raw += w.stats.raw
 		st.deadEnds += w.stats.deadEnds
@@ -674,6 +699,9 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 		}
 		e.mem.give(listBytes)
 		listBytes = 0
+	}
+	if e.spent != nil {
+		e.spent(cur)
 	}
 	next, err := collect(ctx, e, tabs, cur.pegs-1)
 	if err == nil && e.within == nil && n > 0 {

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"maps"
@@ -379,6 +380,23 @@ func TestStoredKeys(t *testing.T) {
 		s := storeKeys(keys, holes, 2)
 		if got := s.keys(2); !slices.Equal(got, want) {
 			t.Errorf("%d keys: stored and decoded, %d keys differ from the %d stored", n, len(got), len(want))
+		}
+		// The positions in stored order, whole and in ranges.
+		var order []engine.Position
+		for _, k := range want {
+			order = append(order, unmix(k))
+		}
+		pk, _ := packingFor(holes, 0)
+		slices.SortFunc(order, func(a, b engine.Position) int { return cmp.Compare(pk.key(a), pk.key(b)) })
+		if got := s.positions(nil, 0, len(want)); !slices.Equal(got, order) {
+			t.Errorf("%d keys: %d positions decoded in stored order, want the %d stored", n, len(got), len(order))
+		}
+		for range 50 {
+			lo := rng.IntN(len(want) + 1)
+			hi := lo + rng.IntN(len(want)-lo+1)
+			if got := s.positions(nil, lo, hi); !slices.Equal(got, order[lo:hi]) {
+				t.Errorf("%d keys: positions %d..%d decoded differ from those stored there", n, lo, hi)
+			}
 		}
 		if n == 1<<20 && s.bytes() > int64(n)*8/3 {
 			t.Errorf("%d keys of %d holes: stored in %d bytes, want at most a third of %d", n, holes, s.bytes(), n*8)

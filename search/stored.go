@@ -2,6 +2,9 @@ package search
 
 import (
 	"encoding/binary"
+	"sort"
+
+	"pegs/engine"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -84,4 +87,31 @@ func (s *storedKeys) keys(workers int) []uint64 {
 	g.Wait()
 	sortKeys(out, workers)
 	return out
+}
+
+// positions appends to dst the positions lo..hi of the stored order (by
+// packed word, not by mixed key): a forward search expands a stored layer
+// a chunk at a time this way, its order not mattering there.
+func (s *storedKeys) positions(dst []engine.Position, lo, hi int) []engine.Position {
+	c := sort.Search(len(s.at), func(c int) bool { return s.at[c] > lo }) - 1
+	for ; lo < hi; c++ {
+		p := s.parts[c]
+		i := lo - s.at[c]           // the first wanted within the part
+		end := min(p.n, hi-s.at[c]) // and the end
+		b := i / rankBlock
+		v, at := p.first[b], p.off[b]
+		_, k := binary.Uvarint(p.data[at:]) // the block's first gap is from the block before
+		at += k
+		for j := b * rankBlock; j < end; j++ {
+			if j > b*rankBlock {
+				gap, k := binary.Uvarint(p.data[at:])
+				v, at = v+gap, at+k
+			}
+			if j >= i {
+				dst = append(dst, s.pk.pos(v<<s.pk.shift))
+			}
+		}
+		lo = s.at[c] + end
+	}
+	return dst
 }
