@@ -387,8 +387,6 @@ func forward(ctx context.Context, e *expander, start []*layer, phase string, pro
 		// Counts are needed only to make the next layer's.
 		e.mem.give(int64(len(cur.m))*16 + int64(len(cur.q))*8)
 		cur.m, cur.q = nil, nil
-		// Past a share of the budget, the layers expanded wait for the
-		// walk back coded, those before included.
 		last := next.len() == 0
 		if last {
 			e.mem.give(next.bytes())
