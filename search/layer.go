@@ -182,8 +182,8 @@ type expander struct {
 	seeded func()
 	// spent, if set, is called with a layer once its positions are
 	// expanded, before its children are collected into the next layer,
-	// which they need not be for: a search may let them go, or code them,
-	// before the layer's largest moment.
+	// which they are not needed for: a reachable-only search lets them go
+	// there, before the layer's largest moment.
 	spent func(cur *layer)
 	// undo makes the expander find parents instead of children: the jumps
 	// that can be undone in a position are those legal in its complement,
