@@ -80,7 +80,7 @@ func (t *bucketTable[R]) alloc(size int) error {
 			return err // t is as it was
 		}
 		nt := *t
-		nt.slots, nt.size, nt.n = make([]R, size+tableSlack), size, 0
+		nt.slots, nt.size, nt.n = written[R](size+tableSlack), size, 0
 		if nt.place(old) {
 			*t = nt
 			break
@@ -95,6 +95,20 @@ func (t *bucketTable[R]) alloc(size int) error {
 		t.mem.give(freed)
 	}
 	return nil
+}
+
+// written returns n zero values with every page of their memory written
+// once. Memory fresh from the system reads as a shared page of zeros until
+// it is written, and a table's first touch of a slot is a probe's read: each
+// page then faults twice, and the second fault flushes the page from every
+// core's TLB (an interrupt to each, through the hypervisor on a VM).
+func written[R any](n int) []R {
+	s := make([]R, n)
+	step := max(1, 4096/int(unsafe.Sizeof(*new(R))))
+	for i := 0; i < n; i += step {
+		s[i] = *new(R)
+	}
+	return s
 }
 
 // place puts the keys of old, which are distinct, in t, reporting false if
@@ -160,7 +174,7 @@ func (t *bucketTable[R]) seedIn(keys []uint64, size int) error {
 			t.free()
 			return err
 		}
-		t.reached = make([]uint64, words)
+		t.reached = written[uint64](words)
 		t.n = 0
 	}
 	return nil

@@ -991,7 +991,7 @@ func newKeySet(keys []uint64) *keySet {
 	for size < 2*len(keys) {
 		size *= 2
 	}
-	s := &keySet{slots: make([]uint64, size), shift: uint(64 - log2(size))}
+	s := &keySet{slots: written[uint64](size), shift: uint(64 - log2(size))}
 	for _, k := range keys {
 		i := int(k >> s.shift)
 		for s.slots[i] != 0 {
