@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 	"slices"
 	"sync/atomic"
 
@@ -62,10 +63,18 @@ type rankList struct {
 
 const rankBlock = 64
 
-// newRankList codes ranks (sorted, distinct).
+// newRankList codes ranks (sorted, distinct). It sizes the code first, so
+// that coding a layer of a billion positions takes no more than the code
+// (appending took up to a quarter more, uncharged, and a copy as it grew).
 func newRankList(ranks []uint64) *rankList {
-	l := &rankList{n: len(ranks)}
-	prev := uint64(0)
+	size, prev := 0, uint64(0)
+	for _, r := range ranks {
+		size += max(1, (bits.Len64(r-prev)+6)/7) // uvarint bytes
+		prev = r
+	}
+	blocks := (len(ranks) + rankBlock - 1) / rankBlock
+	l := &rankList{n: len(ranks), data: make([]byte, 0, size), first: make([]uint64, 0, blocks), off: make([]int, 0, blocks)}
+	prev = 0
 	for i, r := range ranks {
 		if i%rankBlock == 0 {
 			l.first = append(l.first, r)

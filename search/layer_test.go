@@ -398,6 +398,13 @@ func TestStoredKeys(t *testing.T) {
 				t.Errorf("%d keys: positions %d..%d decoded differ from those stored there", n, lo, hi)
 			}
 		}
+		// The code is sized before it is written: bytes() charges what
+		// each part holds.
+		for c, p := range s.parts {
+			if cap(p.data) != len(p.data) || cap(p.first) != len(p.first) || cap(p.off) != len(p.off) {
+				t.Errorf("%d keys: part %d holds %d/%d/%d (code, firsts, offsets) in room for %d/%d/%d", n, c, len(p.data), len(p.first), len(p.off), cap(p.data), cap(p.first), cap(p.off))
+			}
+		}
 		if n == 1<<20 && s.bytes() > int64(n)*8/3 {
 			t.Errorf("%d keys of %d holes: stored in %d bytes, want at most a third of %d", n, holes, s.bytes(), n*8)
 		}
