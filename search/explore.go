@@ -967,8 +967,12 @@ func parentsOf(ctx context.Context, l *layer, next []uint64, gen *moveGen, worke
 	}
 	e := &expander{gen: gen, workers: workers, mem: mem, within: l.keys, undo: true}
 	// A stored layer's keys, once in the tables, wait in their code
-	// again (1.7 GB on the French widest layers).
-	e.seeded = func() { l.drop(mem) }
+	// again (1.7 GB on the French widest layers); the expander must not
+	// hold them either, or they stay live uncharged.
+	e.seeded = func() {
+		l.drop(mem)
+		e.within = nil
+	}
 	found, _, err := e.grow(ctx, &layer{pegs: l.pegs + 1, keys: next})
 	if errors.Is(err, ErrMemory) {
 		err = fmt.Errorf("%w, finding the winnable positions of %d pegs", err, l.pegs)

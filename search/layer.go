@@ -178,7 +178,7 @@ type expander struct {
 	// (the winnable ones) sets it.
 	within []uint64
 	// seeded, if set, is called once the tables hold within's keys, which
-	// the expansion needs no more.
+	// the expansion needs no more: it may let them go, within included.
 	seeded func()
 	// spent, if set, is called with a layer once its positions are
 	// expanded, before its children are collected into the next layer,
@@ -452,7 +452,8 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 		}
 		e.mem.give(listBytes)
 	}()
-	if e.within != nil {
+	closed := e.within != nil
+	if closed {
 		// Each bucket's table is seeded with its keys, buckets in
 		// parallel.
 		var g errgroup.Group
@@ -704,7 +705,7 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 		e.spent(cur)
 	}
 	next, err := collect(ctx, e, tabs, cur.pegs-1)
-	if err == nil && e.within == nil && n > 0 {
+	if err == nil && !closed && n > 0 {
 		e.ratios = append(e.ratios, float64(next.len())/float64(n))
 	}
 	return next, st, err
