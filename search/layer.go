@@ -144,6 +144,7 @@ type memBudget struct {
 	limit int64
 	used  atomic.Int64
 	peak  atomic.Int64
+	freed atomic.Int64 // given back since give last asked for a collection
 }
 
 func (b *memBudget) take(n int64, what string) error {
@@ -161,7 +162,22 @@ func (b *memBudget) take(n int64, what string) error {
 	}
 }
 
-func (b *memBudget) give(n int64) { b.used.Add(-n) }
+// give hands n bytes back. Once a sixteenth of the budget (64 MiB at
+// least) is handed back it asks for a garbage collection, so that the
+// memory can be used again at once: else it waits, garbage, until the heap
+// grows by GOGC percent or reaches the runtime's memory limit, and the
+// search's next arrays take fresh memory meanwhile (French d3, --no-games
+// --mem 6GiB: 8.4 GB peak RSS without, 7.1 GB with).
+func (b *memBudget) give(n int64) {
+	b.used.Add(-n)
+	if f := b.freed.Add(n); f >= max(b.limit/16, minCollect) && b.freed.CompareAndSwap(f, 0) {
+		go runtime.GC()
+	}
+}
+
+// minCollect is the least that give hands back before it asks for a
+// collection; tests lower it.
+var minCollect int64 = 64 << 20
 
 // expander grows layers by one jump.
 type expander struct {

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"maps"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
+	"time"
 
 	"pegs/engine"
 )
@@ -409,4 +411,32 @@ func TestStoredKeys(t *testing.T) {
 			t.Errorf("%d keys of %d holes: stored in %d bytes, want at most a third of %d", n, holes, s.bytes(), n*8)
 		}
 	}
+}
+
+// TestGiveCollects checks that handing a sixteenth of the budget back asks
+// for a garbage collection.
+func TestGiveCollects(t *testing.T) {
+	old := minCollect
+	minCollect = 1
+	t.Cleanup(func() { minCollect = old })
+	mem := &memBudget{limit: 1 << 20}
+	if err := mem.take(1<<16, "a test"); err != nil {
+		t.Fatal(err)
+	}
+	before := gcCount()
+	mem.give(1<<16 - 1)
+	mem.give(1)
+	deadline := time.Now().Add(5 * time.Second)
+	for gcCount() == before {
+		if time.Now().After(deadline) {
+			t.Fatalf("no garbage collection within 5 s of handing back %d bytes of a %d-byte budget", 1<<16, mem.limit)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+func gcCount() uint32 {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.NumGC
 }
