@@ -138,35 +138,49 @@ func (t *bucketTable[R]) place(old []R) bool {
 // every seeded key (one no child found, with no paths); a table of bare
 // keys, which cannot tell, keeps the keys children found.
 func (t *bucketTable[R]) seed(keys []uint64) error {
-	size := slotsFor(len(keys), seedFill)
-	if int64(size)<<t.bb*int64(unsafe.Sizeof(*new(R))) > t.mem.limit/8 {
-		// Tables this large for a layer (all its buckets' alike) are
-		// filled as far as tables that grow ever are.
-		size = slotsFor(len(keys), maxLoad)
-	}
-	return t.seedIn(keys, size)
-}
-
-// seedIn is seed in a table of size home slots.
-func (t *bucketTable[R]) seedIn(keys []uint64, size int) error {
-	if err := t.alloc(size); err != nil {
+	if err := t.alloc(t.seedSize(len(keys))); err != nil {
 		return err
 	}
 	for _, k := range keys {
-		i := t.home(k)
-		for keyOf(&t.slots[i]) != 0 {
-			i++
+		if err := t.put(k); err != nil {
+			return err
 		}
-		if i == len(t.slots)-1 {
-			// A probe reached the last slot, so unlikely at this load:
-			// seed again in a table twice as large.
-			t.free()
-			t.n = 0
-			return t.seedIn(keys, 2*size)
-		}
-		*(*uint64)(unsafe.Pointer(&t.slots[i])) = k
-		t.n++
 	}
+	return t.close()
+}
+
+// seedSize returns the home slots for n seeded keys.
+func (t *bucketTable[R]) seedSize(n int) int {
+	size := slotsFor(n, seedFill)
+	if int64(size)<<t.bb*int64(unsafe.Sizeof(*new(R))) > t.mem.limit/8 {
+		// Tables this large for a layer (all its buckets' alike) are
+		// filled as far as tables that grow ever are.
+		size = slotsFor(n, maxLoad)
+	}
+	return size
+}
+
+// put puts key k (not yet in t, no tags) in t with nothing counted.
+func (t *bucketTable[R]) put(k uint64) error {
+	i := t.home(k)
+	for keyOf(&t.slots[i]) != 0 {
+		i++
+	}
+	if i == len(t.slots)-1 {
+		// A probe reached the last slot, so unlikely at this load:
+		// the table doubles.
+		if err := t.alloc(2 * t.size); err != nil {
+			return err
+		}
+		return t.put(k)
+	}
+	*(*uint64)(unsafe.Pointer(&t.slots[i])) = k
+	t.n++
+	return nil
+}
+
+// close closes t on the keys put in it (see seed).
+func (t *bucketTable[R]) close() error {
 	t.closed = true
 	if _, bare := any(t).(*bucketTable[uint64]); bare {
 		words := (len(t.slots) + 63) / 64

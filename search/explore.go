@@ -908,7 +908,7 @@ func walkBack(ctx context.Context, goal engine.Goal, gen *moveGen, fwd map[int]*
 			continue
 		}
 		var keys []uint64
-		if pegs == 1 || len(below) > 0 {
+		if pegs == 1 {
 			if err := l.load(opt.Workers, mem); err != nil {
 				return err
 			}
@@ -921,7 +921,7 @@ func walkBack(ctx context.Context, goal engine.Goal, gen *moveGen, fwd map[int]*
 			}
 		} else if len(below) > 0 {
 			if opt.Progress != nil {
-				opt.Progress(Progress{Phase: "backward", Pegs: pegs, Total: l.len()})
+				opt.Progress(Progress{Phase: "backward", Pegs: pegs, Total: l.size()})
 			}
 			var err error
 			if keys, err = parentsOf(ctx, l, below, gen, opt.Workers, mem); err != nil {
@@ -962,16 +962,14 @@ func complementKeys(keys []uint64, b *engine.Board, group *engine.Group, pk pack
 // in tables, where sorting every parent found took three words each (7 GiB
 // on the French board's widest winnable layers).
 func parentsOf(ctx context.Context, l *layer, next []uint64, gen *moveGen, workers int, mem *memBudget) ([]uint64, error) {
-	if len(next) == 0 || l.len() == 0 {
+	if len(next) == 0 || l.size() == 0 {
 		return nil, nil
 	}
 	e := &expander{gen: gen, workers: workers, mem: mem, within: l.keys, undo: true}
-	// A stored layer's keys, once in the tables, wait in their code
-	// again (1.7 GB on the French widest layers); the expander must not
-	// hold them either, or they stay live uncharged.
-	e.seeded = func() {
-		l.drop(mem)
-		e.within = nil
+	if l.keys == nil {
+		// A stored layer seeds the tables from its code (1.7 GB less on
+		// the French widest layers than decoding it whole).
+		e.within, e.withinCode = nil, l.stored
 	}
 	found, _, err := e.grow(ctx, &layer{pegs: l.pegs + 1, keys: next})
 	if errors.Is(err, ErrMemory) {

@@ -90,6 +90,14 @@ type layer struct {
 
 func (l *layer) len() int { return len(l.keys) }
 
+// size returns l's positions, held as keys or coded.
+func (l *layer) size() int {
+	if l.keys == nil && l.stored != nil {
+		return l.stored.n
+	}
+	return len(l.keys)
+}
+
 func (l *layer) bytes() int64 {
 	n := int64(len(l.keys))*8 + int64(len(l.m))*16 + int64(len(l.q))*8
 	if l.stored != nil {
@@ -193,9 +201,9 @@ type expander struct {
 	// room in a table. A search that counts only through known positions
 	// (the winnable ones) sets it.
 	within []uint64
-	// seeded, if set, is called once the tables hold within's keys, which
-	// the expansion needs no more: it may let them go, within included.
-	seeded func()
+	// withinCode, if set, is within for a stored layer: the tables are
+	// seeded from its code, never decoded whole.
+	withinCode *storedKeys
 	// spent, if set, is called with a layer once its positions are
 	// expanded, before its children are collected into the next layer,
 	// which they are not needed for: a reachable-only search lets them go
@@ -468,8 +476,12 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 		}
 		e.mem.give(listBytes)
 	}()
-	closed := e.within != nil
-	if closed {
+	closed := e.within != nil || e.withinCode != nil
+	if e.withinCode != nil {
+		if err := seedCoded(tabs, e.withinCode, e.workers); err != nil {
+			return nil, layerStats{}, err
+		}
+	} else if closed {
 		// Each bucket's table is seeded with its keys, buckets in
 		// parallel.
 		var g errgroup.Group
@@ -488,9 +500,6 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 		}
 		if err := g.Wait(); err != nil {
 			return nil, layerStats{}, err
-		}
-		if e.seeded != nil {
-			e.seeded()
 		}
 	}
 	nw := e.nworkers()
@@ -725,6 +734,74 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 		e.ratios = append(e.ratios, float64(next.len())/float64(n))
 	}
 	return next, st, err
+}
+
+// seedCoded seeds and closes the tables of a layer's buckets with the keys
+// of stored layer s (see bucketTable.seed), decoding them a chunk at a time
+// so that they are never held whole: one pass counts each bucket's keys,
+// then each worker decodes them all again and puts those of its own buckets.
+// (On the French board a layer decoded whole took 1.7 GB beside its tables
+// at the walk back's widest.)
+func seedCoded[R rec](tabs []bucketTable[R], s *storedKeys, workers int) error {
+	nb, bb := len(tabs), tabs[0].bb // a key's bucket is its top bb bits
+	bucketOf := func(k uint64) int {
+		if bb == 0 {
+			return 0
+		}
+		return int(k >> (64 - bb))
+	}
+	const step = 1 << 14 // positions decoded at once
+	counts := make([][]int, chunksOf(s.n, workers))
+	inChunks(s.n, workers, func(c, lo, hi int) {
+		count := make([]int, nb)
+		var buf []engine.Position
+		for at := lo; at < hi; at += step {
+			buf = s.positions(buf[:0], at, min(hi, at+step))
+			for _, p := range buf {
+				count[bucketOf(mix(p))]++
+			}
+		}
+		counts[c] = count
+	})
+	var g errgroup.Group
+	g.SetLimit(poolSize(workers))
+	for b := range tabs {
+		g.Go(func() error {
+			n := 0
+			for _, count := range counts {
+				n += count[b]
+			}
+			return tabs[b].alloc(tabs[b].seedSize(n))
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	nw := poolSize(workers)
+	for w := range nw {
+		g.Go(func() error {
+			lo, hi := w*nb/nw, (w+1)*nb/nw
+			var buf []engine.Position
+			for at := 0; at < s.n; at += step {
+				buf = s.positions(buf[:0], at, min(s.n, at+step))
+				for _, p := range buf {
+					k := mix(p)
+					if b := bucketOf(k); b >= lo && b < hi {
+						if err := tabs[b].put(k); err != nil {
+							return err
+						}
+					}
+				}
+			}
+			for b := lo; b < hi; b++ {
+				if err := tabs[b].close(); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	return g.Wait()
 }
 
 // expect returns how many distinct children n parents are expected to have,

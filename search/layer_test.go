@@ -114,17 +114,28 @@ func TestWideRecords(t *testing.T) {
 }
 
 // TestWinnableBudget checks that a search for the winnable positions
-// charges what it holds to the budget: one byte under its peak, it stops
-// with ErrMemory instead of running on past its budget.
+// charges what it holds to the budget. One byte under its peak it either
+// stops with ErrMemory or, its layers coded past a share of the smaller
+// budget, finishes within it with the same positions; far under, it stops.
 func TestWinnableBudget(t *testing.T) {
 	prob := cornerAny(t)
 	ws, err := Winnable(context.Background(), prob, ExploreOptions{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Winnable(context.Background(), prob, ExploreOptions{Workers: 2, Memory: ws.PeakBytes - 1})
-	if !errors.Is(err, ErrMemory) {
-		t.Errorf("budget one byte under the peak of %d: err = %v, want ErrMemory", ws.PeakBytes, err)
+	budget := ws.PeakBytes - 1
+	tight, err := Winnable(context.Background(), prob, ExploreOptions{Workers: 2, Memory: budget})
+	switch {
+	case errors.Is(err, ErrMemory):
+	case err != nil:
+		t.Errorf("budget one byte under the peak of %d: err = %v, want ErrMemory or none", ws.PeakBytes, err)
+	case tight.PeakBytes > budget:
+		t.Errorf("budget one byte under the peak of %d: finished with a peak of %d", ws.PeakBytes, tight.PeakBytes)
+	case tight.Winnable != ws.Winnable:
+		t.Errorf("budget one byte under the peak of %d: %d winnable positions, want %d", ws.PeakBytes, tight.Winnable, ws.Winnable)
+	}
+	if _, err := Winnable(context.Background(), prob, ExploreOptions{Workers: 2, Memory: ws.PeakBytes / 8}); !errors.Is(err, ErrMemory) {
+		t.Errorf("budget an eighth of the peak of %d: err = %v, want ErrMemory", ws.PeakBytes, err)
 	}
 }
 

@@ -815,20 +815,34 @@ func TestWalkBackLetsGo(t *testing.T) {
 	if after := mem.used.Load(); after != before-held {
 		t.Errorf("budget in use after the walk back: %d, want %d (%d less the layers' %d)", after, before-held, before, held)
 	}
-	// The parents of the 3-peg winners among the 4-peg positions.
+	// The parents of the 3-peg winners among the 4-peg positions, found
+	// in tables seeded from the stored layer's code, which is never
+	// decoded whole, and from its keys decoded.
 	l := kept[4]
-	if err := l.load(1, mem); err != nil {
-		t.Fatal(err)
+	if l.stored == nil || l.keys != nil {
+		t.Fatalf("the 4-peg layer is not stored alone")
 	}
-	keys, err := parentsOf(context.Background(), l, want[3], gen, 1, mem)
+	coded, err := parentsOf(context.Background(), l, want[3], gen, 1, mem)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(keys, want[4]) {
-		t.Errorf("parents of the 3-peg winners: %d positions, want %d", len(keys), len(want[4]))
-	}
 	if l.keys != nil {
-		t.Errorf("a stored layer's decoded keys are held after its parents were found")
+		t.Errorf("finding parents decoded a stored layer whole")
+	}
+	if err := l.load(1, mem); err != nil {
+		t.Fatal(err)
+	}
+	decoded, err := parentsOf(context.Background(), l, want[3], gen, 1, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		how  string
+		keys []uint64
+	}{{"from the code", coded}, {"from the decoded keys", decoded}} {
+		if !slices.Equal(c.keys, want[4]) {
+			t.Errorf("parents of the 3-peg winners %s: %d positions, want %d", c.how, len(c.keys), len(want[4]))
+		}
 	}
 }
 
