@@ -450,12 +450,6 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 		bbits++
 	}
 	nb := 1 << uint(bbits)
-	bucketOf := func(key uint64) int {
-		if bbits == 0 {
-			return 0
-		}
-		return int(key >> uint(64-bbits))
-	}
 	// tabs[b] holds bucket b's distinct children found so far.
 	tabs := make([]bucketTable[R], nb)
 	// Each bucket's table is sized for its share of the children expected
@@ -588,7 +582,7 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 						}
 						for _, k := range w.moves {
 							key := e.pack.key(w.child(e.gen, k)) | tags
-							b := bucketOf(key)
+							b := bucketOf(key, uint(bbits))
 							w.packs[b] = append(w.packs[b], packed(key))
 						}
 						if len(w.moves) == 0 {
@@ -619,7 +613,7 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 					if w.paths != nil {
 						for _, k := range w.moves {
 							key := w.childKey(e.gen, k)
-							b := bucketOf(key)
+							b := bucketOf(key, uint(bbits))
 							w.paths[b] = append(w.paths[b], paths{key, m.lo})
 						}
 						continue
@@ -627,7 +621,7 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 					if w.nars != nil && e.counts {
 						for _, k := range w.moves {
 							key := w.childKey(e.gen, k)
-							b := bucketOf(key)
+							b := bucketOf(key, uint(bbits))
 							w.nars[b] = append(w.nars[b], narrow{key, m.lo, q})
 						}
 						continue
@@ -635,14 +629,14 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 					if e.counts {
 						for _, k := range w.moves {
 							key := w.childKey(e.gen, k)
-							b := bucketOf(key)
+							b := bucketOf(key, uint(bbits))
 							w.recs[b] = append(w.recs[b], record{key, m, q})
 						}
 						continue
 					}
 					for _, k := range w.moves {
 						key := w.childKey(e.gen, k)
-						b := bucketOf(key)
+						b := bucketOf(key, uint(bbits))
 						w.keys[b] = append(w.keys[b], key)
 					}
 				}
@@ -736,6 +730,14 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 	return next, st, err
 }
 
+// bucketOf returns the bucket of a mixed key among 1<<bits: its top bits.
+func bucketOf(key uint64, bits uint) int {
+	if bits == 0 {
+		return 0
+	}
+	return int(key >> (64 - bits))
+}
+
 // seedCoded seeds and closes the tables of a layer's buckets with the keys
 // of stored layer s (see bucketTable.seed), decoding them a chunk at a time
 // so that they are never held whole: one pass counts each bucket's keys,
@@ -743,13 +745,7 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 // (On the French board a layer decoded whole took 1.7 GB beside its tables
 // at the walk back's widest.)
 func seedCoded[R rec](tabs []bucketTable[R], s *storedKeys, workers int) error {
-	nb, bb := len(tabs), tabs[0].bb // a key's bucket is its top bb bits
-	bucketOf := func(k uint64) int {
-		if bb == 0 {
-			return 0
-		}
-		return int(k >> (64 - bb))
-	}
+	nb, bb := len(tabs), tabs[0].bb
 	const step = 1 << 14 // positions decoded at once
 	counts := make([][]int, chunksOf(s.n, workers))
 	inChunks(s.n, workers, func(c, lo, hi int) {
@@ -758,7 +754,7 @@ func seedCoded[R rec](tabs []bucketTable[R], s *storedKeys, workers int) error {
 		for at := lo; at < hi; at += step {
 			buf = s.positions(buf[:0], at, min(hi, at+step))
 			for _, p := range buf {
-				count[bucketOf(mix(p))]++
+				count[bucketOf(mix(p), bb)]++
 			}
 		}
 		counts[c] = count
@@ -786,7 +782,7 @@ func seedCoded[R rec](tabs []bucketTable[R], s *storedKeys, workers int) error {
 				buf = s.positions(buf[:0], at, min(s.n, at+step))
 				for _, p := range buf {
 					k := mix(p)
-					if b := bucketOf(k); b >= lo && b < hi {
+					if b := bucketOf(k, bb); b >= lo && b < hi {
 						if err := tabs[b].put(k); err != nil {
 							return err
 						}
