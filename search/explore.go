@@ -217,13 +217,16 @@ func (a *Analysis) reachable(ctx context.Context, first *layer, e *expander, pro
 	if err := e.mem.take(first.bytes(), "the first layer"); err != nil {
 		return done(err)
 	}
-	// A layer goes once expanded, before its children are collected.
+	// A layer goes once expanded, before its children are collected; one
+	// whose keys would pass a share of the budget is coded as it is
+	// collected (see codeTables), and expanded as it is decoded.
 	e.spent = func(l *layer) {
 		e.mem.give(l.bytes())
-		l.keys = nil
+		l.keys, l.stored = nil, nil
 	}
+	e.code = func(n int) bool { return int64(n)*8 > e.mem.limit/storeShare }
 	cur := first
-	for cur.len() > 0 {
+	for cur.size() > 0 {
 		if progress != nil {
 			pegs := cur.pegs
 			e.progress = func(done, total int) { progress(Progress{Phase: "forward", Pegs: pegs, Done: done, Total: total}) }
@@ -377,7 +380,18 @@ func forward(ctx context.Context, e *expander, start []*layer, phase string, pro
 			pegs := cur.pegs
 			e.progress = func(done, total int) { progress(Progress{Phase: phase, Pegs: pegs, Done: done, Total: total}) }
 		}
+		// Past a share of the budget, the layers wait for the walk back
+		// coded, those before included, and a layer without counts is
+		// coded as it is found: it is never held whole as keys beside its
+		// own tables or its children's, but expanded as it is decoded (on
+		// the French board 1.2 GB less at the widest layer, and 2 GB
+		// less as it is found).
+		coded := func(more int) bool {
+			return e.store && held+int64(more)*8 > e.mem.limit/storeShare
+		}
+		e.code = func(n int) bool { return coded(cur.size() + n) }
 		next, st, err := e.next(ctx, cur)
+		e.code = nil
 		if err != nil {
 			return layers, err
 		}
@@ -387,18 +401,13 @@ func forward(ctx context.Context, e *expander, start []*layer, phase string, pro
 		// Counts are needed only to make the next layer's.
 		e.mem.give(int64(len(cur.m))*16 + int64(len(cur.q))*8)
 		cur.m, cur.q = nil, nil
-		last := next.len() == 0
+		last := next.size() == 0
 		if last {
 			e.mem.give(next.bytes())
 		} else {
 			layers = append(layers, next)
 		}
-		// Past a share of the budget, the layers wait for the walk back
-		// coded, those before included, and a layer without counts is
-		// coded as soon as it is found: it is expanded as it is decoded,
-		// so it is never held whole beside its children's tables (on the
-		// French board 1.2 GB less at the widest layer).
-		if held += st.positions * 8; e.store && held+int64(next.len())*8 > e.mem.limit/storeShare {
+		if held += st.positions * 8; coded(next.size()) {
 			for _, l := range layers {
 				if l.stored == nil && len(l.m) == 0 {
 					l.store(e.gen.board.Holes(), e.workers, e.mem)
@@ -574,6 +583,12 @@ func sortPart(part, tmp []uint64) []uint64 {
 // returns the one that holds them: radix passes as sortPart's, the first
 // reading the parts where they are.
 func sortParts(parts [][]uint64, a, b []uint64) []uint64 {
+	return sortShared(parts, a, b, keyBits)
+}
+
+// sortShared is sortParts for words that share their top top bits and
+// spread evenly below them.
+func sortShared(parts [][]uint64, a, b []uint64, top uint) []uint64 {
 	if len(a) < 64 {
 		a = a[:0]
 		for _, p := range parts {
@@ -587,7 +602,7 @@ func sortParts(parts [][]uint64, a, b []uint64) []uint64 {
 	for len(a)>>(8*passes) > 4 && passes < 7 {
 		passes++
 	}
-	return sortRecords(parts, a, b, uint(64-keyBits-8*passes), passes)
+	return sortRecords(parts, a, b, 64-top-uint(8*passes), passes)
 }
 
 // intersect returns the keys in both a and b, which are sorted; a's keys

@@ -214,6 +214,9 @@ type expander struct {
 	// and undoing one flips the same three holes as making it. (Its layer
 	// stats then speak of the complements.)
 	undo bool
+	// code, if set, reports whether a layer of n bare keys is to be coded
+	// as it is collected (see codeTables) rather than held as keys.
+	code func(n int) bool
 	// store is whether forward codes the layers it has expanded once the
 	// keys it holds pass a share of the budget (storeShare; see
 	// storedKeys): they wait for the walk back in about a quarter of the
@@ -725,7 +728,7 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 	}
 	next, err := collect(ctx, e, tabs, cur.pegs-1)
 	if err == nil && !closed && n > 0 {
-		e.ratios = append(e.ratios, float64(next.len())/float64(n))
+		e.ratios = append(e.ratios, float64(next.size())/float64(n))
 	}
 	return next, st, err
 }
@@ -888,6 +891,13 @@ func collect[R rec](ctx context.Context, e *expander, tabs []bucketTable[R], peg
 	for b := range tabs {
 		total += tabs[b].n
 		offs[b+1] = total
+	}
+	if keyTabs, ok := any(tabs).([]bucketTable[uint64]); ok && e.code != nil && e.code(total) {
+		s, err := codeTables(ctx, keyTabs, e.gen.board.Holes(), e.workers, e.mem)
+		if err != nil {
+			return nil, err
+		}
+		return &layer{pegs: pegs, stored: s}, nil
 	}
 	l := &layer{pegs: pegs, keys: make([]uint64, total)}
 	if e.counts {

@@ -424,6 +424,73 @@ func TestStoredKeys(t *testing.T) {
 	}
 }
 
+// TestCodeTables checks that a layer coded from its tables (codeTables)
+// is the layer storeKeys codes from its sorted keys, in the same order,
+// and that the tables and scratch go back to the budget, the code alone
+// left charged.
+func TestCodeTables(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	const holes = 37
+	for _, c := range []struct{ n, bits int }{{0, 0}, {1, 0}, {300, 2}, {5000, 4}, {1 << 19, 9}, {3 << 20, 9}} {
+		var keys []uint64
+		for range c.n {
+			keys = append(keys, mix(engine.Position(1+rng.Uint64N(1<<holes-1))))
+		}
+		slices.Sort(keys)
+		keys = slices.Compact(keys)
+		mem := &memBudget{limit: 1 << 32}
+		nb := 1 << c.bits
+		tabs := make([]bucketTable[uint64], nb)
+		lists := make([][]uint64, nb)
+		// Each key twice, as children come.
+		for _, k := range append(slices.Clone(keys), keys...) {
+			b := bucketOf(k, uint(c.bits))
+			lists[b] = append(lists[b], k)
+		}
+		for b := range tabs {
+			tabs[b] = bucketTable[uint64]{size: slotsFor(len(keys)/nb, tableFill), bb: uint(c.bits), mem: mem}
+			if len(lists[b]) == 0 {
+				continue
+			}
+			if err := tabs[b].alloc(tabs[b].size); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := tabs[b].add(lists[b]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s, err := codeTables(context.Background(), tabs, holes, 2, mem)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := storeKeys(slices.Clone(keys), holes, 2)
+		if got := s.keys(2); !slices.Equal(got, keys) {
+			t.Errorf("%d keys: coded from tables, %d keys decode, want the %d put", len(keys), len(got), len(keys))
+		}
+		if got, want := s.positions(nil, 0, s.n), want.positions(nil, 0, want.n); !slices.Equal(got, want) {
+			t.Errorf("%d keys: %d positions in stored order, want storeKeys's %d in its order", len(keys), len(got), len(want))
+		}
+		for range 20 {
+			lo := rng.IntN(s.n + 1)
+			hi := lo + rng.IntN(s.n-lo+1)
+			if got, want := s.positions(nil, lo, hi), want.positions(nil, lo, hi); !slices.Equal(got, want) {
+				t.Errorf("%d keys: positions %d..%d differ from storeKeys's", len(keys), lo, hi)
+			}
+		}
+		for b := range tabs {
+			if tabs[b].slots != nil {
+				t.Errorf("%d keys: table %d not freed", len(keys), b)
+			}
+		}
+		if got := mem.used.Load(); got != s.bytes() {
+			t.Errorf("%d keys: %d bytes charged after coding, want the code's %d", len(keys), got, s.bytes())
+		}
+		if len(keys) > 1<<20 && s.bytes() > want.bytes()*21/20 {
+			t.Errorf("%d keys: coded from tables in %d bytes, storeKeys %d", len(keys), s.bytes(), want.bytes())
+		}
+	}
+}
+
 // TestGiveCollects checks that handing a sixteenth of the budget back asks
 // for a garbage collection.
 func TestGiveCollects(t *testing.T) {

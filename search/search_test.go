@@ -759,6 +759,20 @@ func TestStoredLayersAgree(t *testing.T) {
 		if diff := cmp.Diff(held, stored, cmp.Comparer(func(x, y *big.Int) bool { return x.Cmp(y) == 0 })); diff != "" {
 			t.Errorf("%s vacate %s: stored layers differ (-held +stored):\n%s", c.board, c.start, diff)
 		}
+		// A reachable-only search codes its layers as it finds them.
+		heldOnly, err := Explore(context.Background(), prob, ExploreOptions{ReachableOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		storeShare = 1 << 40
+		storedOnly, err := Explore(context.Background(), prob, ExploreOptions{ReachableOnly: true})
+		storeShare = 8
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(heldOnly.Layers, storedOnly.Layers); diff != "" {
+			t.Errorf("%s vacate %s: reachable only, coded layers differ (-held +coded):\n%s", c.board, c.start, diff)
+		}
 	}
 }
 

@@ -1,7 +1,9 @@
 package search
 
 import (
+	"context"
 	"encoding/binary"
+	"slices"
 	"sort"
 
 	"pegs/engine"
@@ -62,10 +64,13 @@ func storeKeys(keys []uint64, holes, workers int) *storedKeys {
 func (s *storedKeys) bytes() int64 {
 	var n int64
 	for _, p := range s.parts {
-		n += int64(len(p.data)) + int64(len(p.first))*16
+		n += p.bytes()
 	}
 	return n
 }
+
+// bytes returns the memory l takes.
+func (l *rankList) bytes() int64 { return int64(len(l.data)) + int64(len(l.first))*16 }
 
 // keys decodes the sorted mixed keys.
 func (s *storedKeys) keys(workers int) []uint64 {
@@ -114,4 +119,156 @@ func (s *storedKeys) positions(dst []engine.Position, lo, hi int) []engine.Posit
 		lo = s.at[c] + end
 	}
 	return dst
+}
+
+// codeTables codes the keys of a layer's bucket tables (bare mixed keys, a
+// bucket a table) as storedKeys, and frees the tables: collect calls it for
+// a layer that is to wait coded, so that the layer is never held as keys
+// beside its tables (2 GB more at the French c1 run's widest layers, where
+// a 6 GiB budget stopped it). Its parts are ranges of packed words, in order
+// as storeKeys's are: each table's keys are packed and split by part where
+// they are, then each part's pieces are gathered from every table, sorted
+// and coded, parts in parallel.
+func codeTables(ctx context.Context, tabs []bucketTable[uint64], holes, workers int, mem *memBudget) (*storedKeys, error) {
+	defer func() {
+		for b := range tabs {
+			if tabs[b].slots != nil {
+				tabs[b].free()
+			}
+		}
+	}()
+	pk, _ := packingFor(holes, 0)
+	total, largest := 0, 0
+	for b := range tabs {
+		total += tabs[b].n
+		largest = max(largest, tabs[b].n)
+	}
+	s := &storedKeys{n: total, pk: pk}
+	// Parts of about a million keys, at least two a worker.
+	nw := poolSize(workers)
+	pbits := uint(1)
+	for pbits < 8 && (total>>(pbits+20) > 0 || 1<<pbits < 2*nw) {
+		pbits++
+	}
+	np := 1 << pbits
+	var scratch int64
+	defer func() { mem.give(scratch) }()
+	hold := func(n int64) error {
+		if n <= scratch {
+			return nil
+		}
+		if err := mem.take(n-scratch, "coding a layer"); err != nil {
+			return err
+		}
+		scratch = n
+		return nil
+	}
+	if err := hold(int64(largest) * 8 * int64(nw)); err != nil {
+		return nil, err
+	}
+	// ends[b][c] is where part c's keys begin among table b's once split.
+	ends := make([][]int, len(tabs))
+	bufs := make(chan []uint64, nw)
+	for range nw {
+		bufs <- make([]uint64, largest)
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(nw)
+	for b := range tabs {
+		g.Go(func() error {
+			t := &tabs[b]
+			end := make([]int, np+1)
+			ends[b] = end
+			if t.slots == nil {
+				return nil
+			}
+			tmp := <-bufs
+			defer func() { bufs <- tmp }()
+			n := 0
+			for i, k := range t.slots {
+				if k != 0 && (t.reached == nil || t.reached[i/64]&(1<<(i%64)) != 0) {
+					w := k << pk.shift // pk.key(unmix(k))
+					tmp[n] = w
+					n++
+					end[w>>(64-pbits)+1]++
+				}
+			}
+			for c := range np {
+				end[c+1] += end[c]
+			}
+			next := slices.Clone(end)
+			for _, w := range tmp[:n] {
+				c := w >> (64 - pbits)
+				t.slots[next[c]] = w
+				next[c]++
+			}
+			return gctx.Err()
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	s.parts = make([]*rankList, np)
+	s.at = make([]int, np)
+	sizes := make([]int, np)
+	at, widest := 0, 0
+	for c := range np {
+		for b := range tabs {
+			sizes[c] += ends[b][c+1] - ends[b][c]
+		}
+		s.at[c] = at
+		at += sizes[c]
+		widest = max(widest, sizes[c])
+	}
+	if err := hold(int64(widest) * 16 * int64(nw)); err != nil {
+		return nil, err
+	}
+	for range nw {
+		<-bufs
+	}
+	pairs := make(chan [2][]uint64, nw)
+	for range nw {
+		pairs <- [2][]uint64{make([]uint64, widest), make([]uint64, widest)}
+	}
+	g, gctx = errgroup.WithContext(ctx)
+	g.SetLimit(nw)
+	for c := range np {
+		g.Go(func() error {
+			ab := <-pairs
+			defer func() { pairs <- ab }()
+			var pieces [][]uint64
+			for b := range tabs {
+				if piece := tabs[b].slots[ends[b][c]:ends[b][c+1]]; len(piece) > 0 {
+					pieces = append(pieces, piece)
+				}
+			}
+			part := sortShared(pieces, ab[0][:sizes[c]], ab[1][:sizes[c]], pbits)
+			for i := range part {
+				part[i] >>= pk.shift
+			}
+			s.parts[c] = newRankList(part)
+			if err := mem.take(s.parts[c].bytes(), "a coded layer"); err != nil {
+				s.parts[c] = nil
+				return err
+			}
+			return gctx.Err()
+		})
+	}
+	if err := g.Wait(); err != nil {
+		for _, p := range s.parts {
+			if p != nil {
+				mem.give(p.bytes())
+			}
+		}
+		return nil, err
+	}
+	// Empty parts go: positions steps from a part to the next.
+	parts, ats := s.parts[:0], s.at[:0]
+	for c, p := range s.parts {
+		if p.n > 0 {
+			parts, ats = append(parts, p), append(ats, s.at[c])
+		}
+	}
+	s.parts, s.at = parts, ats
+	return s, nil
 }
