@@ -274,27 +274,34 @@ func (a *Analysis) countFinishes(prob Problem, group *engine.Group, l *layer) {
 }
 
 // countWinning counts paths and random play forward again, from the start
-// through the winnable positions win (sorted keys by peg count) only: every
-// path to the goal stays among them, and a position's share of random play
-// divides by all its jumps, winning or not, so solutions and the random-play
-// win probability come out exact.
-func (a *Analysis) countWinning(ctx context.Context, prob Problem, e *expander, win map[int][]uint64, progress func(Progress)) error {
+// through the winnable positions win (layers by peg count, keys or coded)
+// only: every path to the goal stays among them, and a position's share of
+// random play divides by all its jumps, winning or not, so solutions and
+// the random-play win probability come out exact.
+func (a *Analysis) countWinning(ctx context.Context, prob Problem, e *expander, win map[int]*layer, progress func(Progress)) error {
 	p0 := prob.Start.Pegs()
-	if len(win[p0]) == 0 {
+	if win[p0] == nil || win[p0].size() == 0 {
 		return nil
 	}
-	cur := &layer{pegs: p0, keys: win[p0], m: []u128{{lo: 1}}, q: []uint64{fixedOne}}
+	first := win[p0].keys
+	if first == nil {
+		first = win[p0].stored.keys(e.workers) // the start alone
+	}
+	cur := &layer{pegs: p0, keys: first, m: []u128{{lo: 1}}, q: []uint64{fixedOne}}
 	for cur.pegs > 1 {
 		if progress != nil {
 			pegs := cur.pegs
 			e.progress = func(done, total int) { progress(Progress{Phase: "count", Pegs: pegs, Done: done, Total: total}) }
 		}
 		// Children outside the winnable positions are dropped as they
-		// come.
-		e.within = win[cur.pegs-1]
+		// come; coded ones seed the tables from their code.
 		var next *layer
 		var err error
-		if len(e.within) > 0 {
+		if w := win[cur.pegs-1]; w != nil && w.size() > 0 {
+			e.within, e.withinCode = w.keys, nil
+			if w.keys == nil {
+				e.withinCode = w.stored
+			}
 			next, _, err = e.next(ctx, cur)
 		} else {
 			next = &layer{pegs: cur.pegs - 1}
@@ -422,8 +429,11 @@ func forward(ctx context.Context, e *expander, start []*layer, phase string, pro
 
 // findWinnable marks the positions of the forward layers that can reach the
 // goal (see walkBack), letting each layer go once done with it. If keep is
-// set it returns them by peg count, held in mem.
-func (a *Analysis) findWinnable(ctx context.Context, prob Problem, gen *moveGen, opt ExploreOptions, mem *memBudget, fwd []*layer, keep bool) (map[int][]uint64, error) {
+// set it returns them by peg count, held in mem: as keys, or coded (see
+// storedKeys) once their keys pass a share of the budget, as the forward
+// layers are (on the French c1 run about 1 GB less at the walk back's
+// widest layer, where a 6 GiB budget stopped it).
+func (a *Analysis) findWinnable(ctx context.Context, prob Problem, gen *moveGen, opt ExploreOptions, mem *memBudget, fwd []*layer, keep bool) (map[int]*layer, error) {
 	if len(backwardSeeds(prob, gen.group)) == 0 {
 		return nil, nil
 	}
@@ -433,15 +443,32 @@ func (a *Analysis) findWinnable(ctx context.Context, prob Problem, gen *moveGen,
 		byPegs[l.pegs] = l
 		index[l.pegs] = i
 	}
-	win := map[int][]uint64{}
+	win := map[int]*layer{}
+	var held int64 // the bytes of the winnable keys found
+	code := func() {
+		if held > mem.limit/storeShare {
+			for _, l := range win {
+				if l.stored == nil && l.keys != nil {
+					l.store(gen.board.Holes(), opt.Workers, mem)
+				}
+			}
+		}
+	}
 	err := walkBack(ctx, prob.Goal, gen, byPegs, fwd[0].pegs, true, opt, mem, func(pegs int, keys []uint64) error {
 		a.Layers[index[pegs]].Winnable = int64(len(keys))
 		if !keep {
 			return nil
 		}
-		win[pegs] = keys
+		// The walk back is done with the layer below, which storing
+		// overwrites, but not yet with this one.
+		code()
+		win[pegs] = &layer{pegs: pegs, keys: keys}
+		held += int64(len(keys)) * 8
 		return mem.take(int64(len(keys))*8, "the winnable positions")
 	})
+	if err == nil {
+		code()
+	}
 	return win, err
 }
 

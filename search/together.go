@@ -155,8 +155,8 @@ func startsTogether(ctx context.Context, b *engine.Board, reps []int, opt Explor
 		}
 		keys := withTag(win, pk, i, workers)
 		var held int64
-		for _, ks := range keys {
-			held += int64(len(ks)) * 8
+		for _, l := range keys {
+			held += l.bytes()
 		}
 		if err := mem.take(held, "a start's winnable positions"); err != nil {
 			return err
@@ -202,9 +202,9 @@ func pick(l *layer, keys []uint64, low uint64, workers int, mem *memBudget) (*la
 }
 
 // withTag returns the positions of each layer of packed words in ls whose
-// tag has bit i, as sorted mixed keys.
-func withTag(ls map[int]*layer, pk packing, i, workers int) map[int][]uint64 {
-	out := map[int][]uint64{}
+// tag has bit i, as layers of sorted mixed keys.
+func withTag(ls map[int]*layer, pk packing, i, workers int) map[int]*layer {
+	out := map[int]*layer{}
 	for pegs, l := range ls {
 		parts := make([][]uint64, chunksOf(l.len(), workers))
 		inChunks(l.len(), workers, func(c, lo, hi int) {
@@ -214,8 +214,9 @@ func withTag(ls map[int]*layer, pk packing, i, workers int) map[int][]uint64 {
 				}
 			}
 		})
-		out[pegs] = slices.Concat(parts...)
-		sortKeys(out[pegs], workers)
+		keys := slices.Concat(parts...)
+		sortKeys(keys, workers)
+		out[pegs] = &layer{pegs: pegs, keys: keys}
 	}
 	return out
 }
