@@ -218,13 +218,17 @@ func (a *Analysis) reachable(ctx context.Context, first *layer, e *expander, pro
 		return done(err)
 	}
 	// A layer goes once expanded, before its children are collected; one
-	// whose keys would pass a share of the budget is coded as it is
-	// collected (see codeTables), and expanded as it is decoded.
+	// whose keys would pass the budget beside its tables is coded as it is
+	// collected instead (see codeTables), and expanded as it is decoded.
+	// Only then: coding every large layer took the French d3 count from
+	// 7.0 to 4.7 GB peak RSS, but from 419 to 526 s.
 	e.spent = func(l *layer) {
 		e.mem.give(l.bytes())
 		l.keys, l.stored = nil, nil
 	}
-	e.code = func(n int) bool { return int64(n)*8 > e.mem.limit/storeShare }
+	if e.code == nil {
+		e.code = func(n int) bool { return e.mem.used.Load()+int64(n)*8 > e.mem.limit }
+	}
 	cur := first
 	for cur.size() > 0 {
 		if progress != nil {

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -759,16 +760,21 @@ func TestStoredLayersAgree(t *testing.T) {
 		if diff := cmp.Diff(held, stored, cmp.Comparer(func(x, y *big.Int) bool { return x.Cmp(y) == 0 })); diff != "" {
 			t.Errorf("%s vacate %s: stored layers differ (-held +stored):\n%s", c.board, c.start, diff)
 		}
-		// A reachable-only search codes its layers as it finds them.
+		// A reachable-only search that codes its layers as it finds them
+		// (where they would not fit as keys) counts the same.
 		heldOnly, err := Explore(context.Background(), prob, ExploreOptions{ReachableOnly: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		storeShare = 1 << 40
-		storedOnly, err := Explore(context.Background(), prob, ExploreOptions{ReachableOnly: true})
-		storeShare = 8
+		mem := &memBudget{limit: 1 << 30}
+		always := func(int) bool { return true }
+		first := &layer{pegs: start.Pegs(), keys: []uint64{mix(prob.Group().Canonical(start))}}
+		storedOnly, err := (&Analysis{}).reachable(context.Background(), first, &expander{gen: newMoveGen(b, prob.Group()), mem: mem, code: always}, nil, time.Now())
 		if err != nil {
 			t.Fatal(err)
+		}
+		if used := mem.used.Load(); used != 0 {
+			t.Errorf("%s vacate %s: reachable only, coded layers: %d bytes still charged at the end", c.board, c.start, used)
 		}
 		if diff := cmp.Diff(heldOnly.Layers, storedOnly.Layers); diff != "" {
 			t.Errorf("%s vacate %s: reachable only, coded layers differ (-held +coded):\n%s", c.board, c.start, diff)
