@@ -214,9 +214,10 @@ type expander struct {
 	// and undoing one flips the same three holes as making it. (Its layer
 	// stats then speak of the complements.)
 	undo bool
-	// code, if set, reports whether a layer of n bare keys is to be coded
-	// as it is collected (see codeTables) rather than held as keys.
-	code func(n int) bool
+	// code, if set, reports whether a layer of n bare keys, collected
+	// from tables of tableBytes, is to be coded as it is collected (see
+	// codeTables) rather than held as keys.
+	code func(n int, tableBytes int64) bool
 	// store is whether forward codes the layers it has expanded once the
 	// keys it holds pass a share of the budget (storeShare; see
 	// storedKeys): they wait for the walk back in about a quarter of the
@@ -892,7 +893,11 @@ func collect[R rec](ctx context.Context, e *expander, tabs []bucketTable[R], peg
 		total += tabs[b].n
 		offs[b+1] = total
 	}
-	if keyTabs, ok := any(tabs).([]bucketTable[uint64]); ok && e.code != nil && e.code(total) {
+	var tableBytes int64
+	for b := range tabs {
+		tableBytes += int64(len(tabs[b].slots)) * int64(unsafe.Sizeof(*new(R)))
+	}
+	if keyTabs, ok := any(tabs).([]bucketTable[uint64]); ok && e.code != nil && e.code(total, tableBytes) {
 		s, err := codeTables(ctx, keyTabs, e.gen.board.Holes(), e.workers, e.mem)
 		if err != nil {
 			return nil, err

@@ -767,7 +767,7 @@ func TestStoredLayersAgree(t *testing.T) {
 			t.Fatal(err)
 		}
 		mem := &memBudget{limit: 1 << 30}
-		always := func(int) bool { return true }
+		always := func(int, int64) bool { return true }
 		first := &layer{pegs: start.Pegs(), keys: []uint64{mix(prob.Group().Canonical(start))}}
 		storedOnly, err := (&Analysis{}).reachable(context.Background(), first, &expander{gen: newMoveGen(b, prob.Group()), mem: mem, code: always}, nil, time.Now())
 		if err != nil {
