@@ -893,16 +893,18 @@ func collect[R rec](ctx context.Context, e *expander, tabs []bucketTable[R], peg
 		total += tabs[b].n
 		offs[b+1] = total
 	}
-	var tableBytes int64
-	for b := range tabs {
-		tableBytes += int64(len(tabs[b].slots)) * int64(unsafe.Sizeof(*new(R)))
-	}
-	if keyTabs, ok := any(tabs).([]bucketTable[uint64]); ok && e.code != nil && e.code(total, tableBytes) {
-		s, err := codeTables(ctx, keyTabs, e.gen.board.Holes(), e.workers, e.mem)
-		if err != nil {
-			return nil, err
+	if keyTabs, ok := any(tabs).([]bucketTable[uint64]); ok && e.code != nil {
+		var tableBytes int64
+		for b := range keyTabs {
+			tableBytes += int64(len(keyTabs[b].slots)) * 8
 		}
-		return &layer{pegs: pegs, stored: s}, nil
+		if e.code(total, tableBytes) {
+			s, err := codeTables(ctx, keyTabs, e.gen.board.Holes(), e.workers, e.mem)
+			if err != nil {
+				return nil, err
+			}
+			return &layer{pegs: pegs, stored: s}, nil
+		}
 	}
 	l := &layer{pegs: pegs, keys: make([]uint64, total)}
 	if e.counts {
