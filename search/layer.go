@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"runtime"
 	"slices"
+	"sort"
 	"sync/atomic"
 	"unsafe"
 
@@ -202,7 +203,11 @@ type expander struct {
 	// (the winnable ones) sets it.
 	within []uint64
 	// withinCode, if set, is within for a stored layer: the tables are
-	// seeded from its code, never decoded whole.
+	// seeded from its code, never decoded whole. Without counts or tags,
+	// the tables are then keyed by the layer's packed words (the mixed key
+	// shifted up; see packing), the order its code decodes in, so that
+	// each table fills in order (see seedCoded), and the layer found holds
+	// packed words, sorted.
 	withinCode *storedKeys
 	// spent, if set, is called with a layer once its positions are
 	// expanded, before its children are collected into the next layer,
@@ -442,6 +447,12 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 	// A stored layer (plain keys only) is expanded as it is decoded, a
 	// chunk at a time.
 	coded := cur.keys == nil && cur.stored != nil
+	// keyShift moves a bare mixed key up to its packed word (see
+	// withinCode).
+	var keyShift uint
+	if e.withinCode != nil && !e.counts && e.pack == nil {
+		keyShift = e.withinCode.pk.shift
+	}
 	if coded {
 		if e.counts || e.pack != nil {
 			return nil, layerStats{}, errors.New("a stored layer has no counts or tags to expand")
@@ -476,7 +487,7 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 	}()
 	closed := e.within != nil || e.withinCode != nil
 	if e.withinCode != nil {
-		if err := seedCoded(tabs, e.withinCode, e.workers); err != nil {
+		if err := seedCoded(tabs, e.withinCode, keyShift, e.workers); err != nil {
 			return nil, layerStats{}, err
 		}
 	} else if closed {
@@ -639,7 +650,7 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 						continue
 					}
 					for _, k := range w.moves {
-						key := w.childKey(e.gen, k)
+						key := w.childKey(e.gen, k) << keyShift
 						b := bucketOf(key, uint(bbits))
 						w.keys[b] = append(w.keys[b], key)
 					}
@@ -743,12 +754,18 @@ func bucketOf(key uint64, bits uint) int {
 }
 
 // seedCoded seeds and closes the tables of a layer's buckets with the keys
-// of stored layer s (see bucketTable.seed), decoding them a chunk at a time
-// so that they are never held whole: one pass counts each bucket's keys,
-// then each worker decodes them all again and puts those of its own buckets.
-// (On the French board a layer decoded whole took 1.7 GB beside its tables
-// at the walk back's widest.)
-func seedCoded[R rec](tabs []bucketTable[R], s *storedKeys, workers int) error {
+// of stored layer s (see bucketTable.seed), each key its mixed key shifted
+// up by shift, decoding them a chunk at a time so that they are never held
+// whole. One pass counts each bucket's keys. Then, where the tables are
+// keyed by packed word (shift is the packing's; see expander.withinCode),
+// the code's order, each bucket's keys come in a run and in the order of
+// their home slots: each worker decodes the runs of its own buckets and
+// fills their tables front to back. Keyed by mixed key, each worker
+// decodes every key and puts those of its own buckets, each in a random
+// slot of what may be gigabytes of tables (on the French board that took
+// most of the walk back). (A layer decoded whole took 1.7 GB beside its
+// tables at the French walk back's widest.)
+func seedCoded[R rec](tabs []bucketTable[R], s *storedKeys, shift uint, workers int) error {
 	nb, bb := len(tabs), tabs[0].bb
 	const step = 1 << 14 // positions decoded at once
 	counts := make([][]int, chunksOf(s.n, workers))
@@ -758,34 +775,48 @@ func seedCoded[R rec](tabs []bucketTable[R], s *storedKeys, workers int) error {
 		for at := lo; at < hi; at += step {
 			buf = s.positions(buf[:0], at, min(hi, at+step))
 			for _, p := range buf {
-				count[bucketOf(mix(p), bb)]++
+				count[bucketOf(mix(p)<<shift, bb)]++
 			}
 		}
 		counts[c] = count
 	})
+	// start[b]: where bucket b's run begins when the code is in runs.
+	start := make([]int, nb+1)
+	for b := range nb {
+		start[b+1] = start[b]
+		for _, count := range counts {
+			start[b+1] += count[b]
+		}
+	}
 	var g errgroup.Group
 	g.SetLimit(poolSize(workers))
 	for b := range tabs {
 		g.Go(func() error {
-			n := 0
-			for _, count := range counts {
-				n += count[b]
-			}
-			return tabs[b].alloc(tabs[b].seedSize(n))
+			return tabs[b].alloc(tabs[b].seedSize(start[b+1] - start[b]))
 		})
 	}
 	if err := g.Wait(); err != nil {
 		return err
 	}
+	runs := shift == s.pk.shift
 	nw := poolSize(workers)
 	for w := range nw {
 		g.Go(func() error {
+			// Runs of buckets of about equal keys, or equal buckets.
 			lo, hi := w*nb/nw, (w+1)*nb/nw
+			from, to := 0, s.n
+			if runs {
+				lo = sort.SearchInts(start[:nb], w*s.n/nw)
+				if hi = nb; w+1 < nw {
+					hi = sort.SearchInts(start[:nb], (w+1)*s.n/nw)
+				}
+				from, to = start[lo], start[hi]
+			}
 			var buf []engine.Position
-			for at := 0; at < s.n; at += step {
-				buf = s.positions(buf[:0], at, min(s.n, at+step))
+			for at := from; at < to; at += step {
+				buf = s.positions(buf[:0], at, min(to, at+step))
 				for _, p := range buf {
-					k := mix(p)
+					k := mix(p) << shift
 					if b := bucketOf(k, bb); b >= lo && b < hi {
 						if err := tabs[b].put(k); err != nil {
 							return err

@@ -491,6 +491,61 @@ func TestCodeTables(t *testing.T) {
 	}
 }
 
+// TestSeedCoded checks that tables seeded from a stored layer (seedCoded)
+// hold its keys, each in its bucket's table and closed, whether keyed by
+// mixed key or by packed word (where each worker fills the runs of its
+// own buckets), for any number of workers.
+func TestSeedCoded(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	const holes = 37
+	pk, _ := packingFor(holes, 0)
+	for _, c := range []struct{ n, bits int }{{1, 0}, {300, 2}, {5000, 4}, {1 << 18, 9}} {
+		var keys []uint64
+		for range c.n {
+			keys = append(keys, mix(engine.Position(1+rng.Uint64N(1<<holes-1))))
+		}
+		slices.Sort(keys)
+		keys = slices.Compact(keys)
+		s := storeKeys(slices.Clone(keys), holes, 2)
+		for _, shift := range []uint{0, pk.shift} {
+			want := make([]uint64, len(keys))
+			for i, k := range keys {
+				want[i] = k << shift
+			}
+			slices.Sort(want)
+			for _, workers := range []int{1, 2, 3} {
+				mem := &memBudget{limit: 1 << 32}
+				tabs := make([]bucketTable[uint64], 1<<c.bits)
+				for b := range tabs {
+					tabs[b] = bucketTable[uint64]{bb: uint(c.bits), mem: mem}
+				}
+				if err := seedCoded(tabs, s, shift, workers); err != nil {
+					t.Fatal(err)
+				}
+				var got []uint64
+				for b := range tabs {
+					if !tabs[b].closed {
+						t.Errorf("%d keys, shift %d, %d workers: table %d not closed", len(keys), shift, workers, b)
+					}
+					for _, k := range tabs[b].slots {
+						if k == 0 {
+							continue
+						}
+						if bucketOf(k, uint(c.bits)) != b {
+							t.Errorf("%d keys, shift %d, %d workers: key %#x in table %d, want %d", len(keys), shift, workers, k, b, bucketOf(k, uint(c.bits)))
+						}
+						got = append(got, k)
+					}
+				}
+				slices.Sort(got)
+				if !slices.Equal(got, want) {
+					t.Errorf("%d keys, shift %d, %d workers: tables hold %d keys, want the %d stored", len(keys), shift, workers, len(got), len(want))
+				}
+			}
+		}
+	}
+}
+
 // TestGiveCollects checks that handing a sixteenth of the budget back asks
 // for a garbage collection.
 func TestGiveCollects(t *testing.T) {
