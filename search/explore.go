@@ -1030,16 +1030,6 @@ func parentsOf(ctx context.Context, l *layer, next []uint64, gen *moveGen, worke
 		return nil, err
 	}
 	mem.give(found.bytes())
-	if e.withinCode != nil {
-		// Found as packed words: back to mixed keys, in their order.
-		pk := l.stored.pk
-		inChunks(len(found.keys), workers, func(_, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				found.keys[i] = mix(pk.pos(found.keys[i]))
-			}
-		})
-		sortKeys(found.keys, workers)
-	}
 	return found.keys, nil
 }
 

@@ -206,8 +206,8 @@ type expander struct {
 	// seeded from its code, never decoded whole. Without counts or tags,
 	// the tables are then keyed by the layer's packed words (the mixed key
 	// shifted up; see packing), the order its code decodes in, so that
-	// each table fills in order (see seedCoded), and the layer found holds
-	// packed words, sorted.
+	// each table fills in order (see seedCoded); the layer found is turned
+	// back into mixed keys.
 	withinCode *storedKeys
 	// spent, if set, is called with a layer once its positions are
 	// expanded, before its children are collected into the next layer,
@@ -238,6 +238,16 @@ type expander struct {
 }
 
 func (e *expander) nworkers() int { return poolSize(e.workers) }
+
+// keyShift returns how far up the tables' keys are shifted from the
+// children's mixed keys: to their packed words where bare keys fill tables
+// seeded from code (see withinCode), else not at all.
+func (e *expander) keyShift() uint {
+	if e.withinCode == nil || e.counts || e.pack != nil {
+		return 0
+	}
+	return e.withinCode.pk.shift
+}
 
 // poolSize is the number of workers a search runs for a requested count:
 // GOMAXPROCS when the request is not positive.
@@ -447,12 +457,7 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 	// A stored layer (plain keys only) is expanded as it is decoded, a
 	// chunk at a time.
 	coded := cur.keys == nil && cur.stored != nil
-	// keyShift moves a bare mixed key up to its packed word (see
-	// withinCode).
-	var keyShift uint
-	if e.withinCode != nil && !e.counts && e.pack == nil {
-		keyShift = e.withinCode.pk.shift
-	}
+	keyShift := e.keyShift()
 	if coded {
 		if e.counts || e.pack != nil {
 			return nil, layerStats{}, errors.New("a stored layer has no counts or tags to expand")
@@ -739,6 +744,16 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 		e.spent(cur)
 	}
 	next, err := collect(ctx, e, tabs, cur.pegs-1)
+	if err == nil && keyShift != 0 {
+		// Found as packed words: back to mixed keys, in their order.
+		pk := e.withinCode.pk
+		inChunks(len(next.keys), e.workers, func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				next.keys[i] = mix(pk.pos(next.keys[i]))
+			}
+		})
+		sortKeys(next.keys, e.workers)
+	}
 	if err == nil && !closed && n > 0 {
 		e.ratios = append(e.ratios, float64(next.size())/float64(n))
 	}
@@ -924,7 +939,9 @@ func collect[R rec](ctx context.Context, e *expander, tabs []bucketTable[R], peg
 		total += tabs[b].n
 		offs[b+1] = total
 	}
-	if keyTabs, ok := any(tabs).([]bucketTable[uint64]); ok && e.code != nil {
+	// Tables of packed words (see expander.keyShift) are not coded here:
+	// codeTables reads mixed keys.
+	if keyTabs, ok := any(tabs).([]bucketTable[uint64]); ok && e.code != nil && e.keyShift() == 0 {
 		var tableBytes int64
 		for b := range keyTabs {
 			tableBytes += int64(len(keyTabs[b].slots)) * 8
