@@ -75,7 +75,9 @@ type Winner interface {
 // with a history may start building its level's oracle (when depth first
 // is slow), in the background on all cores but one: the build goes on
 // after the hint returns, and the process's later hints of that level use
-// it (see startLevel).
+// it (see startLevel). A lone position (no history) of the board's own
+// game, one the board's start reaches, starts its level's build once its
+// hint needs a layered search, after answering it.
 func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine.Goal, hist *History, oracle Winner, opt Options) (Hint, error) {
 	if p == 0 {
 		return Hint{}, ErrNoPegs
@@ -133,6 +135,39 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 	if oracle == nil && hist != nil {
 		oracle = builtLevel(b, hist.Start, goal)
 	}
+	// levelStart is the start of a level known to hold p, whose tables
+	// (built once a process) may answer: a history's start, or the board's
+	// own start (one hole) once it is shown to reach a lone position.
+	levelStart, inLevel := engine.Position(0), false
+	if hist != nil {
+		levelStart, inLevel = hist.Start, true
+	}
+	// ownGame: p is lone, and whether the board's start reaches it is
+	// still to be asked (see startReaches; quick for pegs enough).
+	ownGame := hist == nil && oracle == nil && b.Complement(b.Start()).Pegs() == 1 && p.Pegs() >= levelCheckFrom
+	if ownGame {
+		if o, ok := builtLevel(b, b.Start(), goal).(*Oracle); ok {
+			ownGame = false
+			in, err := o.inLevel(ctx, p, Options{Memory: opt.Memory, MaxNodes: loneNodes(b.Complement(p))})
+			if err != nil {
+				return Hint{}, err
+			}
+			if in {
+				oracle = o
+			}
+		}
+	}
+	// A lone position's level is built after its hint, for the hints
+	// after it (a game server's), if the hint needed a layered search:
+	// building first would take longer (on the English board 4 s on one
+	// core, against 1.2 s on two for the slowest layered refutation, of 26
+	// pegs).
+	buildAfter := false
+	defer func() {
+		if buildAfter && ctx.Err() == nil {
+			startLevel(b, levelStart, goal, Options{Memory: opt.memory() / 2})
+		}
+	}()
 	anyGoal := engine.Goal{Kind: engine.OnePeg}
 	// Without an oracle, each question is solved depth first, which
 	// answers most at once; but refuting a position of many pegs that way
@@ -145,9 +180,14 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 	//     then answer every later question of the level; on a board whose
 	//     tables pass half the memory budget (the French board), depth
 	//     first answers alone.
-	//   - Without one, loneNodes(p). Then one layered search of everything
-	//     p reaches answers all three, unless it passes the memory budget:
+	//   - Without one, loneNodes(p), or levelNodes first if p may be of
+	//     the board's own game. Then one layered search of everything p
+	//     reaches answers all three, unless it passes the memory budget:
 	//     then depth first goes on without a limit.
+	//   - For p, once past levelNodes with its level's tables being built
+	//     (with a history, or for a lone position of the board's own game
+	//     after an earlier hint's layered search), depth first to
+	//     loneNodes(p), then the layered search, race the tables.
 	// The fewest pegs, once a layered search (or an oracle's table) has
 	// found it.
 	fewest, known := 0, false
@@ -157,8 +197,13 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 		if hist == nil {
 			dfs.MaxNodes = loneNodes(p)
 		}
+		if ownGame {
+			dfs.MaxNodes = min(levelNodes, loneNodes(p))
+		}
 	}
-	layered := func() error {
+	var level *levelBuild
+	layered := func(ctx context.Context) error {
+		buildAfter = buildAfter || inLevel && level == nil
 		o, f, err := loneOracle(ctx, b, p, goal, opt)
 		if errors.Is(err, ErrMemory) {
 			dfs.MaxNodes = 0
@@ -174,26 +219,47 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 	}
 	// The questions of one goal share their refuted positions (see
 	// solveIn): a dead end and the positions taken back before it are a
-	// chain of parents. With a history, within half the budget, which the
-	// level's build may use the other half of.
+	// chain of parents. Where a level's tables may be built (a history, or
+	// a lone position that may be of the board's own game), within half
+	// the budget, which the build may use the other half of.
 	dead := map[engine.Goal]*posSet{}
 	deadFor := func(g engine.Goal) *posSet {
 		if dead[g] == nil {
 			budget := opt.memory()
-			if hist != nil {
+			if inLevel || ownGame {
 				budget /= 2
 			}
 			dead[g] = newPosSet(budget)
 		}
 		return dead[g]
 	}
-	var level *levelBuild
-	race := func(q engine.Position, g engine.Goal) (Solution, bool, error) {
-		half := Options{Memory: opt.memory() / 2}
-		if level == nil {
-			level = startLevel(b, hist.Start, goal, half)
+	half := Options{Memory: opt.memory() / 2}
+	// tables returns the level's build that p's questions race, if any: a
+	// history's, started on first need, or for a lone position of the
+	// board's own game one under way.
+	tables := func() *levelBuild {
+		if level == nil && inLevel {
+			if hist != nil {
+				level = startLevel(b, levelStart, goal, half)
+			} else if l, ok := levelBuilds.Load(keyOfLevel(b, levelStart, goal)); ok {
+				level = l.(*levelBuild)
+			}
 		}
-		return level.solve(ctx, b, q, g, half, deadFor(g))
+		return level
+	}
+	// deeper answers a question of p once depth first has passed its first
+	// budget: depth first on to loneNodes(p), then the layered search
+	// (again reports that it ran: p's questions are then asked again).
+	deeper := func(ctx context.Context, g engine.Goal) (sol Solution, again bool, err error) {
+		if lim := loneNodes(p); dfs.MaxNodes != 0 && dfs.MaxNodes < lim {
+			d := dfs
+			d.MaxNodes = lim
+			sol, err = solveIn(ctx, b, p, g, d, 1, deadFor(g))
+			if !errors.Is(err, ErrNodeLimit) {
+				return sol, false, err
+			}
+		}
+		return Solution{}, true, layered(ctx)
 	}
 	var win func(q engine.Position, g engine.Goal) (bool, *engine.Jump, error)
 	win = func(q engine.Position, g engine.Goal) (bool, *engine.Jump, error) {
@@ -222,17 +288,38 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 			}
 		}
 		sol, err := solveIn(ctx, b, q, g, dfs, 1, deadFor(g))
-		if errors.Is(err, ErrNodeLimit) && hist != nil {
-			var tables bool
-			if sol, tables, err = race(q, g); tables {
-				return win(q, g)
-			}
-		}
-		if errors.Is(err, ErrNodeLimit) {
-			if err := layered(); err != nil {
+		if errors.Is(err, ErrNodeLimit) && ownGame {
+			ownGame = false
+			in, err := startReaches(ctx, b, b.Start(), p, Options{Memory: opt.Memory, MaxNodes: loneNodes(b.Complement(p))})
+			if err != nil {
 				return false, nil, err
 			}
-			return win(q, g)
+			if in {
+				levelStart, inLevel = b.Start(), true
+			}
+		}
+		switch {
+		case errors.Is(err, ErrNodeLimit) && q != p:
+			// A position of the history before p: depth first without a
+			// limit races the level's tables.
+			var done bool
+			if sol, done, err = tables().solve(ctx, b, q, g, half, deadFor(g)); done {
+				return win(q, g)
+			}
+		case errors.Is(err, ErrNodeLimit):
+			var again, done bool
+			if l := tables(); l != nil {
+				done, err = l.race(ctx, func(ctx context.Context) error {
+					var err error
+					sol, again, err = deeper(ctx, g)
+					return err
+				})
+			} else {
+				sol, again, err = deeper(ctx, g)
+			}
+			if err == nil && (done || again) {
+				return win(q, g)
+			}
 		}
 		if err != nil || !sol.Solvable {
 			return false, nil, err
@@ -280,7 +367,7 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 		if !known {
 			sol, err = solve(ctx, b, p, engine.Goal{Kind: engine.Fewest}, few, 2)
 			if errors.Is(err, ErrNodeLimit) {
-				if err = layered(); err == nil && !known {
+				if err = layered(ctx); err == nil && !known {
 					sol, err = solve(ctx, b, p, engine.Goal{Kind: engine.Fewest}, dfs, 2)
 				}
 			}
@@ -467,6 +554,22 @@ func (l *levelBuild) ready() *Oracle {
 // (see solveIn), stopped if the tables are built first: then it reports
 // tables true and no solution.
 func (l *levelBuild) solve(ctx context.Context, b *engine.Board, q engine.Position, g engine.Goal, opt Options, dead *posSet) (sol Solution, tables bool, err error) {
+	tables, err = l.race(ctx, func(ctx context.Context) error {
+		sol, err = solveIn(ctx, b, q, g, opt, 1, dead)
+		if errors.Is(err, ErrMemory) {
+			<-l.done // the tables are the one way left
+		}
+		return err
+	})
+	if tables {
+		return Solution{}, true, nil
+	}
+	return sol, false, err
+}
+
+// race runs f with a context that ends when the tables are built, and
+// reports tables true if f failed after that: the tables answer then.
+func (l *levelBuild) race(ctx context.Context, f func(context.Context) error) (tables bool, err error) {
 	dctx, stop := context.WithCancel(ctx)
 	defer stop()
 	go func() {
@@ -478,14 +581,11 @@ func (l *levelBuild) solve(ctx context.Context, b *engine.Board, q engine.Positi
 		case <-dctx.Done():
 		}
 	}()
-	sol, err = solveIn(dctx, b, q, g, opt, 1, dead)
-	if errors.Is(err, ErrMemory) {
-		<-l.done // the tables are the one way left
-	}
+	err = f(dctx)
 	if err != nil && ctx.Err() == nil && l.ready() != nil {
-		return Solution{}, true, nil
+		return true, nil
 	}
-	return sol, false, err
+	return false, err
 }
 
 // builtLevel returns the oracle of a level if levelOracle has built it,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -128,19 +129,16 @@ func TestHintsOnRandomGames(t *testing.T) {
 // TestLoneHints checks hints for lone positions (no oracle, no history),
 // which turn from depth first to one layered search past loneNodes, against
 // the English centre game's winnable sets; loneNodes is lowered so that
-// most refutations take the layered way.
+// most refutations take the layered way. The positions are of the board's
+// own game, so the first layered search starts the building of its level's
+// tables, which the later hints race, then use.
 func TestLoneHints(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the English winnable sets")
 	}
 	defer func(n int64) { loneBase = n }(loneBase)
 	loneBase = 1 << 12
-	b := engine.English()
-	g := goal(t, b, "center")
-	ws, err := Winnable(context.Background(), Problem{b, b.Start(), g}, ExploreOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, g, key, ws := centreLevel(t)
 	anyWs, err := Winnable(context.Background(), Problem{b, b.Start(), goal(t, b, "any")}, ExploreOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -177,6 +175,40 @@ func TestLoneHints(t *testing.T) {
 	}
 	if checked == 0 {
 		t.Fatal("no position checked")
+	}
+	if _, started := levelBuilds.Load(key); !started && builtLevel(b, b.Start(), g) == nil {
+		t.Error("lone hints of the board's own game did not build its level's tables")
+	}
+}
+
+// TestStartReaches checks the test of a lone position's place in the
+// board's own game: positions of random games from the English start are
+// in it, those of games from a vacancy in another position class are not
+// (play keeps the class), and so are not positions with too few pegs to
+// be checked quickly.
+func TestStartReaches(t *testing.T) {
+	b := engine.English()
+	other, _ := b.Hole("d3")
+	if b.Class(b.Complement(1<<uint(other))) == b.Class(b.Start()) {
+		t.Fatal("d3's start is in the class of the centre's")
+	}
+	for _, c := range []struct {
+		start engine.Position
+		want  bool
+	}{{b.Start(), true}, {b.Complement(1 << uint(other)), false}} {
+		for _, jumps := range randomGames(b, c.start, 5, rand.New(rand.NewPCG(9, 10))) {
+			p := c.start
+			for i := 0; i <= len(jumps); i++ {
+				if i > 0 {
+					p = p.Apply(jumps[i-1])
+				}
+				want := c.want && p.Pegs() >= levelCheckFrom
+				got, err := startReaches(context.Background(), b, b.Start(), p, Options{})
+				if err != nil || got != want {
+					t.Fatalf("start %s reaches %s: %v (%v); want %v", b.Line(b.Start()), b.Line(p), got, err, want)
+				}
+			}
+		}
 	}
 }
 
@@ -771,8 +803,13 @@ func BenchmarkHint(b *testing.B) {
 	// With no file but the history (oracle=level), the level's tables
 	// built in the process answer, as a game server sees them once built:
 	// first the winnable tables alone, then (level+fewest, about 20 s
-	// later on one core) with the fewest pegs of dead ends too.
-	var fewest *Oracle
+	// later on one core) with the fewest pegs of dead ends too. Without the
+	// history too, the same tables answer once the lone position is shown
+	// to be of the board's own game.
+	// Lone positions with no file and no tables (oracle=none) are timed as
+	// a one-shot process sees them, which does not build the level: it is
+	// marked as too big to build.
+	var fewest, levelWithFewest *Oracle
 	withFewest := func(b *testing.B) Winner {
 		if fewest == nil {
 			f, _ := roundTrip(b, o)
@@ -795,6 +832,8 @@ func BenchmarkHint(b *testing.B) {
 		{"positions=random-games/oracle=file+fewest/history=none", steps, withFewest, true},
 		{"positions=random-games/oracle=level", steps, func(*testing.B) Winner { return nil }, false},
 		{"positions=random-games/oracle=level+fewest", steps, func(*testing.B) Winner { return nil }, false},
+		{"positions=random-games/oracle=level/history=none", steps, func(*testing.B) Winner { return nil }, true},
+		{"positions=random-games/oracle=level+fewest/history=none", steps, func(*testing.B) Winner { return nil }, true},
 		{"positions=random-games/oracle=none", steps[:lone], func(*testing.B) Winner { return nil }, true},
 	} {
 		b.Run(c.name, func(b *testing.B) {
@@ -812,16 +851,23 @@ func BenchmarkHint(b *testing.B) {
 			// built by the first hint that depth first does not answer
 			// soon (about 2 s, once a process): build them first, so that
 			// the hints are timed as a game server sees them after that.
-			if w == nil && !c.noHist {
-				key := keyOfLevel(eng, eng.Start(), g)
+			key := keyOfLevel(eng, eng.Start(), g)
+			if strings.HasSuffix(c.name, "oracle=none") {
+				levelOracles.Delete(key)
+				levelsTooBig.Store(key, int64(math.MaxInt64))
+				defer levelsTooBig.Delete(key)
+			} else if w == nil {
 				lo, err := levelOracle(context.Background(), eng, eng.Start(), g, ExploreOptions{})
 				if err != nil {
 					b.Fatal(err)
 				}
-				if strings.HasSuffix(c.name, "+fewest") {
-					if _, err := levelFewest(context.Background(), lo, ExploreOptions{}); err != nil {
-						b.Fatal(err)
+				if strings.Contains(c.name, "+fewest") {
+					if levelWithFewest == nil {
+						if levelWithFewest, err = levelFewest(context.Background(), lo, ExploreOptions{}); err != nil {
+							b.Fatal(err)
+						}
 					}
+					levelOracles.Store(key, levelWithFewest)
 				} else {
 					plain := *lo
 					plain.fewest, plain.fewestFrom = nil, 0

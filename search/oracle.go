@@ -171,12 +171,8 @@ const levelCheckFrom = 14
 // start. The tables hold only the level's positions, so "not winnable" is
 // an answer only for those: a position the start cannot reach may well be
 // winnable. A position in the tables (the fewest table too) is in the
-// level; otherwise, when the start has one hole v, play on complements
-// decides it (backward play is forward play with pegs and holes swapped):
-// the start reaches p exactly when p's complement can end with one peg at
-// v. That solve is quick when p has many pegs, its complement few; below
-// levelCheckFrom pegs it does not try (searching p itself is quicker
-// then), and past opt.MaxNodes it gives up: p counts as outside.
+// level; otherwise startReaches decides it, within opt.MaxNodes: past
+// them, p counts as outside.
 func (o *Oracle) inLevel(ctx context.Context, p engine.Position, opt Options) (bool, error) {
 	if w, ok := o.Winnable(p); !ok {
 		return false, nil
@@ -189,19 +185,30 @@ func (o *Oracle) inLevel(ctx context.Context, p engine.Position, opt Options) (b
 	if o.tabled(p) {
 		return true, nil
 	}
-	b := o.board
-	hole := b.Complement(o.start)
-	if p == o.start {
-		return true, nil
-	}
-	if hole.Pegs() != 1 || p == b.Full() || p.Pegs() < levelCheckFrom {
-		return false, nil
-	}
 	// A parent in the level has its children in it. Most of the level's
 	// positions have a parent or grandparent in a table, found in tens of
-	// microseconds; the solve below takes up to a millisecond.
-	if p.Pegs() < o.start.Pegs() && o.tabledAncestor(p, 2) {
+	// microseconds; the solve startReaches may do takes up to a
+	// millisecond.
+	if p.Pegs() >= levelCheckFrom && p.Pegs() < o.start.Pegs() && o.tabledAncestor(p, 2) {
 		return true, nil
+	}
+	return startReaches(ctx, o.board, o.start, p, opt)
+}
+
+// startReaches reports whether p is shown to be reachable from start, a
+// position with one hole v: play on complements decides it (backward play
+// is forward play with pegs and holes swapped), as start reaches p exactly
+// when p's complement can end with one peg at v. That solve is quick when p
+// has many pegs, its complement few; below levelCheckFrom pegs it does not
+// try (searching p itself is quicker then), and past opt.MaxNodes it gives
+// up: p counts as out of reach.
+func startReaches(ctx context.Context, b *engine.Board, start, p engine.Position, opt Options) (bool, error) {
+	hole := b.Complement(start)
+	if p == start {
+		return true, nil
+	}
+	if hole.Pegs() != 1 || p == b.Full() || p.Pegs() < levelCheckFrom || p.Pegs() >= start.Pegs() {
+		return false, nil
 	}
 	sol, err := Solve(ctx, b, b.Complement(p), engine.Goal{Kind: engine.OnePegAt, Hole: holeOf(hole)}, opt)
 	if errors.Is(err, ErrNodeLimit) {
