@@ -203,8 +203,12 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 	}
 	var level *levelBuild
 	layered := func(ctx context.Context) error {
+		lopt := opt
+		if level != nil {
+			lopt.Memory = opt.memory() / 2 // the build it races has the other half
+		}
 		buildAfter = buildAfter || inLevel && level == nil
-		o, f, err := loneOracle(ctx, b, p, goal, opt)
+		o, f, err := loneOracle(ctx, b, p, goal, lopt)
 		if errors.Is(err, ErrMemory) {
 			dfs.MaxNodes = 0
 			return nil
