@@ -846,6 +846,16 @@ func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt Explor
 			w.keys[stop] = keys
 		}
 		for pegs := stop + 1; pegs <= p0; pegs++ {
+			if pegs == n-stop {
+				// The complements of the middle's winnable positions: no
+				// search of the widest layer's parents needed.
+				keys := complementKeys(w.keys[stop], b, group, mixed, opt.Workers)
+				if err := mem.take(int64(len(keys))*8, "the winnable positions"); err != nil {
+					return nil, err
+				}
+				w.keys[pegs] = keys
+				continue
+			}
 			if opt.Progress != nil {
 				opt.Progress(Progress{Phase: "backward", Pegs: pegs, Done: 0, Total: fwd[pegs].len()})
 			}
