@@ -1,7 +1,6 @@
 package search
 
 import (
-	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -212,16 +211,18 @@ func fewestTable(ctx context.Context, prob Problem, ones map[int][]uint64, from 
 		if l.pegs < from {
 			continue
 		}
-		// The table codes them by rank.
-		r := make([]uint64, len(k))
-		order := make([]int, len(k))
-		for j := range k {
-			r[j], order[j] = rank(unmix(k[j])), j
-		}
-		slices.SortFunc(order, func(a, b int) int { return cmp.Compare(r[a], r[b]) })
+		// The table codes them by rank: each rank with its value in the
+		// low byte (ranks of 56 holes fit in 53 bits), sorted as words.
+		rv := make([]uint64, len(k))
+		inChunks(len(k), opt.Workers, func(_, lo, hi int) {
+			for j := lo; j < hi; j++ {
+				rv[j] = rank(unmix(k[j]))<<8 | uint64(v[j])
+			}
+		})
+		slices.Sort(rv)
 		byVal := map[uint8][]uint64{}
-		for _, j := range order {
-			byVal[v[j]] = append(byVal[v[j]], r[j])
+		for _, x := range rv {
+			byVal[uint8(x)] = append(byVal[uint8(x)], x>>8)
 		}
 		fl := &fewestLayer{}
 		for val := range uint8(l.pegs + 1) {
