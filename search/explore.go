@@ -463,7 +463,7 @@ func (a *Analysis) findWinnable(ctx context.Context, prob Problem, gen *moveGen,
 			}
 		}
 	}
-	err := walkBack(ctx, prob.Goal, gen, byPegs, fwd[0].pegs, true, opt, mem, func(pegs int, keys []uint64) error {
+	err := walkBack(ctx, prob.Goal, gen, byPegs, fwd[0].pegs, true, mirrored(prob, gen.group), opt, mem, func(pegs int, keys []uint64) error {
 		a.Layers[index[pegs]].Winnable = int64(len(keys))
 		if !keep {
 			return nil
@@ -699,6 +699,16 @@ func sortKeys(keys []uint64, workers int) {
 	g.Wait()
 }
 
+// mirrored reports whether prob's start is, up to group's symmetry, the
+// complement of its goal's one position (in the start's class): then
+// backward play from the goal is forward play from the start, and a
+// position of k pegs is reachable and winnable exactly when its complement
+// (of n-k pegs on a board of n holes) is.
+func mirrored(prob Problem, group *engine.Group) bool {
+	seeds := backwardSeeds(prob, group)
+	return len(seeds) == 1 && seeds[0] == mix(group.Canonical(prob.Start))
+}
+
 // backwardSeeds returns the complements of the goal positions in the start's
 // class, canonical and mixed: backward play from the goal is forward play
 // from these.
@@ -788,8 +798,7 @@ func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt Explor
 		}
 		return sets, nil
 	}
-	seeds := backwardSeeds(Problem{b, prob.Start, goals[0]}, group)
-	self := len(seeds) == 1 && seeds[0] == start && !whole
+	self := mirrored(Problem{b, prob.Start, goals[0]}, group) && !whole
 	e := &expander{gen: gen, workers: opt.Workers, mem: mem}
 	first := &layer{pegs: p0, keys: []uint64{start}}
 	if err := mem.take(first.bytes(), "the first layer"); err != nil {
@@ -899,7 +908,7 @@ func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt Explor
 		}
 	} else {
 		for i, g := range goals {
-			err := walkBack(ctx, g, gen, fwd, p0, false, opt, mem, func(pegs int, keys []uint64) error {
+			err := walkBack(ctx, g, gen, fwd, p0, false, mirrored(Problem{b, prob.Start, g}, group), opt, mem, func(pegs int, keys []uint64) error {
 				sets[i].keys[pegs] = keys
 				return mem.take(int64(len(keys))*8, "the winnable positions")
 			})
@@ -958,9 +967,25 @@ func sameAfterOne(prob Problem, group *engine.Group, first *layer, start uint64)
 // goal positions: a reachable position is winnable when one of its
 // children is. It calls each with every layer's winnable keys, fewest pegs
 // first. With free, it lets each layer of fwd go (keys, code and counts)
-// once done with it.
-func walkBack(ctx context.Context, goal engine.Goal, gen *moveGen, fwd map[int]*layer, p0 int, free bool, opt ExploreOptions, mem *memBudget, each func(pegs int, keys []uint64) error) error {
+// once done with it. With mirror (the start is the complement of the
+// goal's one position: see mirrored), the winnable positions of n-k pegs
+// on a board of n holes are the complements of those of k, so it walks
+// back only to the middle and complements the layers past it.
+func walkBack(ctx context.Context, goal engine.Goal, gen *moveGen, fwd map[int]*layer, p0 int, free, mirror bool, opt ExploreOptions, mem *memBudget, each func(pegs int, keys []uint64) error) error {
 	group := gen.group
+	n := gen.board.Holes()
+	top := p0 // the last layer walked back to
+	if mirror {
+		top = min(p0, n/2)
+	}
+	// The layers the layers past top mirror, copied (each may store what
+	// it is given, which overwrites it).
+	mirrors := map[int][]uint64{}
+	defer func() {
+		for _, keys := range mirrors {
+			mem.give(int64(len(keys)) * 8)
+		}
+	}()
 	var below []uint64
 	for pegs := 1; pegs <= p0; pegs++ {
 		l, ok := fwd[pegs]
@@ -974,7 +999,11 @@ func walkBack(ctx context.Context, goal engine.Goal, gen *moveGen, fwd map[int]*
 				return err
 			}
 		}
-		if pegs == 1 {
+		if pegs > top {
+			keys = complementKeys(mirrors[n-pegs], gen.board, group, mixed, opt.Workers)
+			mem.give(int64(len(mirrors[n-pegs])) * 8)
+			delete(mirrors, n-pegs)
+		} else if pegs == 1 {
 			for _, k := range l.keys {
 				if goal.Reached(unmix(k)) || goal.Kind == engine.OnePegAt && group.Canonical(unmix(k)) == group.Canonical(1<<uint(goal.Hole)) {
 					keys = append(keys, k)
@@ -993,6 +1022,12 @@ func walkBack(ctx context.Context, goal engine.Goal, gen *moveGen, fwd map[int]*
 		if free {
 			mem.give(l.bytes())
 			l.keys, l.stored, l.m, l.q = nil, nil, nil, nil
+		}
+		if pegs <= top && n-pegs > top && n-pegs <= p0 {
+			if err := mem.take(int64(len(keys))*8, "the winnable positions to mirror"); err != nil {
+				return err
+			}
+			mirrors[pegs] = slices.Clone(keys)
 		}
 		if err := each(pegs, keys); err != nil {
 			return err

@@ -806,7 +806,7 @@ func TestWalkBackLetsGo(t *testing.T) {
 	}
 	walk := func(fwd map[int]*layer, mem *memBudget, free bool) map[int][]uint64 {
 		win := map[int][]uint64{}
-		err := walkBack(context.Background(), prob.Goal, gen, fwd, prob.Start.Pegs(), free, ExploreOptions{}, mem, func(pegs int, keys []uint64) error {
+		err := walkBack(context.Background(), prob.Goal, gen, fwd, prob.Start.Pegs(), free, false, ExploreOptions{}, mem, func(pegs int, keys []uint64) error {
 			win[pegs] = keys
 			return nil
 		})
@@ -862,6 +862,59 @@ func TestWalkBackLetsGo(t *testing.T) {
 	}{{"from the code", coded}, {"from the decoded keys", decoded}} {
 		if !slices.Equal(c.keys, want[4]) {
 			t.Errorf("parents of the 3-peg winners %s: %d positions, want %d", c.how, len(c.keys), len(want[4]))
+		}
+	}
+}
+
+// TestWalkBackMirror checks the walk back that stops at the middle and
+// complements the layers past it (games whose start is the complement of
+// their goal) against the walk back through every layer.
+func TestWalkBackMirror(t *testing.T) {
+	for _, c := range [][3]string{{"triangle", "1", "1"}, {"triangle:6", "5", "5"}, {"english", "d4", "center"}} {
+		if c[0] == "english" && testing.Short() {
+			continue
+		}
+		b := lookup(t, c[0])
+		start, err := b.Vacate(c[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		prob := Problem{b, start, goal(t, b, c[2])}
+		gen := newMoveGen(b, prob.Group())
+		if !mirrored(prob, gen.group) {
+			t.Fatalf("%s, vacate %s, goal %s: not mirrored", c[0], c[1], c[2])
+		}
+		mem := &memBudget{limit: 1 << 30}
+		e := &expander{gen: gen, mem: mem}
+		fwd, err := forward(context.Background(), e, []*layer{{pegs: prob.Start.Pegs(), keys: []uint64{mix(gen.group.Canonical(prob.Start))}}}, "forward", nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byPegs := map[int]*layer{}
+		for _, l := range fwd {
+			byPegs[l.pegs] = l
+		}
+		walk := func(mirror bool) map[int][]uint64 {
+			win := map[int][]uint64{}
+			before := mem.used.Load()
+			err := walkBack(context.Background(), prob.Goal, gen, byPegs, prob.Start.Pegs(), false, mirror, ExploreOptions{}, mem, func(pegs int, keys []uint64) error {
+				win[pegs] = keys
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if after := mem.used.Load(); after != before {
+				t.Errorf("%s: budget in use %d after the walk back, %d before", c[0], after, before)
+			}
+			return win
+		}
+		want, got := walk(false), walk(true)
+		if len(want) < 3 {
+			t.Fatalf("%s: %d layers of winnable positions", c[0], len(want))
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: winnable positions mirrored past the middle differ (-walked +mirrored):\n%s", c[0], diff)
 		}
 	}
 }
