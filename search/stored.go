@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"slices"
 	"sort"
+	"sync/atomic"
 
 	"pegs/engine"
 
@@ -166,8 +167,15 @@ func codeTables(ctx context.Context, tabs []bucketTable[uint64], holes, workers 
 	if err := hold(int64(largest) * 8 * int64(nw)); err != nil {
 		return nil, err
 	}
-	// ends[b][c] is where part c's keys begin among table b's once split.
+	// ends[b][c] is where part c's keys begin among table b's once split
+	// into dense[b], which takes the place of the table: the layer is
+	// held at 8 bytes a key while it is coded, not at its tables' load
+	// (on the French c1 run's widest layer, where coding passed a 5.5 GiB
+	// budget).
 	ends := make([][]int, len(tabs))
+	dense := make([][]uint64, len(tabs))
+	var denseBytes atomic.Int64
+	defer func() { mem.give(denseBytes.Load()) }()
 	bufs := make(chan []uint64, nw)
 	for range nw {
 		bufs <- make([]uint64, largest)
@@ -196,12 +204,19 @@ func codeTables(ctx context.Context, tabs []bucketTable[uint64], holes, workers 
 			for c := range np {
 				end[c+1] += end[c]
 			}
+			if err := mem.take(int64(n)*8, "coding a layer"); err != nil {
+				return err
+			}
+			denseBytes.Add(int64(n) * 8)
+			d := make([]uint64, n)
 			next := slices.Clone(end)
 			for _, w := range tmp[:n] {
 				c := w >> (64 - pbits)
-				t.slots[next[c]] = w
+				d[next[c]] = w
 				next[c]++
 			}
+			dense[b] = d
+			t.free()
 			return gctx.Err()
 		})
 	}
@@ -238,7 +253,7 @@ func codeTables(ctx context.Context, tabs []bucketTable[uint64], holes, workers 
 			defer func() { pairs <- ab }()
 			var pieces [][]uint64
 			for b := range tabs {
-				if piece := tabs[b].slots[ends[b][c]:ends[b][c+1]]; len(piece) > 0 {
+				if piece := dense[b][ends[b][c]:ends[b][c+1]]; len(piece) > 0 {
 					pieces = append(pieces, piece)
 				}
 			}
