@@ -525,6 +525,14 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 	}
 	workers := e.states
 	roundChildren := roundSize(n, size, e.mem.limit)
+	// Where the budget is tight, a round's lists take at most half of
+	// what the tables leave at their expected size (closed tables are
+	// already in use).
+	free := e.mem.limit - e.mem.used.Load()
+	if !closed {
+		free -= int64(tsize) * int64(nb) * size
+	}
+	roundChildren = max(roundRecords, min(roundChildren, int(max(0, free)/2/(size*5/4))))
 	pool := make(chan *workerState, nw)
 	for _, w := range workers {
 		// Keep only this kind's lists: the expansion below picks its kind
