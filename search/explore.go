@@ -868,7 +868,7 @@ func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt Explor
 			if opt.Progress != nil {
 				opt.Progress(Progress{Phase: "backward", Pegs: pegs, Done: 0, Total: fwd[pegs].len()})
 			}
-			keys, err := parentsOf(ctx, fwd[pegs], w.keys[pegs-1], gen, opt.Workers, mem)
+			keys, err := parentsOf(ctx, fwd[pegs], w.keys[pegs-1], gen, opt.Workers, mem, false)
 			if err != nil {
 				return nil, err
 			}
@@ -1014,7 +1014,7 @@ func walkBack(ctx context.Context, goal engine.Goal, gen *moveGen, fwd map[int]*
 				opt.Progress(Progress{Phase: "backward", Pegs: pegs, Total: l.size()})
 			}
 			var err error
-			if keys, err = parentsOf(ctx, l, below, gen, opt.Workers, mem); err != nil {
+			if keys, err = parentsOf(ctx, l, below, gen, opt.Workers, mem, free); err != nil {
 				return err
 			}
 		}
@@ -1056,8 +1056,9 @@ func complementKeys(keys []uint64, b *engine.Board, group *engine.Group, pk pack
 // this touches a fraction of what expanding l would. The parents go into
 // tables closed on l's keys, which keep those found: memory for l's keys
 // in tables, where sorting every parent found took three words each (7 GiB
-// on the French board's widest winnable layers).
-func parentsOf(ctx context.Context, l *layer, next []uint64, gen *moveGen, workers int, mem *memBudget) ([]uint64, error) {
+// on the French board's widest winnable layers). With free, l lets go of
+// its keys and code (see walkBack) once they are in the tables.
+func parentsOf(ctx context.Context, l *layer, next []uint64, gen *moveGen, workers int, mem *memBudget, free bool) ([]uint64, error) {
 	if len(next) == 0 || l.size() == 0 {
 		return nil, nil
 	}
@@ -1066,6 +1067,15 @@ func parentsOf(ctx context.Context, l *layer, next []uint64, gen *moveGen, worke
 		// A stored layer seeds the tables from its code (1.7 GB less on
 		// the French widest layers than decoding it whole).
 		e.within, e.withinCode = nil, l.stored
+	}
+	if free {
+		// Once its keys are in the tables, l goes (on the French c1 run
+		// its code is 0.4 GB at the walk back's widest layer).
+		e.seeded = func() {
+			mem.give(l.bytes())
+			l.keys, l.stored, l.m, l.q = nil, nil, nil, nil
+			e.within, e.withinCode = nil, nil
+		}
 	}
 	found, _, err := e.grow(ctx, &layer{pegs: l.pegs + 1, keys: next})
 	if errors.Is(err, ErrMemory) {

@@ -209,6 +209,10 @@ type expander struct {
 	// each table fills in order (see seedCoded); the layer found is turned
 	// back into mixed keys.
 	withinCode *storedKeys
+	// seeded, if set, is called once the tables are seeded from within
+	// or withinCode, which expand does not read after that: the caller
+	// may let them go.
+	seeded func()
 	// spent, if set, is called with a layer once its positions are
 	// expanded, before its children are collected into the next layer,
 	// which they are not needed for: a reachable-only search lets them go
@@ -458,6 +462,10 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 	// chunk at a time.
 	coded := cur.keys == nil && cur.stored != nil
 	keyShift := e.keyShift()
+	var pk packing // the packing of keys shifted up (keyShift)
+	if keyShift != 0 {
+		pk = e.withinCode.pk
+	}
 	if coded {
 		if e.counts || e.pack != nil {
 			return nil, layerStats{}, errors.New("a stored layer has no counts or tags to expand")
@@ -515,6 +523,9 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 		if err := g.Wait(); err != nil {
 			return nil, layerStats{}, err
 		}
+	}
+	if closed && e.seeded != nil {
+		e.seeded()
 	}
 	nw := e.nworkers()
 	if len(e.states) != nw {
@@ -751,10 +762,9 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 	if e.spent != nil {
 		e.spent(cur)
 	}
-	next, err := collect(ctx, e, tabs, cur.pegs-1)
+	next, err := collect(ctx, e, tabs, cur.pegs-1, keyShift)
 	if err == nil && keyShift != 0 {
 		// Found as packed words: back to mixed keys, in their order.
-		pk := e.withinCode.pk
 		inChunks(len(next.keys), e.workers, func(_, lo, hi int) {
 			for i := lo; i < hi; i++ {
 				next.keys[i] = mix(pk.pos(next.keys[i]))
@@ -939,8 +949,9 @@ func (x *record) fold(r *record) (overflow bool) {
 // ErrOverflow reports a count that passed 128 bits.
 var ErrOverflow = errors.New("a count passed 128 bits")
 
-// collect turns the buckets' tables into a sorted layer.
-func collect[R rec](ctx context.Context, e *expander, tabs []bucketTable[R], pegs int) (*layer, error) {
+// collect turns the buckets' tables into a sorted layer; keyShift is how
+// far up their keys are shifted (see expander.keyShift).
+func collect[R rec](ctx context.Context, e *expander, tabs []bucketTable[R], pegs int, keyShift uint) (*layer, error) {
 	total := 0
 	offs := make([]int, len(tabs)+1)
 	for b := range tabs {
@@ -949,7 +960,7 @@ func collect[R rec](ctx context.Context, e *expander, tabs []bucketTable[R], peg
 	}
 	// Tables of packed words (see expander.keyShift) are not coded here:
 	// codeTables reads mixed keys.
-	if keyTabs, ok := any(tabs).([]bucketTable[uint64]); ok && e.code != nil && e.keyShift() == 0 {
+	if keyTabs, ok := any(tabs).([]bucketTable[uint64]); ok && e.code != nil && keyShift == 0 {
 		var tableBytes int64
 		for b := range keyTabs {
 			tableBytes += int64(len(keyTabs[b].slots)) * 8

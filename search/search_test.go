@@ -842,7 +842,7 @@ func TestWalkBackLetsGo(t *testing.T) {
 	if l.stored == nil || l.keys != nil {
 		t.Fatalf("the 4-peg layer is not stored alone")
 	}
-	coded, err := parentsOf(context.Background(), l, want[3], gen, 1, mem)
+	coded, err := parentsOf(context.Background(), l, want[3], gen, 1, mem, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -852,7 +852,7 @@ func TestWalkBackLetsGo(t *testing.T) {
 	if err := l.load(1, mem); err != nil {
 		t.Fatal(err)
 	}
-	decoded, err := parentsOf(context.Background(), l, want[3], gen, 1, mem)
+	decoded, err := parentsOf(context.Background(), l, want[3], gen, 1, mem, false)
 	if err != nil {
 		t.Fatal(err)
 	}
