@@ -1085,3 +1085,94 @@ func TestStartsFallback(t *testing.T) {
 	}
 	t.Logf("with %d bytes: %d of %d starts counted one at a time, the rest pair by pair", budget, counted, len(want))
 }
+
+// TestDecide checks Decide against the English centre game's winnable set
+// on positions of random games, with its depth-first budget lowered so that
+// lost positions take the layered way (depth first looks at its budget
+// every 65,536 positions, so winnable ones mostly do not). A budget too
+// small for the layered search leaves depth first to answer alone.
+func TestDecide(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the English winnable set")
+	}
+	defer func(n int64) { loneBase = n }(loneBase)
+	loneBase = 1 << 6
+	b := engine.English()
+	g := goal(t, b, "center")
+	ws, err := Winnable(context.Background(), Problem{b, b.Start(), g}, ExploreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	layered := 0
+	for game, jumps := range randomGames(b, b.Start(), 3, rand.New(rand.NewPCG(7, 8))) {
+		p := b.Start()
+		for _, j := range jumps {
+			if p = p.Apply(j); p.Pegs() > 22 {
+				continue
+			}
+			sol, err := Decide(context.Background(), Problem{b, p, g}, ExploreOptions{})
+			if err != nil {
+				t.Fatalf("game %d at %s: %v", game, b.Line(p), err)
+			}
+			if want := ws.Contains(p); sol.Solvable != want {
+				t.Fatalf("game %d at %s: solvable %v, want %v", game, b.Line(p), sol.Solvable, want)
+			}
+			if sol.Layered {
+				layered++
+			}
+		}
+	}
+	if layered == 0 {
+		t.Error("no position was decided layer by layer")
+	}
+	// A lost position of 23 pegs: its layered search passes 8 MiB, its
+	// depth-first refutation does not (at 16 MiB the layered search fits).
+	p, err := b.ParsePosition("oo...oo....ooo.o..ooooooooooooooo")
+	if err != nil || ws.Contains(p) {
+		t.Fatalf("%s: %v; want a lost position", b.Line(p), err)
+	}
+	sol, err := Decide(context.Background(), Problem{b, p, g}, ExploreOptions{Memory: 8 << 20})
+	if err != nil || sol.Solvable || sol.Layered {
+		t.Errorf("lost %s within 8 MiB: solvable %v, layered %v, %v; want refuted depth first", b.Line(p), sol.Solvable, sol.Layered, err)
+	}
+}
+
+// TestWinSetPath checks the solutions Decide takes from a layered search:
+// from positions of random English games that can still end with one peg,
+// the path through a search's winnable positions replays to one peg; a
+// position that cannot has none.
+func TestWinSetPath(t *testing.T) {
+	b := engine.English()
+	g := goal(t, b, "any")
+	wins, losses := 0, 0
+	for _, jumps := range randomGames(b, b.Start(), 6, rand.New(rand.NewPCG(7, 8))) {
+		p := b.Start()
+		for _, j := range jumps {
+			if p = p.Apply(j); p.Pegs() > 22 || p.Pegs() < 14 {
+				continue
+			}
+			ws, err := Winnable(context.Background(), Problem{b, p, g}, ExploreOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			jumps, err := ws.path(b, p)
+			if ws.Winnable == 0 {
+				losses++
+				if err == nil {
+					t.Errorf("%s: path %v through no winnable positions", b.Line(p), jumps)
+				}
+				continue
+			}
+			wins++
+			if err != nil {
+				t.Fatalf("%s: %v", b.Line(p), err)
+			}
+			if q, err := b.Replay(p, jumps); err != nil || !g.Reached(q) {
+				t.Fatalf("%s: path %v ends in %s (%v), missing the goal", b.Line(p), jumps, b.Line(q), err)
+			}
+		}
+	}
+	if wins == 0 || losses == 0 {
+		t.Errorf("%d winnable and %d lost positions: want some of each", wins, losses)
+	}
+}

@@ -88,6 +88,10 @@ type Solution struct {
 	// Refuted reports that the position class alone proved the goal
 	// impossible, without a search.
 	Refuted bool
+	// Layered reports that the answer came from a search of every position
+	// the start reaches, layer by layer, after depth first (see Decide);
+	// Nodes then counts the positions both visited.
+	Layered bool
 }
 
 // ErrNoPegs reports a start position with no peg.
@@ -103,6 +107,64 @@ func Solve(ctx context.Context, b *engine.Board, start engine.Position, goal eng
 		floor = 2 // the position classes rule out one peg
 	}
 	return solve(ctx, b, start, goal, opt, floor)
+}
+
+// Decide solves or refutes prob like Solve, and turns to a layered search
+// where depth first is slow: once depth first has visited loneNodes(start)
+// positions (2^14 up to 20 pegs, doubling with each peg past that, as a
+// hint's questions do), it searches every position the start reaches, layer
+// by layer (Winnable), and takes a solution from the winnable positions if
+// there are any. Depth first finds the solutions of most positions within
+// that budget, but a complete search refutes a lost position of many pegs
+// several times faster layer by layer: over the 61 lost positions of 18 to
+// 27 pegs along 10 random English games, 29 s depth first against 7.6 s
+// layered (the slowest, of 27 pegs, 6.7 s against 1.8 s). If the layered
+// search would pass opt.Memory, depth first goes on without a limit. A
+// Fewest goal is Solve's alone.
+func Decide(ctx context.Context, prob Problem, opt ExploreOptions) (Solution, error) {
+	b, start, goal := prob.Board, prob.Start, prob.Goal
+	dfs := Options{Memory: opt.Memory}
+	if goal.Kind != engine.Fewest {
+		dfs.MaxNodes = loneNodes(start)
+	}
+	sol, err := Solve(ctx, b, start, goal, dfs)
+	if !errors.Is(err, ErrNodeLimit) {
+		return sol, err
+	}
+	ws, err := Winnable(ctx, prob, opt)
+	if errors.Is(err, ErrMemory) {
+		dfs.MaxNodes = 0
+		return Solve(ctx, b, start, goal, dfs)
+	}
+	if err != nil {
+		return Solution{}, err
+	}
+	sol = Solution{Final: start, Layered: true, Nodes: sol.Nodes}
+	for _, l := range ws.Layers {
+		sol.Nodes += l.Reachable
+	}
+	if ws.Winnable == 0 {
+		return sol, nil
+	}
+	if sol.Jumps, err = ws.path(b, start); err != nil {
+		return sol, err
+	}
+	return sol, solved(b, start, goal, &sol)
+}
+
+// solved replays sol's jumps from start, checks that they meet goal (any
+// final position for a Fewest goal), and marks sol solvable with the
+// position they reach.
+func solved(b *engine.Board, start engine.Position, goal engine.Goal, sol *Solution) error {
+	final, err := b.Replay(start, sol.Jumps)
+	if err != nil {
+		return fmt.Errorf("search: solution does not replay: %w", err)
+	}
+	if goal.Kind != engine.Fewest && !goal.Reached(final) {
+		return fmt.Errorf("search: solution ends in %s, which misses the goal", b.Line(final))
+	}
+	sol.Solvable, sol.Final = true, final
+	return nil
 }
 
 // solve is Solve; for a Fewest goal, floor is a proven lower bound on the
@@ -156,18 +218,10 @@ func solveOnce(ctx context.Context, b *engine.Board, start engine.Position, goal
 	}
 	sol := Solution{Nodes: s.nodes, Final: start}
 	if s.bestPath != nil || goal.Kind == engine.Fewest {
-		sol.Solvable = true
 		for _, k := range s.bestPath {
 			sol.Jumps = append(sol.Jumps, b.Jumps()[k])
 		}
-		final, err := b.Replay(start, sol.Jumps)
-		if err != nil {
-			return sol, fmt.Errorf("search: solution does not replay: %w", err)
-		}
-		if goal.Kind != engine.Fewest && !goal.Reached(final) {
-			return sol, fmt.Errorf("search: solution ends in %s, which misses the goal", b.Line(final))
-		}
-		sol.Final = final
+		return sol, solved(b, start, goal, &sol)
 	}
 	return sol, nil
 }

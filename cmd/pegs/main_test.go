@@ -48,6 +48,7 @@ func TestGolden(t *testing.T) {
 		{"solve_moves_plus", "solve --metric moves --position ....o....o....ooooo....o....o...."},
 		{"solve_moves_json", "solve --metric moves --board triangle --start 13 --goal 13 --format json"},
 		{"solve_fewest", "solve --board english --position o.o.............................. --goal fewest"},
+		{"solve_layered", "solve --board english --position oo...oo.o..ooo..o.ooooo.ooo..o.oo --goal center"},
 		{"explore_triangle_json", "explore --board triangle --start 1 --goal any --format json"},
 		{"explore_triangle4", "explore --board triangle:4 --goal center"},
 		{"explore_whole_triangle", "explore --board triangle --start 2 --goal any --whole-group"},

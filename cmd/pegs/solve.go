@@ -60,7 +60,7 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	} else {
 		var err error
-		sol, err = search.Solve(ctx, b, start, goal, search.Options{Memory: budget})
+		sol, err = search.Decide(ctx, search.Problem{Board: b, Start: start, Goal: goal}, search.ExploreOptions{Workers: sf.workers, Memory: budget, Progress: progress(stderr, "")})
 		if err != nil {
 			return err
 		}
@@ -94,6 +94,8 @@ func writeSolveText(w io.Writer, b *engine.Board, start engine.Position, goal en
 	switch {
 	case sol.Refuted:
 		fmt.Fprintf(&sb, "no solution: the position class of the start differs from that of every goal position, so no sequence of jumps can reach it.\n")
+	case !sol.Solvable && sol.Layered:
+		fmt.Fprintf(&sb, "no solution: a layer-by-layer search of every position the start reaches found none.\n")
 	case !sol.Solvable:
 		fmt.Fprintf(&sb, "no solution: a complete search of %d positions found none.\n", sol.Nodes)
 	default:
@@ -124,6 +126,7 @@ type solveJSON struct {
 	Goal      string   `json:"goal"`
 	Solvable  bool     `json:"solvable"`
 	Refuted   bool     `json:"refuted_by_class"`
+	Method    string   `json:"method"`
 	Metric    string   `json:"metric"`
 	Solution  []string `json:"solution"`
 	Moves     int      `json:"moves"`
@@ -140,6 +143,14 @@ func writeSolveJSON(w io.Writer, b *engine.Board, start engine.Position, goal en
 		Solution: []string{}, Moves: len(b.FormatMoves(sol.Jumps)),
 		Final: b.Line(sol.Final), PegsLeft: sol.Final.Pegs(), Nodes: sol.Nodes,
 		ElapsedMS: float64(elapsed.Microseconds()) / 1000,
+	}
+	switch {
+	case sol.Refuted:
+		out.Method = "class"
+	case sol.Layered || byMoves:
+		out.Method = "layered"
+	default:
+		out.Method = "depth-first"
 	}
 	if byMoves {
 		out.Metric = "moves"
