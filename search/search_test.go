@@ -1089,8 +1089,9 @@ func TestStartsFallback(t *testing.T) {
 // TestDecide checks Decide against the English centre game's winnable set
 // on positions of random games, with its depth-first budget lowered so that
 // lost positions take the layered way (depth first looks at its budget
-// every 65,536 positions, so winnable ones mostly do not). A budget too
-// small for the layered search leaves depth first to answer alone.
+// every 65,536 positions, so winnable ones mostly do not), and the fewest
+// pegs against depth first alone. A budget too small for the layered
+// search leaves depth first to answer alone.
 func TestDecide(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the English winnable set")
@@ -1103,7 +1104,7 @@ func TestDecide(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	layered := 0
+	layered, layeredFewest := 0, 0
 	for game, jumps := range randomGames(b, b.Start(), 3, rand.New(rand.NewPCG(7, 8))) {
 		p := b.Start()
 		for _, j := range jumps {
@@ -1120,10 +1121,24 @@ func TestDecide(t *testing.T) {
 			if sol.Layered {
 				layered++
 			}
+			if p.Pegs() > 20 {
+				continue
+			}
+			// The fewest pegs: the last layer of a layered count, then depth
+			// first to that many, against depth first alone.
+			fewest := engine.Goal{Kind: engine.Fewest}
+			sol, err = Decide(context.Background(), Problem{b, p, fewest}, ExploreOptions{})
+			want, err2 := Solve(context.Background(), b, p, fewest, Options{})
+			if err != nil || err2 != nil || sol.Final.Pegs() != want.Final.Pegs() {
+				t.Fatalf("game %d at %s: fewest %d (%v), depth first alone %d (%v)", game, b.Line(p), sol.Final.Pegs(), err, want.Final.Pegs(), err2)
+			}
+			if sol.Layered {
+				layeredFewest++
+			}
 		}
 	}
-	if layered == 0 {
-		t.Error("no position was decided layer by layer")
+	if layered == 0 || layeredFewest == 0 {
+		t.Errorf("%d positions decided layer by layer, %d fewest pegs counted so: want some of each", layered, layeredFewest)
 	}
 	// A lost position of 23 pegs: its layered search passes 8 MiB, its
 	// depth-first refutation does not (at 16 MiB the layered search fits).
