@@ -68,7 +68,7 @@ func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if werr := write(stdout, f, prob, a); werr != nil {
 			return werr
 		}
-		return err
+		return reported{err}
 	}
 	if errors.Is(err, search.ErrMemory) && goal.Kind == engine.OnePeg && !*whole {
 		if n := b.Symmetry().Len() / prob.Group().Len(); n > 1 {

@@ -36,6 +36,14 @@ func exitCode(err error, stderr io.Writer) int {
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
+	var r reported
+	if errors.As(err, &r) {
+		return 1
+	}
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(stderr, "pegs: interrupted")
+		return 1
+	}
 	var ue usageError
 	if errors.As(err, &ue) {
 		if !ue.printed {
@@ -48,6 +56,14 @@ func exitCode(err error, stderr io.Writer) int {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// reported marks a failure the command has already told the user about
+// (an interruption, and where what finished went): exit status 1, nothing
+// more printed.
+type reported struct{ err error }
+
+func (r reported) Error() string { return r.err.Error() }
+func (r reported) Unwrap() error { return r.err }
 
 // usageError marks an error in the command line: exit status 2.
 type usageError struct {

@@ -169,6 +169,28 @@ func TestErrors(t *testing.T) {
 	}
 }
 
+// TestInterrupt checks what Ctrl-C (a cancelled context) leaves on stderr:
+// one line saying so, exit status 1, whether the command has output to
+// keep (explore prints the layers finished and says so itself) or not.
+func TestInterrupt(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, args := range [][]string{
+		{"solve", "--board", "english", "--goal", "center", "--position", "..ooo.ooo.o.ooooooooooo.oooo.oooo"},
+		{"explore", "--board", "triangle", "--start", "1"},
+	} {
+		var stdout, stderr bytes.Buffer
+		err := run(ctx, args, &stdout, &stderr)
+		if code := exitCode(err, &stderr); code != 1 {
+			t.Errorf("pegs %v interrupted: exit %d, want 1 (%v)", args, code, err)
+		}
+		msg := strings.TrimSpace(stderr.String())
+		if !strings.HasPrefix(msg, "pegs: interrupted") || strings.Contains(msg, "\n") {
+			t.Errorf("pegs %v interrupted: stderr %q, want one line saying so", args, msg)
+		}
+	}
+}
+
 // TestBenchFormats checks that every output format of pegs bench parses:
 // JSON decodes, CSV has its header, benchstat's reader takes benchfmt.
 func TestBenchFormats(t *testing.T) {

@@ -45,7 +45,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	index := filepath.Join(*out, "index.html")
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "pegs: interrupted; the finished sections are in %s\n", index)
-		return err
+		return reported{err}
 	}
 	if err != nil {
 		return err

@@ -58,6 +58,9 @@ func runStarts(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if werr := writeStarts(stdout, f, b, *goalFlag, results); werr != nil {
 		return werr
 	}
+	if interrupted {
+		return reported{err}
+	}
 	return err
 }
 
