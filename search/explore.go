@@ -134,6 +134,10 @@ type Analysis struct {
 // that are reachable are winnable. With NoGames, the forward pass finds
 // keys only and a second pass counts on the winnable positions (see
 // countWinning).
+//
+// Cancelled, it returns with ctx's error the layers the forward pass
+// finished, counted as with ReachableOnly (no winnable positions or path
+// counts), as ReachableOnly itself does.
 func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, error) {
 	t0 := time.Now()
 	if err := prob.check(); err != nil {
@@ -161,6 +165,23 @@ func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, 
 	if !opt.NoGames {
 		first.m, first.q = []u128{{lo: 1}}, []uint64{fixedOne}
 	}
+	// Stopped by cancellation, the analysis keeps what the forward pass
+	// finished: its layers' positions, as ReachableOnly reports them.
+	stopped := func(err error) (*Analysis, error) {
+		if !errors.Is(err, context.Canceled) {
+			return nil, err
+		}
+		a.Solutions, a.SolutionsByFinish, a.SolutionsByOrbit, a.Orbits, a.Games = nil, nil, nil, nil, nil
+		for i := range a.Layers {
+			a.Layers[i].Winnable = 0
+			a.Reachable += a.Layers[i].Reachable
+			a.ReachableRaw += a.Layers[i].ReachableRaw
+			a.DeadEnds += a.Layers[i].DeadEnds
+		}
+		a.PeakBytes = mem.peak.Load()
+		a.Elapsed = time.Since(t0)
+		return a, err
+	}
 	e := &expander{gen: gen, workers: opt.Workers, counts: !opt.NoGames, store: true, mem: mem}
 	fwd, err := forward(ctx, e, []*layer{first}, "forward", opt.Progress, func(l *layer, st layerStats) {
 		a.Layers = append(a.Layers, LayerStats{Pegs: l.pegs, Reachable: st.positions, ReachableRaw: st.raw, DeadEnds: st.deadEnds})
@@ -173,11 +194,11 @@ func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, 
 		}
 	})
 	if err != nil {
-		return nil, err
+		return stopped(err)
 	}
 	win, err := a.findWinnable(ctx, prob, gen, opt, mem, fwd, opt.NoGames)
 	if err != nil {
-		return nil, err
+		return stopped(err)
 	}
 	if opt.NoGames {
 		for _, l := range fwd {
@@ -185,7 +206,7 @@ func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, 
 			l.keys, l.stored = nil, nil
 		}
 		if err := a.countWinning(ctx, prob, &expander{gen: gen, workers: opt.Workers, counts: true, mem: mem}, win, opt.Progress); err != nil {
-			return nil, err
+			return stopped(err)
 		}
 	}
 	for i := range a.Layers {

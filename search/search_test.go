@@ -1191,3 +1191,43 @@ func TestWinSetPath(t *testing.T) {
 		t.Errorf("%d winnable and %d lost positions: want some of each", wins, losses)
 	}
 }
+
+// TestExploreCancelled checks what a cancelled analysis keeps: the layers
+// its forward pass finished, with the positions the whole analysis counts
+// for them, and no winnable positions or paths (which need the rest).
+func TestExploreCancelled(t *testing.T) {
+	b := lookup(t, "triangle:6")
+	prob := Problem{b, b.Complement(1), goal(t, b, "any")}
+	whole, err := Explore(context.Background(), prob, ExploreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, noGames := range []bool{false, true} {
+		ctx, cancel := context.WithCancel(context.Background())
+		stopAt := prob.Start.Pegs() - 8
+		a, err := Explore(ctx, prob, ExploreOptions{NoGames: noGames, Progress: func(p Progress) {
+			if p.Phase == "forward" && p.Pegs == stopAt {
+				cancel()
+			}
+		}})
+		cancel()
+		if !errors.Is(err, context.Canceled) || a == nil {
+			t.Fatalf("no games %v: cancelled analysis %v, %v; want the layers finished and context.Canceled", noGames, a, err)
+		}
+		if len(a.Layers) == 0 || len(a.Layers) >= len(whole.Layers) || a.Solutions != nil || a.Games != nil {
+			t.Fatalf("no games %v: %d layers of %d, solutions %v, games %v: want some layers, no paths", noGames, len(a.Layers), len(whole.Layers), a.Solutions, a.Games)
+		}
+		var sum int64
+		for i, l := range a.Layers {
+			want := whole.Layers[i]
+			want.Winnable = 0
+			if l != want {
+				t.Errorf("no games %v: layer %d is %+v, want %+v", noGames, i, l, want)
+			}
+			sum += l.Reachable
+		}
+		if a.Reachable != sum {
+			t.Errorf("no games %v: reachable %d, layers sum to %d", noGames, a.Reachable, sum)
+		}
+	}
+}

@@ -64,8 +64,10 @@ func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		write = writeReachable
 	}
 	if a != nil && err != nil && errors.Is(err, context.Canceled) {
-		fmt.Fprintf(stderr, "pegs: interrupted; the layers finished so far follow\n")
-		if werr := write(stdout, f, prob, a); werr != nil {
+		// What finished: the forward pass's layers, as --reachable-only
+		// writes them.
+		fmt.Fprintf(stderr, "pegs: interrupted; the positions of the layers finished so far follow\n")
+		if werr := writeReachable(stdout, f, prob, a); werr != nil {
 			return werr
 		}
 		return reported{err}
