@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
 	"strings"
 
+	"pegs/engine"
 	"pegs/generate"
 	"pegs/report"
 )
@@ -83,12 +85,27 @@ func runGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		enc.SetIndent("", "  ")
 		return enc.Encode(map[string]generate.BoardCutoffs{b.Name(): entry})
 	}
-	if err != nil {
+	// Interrupted, --count keeps the levels finished: they come in candidate
+	// order, so they are the first levels the whole run would give.
+	interrupted := errors.Is(err, context.Canceled) && *count > 0 && len(levels) > 0
+	if err != nil && !interrupted {
 		return err
 	}
+	if interrupted {
+		fmt.Fprintf(stderr, "pegs: interrupted; the %d levels finished so far follow\n", len(levels))
+		if werr := writeLevels(stdout, *out, f, b, goal, *seed, levels); werr != nil {
+			return werr
+		}
+		return reported{err}
+	}
+	return writeLevels(stdout, *out, f, b, goal, *seed, levels)
+}
+
+// writeLevels writes levels to file out, or to stdout if out is empty.
+func writeLevels(stdout io.Writer, out string, f report.Format, b *engine.Board, goal engine.Goal, seed uint64, levels []generate.Level) error {
 	w := stdout
-	if *out != "" {
-		fh, err := os.Create(*out)
+	if out != "" {
+		fh, err := os.Create(out)
 		if err != nil {
 			return err
 		}
@@ -98,7 +115,7 @@ func runGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if f == report.JSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"board": b.Name(), "goal": b.FormatGoal(goal), "seed": *seed, "levels": levels})
+		return enc.Encode(map[string]any{"board": b.Name(), "goal": b.FormatGoal(goal), "seed": seed, "levels": levels})
 	}
 	for i, l := range levels {
 		fmt.Fprintf(w, "level %d: %d pegs, grade %d, score %.3f, par %d\n%s\n", i+1, l.Pegs, l.Grade, l.Score, l.Par, b.Picture(l.Position()))

@@ -6,11 +6,15 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"flag"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/perf/benchfmt"
@@ -188,6 +192,36 @@ func TestInterrupt(t *testing.T) {
 		if !strings.HasPrefix(msg, "pegs: interrupted") || strings.Contains(msg, "\n") {
 			t.Errorf("pegs %v interrupted: stderr %q, want one line saying so", args, msg)
 		}
+	}
+}
+
+// TestGenerateInterrupted checks that generate --count, interrupted, writes
+// the levels it finished, and that they are the first levels of the whole
+// run (the same seed and --count that many give the same output).
+func TestGenerateInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(2*time.Second, cancel) // as Ctrl-C would
+	var stdout, stderr bytes.Buffer
+	err := run(ctx, []string{"generate", "--count", "100000", "--seed", "3"}, &stdout, &stderr)
+	if code := exitCode(err, &stderr); code != 1 {
+		t.Fatalf("interrupted generate: exit %d, want 1 (%v)", code, err)
+	}
+	var got struct {
+		Levels []json.RawMessage `json:"levels"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil || len(got.Levels) == 0 {
+		t.Fatalf("interrupted generate wrote %q (%v), stderr %q: want the levels finished in 2 s", stdout.String(), err, stderr.String())
+	}
+	n := len(got.Levels)
+	if want := fmt.Sprintf("pegs: interrupted; the %d levels finished so far follow\n", n); stderr.String() != want {
+		t.Errorf("stderr %q, want %q", stderr.String(), want)
+	}
+	var whole bytes.Buffer
+	if err := run(context.Background(), []string{"generate", "--count", strconv.Itoa(n), "--seed", "3"}, &whole, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(whole.String(), stdout.String()); diff != "" {
+		t.Errorf("the %d levels of an interrupted run differ from generate --count %d (-want +got):\n%s", n, n, diff)
 	}
 }
 
