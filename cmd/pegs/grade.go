@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -70,28 +71,42 @@ func runGrade(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	var rows []generate.Level
 	var names []string
+	write := func() error {
+		if f == report.JSON {
+			enc := json.NewEncoder(stdout)
+			enc.SetIndent("", "  ")
+			return enc.Encode(map[string]any{"board": b.Name(), "goal": b.FormatGoal(goal), "levels": rows})
+		}
+		return report.LevelsTable(rows, names).Write(stdout, f)
+	}
+	// Interrupted, the levels graded so far are kept.
+	stopped := func(err error) error {
+		if !errors.Is(err, context.Canceled) || len(rows) == 0 {
+			return err
+		}
+		fmt.Fprintf(stderr, "pegs: interrupted; the %d levels graded so far follow\n", len(rows))
+		if werr := write(); werr != nil {
+			return werr
+		}
+		return reported{err}
+	}
 	for _, l := range lv {
 		if !b.Feasible(l.pos, goal) {
 			return fmt.Errorf("level %s cannot reach goal %s (position class)", l.name, b.FormatGoal(goal))
 		}
 		m, d, err := generate.Grade(ctx, b, l.pos, goal, search.Options{Memory: budget})
 		if err != nil {
-			return fmt.Errorf("level %s: %w", l.name, err)
+			return stopped(fmt.Errorf("level %s: %w", l.name, err))
 		}
 		if m.Solutions.Sign() == 0 {
 			return fmt.Errorf("level %s has no solution to goal %s", l.name, b.FormatGoal(goal))
 		}
 		lvl, err := generate.NewLevel(ctx, b, l.pos, goal, m, d)
 		if err != nil {
-			return fmt.Errorf("level %s: %w", l.name, err)
+			return stopped(fmt.Errorf("level %s: %w", l.name, err))
 		}
 		rows = append(rows, lvl)
 		names = append(names, l.name)
 	}
-	if f == report.JSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"board": b.Name(), "goal": b.FormatGoal(goal), "levels": rows})
-	}
-	return report.LevelsTable(rows, names).Write(stdout, f)
+	return write()
 }

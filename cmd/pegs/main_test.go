@@ -225,6 +225,28 @@ func TestGenerateInterrupted(t *testing.T) {
 	}
 }
 
+// TestGradeInterrupted checks that grade --levels, interrupted while it
+// grades the last level (the whole English board, several seconds), writes
+// the levels graded before it.
+func TestGradeInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(2*time.Second, cancel) // as Ctrl-C would
+	var stdout, stderr bytes.Buffer
+	err := run(ctx, []string{"grade", "--levels", "testdata/interrupt.levels", "--format", "json"}, &stdout, &stderr)
+	if code := exitCode(err, &stderr); code != 1 {
+		t.Fatalf("interrupted grade: exit %d, want 1 (%v)", code, err)
+	}
+	var got struct {
+		Levels []json.RawMessage `json:"levels"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil || len(got.Levels) != 2 {
+		t.Fatalf("interrupted grade wrote %q (%v), stderr %q: want the two levels before the last", stdout.String(), err, stderr.String())
+	}
+	if want := fmt.Sprintf("pegs: interrupted; the %d levels graded so far follow\n", len(got.Levels)); stderr.String() != want {
+		t.Errorf("stderr %q, want %q", stderr.String(), want)
+	}
+}
+
 // TestBenchFormats checks that every output format of pegs bench parses:
 // JSON decodes, CSV has its header, benchstat's reader takes benchfmt.
 func TestBenchFormats(t *testing.T) {
