@@ -174,12 +174,8 @@ func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, 
 		a.Solutions, a.SolutionsByFinish, a.SolutionsByOrbit, a.Orbits, a.Games = nil, nil, nil, nil, nil
 		for i := range a.Layers {
 			a.Layers[i].Winnable = 0
-			a.Reachable += a.Layers[i].Reachable
-			a.ReachableRaw += a.Layers[i].ReachableRaw
-			a.DeadEnds += a.Layers[i].DeadEnds
 		}
-		a.PeakBytes = mem.peak.Load()
-		a.Elapsed = time.Since(t0)
+		a.total(mem, t0)
 		return a, err
 	}
 	e := &expander{gen: gen, workers: opt.Workers, counts: !opt.NoGames, store: true, mem: mem}
@@ -209,15 +205,21 @@ func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, 
 			return stopped(err)
 		}
 	}
-	for i := range a.Layers {
-		a.Reachable += a.Layers[i].Reachable
-		a.ReachableRaw += a.Layers[i].ReachableRaw
-		a.Winnable += a.Layers[i].Winnable
-		a.DeadEnds += a.Layers[i].DeadEnds
+	a.total(mem, t0)
+	return a, nil
+}
+
+// total sums a's layers into its totals and notes the peak memory and the
+// time since t0.
+func (a *Analysis) total(mem *memBudget, t0 time.Time) {
+	for _, l := range a.Layers {
+		a.Reachable += l.Reachable
+		a.ReachableRaw += l.ReachableRaw
+		a.Winnable += l.Winnable
+		a.DeadEnds += l.DeadEnds
 	}
 	a.PeakBytes = mem.peak.Load()
 	a.Elapsed = time.Since(t0)
-	return a, nil
 }
 
 // reachable is Explore with ReachableOnly, from layer first: each layer is
@@ -226,13 +228,7 @@ func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, 
 func (a *Analysis) reachable(ctx context.Context, first *layer, e *expander, progress func(Progress), t0 time.Time) (*Analysis, error) {
 	a.Solutions, a.SolutionsByFinish, a.SolutionsByOrbit, a.Orbits, a.Games = nil, nil, nil, nil, nil
 	done := func(err error) (*Analysis, error) {
-		for _, l := range a.Layers {
-			a.Reachable += l.Reachable
-			a.ReachableRaw += l.ReachableRaw
-			a.DeadEnds += l.DeadEnds
-		}
-		a.PeakBytes = e.mem.peak.Load()
-		a.Elapsed = time.Since(t0)
+		a.total(e.mem, t0)
 		return a, err
 	}
 	if err := e.mem.take(first.bytes(), "the first layer"); err != nil {

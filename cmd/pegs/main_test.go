@@ -195,55 +195,50 @@ func TestInterrupt(t *testing.T) {
 	}
 }
 
-// TestGenerateInterrupted checks that generate --count, interrupted, writes
-// the levels it finished, and that they are the first levels of the whole
-// run (the same seed and --count that many give the same output).
-func TestGenerateInterrupted(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(2*time.Second, cancel) // as Ctrl-C would
-	var stdout, stderr bytes.Buffer
-	err := run(ctx, []string{"generate", "--count", "100000", "--seed", "3"}, &stdout, &stderr)
-	if code := exitCode(err, &stderr); code != 1 {
-		t.Fatalf("interrupted generate: exit %d, want 1 (%v)", code, err)
-	}
-	var got struct {
-		Levels []json.RawMessage `json:"levels"`
-	}
-	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil || len(got.Levels) == 0 {
-		t.Fatalf("interrupted generate wrote %q (%v), stderr %q: want the levels finished in 2 s", stdout.String(), err, stderr.String())
-	}
-	n := len(got.Levels)
-	if want := fmt.Sprintf("pegs: interrupted; the %d levels finished so far follow\n", n); stderr.String() != want {
-		t.Errorf("stderr %q, want %q", stderr.String(), want)
-	}
-	var whole bytes.Buffer
-	if err := run(context.Background(), []string{"generate", "--count", strconv.Itoa(n), "--seed", "3"}, &whole, io.Discard); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(whole.String(), stdout.String()); diff != "" {
-		t.Errorf("the %d levels of an interrupted run differ from generate --count %d (-want +got):\n%s", n, n, diff)
-	}
-}
-
-// TestGradeInterrupted checks that grade --levels, interrupted while it
-// grades the last level (the whole English board, several seconds), writes
-// the levels graded before it.
-func TestGradeInterrupted(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(2*time.Second, cancel) // as Ctrl-C would
-	var stdout, stderr bytes.Buffer
-	err := run(ctx, []string{"grade", "--levels", "testdata/interrupt.levels", "--format", "json"}, &stdout, &stderr)
-	if code := exitCode(err, &stderr); code != 1 {
-		t.Fatalf("interrupted grade: exit %d, want 1 (%v)", code, err)
-	}
-	var got struct {
-		Levels []json.RawMessage `json:"levels"`
-	}
-	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil || len(got.Levels) != 2 {
-		t.Fatalf("interrupted grade wrote %q (%v), stderr %q: want the two levels before the last", stdout.String(), err, stderr.String())
-	}
-	if want := fmt.Sprintf("pegs: interrupted; the %d levels graded so far follow\n", len(got.Levels)); stderr.String() != want {
-		t.Errorf("stderr %q, want %q", stderr.String(), want)
+// TestInterruptedKeeps checks the commands that, interrupted, write what
+// they finished: generate --count the levels made so far, which are the
+// first levels of the whole run (the same seed and --count that many give
+// the same output), and grade --levels those graded before the last level
+// of testdata/interrupt.levels (the whole English board, several seconds).
+func TestInterruptedKeeps(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		what string // the message's words after the count
+		want int    // the levels to keep; 0: some
+	}{
+		{[]string{"generate", "--count", "100000", "--seed", "3"}, "levels finished so far follow", 0},
+		{[]string{"grade", "--levels", "testdata/interrupt.levels", "--format", "json"}, "levels graded so far follow", 2},
+	} {
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(2*time.Second, cancel) // as Ctrl-C would
+		var stdout, stderr bytes.Buffer
+		err := run(ctx, tt.args, &stdout, &stderr)
+		if code := exitCode(err, &stderr); code != 1 {
+			t.Fatalf("interrupted %v: exit %d, want 1 (%v)", tt.args, code, err)
+		}
+		var got struct {
+			Levels []json.RawMessage `json:"levels"`
+		}
+		n := -1
+		if json.Unmarshal(stdout.Bytes(), &got) == nil {
+			n = len(got.Levels)
+		}
+		if n <= 0 || tt.want > 0 && n != tt.want {
+			t.Fatalf("interrupted %v: %d levels written (stdout %q, stderr %q), want %d (0: some)", tt.args, n, stdout.String(), stderr.String(), tt.want)
+		}
+		if want := fmt.Sprintf("pegs: interrupted; the %d %s\n", n, tt.what); stderr.String() != want {
+			t.Errorf("interrupted %v: stderr %q, want %q", tt.args, stderr.String(), want)
+		}
+		if tt.args[0] != "generate" {
+			continue
+		}
+		var whole bytes.Buffer
+		if err := run(context.Background(), []string{"generate", "--count", strconv.Itoa(n), "--seed", "3"}, &whole, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(whole.String(), stdout.String()); diff != "" {
+			t.Errorf("the %d levels of an interrupted run differ from generate --count %d (-want +got):\n%s", n, n, diff)
+		}
 	}
 }
 
