@@ -21,9 +21,9 @@ func TestRunTriangleAgrees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 4 problems × (5 sequential + 3 parallel × 2 worker counts).
-	if len(results) != 4*11 {
-		t.Errorf("%d results, want 44", len(results))
+	// 4 problems × (5 sequential + 4 parallel × 2 worker counts).
+	if len(results) != 4*13 {
+		t.Errorf("%d results, want 52", len(results))
 	}
 	for _, r := range results {
 		if r.TimedOut || len(r.Runs) != 2 || !r.Answer.Solvable || r.Median <= 0 {

@@ -14,11 +14,11 @@ import (
 )
 
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("bench", "[--suite classic|triangle|english|french|@FILE] [--strategies a,b] [--runs N] [--timeout D] [--quick] [--format F]", stderr)
+	fs := newFlagSet("bench", "[--suite classic|triangle|english|french|generated|midgame|@FILE] [--strategies a,b] [--runs N] [--timeout D] [--quick] [--format F]", stderr)
 	var bf boardFlags
 	bf.register(fs)
-	suite := fs.String("suite", "classic", "problems: classic, triangle, english, french, or @FILE (lines 'name picture' on --board)")
-	strategies := fs.String("strategies", "", "comma-separated strategies (default: all): backtrack, dfs-table, dfs-symmetry, dfs-pruned, dfs-beam, layered, bidirectional, fewest-moves")
+	suite := fs.String("suite", "classic", "problems: classic, triangle, english, french, generated, midgame, or @FILE (lines 'name picture' on --board)")
+	strategies := fs.String("strategies", "", "comma-separated strategies (default: all): backtrack, dfs-table, dfs-symmetry, dfs-pruned, dfs-beam, dfs+layered, layered, bidirectional, fewest-moves")
 	runs := fs.Int("runs", 3, "timed runs after one warm-up")
 	timeout := fs.Duration("timeout", time.Minute, "time allowed per run; a strategy that passes it is reported as timed out")
 	quick := fs.Bool("quick", false, "one timed run, 3 s timeout, workers 1 and 2 only")
