@@ -796,12 +796,17 @@ func (w *WinSet) containsCanonical(c engine.Position) bool {
 // pegs is winnable exactly when it is reachable and its complement, with
 // N-n pegs, is reachable too, so layers past the middle are the complements
 // of layers before it.
+//
+// Cancelled, it returns with ctx's error a WinSet that holds no winnable
+// positions, whose Layers count the positions of the layers the forward
+// search expanded (Reachable, ReachableRaw and DeadEnds, as ReachableOnly
+// counts them).
 func Winnable(ctx context.Context, prob Problem, opt ExploreOptions) (*WinSet, error) {
 	sets, err := winnable(ctx, prob, []engine.Goal{prob.Goal}, opt, false)
-	if err != nil {
+	if sets == nil {
 		return nil, err
 	}
-	return sets[0], nil
+	return sets[0], err
 }
 
 // winnable is Winnable for several goals from one start, all reduced by
@@ -846,16 +851,32 @@ func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt Explor
 	}
 	fwd := map[int]*layer{p0: first}
 	low := first // the last layer found
+	// Cancelled, the search returns the positions of the layers it
+	// expanded (as ReachableOnly counts them), no winnable ones.
+	var expanded []LayerStats
+	stopped := func(err error) ([]*WinSet, error) {
+		if !errors.Is(err, context.Canceled) {
+			return nil, err
+		}
+		for _, w := range sets {
+			w.Layers = slices.Clone(expanded)
+			w.keys = map[int][]uint64{}
+			w.PeakBytes = mem.peak.Load()
+			w.Elapsed = time.Since(t0)
+		}
+		return sets, err
+	}
 	forwardTo := func(stop int) error {
 		for low.pegs > stop {
 			if opt.Progress != nil {
 				pegs := low.pegs
 				e.progress = func(done, total int) { opt.Progress(Progress{Phase: "forward", Pegs: pegs, Done: done, Total: total}) }
 			}
-			next, _, err := e.next(ctx, low)
+			next, st, err := e.next(ctx, low)
 			if err != nil || next.len() == 0 {
 				return err
 			}
+			expanded = append(expanded, LayerStats{Pegs: low.pegs, Reachable: st.positions, ReachableRaw: st.raw, DeadEnds: st.deadEnds})
 			fwd[next.pegs] = next
 			low = next
 		}
@@ -863,7 +884,7 @@ func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt Explor
 	}
 	if self && len(goals) > 1 {
 		if err := forwardTo(p0 - 1); err != nil {
-			return nil, err
+			return stopped(err)
 		}
 		for _, g := range goals[1:] {
 			self = self && sameAfterOne(Problem{b, prob.Start, g}, group, fwd[p0-1], start)
@@ -876,7 +897,7 @@ func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt Explor
 		stop = n / 2
 	}
 	if err := forwardTo(stop); err != nil {
-		return nil, err
+		return stopped(err)
 	}
 	if self {
 		w := sets[0]
@@ -887,10 +908,10 @@ func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt Explor
 		if okf && okc {
 			keys, err := join(ctx, f, c, b, group, opt.Workers, mem)
 			if err != nil {
-				return nil, err
+				return stopped(err)
 			}
 			if err := mem.take(int64(len(keys))*8, "the winnable positions"); err != nil {
-				return nil, err
+				return stopped(err)
 			}
 			w.keys[stop] = keys
 		}
@@ -900,7 +921,7 @@ func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt Explor
 				// search of the widest layer's parents needed.
 				keys := complementKeys(w.keys[stop], b, group, mixed, opt.Workers)
 				if err := mem.take(int64(len(keys))*8, "the winnable positions"); err != nil {
-					return nil, err
+					return stopped(err)
 				}
 				w.keys[pegs] = keys
 				continue
@@ -910,17 +931,17 @@ func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt Explor
 			}
 			keys, err := parentsOf(ctx, fwd[pegs], w.keys[pegs-1], gen, opt.Workers, mem, false)
 			if err != nil {
-				return nil, err
+				return stopped(err)
 			}
 			if err := mem.take(int64(len(keys))*8, "the winnable positions"); err != nil {
-				return nil, err
+				return stopped(err)
 			}
 			w.keys[pegs] = keys
 		}
 		for pegs := stop - 1; pegs >= 1; pegs-- {
 			if mirror, ok := w.keys[n-pegs]; ok {
 				if err := mem.take(int64(len(mirror))*8, "the winnable positions"); err != nil {
-					return nil, err
+					return stopped(err)
 				}
 				w.keys[pegs] = complementKeys(mirror, b, group, mixed, opt.Workers)
 			}
@@ -953,7 +974,7 @@ func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt Explor
 				return mem.take(int64(len(keys))*8, "the winnable positions")
 			})
 			if err != nil {
-				return nil, err
+				return stopped(err)
 			}
 		}
 	}

@@ -1192,9 +1192,10 @@ func TestWinSetPath(t *testing.T) {
 	}
 }
 
-// TestExploreCancelled checks what a cancelled analysis keeps: the layers
-// its forward pass finished, with the positions the whole analysis counts
-// for them, and no winnable positions or paths (which need the rest).
+// TestExploreCancelled checks what a cancelled analysis (or winnable
+// search) keeps: the layers its forward pass finished, with the positions
+// the whole analysis counts for them, and no winnable positions or paths
+// (which need the rest).
 func TestExploreCancelled(t *testing.T) {
 	b := lookup(t, "triangle:6")
 	prob := Problem{b, b.Complement(1), goal(t, b, "any")}
@@ -1228,6 +1229,26 @@ func TestExploreCancelled(t *testing.T) {
 		}
 		if a.Reachable != sum {
 			t.Errorf("no games %v: reachable %d, layers sum to %d", noGames, a.Reachable, sum)
+		}
+	}
+	// Winnable, cancelled, keeps the same: the layers its forward search
+	// expanded, and no winnable positions.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stopAt := prob.Start.Pegs() - 8
+	ws, err := Winnable(ctx, prob, ExploreOptions{Progress: func(p Progress) {
+		if p.Phase == "forward" && p.Pegs == stopAt {
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) || ws == nil || len(ws.Layers) == 0 || ws.Winnable != 0 || ws.Contains(prob.Start) {
+		t.Fatalf("cancelled winnable search: %+v, %v; want the layers expanded, none winnable, and context.Canceled", ws, err)
+	}
+	for i, l := range ws.Layers {
+		want := whole.Layers[i]
+		want.Winnable = 0
+		if l != want {
+			t.Errorf("winnable search: layer %d is %+v, want %+v", i, l, want)
 		}
 	}
 }

@@ -53,6 +53,15 @@ func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	opt := search.ExploreOptions{Workers: sf.workers, Memory: budget, Progress: progress(stderr, ""), WholeGroup: *whole, NoGames: *noGames, ReachableOnly: *reachOnly}
 	if *winOnly {
 		w, err := search.Winnable(ctx, prob, opt)
+		if w != nil && errors.Is(err, context.Canceled) {
+			a := &search.Analysis{Symmetries: prob.Group().Len(), Layers: w.Layers, Elapsed: w.Elapsed, PeakBytes: w.PeakBytes}
+			for _, l := range w.Layers {
+				a.Reachable += l.Reachable
+				a.ReachableRaw += l.ReachableRaw
+				a.DeadEnds += l.DeadEnds
+			}
+			return interrupted(stdout, stderr, f, prob, a, err)
+		}
 		if err != nil {
 			return err
 		}
@@ -63,14 +72,8 @@ func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *reachOnly {
 		write = writeReachable
 	}
-	if a != nil && err != nil && errors.Is(err, context.Canceled) {
-		// What finished: the forward pass's layers, as --reachable-only
-		// writes them.
-		fmt.Fprintf(stderr, "pegs: interrupted; the positions of the layers finished so far follow\n")
-		if werr := writeReachable(stdout, f, prob, a); werr != nil {
-			return werr
-		}
-		return reported{err}
+	if a != nil && errors.Is(err, context.Canceled) {
+		return interrupted(stdout, stderr, f, prob, a, err)
 	}
 	if errors.Is(err, search.ErrMemory) && goal.Kind == engine.OnePeg && !*whole {
 		if n := b.Symmetry().Len() / prob.Group().Len(); n > 1 {
@@ -81,6 +84,17 @@ func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	return write(stdout, f, prob, a)
+}
+
+// interrupted writes what an interrupted search finished, the forward
+// pass's layers, as --reachable-only writes them, and returns err marked
+// reported.
+func interrupted(stdout, stderr io.Writer, f report.Format, prob search.Problem, a *search.Analysis, err error) error {
+	fmt.Fprintf(stderr, "pegs: interrupted; the positions of the layers finished so far follow\n")
+	if werr := writeReachable(stdout, f, prob, a); werr != nil {
+		return werr
+	}
+	return reported{err}
 }
 
 // writeReachable writes a reachable-only analysis: positions and dead
