@@ -88,8 +88,11 @@ func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 // interrupted writes what an interrupted search finished, the forward
 // pass's layers, as --reachable-only writes them, and returns err marked
-// reported.
+// reported (unmarked when no layer finished: there is nothing to write).
 func interrupted(stdout, stderr io.Writer, f report.Format, prob search.Problem, a *search.Analysis, err error) error {
+	if len(a.Layers) == 0 {
+		return err
+	}
 	fmt.Fprintf(stderr, "pegs: interrupted; the positions of the layers finished so far follow\n")
 	if werr := writeReachable(stdout, f, prob, a); werr != nil {
 		return werr
