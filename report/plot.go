@@ -69,8 +69,8 @@ func addLine(p *plot.Plot, i int, name string, pts plotter.XYs) error {
 	if err != nil {
 		return err
 	}
-	line.Color, line.Dashes = plotutil.Color(i), plotutil.Dashes(i)
-	marks.Color, marks.Shape = plotutil.Color(i), plotutil.Shape(i)
+	line.Color, line.Dashes = seriesColour(i), plotutil.Dashes(i)
+	marks.Color, marks.Shape = seriesColour(i), plotutil.Shape(i)
 	p.Add(line, marks)
 	p.Legend.Add(name, line, marks)
 	return nil
@@ -205,6 +205,16 @@ func (s swatch) Thumbnail(c *draw.Canvas) {
 	c.FillPolygon(s.color, []vg.Point{{X: x0, Y: y0}, {X: x0, Y: y0 + side}, {X: x0 + side, Y: y0 + side}, {X: x0 + side, Y: y0}})
 }
 
+// seriesColours extends gonum's default palette (seven colours) for
+// figures with more series, such as the nine solver strategies: grey and
+// teal, hues the palette lacks, then its dark shades.
+var seriesColours = slices.Concat(plotutil.SoftColors,
+	[]color.Color{color.RGBA{R: 0x80, G: 0x80, B: 0x80, A: 0xff}, color.RGBA{R: 0x00, G: 0x80, B: 0x80, A: 0xff}},
+	plotutil.DarkColors)
+
+// seriesColour returns the colour of series i.
+func seriesColour(i int) color.Color { return seriesColours[i%len(seriesColours)] }
+
 // ramp returns colour i of n on a light-to-dark blue scale.
 func ramp(i, n int) color.Color {
 	t := 0.0
@@ -311,7 +321,7 @@ func StrategyTimes(title string, results []bench.Result) (Figure, error) {
 	floor := lo / 3
 	width := 0.8 / float64(len(strategies))
 	for i, s := range strategies {
-		bars := &logBars{floor: floor, top: hi * 300, width: width, color: plotutil.Color(i)}
+		bars := &logBars{floor: floor, top: hi * 300, width: width, color: seriesColour(i)}
 		for j, pr := range problems {
 			if d, ok := best[[2]string{pr, s}]; ok {
 				bars.x = append(bars.x, float64(j)-0.4+width*(float64(i)+0.5))
