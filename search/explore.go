@@ -761,29 +761,6 @@ func (w *WinSet) Contains(p engine.Position) bool {
 	return w.containsCanonical(w.group.Canonical(p))
 }
 
-// path returns jumps from p to the goal through winnable positions: every
-// winnable position of more than one peg has a winnable child.
-func (w *WinSet) path(b *engine.Board, p engine.Position) ([]engine.Jump, error) {
-	if !w.Contains(p) {
-		return nil, fmt.Errorf("search: %s is not winnable", b.Line(p))
-	}
-	var jumps []engine.Jump
-	for p.Pegs() > 1 {
-		next := p
-		for _, j := range b.Moves(nil, p) {
-			if c := p.Apply(j); w.Contains(c) {
-				jumps, next = append(jumps, j), c
-				break
-			}
-		}
-		if next == p {
-			return nil, fmt.Errorf("search: winnable position %s has no winnable child", b.Line(p))
-		}
-		p = next
-	}
-	return jumps, nil
-}
-
 // containsCanonical is Contains for a position already in canonical form.
 func (w *WinSet) containsCanonical(c engine.Position) bool {
 	_, ok := slices.BinarySearch(w.keys[c.Pegs()], mix(c))

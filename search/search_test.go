@@ -1152,46 +1152,6 @@ func TestDecide(t *testing.T) {
 	}
 }
 
-// TestWinSetPath checks the solutions Decide takes from a layered search:
-// from positions of random English games that can still end with one peg,
-// the path through a search's winnable positions replays to one peg; a
-// position that cannot has none.
-func TestWinSetPath(t *testing.T) {
-	b := engine.English()
-	g := goal(t, b, "any")
-	wins, losses := 0, 0
-	for _, jumps := range randomGames(b, b.Start(), 6, rand.New(rand.NewPCG(7, 8))) {
-		p := b.Start()
-		for _, j := range jumps {
-			if p = p.Apply(j); p.Pegs() > 22 || p.Pegs() < 14 {
-				continue
-			}
-			ws, err := Winnable(context.Background(), Problem{b, p, g}, ExploreOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			jumps, err := ws.path(b, p)
-			if ws.Winnable == 0 {
-				losses++
-				if err == nil {
-					t.Errorf("%s: path %v through no winnable positions", b.Line(p), jumps)
-				}
-				continue
-			}
-			wins++
-			if err != nil {
-				t.Fatalf("%s: %v", b.Line(p), err)
-			}
-			if q, err := b.Replay(p, jumps); err != nil || !g.Reached(q) {
-				t.Fatalf("%s: path %v ends in %s (%v), missing the goal", b.Line(p), jumps, b.Line(q), err)
-			}
-		}
-	}
-	if wins == 0 || losses == 0 {
-		t.Errorf("%d winnable and %d lost positions: want some of each", wins, losses)
-	}
-}
-
 // TestExploreCancelled checks what a cancelled analysis (or winnable
 // search) keeps: the layers its forward pass finished, with the positions
 // the whole analysis counts for them, and no winnable positions or paths

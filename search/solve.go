@@ -109,21 +109,24 @@ func Solve(ctx context.Context, b *engine.Board, start engine.Position, goal eng
 	return solve(ctx, b, start, goal, opt, floor)
 }
 
-// Decide solves or refutes prob like Solve, and turns to a layered search
+// Decide solves or refutes prob like Solve, and turns to layered searches
 // where depth first is slow: once depth first has visited loneNodes(start)
-// positions (2^14 up to 20 pegs, doubling with each peg past that, as a
-// hint's questions do), it searches every position the start reaches, layer
-// by layer (Winnable), and takes a solution from the winnable positions if
-// there are any. Depth first finds the solutions of most positions within
-// that budget, but a complete search refutes a lost position of many pegs
-// several times faster layer by layer: over the 61 lost positions of 18 to
-// 27 pegs along 10 random English games, 29 s depth first against 7.6 s
-// layered (the slowest, of 27 pegs, 6.7 s against 1.8 s). For a Fewest
-// goal the layered search counts the positions alone (as ReachableOnly),
-// its last layer is the fewest pegs, and depth first then stops at the
-// first position of that many: on dead ends of 26 and 27 pegs 0.75-1.5 s
-// and a few ms, against 3-5.7 s depth first alone. If the layered search
-// would pass opt.Memory, depth first goes on without a limit.
+// positions (2^14 up to 20 pegs, doubling with each peg past 20, as a
+// hint's questions do), it searches layer by layer from the start and from
+// the goal until the two meet (see meeting), and takes a solution through
+// the winnable positions found if there are any. Depth first finds the
+// solutions of most positions within that budget, but refutes a lost
+// position of many pegs several times slower (over the 61 lost positions
+// of 18 to 27 pegs along 10 random English games, 29 s against 7.6 s for a
+// layered search of everything the start reaches), and a meeting reaches
+// neither side's widest layers: over the 142 positions of 18 pegs or more
+// along 10 random English games, 8.1-8.6 s in all, the slowest 1.24 s,
+// against 11.6-13.7 s and 1.85-2.29 s searching everything the start
+// reaches. For a Fewest goal a meeting for one peg anywhere comes first;
+// then depth first from a floor of two, which mostly reaches it at once;
+// then the last layer of everything the start reaches is the fewest, and
+// depth first stops at the first position of that many. If a layered
+// search would pass opt.Memory, depth first goes on without a limit.
 func Decide(ctx context.Context, prob Problem, opt ExploreOptions) (Solution, error) {
 	b, start, goal := prob.Board, prob.Start, prob.Goal
 	dfs := Options{Memory: opt.Memory, MaxNodes: loneNodes(start)}
@@ -133,47 +136,86 @@ func Decide(ctx context.Context, prob Problem, opt ExploreOptions) (Solution, er
 	}
 	dfsNodes := sol.Nodes
 	if goal.Kind == engine.Fewest {
-		prob.Goal = engine.Goal{Kind: engine.OnePeg}
-		ropt := opt
-		ropt.ReachableOnly = true
-		a, err := Explore(ctx, prob, ropt)
-		if errors.Is(err, ErrMemory) {
-			return Solve(ctx, b, start, goal, Options{Memory: opt.Memory})
-		}
-		if err != nil {
-			return Solution{}, err
-		}
-		fewest := start.Pegs()
-		for _, l := range a.Layers {
-			if l.Reachable > 0 {
-				fewest = min(fewest, l.Pegs)
-			}
-		}
-		sol, err := solve(ctx, b, start, goal, Options{Memory: opt.Memory}, fewest)
-		sol.Layered, sol.Nodes = true, dfsNodes+a.Reachable+sol.Nodes
-		if err == nil && sol.Final.Pegs() != fewest {
-			err = fmt.Errorf("search: depth first ended with %d pegs, the layered search with %d", sol.Final.Pegs(), fewest)
-		}
-		return sol, err
+		return decideFewest(ctx, prob, opt, dfsNodes)
 	}
-	ws, err := Winnable(ctx, prob, opt)
+	mt, err := meet(ctx, prob, opt)
 	if errors.Is(err, ErrMemory) {
 		return Solve(ctx, b, start, goal, Options{Memory: opt.Memory})
 	}
 	if err != nil {
 		return Solution{}, err
 	}
-	sol = Solution{Final: start, Layered: true, Nodes: dfsNodes}
-	for _, l := range ws.Layers {
-		sol.Nodes += l.Reachable
-	}
-	if ws.Winnable == 0 {
+	sol = Solution{Final: start, Layered: true, Nodes: dfsNodes + mt.positions}
+	if win, _ := mt.winnable(start); !win {
 		return sol, nil
 	}
-	if sol.Jumps, err = ws.path(b, start); err != nil {
+	if sol.Jumps, err = mt.path(start); err != nil {
 		return sol, err
 	}
 	return sol, solved(b, start, goal, &sol)
+}
+
+// decideFewest is Decide for a Fewest goal once depth first has passed its
+// budget (after dfsNodes positions): one peg anywhere if a meeting finds
+// it; else two is the floor, which depth first mostly reaches at once; and
+// past the budget again, the last layer of everything the start reaches
+// is the fewest, and depth first stops at the first position of that many.
+func decideFewest(ctx context.Context, prob Problem, opt ExploreOptions, dfsNodes int64) (Solution, error) {
+	b, start, goal := prob.Board, prob.Start, prob.Goal
+	unlimited := Options{Memory: opt.Memory}
+	mt, err := meet(ctx, Problem{Board: b, Start: start, Goal: engine.Goal{Kind: engine.OnePeg}}, opt)
+	if errors.Is(err, ErrMemory) {
+		return Solve(ctx, b, start, goal, unlimited)
+	}
+	if err != nil {
+		return Solution{}, err
+	}
+	nodes := dfsNodes + mt.positions
+	if win, _ := mt.winnable(start); win {
+		sol := Solution{Final: start, Layered: true, Nodes: nodes}
+		if sol.Jumps, err = mt.path(start); err != nil {
+			return sol, err
+		}
+		return sol, solved(b, start, goal, &sol)
+	}
+	sol, err := solve(ctx, b, start, goal, Options{Memory: opt.Memory, MaxNodes: loneNodes(start)}, 2)
+	if !errors.Is(err, ErrNodeLimit) {
+		sol.Layered, sol.Nodes = true, nodes+sol.Nodes
+		return sol, err
+	}
+	nodes += sol.Nodes
+	fewest, reached, err := fewestReached(ctx, prob, opt)
+	if errors.Is(err, ErrMemory) {
+		return Solve(ctx, b, start, goal, unlimited)
+	}
+	if err != nil {
+		return Solution{}, err
+	}
+	sol, err = solve(ctx, b, start, goal, unlimited, fewest)
+	sol.Layered, sol.Nodes = true, nodes+reached+sol.Nodes
+	if err == nil && sol.Final.Pegs() != fewest {
+		err = fmt.Errorf("search: depth first ended with %d pegs, the layered search with %d", sol.Final.Pegs(), fewest)
+	}
+	return sol, err
+}
+
+// fewestReached returns the fewest pegs prob's start can reach, the last
+// layer of a search of every position it reaches (as ReachableOnly), and
+// how many positions that search found.
+func fewestReached(ctx context.Context, prob Problem, opt ExploreOptions) (fewest int, reached int64, err error) {
+	prob.Goal = engine.Goal{Kind: engine.OnePeg}
+	opt.ReachableOnly = true
+	a, err := Explore(ctx, prob, opt)
+	if err != nil {
+		return 0, 0, err
+	}
+	fewest = prob.Start.Pegs()
+	for _, l := range a.Layers {
+		if l.Reachable > 0 {
+			fewest = min(fewest, l.Pegs)
+		}
+	}
+	return fewest, a.Reachable, nil
 }
 
 // solved replays sol's jumps from start, checks that they meet goal (any

@@ -95,7 +95,7 @@ func writeSolveText(w io.Writer, b *engine.Board, start engine.Position, goal en
 	case sol.Refuted:
 		fmt.Fprintf(&sb, "no solution: the position class of the start differs from that of every goal position, so no sequence of jumps can reach it.\n")
 	case !sol.Solvable && sol.Layered:
-		fmt.Fprintf(&sb, "no solution: a layer-by-layer search of every position the start reaches found none.\n")
+		fmt.Fprintf(&sb, "no solution: layer-by-layer searches forward from the start and backward from the goal share no position.\n")
 	case !sol.Solvable:
 		fmt.Fprintf(&sb, "no solution: a complete search of %d positions found none.\n", sol.Nodes)
 	default:

@@ -1,0 +1,210 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"pegs/engine"
+)
+
+// meeting is a search for a one-peg goal from both ends, layer by layer.
+// Forward from the start; and from the goal, as forward play from the
+// complements of the goal's positions (in the start's class), since a
+// position of k pegs on a board of n holes can meet the goal exactly when
+// its complement, of n-k pegs, is reachable from one of those. Each step
+// grows the side whose last layer is smaller, until the start's side has
+// m pegs and the goal's side n-m: a start's position of m pegs whose
+// complement the goal's side reached is winnable, and walking back from
+// those gives the winnable positions of every forward layer. Neither side
+// reaches the other's widest layers: from a lost English position of 26
+// pegs the meeting goes 12 jumps forward and 14 from the goal, where a
+// search of everything the position reaches goes 24 and walks back.
+type meeting struct {
+	board *engine.Board
+	// fwd reduces the start's side (the start's and goal hole's
+	// stabilizer), back the goal's (the goal hole's): fwd is a subgroup of
+	// back, so a position canonical under fwd has one form under back.
+	fwd, back *engine.Group
+	pegs      int // the start's
+	m         int // where the sides met (0 if one side died first)
+	// win[k] holds the winnable positions of k pegs the start reaches, for
+	// k from m up to the start's pegs (sorted mixed keys under fwd).
+	win map[int][]uint64
+	// goal[k] holds the complements of the positions of k pegs that can
+	// meet the goal, for k from 1 up to m (sorted mixed keys under back).
+	goal map[int][]uint64
+	// positions counts the positions both sides found.
+	positions int64
+}
+
+// meet searches prob (a one-peg goal) from both ends; see meeting.
+func meet(ctx context.Context, prob Problem, opt ExploreOptions) (*meeting, error) {
+	if err := prob.check(); err != nil {
+		return nil, err
+	}
+	if k := prob.Goal.Kind; k != engine.OnePeg && k != engine.OnePegAt {
+		return nil, fmt.Errorf("search: meeting needs a one-peg goal")
+	}
+	b, start := prob.Board, prob.Start
+	n := b.Holes()
+	mem := &memBudget{limit: Options{Memory: opt.Memory}.memory()}
+	mt := &meeting{board: b, fwd: prob.Group(), back: goalGroup(b, prob.Goal), pegs: start.Pegs(),
+		win: map[int][]uint64{}, goal: map[int][]uint64{}}
+	seeds := goalSeeds(b, start, prob.Goal, mt.back)
+	f := &layer{pegs: start.Pegs(), keys: []uint64{mix(mt.fwd.Canonical(start))}}
+	g := &layer{pegs: n - 1, keys: seeds}
+	if err := mem.take(f.bytes()+g.bytes(), "the first layers"); err != nil {
+		return nil, err
+	}
+	mt.goal[1] = seeds
+	mt.positions = int64(f.len() + g.len())
+	fwd := map[int]*layer{f.pegs: f}
+	ef := &expander{gen: newMoveGen(b, mt.fwd), workers: opt.Workers, mem: mem}
+	eg := &expander{gen: solverGen(b, prob.Goal), workers: opt.Workers, mem: mem}
+	for f.len() > 0 && g.len() > 0 && f.pegs+g.pegs > n {
+		e, from, phase := ef, f, "forward"
+		if g.len() < f.len() {
+			e, from, phase = eg, g, "from the goal"
+		}
+		if opt.Progress != nil {
+			pegs := from.pegs
+			e.progress = func(done, total int) { opt.Progress(Progress{Phase: phase, Pegs: pegs, Done: done, Total: total}) }
+		}
+		next, _, err := e.next(ctx, from)
+		if err != nil {
+			return nil, err
+		}
+		mt.positions += int64(next.len())
+		if from == f {
+			f = next
+			fwd[f.pegs] = f
+		} else {
+			g = next
+			mt.goal[n-g.pegs] = g.keys
+		}
+	}
+	if f.len() == 0 || g.len() == 0 {
+		return mt, nil // one side died: nothing meets
+	}
+	mt.m = f.pegs
+	won, err := mt.meetAt(f.keys, g.keys, opt.Workers, mem)
+	if err != nil {
+		return nil, err
+	}
+	mt.win[mt.m] = won
+	for pegs := mt.m + 1; pegs <= mt.pegs && len(mt.win[pegs-1]) > 0; pegs++ {
+		if opt.Progress != nil {
+			opt.Progress(Progress{Phase: "backward", Pegs: pegs, Total: fwd[pegs].len()})
+		}
+		keys, err := parentsOf(ctx, fwd[pegs], mt.win[pegs-1], ef.gen, opt.Workers, mem, false)
+		if err != nil {
+			return nil, err
+		}
+		mt.win[pegs] = keys
+	}
+	return mt, nil
+}
+
+// meetAt returns the keys of fwd (the start's side) whose complements are
+// among goal (the goal's side, of as many pegs as fwd's complements).
+func (mt *meeting) meetAt(fwd, goal []uint64, workers int, mem *memBudget) ([]uint64, error) {
+	set := newKeySet(goal)
+	if err := mem.take(int64(len(set.slots))*8, "the positions where the searches meet"); err != nil {
+		return nil, err
+	}
+	defer mem.give(int64(len(set.slots)) * 8)
+	chunks := make([][]uint64, chunksOf(len(fwd), workers))
+	inChunks(len(fwd), workers, func(c, lo, hi int) {
+		for _, k := range fwd[lo:hi] {
+			if set.has(mix(mt.back.Canonical(mt.board.Complement(unmix(k))))) {
+				chunks[c] = append(chunks[c], k)
+			}
+		}
+	})
+	return slices.Concat(chunks...), nil
+}
+
+// winnable reports whether p, a position the start reaches, can meet the
+// goal; ok is false when p has more pegs than the start.
+func (mt *meeting) winnable(p engine.Position) (win, ok bool) {
+	k := p.Pegs()
+	switch {
+	case k > mt.pegs:
+		return false, false
+	case mt.m == 0:
+		return false, true
+	case k >= mt.m:
+		_, win = slices.BinarySearch(mt.win[k], mix(mt.fwd.Canonical(p)))
+	default:
+		_, win = slices.BinarySearch(mt.goal[k], mix(mt.back.Canonical(mt.board.Complement(p))))
+	}
+	return win, true
+}
+
+// path returns jumps from the start position p to the goal through
+// winnable positions.
+func (mt *meeting) path(p engine.Position) ([]engine.Jump, error) {
+	b := mt.board
+	if win, _ := mt.winnable(p); !win {
+		return nil, fmt.Errorf("search: %s is not winnable", b.Line(p))
+	}
+	var jumps []engine.Jump
+	for p.Pegs() > 1 {
+		next := p
+		for _, j := range b.Moves(nil, p) {
+			if win, _ := mt.winnable(p.Apply(j)); win {
+				jumps, next = append(jumps, j), p.Apply(j)
+				break
+			}
+		}
+		if next == p {
+			return nil, errors.New("search: a winnable position has no winnable child: " + b.Line(p))
+		}
+		p = next
+	}
+	return jumps, nil
+}
+
+// goalSeeds returns the complements of goal's positions in start's class,
+// canonical under group, as sorted mixed keys: the first layer of a
+// meeting's goal side.
+func goalSeeds(b *engine.Board, start engine.Position, goal engine.Goal, group *engine.Group) []uint64 {
+	var seeds []uint64
+	for _, t := range b.Targets(goal) {
+		if b.Class(t) == b.Class(start) {
+			seeds = append(seeds, mix(group.Canonical(b.Complement(t))))
+		}
+	}
+	slices.Sort(seeds)
+	return slices.Compact(seeds)
+}
+
+// sameAsAny reports whether the positions of two pegs or more in start's
+// class that can meet goal (one peg at a hole that every symmetry of the
+// board fixes) are exactly those that can end with one peg anywhere. They
+// are when the two goals' complements lead in one jump to the same
+// positions up to symmetry: every position of n-2 pegs or fewer reachable
+// from one set is then, up to symmetry, reachable from the other, and the
+// goal is unchanged by symmetry. On the English board the last peg of the
+// centre's class can end at d4 or d1 (up to symmetry), and vacating d4 or
+// d1 leaves the same position after one jump.
+func sameAsAny(b *engine.Board, start engine.Position, goal engine.Goal) bool {
+	all := b.Symmetry()
+	if goal.Kind != engine.OnePegAt || goalGroup(b, goal).Len() != all.Len() {
+		return false
+	}
+	first := func(g engine.Goal) []uint64 {
+		var keys []uint64
+		for _, k := range goalSeeds(b, start, g, all) {
+			q := unmix(k)
+			for _, j := range b.Moves(nil, q) {
+				keys = append(keys, mix(all.Canonical(q.Apply(j))))
+			}
+		}
+		slices.Sort(keys)
+		return slices.Compact(keys)
+	}
+	return slices.Equal(first(goal), first(engine.Goal{Kind: engine.OnePeg}))
+}
