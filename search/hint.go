@@ -160,8 +160,8 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 	// A lone position's level is built after its hint, for the hints
 	// after it (a game server's), if the hint needed a layered search:
 	// building first would take longer (on the English board 4 s on one
-	// core, against 1.2 s on two for the slowest layered refutation, of 26
-	// pegs).
+	// core, against about a second on two for the slowest layered
+	// refutations, of 26 and 27 pegs).
 	buildAfter := false
 	defer func() {
 		if buildAfter && ctx.Err() == nil {
@@ -181,14 +181,18 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 	//     tables pass half the memory budget (the French board), depth
 	//     first answers alone.
 	//   - Without one, loneNodes(p), or levelNodes first if p may be of
-	//     the board's own game. Then one layered search of everything p
-	//     reaches answers all three, unless it passes the memory budget:
-	//     then depth first goes on without a limit.
+	//     the board's own game. Then layered searches from p and from the
+	//     goal, which meet halfway (see loneOracle), answer the goal and
+	//     one peg for p and its children, unless they pass the memory
+	//     budget: then depth first goes on without a limit. The fewest
+	//     pegs of a dead end is then searched depth first from a floor of
+	//     two; past its budget, by a layered search of everything p
+	//     reaches.
 	//   - For p, once past levelNodes with its level's tables being built
 	//     (with a history, or for a lone position of the board's own game
 	//     after an earlier hint's layered search), depth first to
 	//     loneNodes(p), then the layered search, race the tables.
-	// The fewest pegs, once a layered search (or an oracle's table) has
+	// The fewest pegs, once an oracle's table or a layered search has
 	// found it.
 	fewest, known := 0, false
 	dfs := opt
@@ -202,13 +206,19 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 		}
 	}
 	var level *levelBuild
+	// layerMemory is the budget of a layered search of p's: half, when
+	// it races the level's build, which has the other half.
+	layerMemory := func() int64 {
+		if level != nil {
+			return opt.memory() / 2
+		}
+		return opt.Memory
+	}
 	layered := func(ctx context.Context) error {
 		lopt := opt
-		if level != nil {
-			lopt.Memory = opt.memory() / 2 // the build it races has the other half
-		}
+		lopt.Memory = layerMemory()
 		buildAfter = buildAfter || inLevel && level == nil
-		o, f, err := loneOracle(ctx, b, p, goal, lopt)
+		o, err := loneOracle(ctx, b, p, goal, lopt)
 		if errors.Is(err, ErrMemory) {
 			dfs.MaxNodes = 0
 			return nil
@@ -218,7 +228,7 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 		}
 		// It speaks for p and what p reaches; the positions of a history
 		// before p are still solved (and race the level's tables).
-		oracle, fewest, known = o, f, true
+		oracle = o
 		return nil
 	}
 	// The questions of one goal share their refuted positions (see
@@ -371,8 +381,12 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 		if !known {
 			sol, err = solve(ctx, b, p, engine.Goal{Kind: engine.Fewest}, few, 2)
 			if errors.Is(err, ErrNodeLimit) {
-				if err = layered(ctx); err == nil && !known {
-					sol, err = solve(ctx, b, p, engine.Goal{Kind: engine.Fewest}, dfs, 2)
+				// The last layer of everything p reaches.
+				fewest, _, err = fewestReached(ctx, Problem{Board: b, Start: p, Goal: goal}, ExploreOptions{Memory: layerMemory()})
+				known = err == nil
+				if errors.Is(err, ErrMemory) {
+					few.MaxNodes = 0
+					sol, err = solve(ctx, b, p, engine.Goal{Kind: engine.Fewest}, few, 2)
 				}
 			}
 		}
@@ -423,39 +437,51 @@ var loneBase int64 = 1 << 14
 // (about 10 ms against 2 s on the English board).
 const levelNodes = 1 << 16
 
-// loneOracle searches every position p reaches, layer by layer, and
-// returns what a hint asks of p and its children: whether each can meet
-// goal or end with one peg, and the fewest pegs p can reach (its lowest
-// layer).
-func loneOracle(ctx context.Context, b *engine.Board, p engine.Position, goal engine.Goal, opt Options) (Winner, int, error) {
-	prob := Problem{Board: b, Start: p, Goal: goal}
-	sets, err := winnable(ctx, prob, []engine.Goal{goal, {Kind: engine.OnePeg}}, ExploreOptions{Memory: opt.Memory}, true)
+// loneOracle searches from p and from the goal, layer by layer, until the
+// two meet (see meeting), and returns what a hint asks of p and its
+// children: whether each can meet goal, and, when p cannot, whether each can
+// end with one peg anywhere (a second meeting).
+func loneOracle(ctx context.Context, b *engine.Board, p engine.Position, goal engine.Goal, opt Options) (Winner, error) {
+	eopt := ExploreOptions{Memory: opt.Memory}
+	mg, err := meet(ctx, Problem{Board: b, Start: p, Goal: goal}, eopt)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
-	fewest := p.Pegs()
-	for _, l := range sets[0].Layers {
-		if l.Reachable > 0 {
-			fewest = min(fewest, l.Pegs)
+	w := meetWinner{goal: mg}
+	if goal.Kind == engine.OnePeg || sameAsAny(b, p, goal) {
+		w.any = mg
+	} else if win, _ := mg.winnable(p); !win {
+		if w.any, err = meet(ctx, Problem{Board: b, Start: p, Goal: engine.Goal{Kind: engine.OnePeg}}, eopt); err != nil {
+			return nil, err
 		}
 	}
-	return reachWinner{sets[0], sets[1], p.Pegs()}, fewest, nil
+	return w, nil
 }
 
-// reachWinner answers for the positions a layered search from a position of
-// pegs pegs reached; it cannot tell for positions of more pegs (a history's
-// before it).
-type reachWinner struct {
-	goal, any *WinSet
-	pegs      int
+// meetWinner answers for the positions that meetings from one position
+// reach (see meeting.winnable): goal's for the goal, any's for one peg
+// anywhere (goal's too where they agree from two pegs up, see sameAsAny;
+// nil where the goal was met, which answers only for the positions that
+// can meet it).
+type meetWinner struct {
+	goal, any *meeting
 }
 
-func (w reachWinner) Winnable(p engine.Position) (bool, bool) {
-	return w.goal.Contains(p), p.Pegs() <= w.pegs
+func (w meetWinner) Winnable(p engine.Position) (bool, bool) {
+	return w.goal.winnable(p)
 }
 
-func (w reachWinner) OnePeg(p engine.Position) (bool, bool) {
-	return w.any.Contains(p), p.Pegs() <= w.pegs
+func (w meetWinner) OnePeg(p engine.Position) (bool, bool) {
+	if p.Pegs() == 1 {
+		return true, true
+	}
+	if w.any != nil {
+		return w.any.winnable(p)
+	}
+	if win, ok := w.goal.winnable(p); win {
+		return win, ok
+	}
+	return false, false
 }
 
 func appendUnique(s []int, x int) []int {

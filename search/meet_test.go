@@ -130,7 +130,7 @@ func position(t *testing.T, b *engine.Board, labels ...string) engine.Position {
 }
 
 // TestSameAsAny checks where a meeting for the centre answers for one peg
-// anywhere too: on the English board (the last peg of the centre's class
+// anywhere too (and so a hint's oracle asks no second meeting): on the English board (the last peg of the centre's class
 // ends at d4 or d1, whose vacancies lead to one position), meetings for
 // both goals agree on positions of two pegs or more; on the 7x7 square the
 // centre's class also ends in corners, and a position of two pegs that ends
@@ -179,5 +179,17 @@ func TestSameAsAny(t *testing.T) {
 		if got, _ := mt.winnable(corner); got != c.want {
 			t.Errorf("7x7 square %s, goal %v: winnable %v, want %v", sq.Line(corner), c.g, got, c.want)
 		}
+	}
+	// A hint's oracle for a lone position asks the second meeting there.
+	w, err := loneOracle(context.Background(), sq, corner, centre, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	win, ok1 := w.Winnable(corner)
+	one, ok2 := w.OnePeg(corner)
+	end := position(t, sq, "a1")
+	oneEnd, ok3 := w.OnePeg(end)
+	if win || !one || !oneEnd || !ok1 || !ok2 || !ok3 {
+		t.Errorf("7x7 square %s: centre %v (%v), one peg %v (%v), then %v (%v); want false, true, true", sq.Line(corner), win, ok1, one, ok2, oneEnd, ok3)
 	}
 }
