@@ -78,8 +78,8 @@ type ExploreOptions struct {
 
 // Progress reports how far a search has come.
 type Progress struct {
-	Phase       string // "forward", "backward", "join", "count" or "fewest"
-	Pegs        int    // peg count of the layer being expanded
+	Phase       string // "forward", "from the goal", "backward", "join", "count" or "fewest"
+	Pegs        int    // peg count of the layer being expanded ("from the goal": of the positions its complements stand for)
 	Done, Total int    // positions of that layer expanded so far, and in all
 }
 

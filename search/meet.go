@@ -70,6 +70,9 @@ func meet(ctx context.Context, prob Problem, opt ExploreOptions) (*meeting, erro
 		}
 		if opt.Progress != nil {
 			pegs := from.pegs
+			if from == g {
+				pegs = n - g.pegs // the positions its complements stand for
+			}
 			e.progress = func(done, total int) { opt.Progress(Progress{Phase: phase, Pegs: pegs, Done: done, Total: total}) }
 		}
 		next, _, err := e.next(ctx, from)
