@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 
@@ -19,7 +18,7 @@ import (
 // complement the goal's side reached is winnable, and walking back from
 // those gives the winnable positions of every forward layer. Neither side
 // reaches the other's widest layers: from a lost English position of 26
-// pegs the meeting goes 12 jumps forward and 14 from the goal, where a
+// pegs the meeting goes 12 jumps forward and 13 from the goal, where a
 // search of everything the position reaches goes 24 and walks back.
 type meeting struct {
 	board *engine.Board
@@ -163,7 +162,7 @@ func (mt *meeting) path(p engine.Position) ([]engine.Jump, error) {
 			}
 		}
 		if next == p {
-			return nil, errors.New("search: a winnable position has no winnable child: " + b.Line(p))
+			return nil, fmt.Errorf("search: winnable position %s has no winnable child", b.Line(p))
 		}
 		p = next
 	}
