@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"slices"
 	"sync"
 
 	"pegs/engine"
@@ -77,17 +76,10 @@ func endgameFor(ctx context.Context, b *engine.Board, goal engine.Goal, class en
 		return e.(*endgame)
 	}
 	n := b.Holes()
-	var seeds []uint64
-	for _, t := range b.Targets(goal) {
-		if b.Class(t) == class {
-			seeds = append(seeds, mix(gen.group.Canonical(b.Complement(t))))
-		}
-	}
+	seeds := goalSeeds(b, class, goal, gen.group)
 	if len(seeds) == 0 {
 		return nil
 	}
-	sortKeys(seeds, 1)
-	seeds = slices.Compact(seeds)
 	e := &endgame{full: b.Full(), layers: make([]*keySet, n+1)}
 	ex := &expander{gen: gen, workers: 1, mem: &memBudget{limit: budget}}
 	cur := &layer{pegs: n - 1, keys: seeds}

@@ -731,15 +731,15 @@ func mirrored(prob Problem, group *engine.Group) bool {
 // from these.
 func backwardSeeds(prob Problem, group *engine.Group) []uint64 {
 	b := prob.Board
-	var seeds []uint64
 	// The class test applies only when the group keeps the start in place;
 	// otherwise positions from the start's images, of other classes, share
 	// the search.
-	fixed := group.Stabilizer(prob.Start).Len() == group.Len()
+	if group.Stabilizer(prob.Start).Len() == group.Len() {
+		return goalSeeds(b, b.Class(prob.Start), prob.Goal, group)
+	}
+	var seeds []uint64
 	for _, t := range b.Targets(prob.Goal) {
-		if !fixed || b.Class(t) == b.Class(prob.Start) {
-			seeds = append(seeds, mix(group.Canonical(b.Complement(t))))
-		}
+		seeds = append(seeds, mix(group.Canonical(b.Complement(t))))
 	}
 	slices.Sort(seeds)
 	return slices.Compact(seeds)

@@ -51,7 +51,7 @@ func meet(ctx context.Context, prob Problem, opt ExploreOptions) (*meeting, erro
 	mem := &memBudget{limit: Options{Memory: opt.Memory}.memory()}
 	mt := &meeting{board: b, fwd: prob.Group(), back: goalGroup(b, prob.Goal), pegs: start.Pegs(),
 		win: map[int][]uint64{}, goal: map[int][]uint64{}}
-	seeds := goalSeeds(b, start, prob.Goal, mt.back)
+	seeds := goalSeeds(b, b.Class(start), prob.Goal, mt.back)
 	f := &layer{pegs: start.Pegs(), keys: []uint64{mix(mt.fwd.Canonical(start))}}
 	g := &layer{pegs: n - 1, keys: seeds}
 	if err := mem.take(f.bytes()+g.bytes(), "the first layers"); err != nil {
@@ -169,13 +169,14 @@ func (mt *meeting) path(p engine.Position) ([]engine.Jump, error) {
 	return jumps, nil
 }
 
-// goalSeeds returns the complements of goal's positions in start's class,
-// canonical under group, as sorted mixed keys: the first layer of a
-// meeting's goal side.
-func goalSeeds(b *engine.Board, start engine.Position, goal engine.Goal, group *engine.Group) []uint64 {
+// goalSeeds returns the complements of goal's positions in position class
+// c, canonical under group, as sorted mixed keys: backward play from the
+// goal is forward play from them (the first layer of a meeting's goal
+// side, an endgame table, a walk back).
+func goalSeeds(b *engine.Board, c engine.Class, goal engine.Goal, group *engine.Group) []uint64 {
 	var seeds []uint64
 	for _, t := range b.Targets(goal) {
-		if b.Class(t) == b.Class(start) {
+		if b.Class(t) == c {
 			seeds = append(seeds, mix(group.Canonical(b.Complement(t))))
 		}
 	}
@@ -199,7 +200,7 @@ func sameAsAny(b *engine.Board, start engine.Position, goal engine.Goal) bool {
 	}
 	first := func(g engine.Goal) []uint64 {
 		var keys []uint64
-		for _, k := range goalSeeds(b, start, g, all) {
+		for _, k := range goalSeeds(b, b.Class(start), g, all) {
 			q := unmix(k)
 			for _, j := range b.Moves(nil, q) {
 				keys = append(keys, mix(all.Canonical(q.Apply(j))))
