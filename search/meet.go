@@ -26,7 +26,7 @@ type meeting struct {
 	// stabilizer), back the goal's (the goal hole's): fwd is a subgroup of
 	// back, so a position canonical under fwd has one form under back.
 	fwd, back *engine.Group
-	pegs      int // the start's
+	start     engine.Position
 	m         int // where the sides met (0 if one side died first)
 	// win[k] holds the winnable positions of k pegs the start reaches, for
 	// k from m up to the start's pegs (sorted mixed keys under fwd).
@@ -49,7 +49,7 @@ func meet(ctx context.Context, prob Problem, opt ExploreOptions) (*meeting, erro
 	b, start := prob.Board, prob.Start
 	n := b.Holes()
 	mem := &memBudget{limit: Options{Memory: opt.Memory}.memory()}
-	mt := &meeting{board: b, fwd: prob.Group(), back: goalGroup(b, prob.Goal), pegs: start.Pegs(),
+	mt := &meeting{board: b, fwd: prob.Group(), back: goalGroup(b, prob.Goal), start: start,
 		win: map[int][]uint64{}, goal: map[int][]uint64{}}
 	seeds := goalSeeds(b, b.Class(start), prob.Goal, mt.back)
 	f := &layer{pegs: start.Pegs(), keys: []uint64{mix(mt.fwd.Canonical(start))}}
@@ -96,7 +96,7 @@ func meet(ctx context.Context, prob Problem, opt ExploreOptions) (*meeting, erro
 		return nil, err
 	}
 	mt.win[mt.m] = won
-	for pegs := mt.m + 1; pegs <= mt.pegs && len(mt.win[pegs-1]) > 0; pegs++ {
+	for pegs := mt.m + 1; pegs <= mt.start.Pegs() && len(mt.win[pegs-1]) > 0; pegs++ {
 		if opt.Progress != nil {
 			opt.Progress(Progress{Phase: "backward", Pegs: pegs, Total: fwd[pegs].len()})
 		}
@@ -133,7 +133,7 @@ func (mt *meeting) meetAt(fwd, goal []uint64, workers int, mem *memBudget) ([]ui
 func (mt *meeting) winnable(p engine.Position) (win, ok bool) {
 	k := p.Pegs()
 	switch {
-	case k > mt.pegs:
+	case k > mt.start.Pegs():
 		return false, false
 	case mt.m == 0:
 		return false, true
@@ -167,6 +167,22 @@ func (mt *meeting) path(p engine.Position) ([]engine.Jump, error) {
 		p = next
 	}
 	return jumps, nil
+}
+
+// solution returns the meeting's answer for its start as a layered
+// Solution (goal is checked on replay; for a Fewest goal, any end): a
+// solution through the winnable positions, replayed, or none. Nodes counts
+// the positions both sides found and dfsNodes more.
+func (mt *meeting) solution(goal engine.Goal, dfsNodes int64) (Solution, error) {
+	sol := Solution{Final: mt.start, Layered: true, Nodes: dfsNodes + mt.positions}
+	if win, _ := mt.winnable(mt.start); !win {
+		return sol, nil
+	}
+	var err error
+	if sol.Jumps, err = mt.path(mt.start); err != nil {
+		return sol, err
+	}
+	return sol, solved(mt.board, mt.start, goal, &sol)
 }
 
 // goalSeeds returns the complements of goal's positions in position class

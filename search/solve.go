@@ -145,14 +145,7 @@ func Decide(ctx context.Context, prob Problem, opt ExploreOptions) (Solution, er
 	if err != nil {
 		return Solution{}, err
 	}
-	sol = Solution{Final: start, Layered: true, Nodes: dfsNodes + mt.positions}
-	if win, _ := mt.winnable(start); !win {
-		return sol, nil
-	}
-	if sol.Jumps, err = mt.path(start); err != nil {
-		return sol, err
-	}
-	return sol, solved(b, start, goal, &sol)
+	return mt.solution(goal, dfsNodes)
 }
 
 // decideFewest is Decide for a Fewest goal once depth first has passed its
@@ -170,14 +163,10 @@ func decideFewest(ctx context.Context, prob Problem, opt ExploreOptions, dfsNode
 	if err != nil {
 		return Solution{}, err
 	}
-	nodes := dfsNodes + mt.positions
 	if win, _ := mt.winnable(start); win {
-		sol := Solution{Final: start, Layered: true, Nodes: nodes}
-		if sol.Jumps, err = mt.path(start); err != nil {
-			return sol, err
-		}
-		return sol, solved(b, start, goal, &sol)
+		return mt.solution(goal, dfsNodes)
 	}
+	nodes := dfsNodes + mt.positions
 	sol, err := solve(ctx, b, start, goal, Options{Memory: opt.Memory, MaxNodes: loneNodes(start)}, 2)
 	if !errors.Is(err, ErrNodeLimit) {
 		sol.Layered, sol.Nodes = true, nodes+sol.Nodes
