@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"math/bits"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -509,6 +510,71 @@ func join(ctx context.Context, l, c *layer, b *engine.Board, group *engine.Group
 	})
 }
 
+// winnableAtTop returns the keys of l (sorted) that are winnable, where l
+// holds the reachable positions of m pegs of a mirrored problem (see
+// mirrored) on a board of 2m-1 holes. A reachable position is winnable when
+// one of its children is, and a child (m-1 pegs) is winnable exactly when
+// its complement, of m pegs, is reachable: in l. So the two halves of the
+// search meet without the positions of m-1 pegs, whose layer is the widest
+// the search would otherwise find (the English centre game: 24 million
+// children of 17 pegs to 3.3 million positions of 16, then a join). Each
+// position's children are tested against a read-only set of l's keys, and
+// each chunk of l keeps its winnable keys in l's order.
+//
+// The complements come straight from the parent's: symmetries permute
+// holes, so comp(p) has the complemented images of p, and the child of p
+// by a jump has the complement comp(p) with that jump's holes flipped.
+func winnableAtTop(ctx context.Context, l *layer, gen *moveGen, workers int, mem *memBudget, progress func(Progress)) ([]uint64, error) {
+	n := l.len()
+	if n == 0 {
+		return nil, nil
+	}
+	set := newKeySet(l.keys)
+	bytes := set.bytes()
+	if err := mem.take(bytes, "the positions of the middle layer, as a set"); err != nil {
+		return nil, err
+	}
+	defer mem.give(bytes)
+	b := gen.board
+	// Chunks of a few thousand positions, so a cancellation is seen soon
+	// and the two halves of a layer balance across workers.
+	chunks := max(1, min(n/4096, 1024))
+	out := make([][]uint64, chunks)
+	var done atomic.Int64
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(poolSize(workers))
+	for c := range chunks {
+		g.Go(func() error {
+			if err := gctx.Err(); err != nil {
+				return err
+			}
+			w := newWorkerState(gen)
+			var keep []uint64
+			lo, hi := c*n/chunks, (c+1)*n/chunks
+			for _, k := range l.keys[lo:hi] {
+				p := unmix(k)
+				w.moves = gen.appendMoves(w.moves[:0], p)
+				w.setParent(gen, b.Complement(p))
+				for _, j := range w.moves {
+					if set.has(w.childKey(gen, j)) {
+						keep = append(keep, k)
+						break
+					}
+				}
+			}
+			out[c] = keep
+			if progress != nil {
+				progress(Progress{Phase: "join", Pegs: l.pegs, Done: int(done.Add(int64(hi - lo))), Total: n})
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return slices.Concat(out...), nil
+}
+
 // keyBits is the number of top key bits by which keepFound and sortKeys
 // split mixed keys (which spread evenly over them) into parts.
 const keyBits = 8
@@ -868,10 +934,11 @@ func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt Explor
 		}
 	}
 	// Forward layers needed: with self-complement, down to the peg count m
-	// where every winnable n has n >= m or N-n >= m.
+	// where every winnable n has n >= m or N-n >= m; on a board of an odd
+	// number of holes, one layer less (see winnableAtTop).
 	stop := 1
 	if self {
-		stop = n / 2
+		stop = n - n/2
 	}
 	if err := forwardTo(stop); err != nil {
 		return stopped(err)
@@ -880,10 +947,15 @@ func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt Explor
 		w := sets[0]
 		// Meet in the middle, then walk back up: a reachable position is
 		// winnable when one of its children is.
-		f, okf := fwd[stop]
-		c, okc := fwd[n-stop]
-		if okf && okc {
-			keys, err := join(ctx, f, c, b, group, opt.Workers, mem)
+		if f, ok := fwd[stop]; ok {
+			var keys []uint64
+			var err error
+			if n%2 == 1 {
+				keys, err = winnableAtTop(ctx, f, gen, opt.Workers, mem, opt.Progress)
+			} else {
+				// The middle layer's complements have as many pegs.
+				keys, err = join(ctx, f, f, b, group, opt.Workers, mem)
+			}
 			if err != nil {
 				return stopped(err)
 			}
@@ -893,16 +965,6 @@ func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt Explor
 			w.keys[stop] = keys
 		}
 		for pegs := stop + 1; pegs <= p0; pegs++ {
-			if pegs == n-stop {
-				// The complements of the middle's winnable positions: no
-				// search of the widest layer's parents needed.
-				keys := complementKeys(w.keys[stop], b, group, mixed, opt.Workers)
-				if err := mem.take(int64(len(keys))*8, "the winnable positions"); err != nil {
-					return stopped(err)
-				}
-				w.keys[pegs] = keys
-				continue
-			}
 			if opt.Progress != nil {
 				opt.Progress(Progress{Phase: "backward", Pegs: pegs, Done: 0, Total: fwd[pegs].len()})
 			}
@@ -1126,11 +1188,28 @@ func parentsOf(ctx context.Context, l *layer, next []uint64, gen *moveGen, worke
 	return found.keys, nil
 }
 
-// keySet is a read-only hash set of mixed keys.
+// keySet is a read-only hash set of mixed keys. A set too large for a
+// core's cache also keeps a Bloom filter of one word a key (see
+// bloomBits): a key it rules out is not in the set, so most misses end
+// there, in a few instructions on a word of a table that stays in the
+// shared cache (the English centre game's middle layer: 5 MB of filter
+// against 64 MB of keys), where a probe of the keys themselves reaches main
+// memory (a lookup of every child's complement there took three times as
+// long).
 type keySet struct {
 	slots []uint64
 	shift uint
+	bloom []uint64 // nil for a small set
 }
+
+// bloomKeys is the fewest keys for which a keySet keeps a filter: their
+// table (16 bytes a key) passes a core's 2 MB cache.
+const bloomKeys = 1 << 17
+
+// bloomMul mixes a key again for the bits it sets in its filter word,
+// which its top bits pick; odd (SplitMix64's), and not mixMul, which made
+// the key.
+const bloomMul = 0xbf58476d1ce4e5b9
 
 func newKeySet(keys []uint64) *keySet {
 	size := 16
@@ -1145,10 +1224,36 @@ func newKeySet(keys []uint64) *keySet {
 		}
 		s.slots[i] = k
 	}
+	if len(keys) >= bloomKeys {
+		// 16 bits a key: about one key in 250 that the set lacks passes
+		// the filter.
+		s.bloom = written[uint64](len(keys) / 4)
+		for _, k := range keys {
+			w, m := s.bloomBits(k)
+			s.bloom[w] |= m
+		}
+	}
 	return s
 }
 
+// bloomBits returns the filter word of key k and the six bits it sets
+// there.
+func (s *keySet) bloomBits(k uint64) (int, uint64) {
+	w, _ := bits.Mul64(k, uint64(len(s.bloom)))
+	h := k * bloomMul
+	m := 1<<(h>>58) | 1<<(h>>52&63) | 1<<(h>>46&63) | 1<<(h>>40&63) | 1<<(h>>34&63) | 1<<(h>>28&63)
+	return int(w), uint64(m)
+}
+
+// bytes returns the memory s holds.
+func (s *keySet) bytes() int64 { return int64(len(s.slots)+len(s.bloom)) * 8 }
+
 func (s *keySet) has(k uint64) bool {
+	if s.bloom != nil {
+		if w, m := s.bloomBits(k); s.bloom[w]&m != m {
+			return false
+		}
+	}
 	mask := len(s.slots) - 1
 	for i := int(k >> s.shift); ; i = (i + 1) & mask {
 		switch s.slots[i] {

@@ -573,3 +573,50 @@ func gcCount() uint32 {
 	runtime.ReadMemStats(&m)
 	return m.NumGC
 }
+
+// TestKeySet checks a set large enough to keep a Bloom filter (and a
+// small one) against a map: every key in, every other key out. It fails
+// if the filter rules out a key that the set holds.
+func TestKeySet(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for _, n := range []int{1000, 3 * bloomKeys} {
+		in := map[uint64]bool{}
+		keys := make([]uint64, 0, n)
+		for len(keys) < n {
+			// Mixed keys of positions of up to 40 holes, as the searches
+			// make them.
+			k := mix(engine.Position(rng.Uint64() >> 24))
+			if k != 0 && !in[k] {
+				in[k] = true
+				keys = append(keys, k)
+			}
+		}
+		slices.Sort(keys)
+		s := newKeySet(keys)
+		if got, want := s.bloom != nil, n >= bloomKeys; got != want {
+			t.Errorf("%d keys: filter kept %v, want %v", n, got, want)
+		}
+		for _, k := range keys {
+			if !s.has(k) {
+				t.Fatalf("%d keys: key %#x is in the set, has says not", n, k)
+			}
+		}
+		passed := 0
+		for range n {
+			k := mix(engine.Position(rng.Uint64() >> 24))
+			if got := s.has(k); got != in[k] {
+				t.Fatalf("%d keys: has(%#x) = %v, want %v", n, k, got, in[k])
+			}
+			if s.bloom != nil && !in[k] {
+				if w, m := s.bloomBits(k); s.bloom[w]&m == m {
+					passed++
+				}
+			}
+		}
+		// About one in 250 at 16 bits a key; a filter that rules out
+		// nothing would pass them all.
+		if passed > n/100 {
+			t.Errorf("%d keys: %d of %d keys outside the set passed the filter", n, passed, n)
+		}
+	}
+}

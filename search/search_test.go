@@ -868,13 +868,23 @@ func TestWalkBackLetsGo(t *testing.T) {
 
 // TestWalkBackMirror checks the walk back that stops at the middle and
 // complements the layers past it (games whose start is the complement of
-// their goal) against the walk back through every layer.
+// their goal) against the walk back through every layer, and the winnable
+// positions that Winnable finds by meeting in the middle against both.
 func TestWalkBackMirror(t *testing.T) {
-	for _, c := range [][3]string{{"triangle", "1", "1"}, {"triangle:6", "5", "5"}, {"english", "d4", "center"}} {
+	// The 4x6 rectangle has an even number of holes (24), so its middle
+	// layer's complements have as many pegs; the others an odd number.
+	rect, err := engine.Parse("rect", strings.Repeat("oooooo\n", 4), engine.Square)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range [][3]string{{"triangle", "1", "1"}, {"triangle:6", "5", "5"}, {"rect", "a1", "a1"}, {"english", "d4", "center"}} {
 		if c[0] == "english" && testing.Short() {
 			continue
 		}
-		b := lookup(t, c[0])
+		b := rect
+		if c[0] != "rect" {
+			b = lookup(t, c[0])
+		}
 		start, err := b.Vacate(c[1])
 		if err != nil {
 			t.Fatal(err)
@@ -915,6 +925,14 @@ func TestWalkBackMirror(t *testing.T) {
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%s: winnable positions mirrored past the middle differ (-walked +mirrored):\n%s", c[0], diff)
+		}
+		// Winnable meets in the middle from the forward layers alone.
+		ws, err := Winnable(context.Background(), prob, ExploreOptions{Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, ws.keys); diff != "" {
+			t.Errorf("%s: winnable positions met in the middle differ (-walked +met):\n%s", c[0], diff)
 		}
 	}
 }
