@@ -510,34 +510,28 @@ func join(ctx context.Context, l, c *layer, b *engine.Board, group *engine.Group
 	})
 }
 
-// winnableAtTop returns the keys of l (sorted) that are winnable, where l
-// holds the reachable positions of m pegs of a mirrored problem (see
-// mirrored) on a board of 2m-1 holes. A reachable position is winnable when
-// one of its children is, and a child (m-1 pegs) is winnable exactly when
-// its complement, of m pegs, is reachable: in l. So the two halves of the
-// search meet without the positions of m-1 pegs, whose layer is the widest
-// the search would otherwise find (the English centre game: 24 million
-// children of 17 pegs to 3.3 million positions of 16, then a join). Each
-// position's children are tested against a read-only set of l's keys, and
-// each chunk of l keeps its winnable keys in l's order.
+// meetingKeys returns those of keys (sorted mixed keys of positions of k
+// pegs) with a child whose complement (of n-k+1 pegs on a board of n
+// holes), canonical under gen's group, is in set, in keys' order. Where
+// set holds the complements of the positions of k-1 pegs that can meet a
+// goal, those are the positions of keys that can: a position can when one
+// of its children can. So two searches one jump apart meet without either
+// taking that jump: where a layer's children would be the widest layer
+// either side finds (the English centre game: 24 million children of 17
+// pegs to 3.3 million positions of 16, then a join), each child is only
+// looked up (most lookups end in the set's filter).
 //
 // The complements come straight from the parent's: symmetries permute
 // holes, so comp(p) has the complemented images of p, and the child of p
 // by a jump has the complement comp(p) with that jump's holes flipped.
-func winnableAtTop(ctx context.Context, l *layer, gen *moveGen, workers int, mem *memBudget, progress func(Progress)) ([]uint64, error) {
-	n := l.len()
+func meetingKeys(ctx context.Context, keys []uint64, set *keySet, gen *moveGen, workers int, progress func(done, total int)) ([]uint64, error) {
+	n := len(keys)
 	if n == 0 {
 		return nil, nil
 	}
-	set := newKeySet(l.keys)
-	bytes := set.bytes()
-	if err := mem.take(bytes, "the positions of the middle layer, as a set"); err != nil {
-		return nil, err
-	}
-	defer mem.give(bytes)
 	b := gen.board
 	// Chunks of a few thousand positions, so a cancellation is seen soon
-	// and the two halves of a layer balance across workers.
+	// and the halves of a layer balance across workers.
 	chunks := max(1, min(n/4096, 1024))
 	out := make([][]uint64, chunks)
 	var done atomic.Int64
@@ -551,7 +545,7 @@ func winnableAtTop(ctx context.Context, l *layer, gen *moveGen, workers int, mem
 			w := newWorkerState(gen)
 			var keep []uint64
 			lo, hi := c*n/chunks, (c+1)*n/chunks
-			for _, k := range l.keys[lo:hi] {
+			for _, k := range keys[lo:hi] {
 				p := unmix(k)
 				w.moves = gen.appendMoves(w.moves[:0], p)
 				w.setParent(gen, b.Complement(p))
@@ -564,7 +558,7 @@ func winnableAtTop(ctx context.Context, l *layer, gen *moveGen, workers int, mem
 			}
 			out[c] = keep
 			if progress != nil {
-				progress(Progress{Phase: "join", Pegs: l.pegs, Done: int(done.Add(int64(hi - lo))), Total: n})
+				progress(int(done.Add(int64(hi-lo))), n)
 			}
 			return nil
 		})
@@ -573,6 +567,32 @@ func winnableAtTop(ctx context.Context, l *layer, gen *moveGen, workers int, mem
 		return nil, err
 	}
 	return slices.Concat(out...), nil
+}
+
+// selfMeeting returns the winnable keys of l, the reachable positions of
+// n-n/2 pegs of a mirrored problem (see mirrored) on a board of n holes,
+// n odd: those with a child whose complement is in l (see meetingKeys).
+func selfMeeting(ctx context.Context, l *layer, gen *moveGen, opt ExploreOptions, mem *memBudget) ([]uint64, error) {
+	set, release, err := newKeySetIn(l.keys, mem, "the positions of the middle layer, as a set")
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	var progress func(done, total int)
+	if opt.Progress != nil {
+		progress = func(done, total int) { opt.Progress(Progress{Phase: "join", Pegs: l.pegs, Done: done, Total: total}) }
+	}
+	return meetingKeys(ctx, l.keys, set, gen, opt.Workers, progress)
+}
+
+// newKeySetIn returns a keySet of keys with its memory charged to mem
+// (what says what it is for, in a refusal) and a func that gives it back.
+func newKeySetIn(keys []uint64, mem *memBudget, what string) (*keySet, func(), error) {
+	set := newKeySet(keys)
+	if err := mem.take(set.bytes(), what); err != nil {
+		return nil, nil, err
+	}
+	return set, func() { mem.give(set.bytes()) }, nil
 }
 
 // keyBits is the number of top key bits by which keepFound and sortKeys
@@ -951,7 +971,10 @@ func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt Explor
 			var keys []uint64
 			var err error
 			if n%2 == 1 {
-				keys, err = winnableAtTop(ctx, f, gen, opt.Workers, mem, opt.Progress)
+				// A position of n-n/2 pegs can meet the goal when one of
+				// its children's complements, of as many pegs, is
+				// reachable.
+				keys, err = selfMeeting(ctx, f, gen, opt, mem)
 			} else {
 				// The middle layer's complements have as many pegs.
 				keys, err = join(ctx, f, f, b, group, opt.Workers, mem)

@@ -16,7 +16,11 @@ import (
 // grows the side whose last layer is smaller, until the start's side has
 // m pegs and the goal's side n-m: a start's position of m pegs whose
 // complement the goal's side reached is winnable, and walking back from
-// those gives the winnable positions of every forward layer. Neither side
+// those gives the winnable positions of every forward layer. Where the
+// sides are one jump apart (the goal's at n-m+1) and the start's is the
+// smaller, its positions' children are looked up in the goal's side
+// instead of found (see meetingKeys): a position is winnable when one of
+// them is. Neither side
 // reaches the other's widest layers: from a lost English position of 26
 // pegs the meeting goes 12 jumps forward and 13 from the goal, where a
 // search of everything the position reaches goes 24 and walks back.
@@ -32,7 +36,8 @@ type meeting struct {
 	// k from m up to the start's pegs (sorted mixed keys under fwd).
 	win map[int][]uint64
 	// goal[k] holds the complements of the positions of k pegs that can
-	// meet the goal, for k from 1 up to m (sorted mixed keys under back).
+	// meet the goal, for k from 1 up to m, or m-1 where the sides met one
+	// jump apart (sorted mixed keys under back).
 	goal map[int][]uint64
 	// positions counts the positions both sides found.
 	positions int64
@@ -62,10 +67,17 @@ func meet(ctx context.Context, prob Problem, opt ExploreOptions) (*meeting, erro
 	fwd := map[int]*layer{f.pegs: f}
 	ef := &expander{gen: newMoveGen(b, mt.fwd), workers: opt.Workers, mem: mem}
 	eg := &expander{gen: solverGen(b, prob.Goal), workers: opt.Workers, mem: mem}
+	// lookup: the sides are one jump apart and the start's is the
+	// smaller, so its children are looked up rather than found (see
+	// meetingKeys).
+	lookup := false
 	for f.len() > 0 && g.len() > 0 && f.pegs+g.pegs > n {
 		e, from, phase := ef, f, "forward"
 		if g.len() < f.len() {
 			e, from, phase = eg, g, "from the goal"
+		} else if f.pegs+g.pegs == n+1 {
+			lookup = true
+			break
 		}
 		if opt.Progress != nil {
 			pegs := from.pegs
@@ -91,7 +103,13 @@ func meet(ctx context.Context, prob Problem, opt ExploreOptions) (*meeting, erro
 		return mt, nil // one side died: nothing meets
 	}
 	mt.m = f.pegs
-	won, err := mt.meetAt(f.keys, g.keys, opt.Workers, mem)
+	var won []uint64
+	var err error
+	if lookup {
+		won, err = mt.meetAbove(ctx, f.keys, g.keys, eg.gen, opt, mem)
+	} else {
+		won, err = mt.meetAt(f.keys, g.keys, opt.Workers, mem)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -112,11 +130,11 @@ func meet(ctx context.Context, prob Problem, opt ExploreOptions) (*meeting, erro
 // meetAt returns the keys of fwd (the start's side) whose complements are
 // among goal (the goal's side, of as many pegs as fwd's complements).
 func (mt *meeting) meetAt(fwd, goal []uint64, workers int, mem *memBudget) ([]uint64, error) {
-	set := newKeySet(goal)
-	if err := mem.take(int64(len(set.slots))*8, "the positions where the searches meet"); err != nil {
+	set, release, err := newKeySetIn(goal, mem, "the positions where the searches meet")
+	if err != nil {
 		return nil, err
 	}
-	defer mem.give(int64(len(set.slots)) * 8)
+	defer release()
 	chunks := make([][]uint64, chunksOf(len(fwd), workers))
 	inChunks(len(fwd), workers, func(c, lo, hi int) {
 		for _, k := range fwd[lo:hi] {
@@ -126,6 +144,22 @@ func (mt *meeting) meetAt(fwd, goal []uint64, workers int, mem *memBudget) ([]ui
 		}
 	})
 	return slices.Concat(chunks...), nil
+}
+
+// meetAbove returns the keys of fwd (the start's side) with a child whose
+// complement is among goal (the goal's side, of a peg more than fwd's
+// complements), found on gen, whose group is back.
+func (mt *meeting) meetAbove(ctx context.Context, fwd, goal []uint64, gen *moveGen, opt ExploreOptions, mem *memBudget) ([]uint64, error) {
+	set, release, err := newKeySetIn(goal, mem, "the positions where the searches meet")
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	var progress func(done, total int)
+	if opt.Progress != nil {
+		progress = func(done, total int) { opt.Progress(Progress{Phase: "join", Pegs: mt.m, Done: done, Total: total}) }
+	}
+	return meetingKeys(ctx, fwd, set, gen, opt.Workers, progress)
 }
 
 // winnable reports whether p, a position the start reaches, can meet the
