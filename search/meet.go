@@ -106,7 +106,7 @@ func meet(ctx context.Context, prob Problem, opt ExploreOptions) (*meeting, erro
 	var won []uint64
 	var err error
 	if lookup {
-		won, err = mt.meetAbove(ctx, f.keys, g.keys, eg.gen, opt, mem)
+		won, err = meetingKeys(ctx, f.keys, g.keys, eg.gen, opt, mem)
 	} else {
 		won, err = mt.meetAt(f.keys, g.keys, opt.Workers, mem)
 	}
@@ -144,22 +144,6 @@ func (mt *meeting) meetAt(fwd, goal []uint64, workers int, mem *memBudget) ([]ui
 		}
 	})
 	return slices.Concat(chunks...), nil
-}
-
-// meetAbove returns the keys of fwd (the start's side) with a child whose
-// complement is among goal (the goal's side, of a peg more than fwd's
-// complements), found on gen, whose group is back.
-func (mt *meeting) meetAbove(ctx context.Context, fwd, goal []uint64, gen *moveGen, opt ExploreOptions, mem *memBudget) ([]uint64, error) {
-	set, release, err := newKeySetIn(goal, mem, "the positions where the searches meet")
-	if err != nil {
-		return nil, err
-	}
-	defer release()
-	var progress func(done, total int)
-	if opt.Progress != nil {
-		progress = func(done, total int) { opt.Progress(Progress{Phase: "join", Pegs: mt.m, Done: done, Total: total}) }
-	}
-	return meetingKeys(ctx, fwd, set, gen, opt.Workers, progress)
 }
 
 // winnable reports whether p, a position the start reaches, can meet the
