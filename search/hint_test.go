@@ -849,7 +849,7 @@ func BenchmarkHint(b *testing.B) {
 			}
 			// Without a file but with a history, the level's tables are
 			// built by the first hint that depth first does not answer
-			// soon (about 2 s, once a process): build them first, so that
+			// soon (about 1.5 s, once a process): build them first, so that
 			// the hints are timed as a game server sees them after that.
 			key := keyOfLevel(eng, eng.Start(), g)
 			if strings.HasSuffix(c.name, "oracle=none") {
