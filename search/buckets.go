@@ -221,14 +221,29 @@ func (t *bucketTable[R]) add(items []R) (overflow bool, err error) {
 }
 
 // sorted compacts t's keys to the front of its slots, in order, and returns
-// them (packed words, whose positions are distinct, sort by position). The slots are in order but for the short displacements of probing,
-// which an insertion sort undoes in about one pass.
+// them (packed words, whose positions are distinct, sort by position). The
+// slots are in order but for the short displacements of probing, which an
+// insertion sort undoes in about one pass. A closed table of bare keys
+// keeps only the slots its reached bits mark, so those bits are read a
+// word at a time rather than every slot: a walk back's table is sized for
+// a whole reachable layer and keeps its winnable part (on the English
+// centre game a sixteenth of the slots at 18 pegs; the walk back from 17
+// to 20 pegs took 4% less time).
 func (t *bucketTable[R]) sorted() []R {
 	n := 0
-	for i := range t.slots {
-		if keyOf(&t.slots[i]) != 0 && (t.reached == nil || t.reached[i/64]&(1<<(i%64)) != 0) {
-			t.slots[n] = t.slots[i]
-			n++
+	if t.reached != nil {
+		for w, word := range t.reached {
+			for ; word != 0; word &= word - 1 {
+				t.slots[n] = t.slots[64*w+bits.TrailingZeros64(word)]
+				n++
+			}
+		}
+	} else {
+		for i := range t.slots {
+			if keyOf(&t.slots[i]) != 0 {
+				t.slots[n] = t.slots[i]
+				n++
+			}
 		}
 	}
 	s := t.slots[:n]
