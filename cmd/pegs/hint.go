@@ -169,7 +169,11 @@ func writeHint(w io.Writer, f report.Format, b *engine.Board, p engine.Position,
 	if h.Undo > 0 {
 		fmt.Fprintf(&sb, "take back %s to make the goal possible again\n", plural(h.Undo, "jump"))
 	}
-	fmt.Fprintf(&sb, "pegs that can jump: %s\n", strings.Join(movable, " "))
+	jumpers := strings.Join(movable, " ")
+	if jumpers == "" {
+		jumpers = "none"
+	}
+	fmt.Fprintf(&sb, "pegs that can jump: %s\n", jumpers)
 	_, err := io.WriteString(w, sb.String())
 	return err
 }

@@ -65,6 +65,7 @@ func TestGolden(t *testing.T) {
 		{"starts_triangle_csv", "starts --board triangle --format csv"},
 		{"starts_triangle", "starts --board triangle --goal complement"},
 		{"hint_triangle", "hint --board triangle --start 1 --history 4-1,6-4"},
+		{"hint_stuck", "hint --board triangle --position o.........o...o"},
 		{"hint_dead_json", "hint --board triangle --start 1 --history 4-1,6-4,1-6,7-2 --format json"},
 		{"grade_classic3_csv", "grade --levels testdata/classic3.levels --format csv"},
 		{"grade_plus_json", "grade --position ....o....o....ooooo....o....o.... --format json"},
