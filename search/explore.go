@@ -552,14 +552,19 @@ func meetingKeys(ctx context.Context, keys, goal []uint64, gen *moveGen, opt Exp
 			w := newWorkerState(gen)
 			var keep []uint64
 			lo, hi := c*n/chunks, (c+1)*n/chunks
+		parents:
 			for _, k := range keys[lo:hi] {
 				p := unmix(k)
-				w.moves = gen.appendMoves(w.moves[:0], p)
 				w.setParent(gen, b.Complement(p))
-				for _, j := range w.moves {
-					if set.has(w.childKey(gen, j)) {
-						keep = append(keep, k)
-						break
+				// Each child as its jump is found (see appendMoves).
+				q, empty := gen.latticeOf(p)
+				for gi := range gen.groups {
+					g := &gen.groups[gi]
+					for f := g.legal(q, empty); f != 0; f &= f - 1 {
+						if set.has(w.childKey(gen, g.first(f))) {
+							keep = append(keep, k)
+							continue parents
+						}
 					}
 				}
 			}

@@ -567,6 +567,8 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 	}
 	nsym := e.gen.nsym
 	full := e.gen.board.Full()
+	// bare: children are plain keys, with no counts or tags.
+	bare := !e.counts && e.pack == nil
 	// A round's parents: enough to fill about roundChildren children at ten
 	// jumps a parent.
 	round := max(1024, roundChildren/10)
@@ -605,11 +607,30 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 						}
 					}
 					w.stats.raw += int64(nsym / fixed)
+					mover := p // whose jumps make the children
 					if e.undo {
-						w.moves = e.gen.appendMoves(w.moves[:0], full&^p)
-					} else {
-						w.moves = e.gen.appendMoves(w.moves[:0], p)
+						mover = full &^ p
 					}
+					if bare {
+						// Each child's key as its jump is found (see
+						// appendMoves).
+						q, empty := e.gen.latticeOf(mover)
+						children := 0
+						for gi := range e.gen.groups {
+							g := &e.gen.groups[gi]
+							for f := g.legal(q, empty); f != 0; f &= f - 1 {
+								key := w.childKey(e.gen, g.first(f)) << keyShift
+								b := bucketOf(key, uint(bbits))
+								w.keys[b] = append(w.keys[b], key)
+								children++
+							}
+						}
+						if children == 0 {
+							w.stats.deadEnds++
+						}
+						continue
+					}
+					w.moves = e.gen.appendMoves(w.moves[:0], mover)
 					if e.pack != nil {
 						tags := cur.keys[i] & e.pack.tags
 						for t := tags; t != 0; t &= t - 1 {
@@ -629,26 +650,21 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 						}
 						continue
 					}
-					var m u128
+					// Past here the children carry counts (bare and
+					// tagged children went above).
+					m := cur.m[i]
 					var q uint64
-					if e.counts {
-						m = cur.m[i]
-						if cur.q != nil {
-							q = cur.q[i]
-						}
+					if cur.q != nil {
+						q = cur.q[i]
 					}
 					if len(w.moves) == 0 {
 						w.stats.deadEnds++
-						if e.counts {
-							s := w.stats.games.add(m)
-							w.stats.overflow = w.stats.overflow || s.hi < w.stats.games.hi
-							w.stats.games = s
-						}
+						s := w.stats.games.add(m)
+						w.stats.overflow = w.stats.overflow || s.hi < w.stats.games.hi
+						w.stats.games = s
 						continue
 					}
-					if e.counts {
-						q /= uint64(len(w.moves))
-					}
+					q /= uint64(len(w.moves))
 					if w.paths != nil {
 						for _, k := range w.moves {
 							key := w.childKey(e.gen, k)
@@ -657,7 +673,7 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 						}
 						continue
 					}
-					if w.nars != nil && e.counts {
+					if w.nars != nil {
 						for _, k := range w.moves {
 							key := w.childKey(e.gen, k)
 							b := bucketOf(key, uint(bbits))
@@ -665,18 +681,10 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 						}
 						continue
 					}
-					if e.counts {
-						for _, k := range w.moves {
-							key := w.childKey(e.gen, k)
-							b := bucketOf(key, uint(bbits))
-							w.recs[b] = append(w.recs[b], record{key, m, q})
-						}
-						continue
-					}
 					for _, k := range w.moves {
-						key := w.childKey(e.gen, k) << keyShift
+						key := w.childKey(e.gen, k)
 						b := bucketOf(key, uint(bbits))
-						w.keys[b] = append(w.keys[b], key)
+						w.recs[b] = append(w.recs[b], record{key, m, q})
 					}
 				}
 				if e.progress != nil {

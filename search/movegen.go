@@ -135,23 +135,42 @@ func (m *moveGen) toLattice(p engine.Position) engine.Position {
 	return q
 }
 
-// appendMoves appends the indices of the legal jumps in p to dst.
+// appendMoves appends the indices of the legal jumps in p to dst. The
+// hottest loops (a layer's expansion into plain keys, meetingKeys) take the
+// same steps themselves and work on each jump as it is found, rather than
+// write a list of jumps and read it again (English --winnable-only: 0.97 s
+// -> 0.89 s).
 func (m *moveGen) appendMoves(dst []int16, p engine.Position) []int16 {
-	empty := ^p
-	if m.lattice != nil {
-		p = m.toLattice(p)
-		empty = m.latFull &^ p
-	}
+	q, empty := m.latticeOf(p)
 	for i := range m.groups {
 		g := &m.groups[i]
-		f := p & g.from & shift(p, g.d1) & shift(empty, g.d2)
-		for f != 0 {
-			h := bits.TrailingZeros64(uint64(f))
-			f &= f - 1
-			dst = append(dst, g.jump[h])
+		for f := g.legal(q, empty); f != 0; f &= f - 1 {
+			dst = append(dst, g.first(f))
 		}
 	}
 	return dst
+}
+
+// latticeOf returns p and its empty holes in the shift groups' bit order
+// (see toLattice), for shiftGroup.legal.
+func (m *moveGen) latticeOf(p engine.Position) (q, empty engine.Position) {
+	if m.lattice == nil {
+		return p, ^p
+	}
+	q = m.toLattice(p)
+	return q, m.latFull &^ q
+}
+
+// legal returns the from holes of g's jumps that are legal in a position,
+// given it and its empty holes as latticeOf returns them.
+func (g *shiftGroup) legal(q, empty engine.Position) engine.Position {
+	return q & g.from & shift(q, g.d1) & shift(empty, g.d2)
+}
+
+// first returns the index of g's jump from the lowest hole of f, a set of
+// from holes that legal returned.
+func (g *shiftGroup) first(f engine.Position) int16 {
+	return g.jump[bits.TrailingZeros64(uint64(f))&(engine.MaxHoles-1)]
 }
 
 // canonical returns the least of the images in imgs.
