@@ -559,9 +559,9 @@ func meetingKeys(ctx context.Context, keys, goal []uint64, gen *moveGen, opt Exp
 				// Each child as its jump is found (see appendMoves).
 				q, empty := gen.latticeOf(p)
 				for gi := range gen.groups {
-					g := &gen.groups[gi]
-					for f := g.legal(q, empty); f != 0; f &= f - 1 {
-						if set.has(w.childKey(gen, g.first(f))) {
+					sg := &gen.groups[gi]
+					for f := sg.legal(q, empty); f != 0; f &= f - 1 {
+						if set.has(w.childKey(gen, sg.first(f))) {
 							keep = append(keep, k)
 							continue parents
 						}
@@ -582,13 +582,15 @@ func meetingKeys(ctx context.Context, keys, goal []uint64, gen *moveGen, opt Exp
 }
 
 // newKeySetIn returns a keySet of keys with its memory charged to mem
-// (what says what it is for, in a refusal) and a func that gives it back.
+// before it is made (what says what it is for, in a refusal), and a func
+// that gives it back.
 func newKeySetIn(keys []uint64, mem *memBudget, what string) (*keySet, func(), error) {
-	set := newKeySet(keys)
-	if err := mem.take(set.bytes(), what); err != nil {
+	slots, bloom := keySetSize(len(keys))
+	bytes := int64(slots+bloom) * 8
+	if err := mem.take(bytes, what); err != nil {
 		return nil, nil, err
 	}
-	return set, func() { mem.give(set.bytes()) }, nil
+	return newKeySet(keys), func() { mem.give(bytes) }, nil
 }
 
 // keyBits is the number of top key bits by which keepFound and sortKeys
@@ -1231,11 +1233,22 @@ const bloomKeys = 1 << 17
 // the key.
 const bloomMul = 0xbf58476d1ce4e5b9
 
-func newKeySet(keys []uint64) *keySet {
-	size := 16
-	for size < 2*len(keys) {
-		size *= 2
+// keySetSize returns the slots and filter words of a keySet of n keys.
+func keySetSize(n int) (slots, bloom int) {
+	slots = 16
+	for slots < 2*n {
+		slots *= 2
 	}
+	if n >= bloomKeys {
+		// 16 bits a key: about one key in 250 that the set lacks passes
+		// the filter.
+		bloom = n / 4
+	}
+	return slots, bloom
+}
+
+func newKeySet(keys []uint64) *keySet {
+	size, words := keySetSize(len(keys))
 	s := &keySet{slots: written[uint64](size), shift: uint(64 - log2(size))}
 	for _, k := range keys {
 		i := int(k >> s.shift)
@@ -1244,10 +1257,8 @@ func newKeySet(keys []uint64) *keySet {
 		}
 		s.slots[i] = k
 	}
-	if len(keys) >= bloomKeys {
-		// 16 bits a key: about one key in 250 that the set lacks passes
-		// the filter.
-		s.bloom = written[uint64](len(keys) / 4)
+	if words > 0 {
+		s.bloom = written[uint64](words)
 		for _, k := range keys {
 			w, m := s.bloomBits(k)
 			s.bloom[w] |= m
@@ -1264,9 +1275,6 @@ func (s *keySet) bloomBits(k uint64) (int, uint64) {
 	m := 1<<(h>>58) | 1<<(h>>52&63) | 1<<(h>>46&63) | 1<<(h>>40&63) | 1<<(h>>34&63) | 1<<(h>>28&63)
 	return int(w), uint64(m)
 }
-
-// bytes returns the memory s holds.
-func (s *keySet) bytes() int64 { return int64(len(s.slots)+len(s.bloom)) * 8 }
 
 func (s *keySet) has(k uint64) bool {
 	if s.bloom != nil {

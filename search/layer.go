@@ -617,9 +617,9 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 						q, empty := e.gen.latticeOf(mover)
 						children := 0
 						for gi := range e.gen.groups {
-							g := &e.gen.groups[gi]
-							for f := g.legal(q, empty); f != 0; f &= f - 1 {
-								key := w.childKey(e.gen, g.first(f)) << keyShift
+							sg := &e.gen.groups[gi]
+							for f := sg.legal(q, empty); f != 0; f &= f - 1 {
+								key := w.childKey(e.gen, sg.first(f)) << keyShift
 								b := bucketOf(key, uint(bbits))
 								w.keys[b] = append(w.keys[b], key)
 								children++

@@ -596,6 +596,10 @@ func TestKeySet(t *testing.T) {
 		if got, want := s.bloom != nil, n >= bloomKeys; got != want {
 			t.Errorf("%d keys: filter kept %v, want %v", n, got, want)
 		}
+		// The budget is charged by keySetSize before a set is made.
+		if slots, bloom := keySetSize(n); slots != len(s.slots) || bloom != len(s.bloom) {
+			t.Errorf("%d keys: keySetSize says %d slots and %d filter words, the set has %d and %d", n, slots, bloom, len(s.slots), len(s.bloom))
+		}
 		for _, k := range keys {
 			if !s.has(k) {
 				t.Fatalf("%d keys: key %#x is in the set, has says not", n, k)
