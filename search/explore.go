@@ -499,11 +499,13 @@ func (a *Analysis) findWinnable(ctx context.Context, prob Problem, gen *moveGen,
 	return win, err
 }
 
-// join returns the keys of l whose complements, made canonical, are in c.
-func join(ctx context.Context, l, c *layer, b *engine.Board, group *engine.Group, workers int, mem *memBudget) ([]uint64, error) {
-	return keepFound(ctx, l, c.len(), workers, mem, func(dst []uint64, lo, hi int) []uint64 {
+// selfJoin returns the keys of l whose complements, made canonical, are in
+// l too: l is the middle layer of a mirrored problem on a board of an even
+// number of holes (see winnable), whose complements have as many pegs.
+func selfJoin(ctx context.Context, l *layer, b *engine.Board, group *engine.Group, workers int, mem *memBudget) ([]uint64, error) {
+	return keepFound(ctx, l, l.len(), workers, mem, func(dst []uint64, lo, hi int) []uint64 {
 		dst = slices.Grow(dst, hi-lo)
-		for _, k := range c.keys[lo:hi] {
+		for _, k := range l.keys[lo:hi] {
 			dst = append(dst, mix(group.Canonical(b.Complement(unmix(k)))))
 		}
 		return dst
@@ -974,8 +976,7 @@ func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt Explor
 				// reachable.
 				keys, err = meetingKeys(ctx, f.keys, f.keys, gen, opt, mem)
 			} else {
-				// The middle layer's complements have as many pegs.
-				keys, err = join(ctx, f, f, b, group, opt.Workers, mem)
+				keys, err = selfJoin(ctx, f, b, group, opt.Workers, mem)
 			}
 			if err != nil {
 				return stopped(err)
