@@ -75,9 +75,16 @@ func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if a != nil && errors.Is(err, context.Canceled) {
 		return interrupted(stdout, stderr, f, prob, a, err)
 	}
-	if errors.Is(err, search.ErrMemory) && goal.Kind == engine.OnePeg && !*whole {
-		if n := b.Symmetry().Len() / prob.Group().Len(); n > 1 {
+	if errors.Is(err, search.ErrMemory) {
+		// Past the budget, name the flags that need less of it, the
+		// first that applies.
+		switch n := b.Symmetry().Len() / prob.Group().Len(); {
+		case goal.Kind == engine.OnePeg && !*whole && n > 1:
 			return fmt.Errorf("%w; --whole-group would count up to the board's symmetry, about %d times fewer positions", err, n)
+		case !*noGames && !*reachOnly:
+			return fmt.Errorf("%w; --no-games would count all but complete games in about half the memory", err)
+		case !*reachOnly:
+			return fmt.Errorf("%w; --reachable-only would count the positions alone, two layers at a time", err)
 		}
 	}
 	if err != nil {

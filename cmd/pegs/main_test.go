@@ -131,6 +131,8 @@ func TestErrors(t *testing.T) {
 		{[]string{"explore", "--reachable-only", "--winnable-only"}, 2, "do not go with --winnable-only"},
 		{[]string{"explore", "--reachable-only", "--no-games"}, 2, "leave out --no-games"},
 		{[]string{"explore", "--start", "c1", "--goal", "any", "--mem", "1MiB"}, 1, "--whole-group would count up to the board's symmetry, about 8 times fewer"},
+		{[]string{"explore", "--start", "c1", "--goal", "any", "--whole-group", "--mem", "1MiB"}, 1, "set with --mem), finding the positions of 25 pegs; --no-games would count all but complete games in about half the memory"},
+		{[]string{"explore", "--start", "c1", "--goal", "any", "--whole-group", "--no-games", "--mem", "1MiB"}, 1, "; --reachable-only would count the positions alone"},
 		{[]string{"starts", "--goal", "centre"}, 2, "want any, complement or all"},
 		{[]string{"solve", "--metric", "speed"}, 2, "want jumps or moves"},
 		{[]string{"hint", "--start", "d4", "--history", "f4-d4 d6-d4"}, 2, "illegal jump: jump 2 (d6-d4)"},
