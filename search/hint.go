@@ -377,12 +377,19 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 			// not answer it sooner. (The jumps to take back, below, race
 			// them again.)
 			few.MaxNodes = opt.MaxNodes
+		} else if few.MaxNodes != 0 {
+			// A lone position gets loneNodes(p) here too, though its first
+			// question may have had less (the check for the board's own
+			// game): what this falls back on lists everything p reaches,
+			// 0.5 s for a lost English position of 26 pegs, whose two-peg
+			// finish depth first finds within 2^16 to 2^18 positions.
+			few.MaxNodes = max(few.MaxNodes, loneNodes(p))
 		}
 		if !known {
 			sol, err = solve(ctx, b, p, engine.Goal{Kind: engine.Fewest}, few, 2)
 			if errors.Is(err, ErrNodeLimit) {
 				// The last layer of everything p reaches.
-				fewest, _, err = fewestReached(ctx, Problem{Board: b, Start: p, Goal: goal}, ExploreOptions{Memory: layerMemory()})
+				fewest, _, err = listFewest(ctx, Problem{Board: b, Start: p, Goal: goal}, ExploreOptions{Memory: layerMemory()})
 				known = err == nil
 				if errors.Is(err, ErrMemory) {
 					few.MaxNodes = 0
@@ -428,6 +435,11 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 func loneNodes(p engine.Position) int64 {
 	return loneBase << uint(min(24, max(0, p.Pegs()-20)))
 }
+
+// listFewest is how a dead end's hint finds its fewest pegs once depth
+// first has passed its budget: fewestReached, which lists everything the
+// position reaches; tests watch it.
+var listFewest = fewestReached
 
 // loneBase is loneNodes for 20 pegs or fewer; tests change it.
 var loneBase int64 = 1 << 14

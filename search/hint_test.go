@@ -181,6 +181,51 @@ func TestLoneHints(t *testing.T) {
 	}
 }
 
+// TestLoneDeadEndFewest checks that a lone dead end of the board's own
+// game whose two-peg finish depth first finds within loneNodes gets its
+// fewest pegs that way, not by listing everything it reaches: this 26-peg
+// position's depth first needs 179,187 positions, past the budget the check
+// for the board's own game leaves its first question (hint 1.0 s against
+// 0.4 s).
+func TestLoneDeadEndFewest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("refutes a 26-peg position")
+	}
+	b := engine.English()
+	g := goal(t, b, "center")
+	p, err := b.ParsePosition("ooooooooooooooooooooooo...o...o.o")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// No level tables: the hint searches, as a one-shot process does.
+	key := keyOfLevel(b, b.Start(), g)
+	if o, ok := levelOracles.LoadAndDelete(key); ok {
+		defer levelOracles.Store(key, o)
+	}
+	if old, ok := levelsTooBig.Load(key); ok {
+		defer levelsTooBig.Store(key, old)
+	} else {
+		defer levelsTooBig.Delete(key)
+	}
+	levelsTooBig.Store(key, int64(math.MaxInt64))
+	listed := 0
+	defer func(f func(context.Context, Problem, ExploreOptions) (int, int64, error)) { listFewest = f }(listFewest)
+	listFewest = func(ctx context.Context, prob Problem, opt ExploreOptions) (int, int64, error) {
+		listed++
+		return fewestReached(ctx, prob, opt)
+	}
+	h, err := Advise(context.Background(), b, p, g, nil, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Status != DeadEnd || h.Fewest != 2 {
+		t.Fatalf("hint %v, fewest %d; want a dead end, fewest 2", h.Status, h.Fewest)
+	}
+	if listed != 0 {
+		t.Errorf("the fewest pegs listed everything the position reaches (%d times); want depth first's two-peg finish", listed)
+	}
+}
+
 // TestStartReaches checks the test of a lone position's place in the
 // board's own game: positions of random games from the English start are
 // in it, those of games from a vacancy in another position class are not
