@@ -86,7 +86,7 @@ func endgameFor(ctx context.Context, b *engine.Board, goal engine.Goal, class en
 	total := 0
 	for {
 		pegs := n - cur.pegs
-		e.layers[pegs] = newKeySet(cur.keys)
+		e.layers[pegs] = newKeySet(cur.keys, 1)
 		e.maxPegs = pegs
 		total += cur.len()
 		if total > endgameSize || pegs >= n/2 {

@@ -532,7 +532,7 @@ func meetingKeys(ctx context.Context, keys, goal []uint64, gen *moveGen, opt Exp
 	if n == 0 || len(goal) == 0 {
 		return nil, nil
 	}
-	set, release, err := newKeySetIn(goal, mem, "the positions where the searches meet")
+	set, release, err := newKeySetIn(goal, opt.Workers, mem, "the positions where the searches meet")
 	if err != nil {
 		return nil, err
 	}
@@ -586,13 +586,13 @@ func meetingKeys(ctx context.Context, keys, goal []uint64, gen *moveGen, opt Exp
 // newKeySetIn returns a keySet of keys with its memory charged to mem
 // before it is made (what says what it is for, in a refusal), and a func
 // that gives it back.
-func newKeySetIn(keys []uint64, mem *memBudget, what string) (*keySet, func(), error) {
+func newKeySetIn(keys []uint64, workers int, mem *memBudget, what string) (*keySet, func(), error) {
 	slots, bloom := keySetSize(len(keys))
 	bytes := int64(slots+bloom) * 8
 	if err := mem.take(bytes, what); err != nil {
 		return nil, nil, err
 	}
-	return newKeySet(keys), func() { mem.give(bytes) }, nil
+	return newKeySet(keys, workers), func() { mem.give(bytes) }, nil
 }
 
 // keyBits is the number of top key bits by which keepFound and sortKeys
@@ -1248,15 +1248,20 @@ func keySetSize(n int) (slots, bloom int) {
 	return slots, bloom
 }
 
-func newKeySet(keys []uint64) *keySet {
+// newKeySet returns the set of keys (distinct, not 0). Sorted keys of a
+// set with a filter are put in on the worker pool (workers as
+// ExploreOptions.Workers), each worker a run of them; others, on one core.
+func newKeySet(keys []uint64, workers int) *keySet {
 	size, words := keySetSize(len(keys))
-	s := &keySet{slots: written[uint64](size), shift: uint(64 - log2(size))}
+	s := &keySet{shift: uint(64 - log2(size))}
+	if nw := poolSize(workers); nw > 1 && words > 0 && slices.IsSorted(keys) {
+		s.slots, s.bloom = make([]uint64, size), make([]uint64, words)
+		s.fill(keys, nw)
+		return s
+	}
+	s.slots = written[uint64](size)
 	for _, k := range keys {
-		i := int(k >> s.shift)
-		for s.slots[i] != 0 {
-			i = (i + 1) & (size - 1)
-		}
-		s.slots[i] = k
+		s.put(k)
 	}
 	if words > 0 {
 		s.bloom = written[uint64](words)
@@ -1266,6 +1271,80 @@ func newKeySet(keys []uint64) *keySet {
 		}
 	}
 	return s
+}
+
+// put puts key k in s's table.
+func (s *keySet) put(k uint64) {
+	mask := len(s.slots) - 1
+	i := int(k >> s.shift)
+	for s.slots[i] != 0 {
+		i = (i + 1) & mask
+	}
+	s.slots[i] = k
+}
+
+// fill puts sorted keys in s's empty table and filter, in nw runs at once.
+// A key's home slot and filter word grow with the key, so each run writes
+// slots from its first key's home up to the next run's, and its own filter
+// words: runs begin where the filter word changes. A key whose probe would
+// pass into the next run's slots waits, and goes in once the runs are done.
+func (s *keySet) fill(keys []uint64, nw int) {
+	n := len(keys)
+	starts := make([]int, nw+1) // the runs' first keys
+	for c := 1; c < nw; c++ {
+		i := max(starts[c-1]+1, c*n/nw)
+		for i < n {
+			w0, _ := s.bloomBits(keys[i-1])
+			if w, _ := s.bloomBits(keys[i]); w != w0 {
+				break
+			}
+			i++
+		}
+		starts[c] = i
+	}
+	starts[nw] = n
+	// first[c] is the first slot run c writes.
+	first := make([]int, nw+1)
+	for c := 1; c < nw; c++ {
+		first[c] = len(s.slots)
+		if starts[c] < n {
+			first[c] = int(keys[starts[c]] >> s.shift)
+		}
+	}
+	first[nw] = len(s.slots)
+	late := make([][]uint64, nw)
+	var g errgroup.Group
+	for c := range nw {
+		g.Go(func() error {
+			lo, hi := first[c], first[c+1]
+			// Each page written before any probe reads it (see written).
+			for i := lo; i < hi; i += 512 {
+				s.slots[i] = 0
+			}
+			for _, k := range keys[starts[c]:starts[c+1]] {
+				i := int(k >> s.shift)
+				for i < hi && s.slots[i] != 0 {
+					i++
+				}
+				if i == hi {
+					late[c] = append(late[c], k)
+					continue
+				}
+				s.slots[i] = k
+				w, m := s.bloomBits(k)
+				s.bloom[w] |= m
+			}
+			return nil
+		})
+	}
+	g.Wait()
+	for _, ks := range late {
+		for _, k := range ks {
+			s.put(k)
+			w, m := s.bloomBits(k)
+			s.bloom[w] |= m
+		}
+	}
 }
 
 // bloomBits returns the filter word of key k and the six bits it sets

@@ -575,14 +575,19 @@ func gcCount() uint32 {
 }
 
 // TestKeySet checks a set large enough to keep a Bloom filter (and a
-// small one) against a map: every key in, every other key out. It fails
-// if the filter rules out a key that the set holds.
+// small one) against a map: every key in, every other key out, made on one
+// worker or two. It fails if the filter rules out a key that the set holds,
+// or if two workers lose a key where their runs of the table meet: one
+// case crowds a few thousand keys onto the slots there.
 func TestKeySet(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
-	for _, n := range []int{1000, 3 * bloomKeys} {
+	for _, c := range []struct {
+		n, crowd, workers int
+	}{{1000, 0, 1}, {1000, 0, 2}, {3 * bloomKeys, 0, 1}, {3 * bloomKeys, 0, 2}, {3 * bloomKeys, 4000, 2}} {
+		n := c.n
 		in := map[uint64]bool{}
 		keys := make([]uint64, 0, n)
-		for len(keys) < n {
+		for len(keys) < n-c.crowd {
 			// Mixed keys of positions of up to 40 holes, as the searches
 			// make them.
 			k := mix(engine.Position(rng.Uint64() >> 24))
@@ -591,8 +596,21 @@ func TestKeySet(t *testing.T) {
 				keys = append(keys, k)
 			}
 		}
+		// The crowd: consecutive keys, all of one home slot, from just
+		// below the middle key (where two workers' runs meet).
+		if c.crowd > 0 {
+			slices.Sort(keys)
+			k := keys[len(keys)/2] - uint64(c.crowd)/2
+			for len(keys) < n {
+				if k != 0 && !in[k] {
+					in[k] = true
+					keys = append(keys, k)
+				}
+				k++
+			}
+		}
 		slices.Sort(keys)
-		s := newKeySet(keys)
+		s := newKeySet(keys, c.workers)
 		if got, want := s.bloom != nil, n >= bloomKeys; got != want {
 			t.Errorf("%d keys: filter kept %v, want %v", n, got, want)
 		}

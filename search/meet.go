@@ -130,7 +130,7 @@ func meet(ctx context.Context, prob Problem, opt ExploreOptions) (*meeting, erro
 // meetAt returns the keys of fwd (the start's side) whose complements are
 // among goal (the goal's side, of as many pegs as fwd's complements).
 func (mt *meeting) meetAt(fwd, goal []uint64, workers int, mem *memBudget) ([]uint64, error) {
-	set, release, err := newKeySetIn(goal, mem, "the positions where the searches meet")
+	set, release, err := newKeySetIn(goal, workers, mem, "the positions where the searches meet")
 	if err != nil {
 		return nil, err
 	}
