@@ -1292,7 +1292,7 @@ func (s *keySet) fill(keys []uint64, nw int) {
 	n := len(keys)
 	starts := make([]int, nw+1) // the runs' first keys
 	for c := 1; c < nw; c++ {
-		i := max(starts[c-1]+1, c*n/nw)
+		i := min(n, max(starts[c-1]+1, c*n/nw))
 		for i < n {
 			w0, _ := s.bloomBits(keys[i-1])
 			if w, _ := s.bloomBits(keys[i]); w != w0 {

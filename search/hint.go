@@ -196,7 +196,9 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 	// found it.
 	fewest, known := 0, false
 	dfs := opt
-	if oracle == nil {
+	// ownBudget: the hint sets depth first's budget (else it is opt's).
+	ownBudget := oracle == nil
+	if ownBudget {
 		dfs.MaxNodes = levelNodes
 		if hist == nil {
 			dfs.MaxNodes = loneNodes(p)
@@ -377,7 +379,7 @@ func Advise(ctx context.Context, b *engine.Board, p engine.Position, goal engine
 			// not answer it sooner. (The jumps to take back, below, race
 			// them again.)
 			few.MaxNodes = opt.MaxNodes
-		} else if few.MaxNodes != 0 {
+		} else if ownBudget && few.MaxNodes != 0 {
 			// A lone position gets loneNodes(p) here too, though its first
 			// question may have had less (the check for the board's own
 			// game): what this falls back on lists everything p reaches,

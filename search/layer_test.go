@@ -576,14 +576,14 @@ func gcCount() uint32 {
 
 // TestKeySet checks a set large enough to keep a Bloom filter (and a
 // small one) against a map: every key in, every other key out, made on one
-// worker or two. It fails if the filter rules out a key that the set holds,
+// worker or several. It fails if the filter rules out a key that the set holds,
 // or if two workers lose a key where their runs of the table meet: one
 // case crowds a few thousand keys onto the slots there.
 func TestKeySet(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	for _, c := range []struct {
 		n, crowd, workers int
-	}{{1000, 0, 1}, {1000, 0, 2}, {3 * bloomKeys, 0, 1}, {3 * bloomKeys, 0, 2}, {3 * bloomKeys, 4000, 2}} {
+	}{{1000, 0, 1}, {1000, 0, 2}, {3 * bloomKeys, 0, 1}, {3 * bloomKeys, 0, 2}, {3 * bloomKeys, 4000, 2}, {3 * bloomKeys, 4000, 7}} {
 		n := c.n
 		in := map[uint64]bool{}
 		keys := make([]uint64, 0, n)
