@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"pegs/engine"
+	"pegs/search/internal/movegen"
 )
 
 // The depth-first solver commits to its first choices: on boards larger
@@ -119,9 +120,10 @@ type beamNode struct {
 // s.path.
 func (s *solver) beam(start engine.Position, width, isolated int) bool {
 	gen := s.gen
-	w := newWorkerState(gen)
-	imgs := make([]engine.Position, gen.nsym)
-	layers := [][]beamNode{{{p: canonical(s.img[0]), parent: -1}}}
+	w := gen.NewParent()
+	var moves []int16
+	imgs := make([]engine.Position, gen.NSym)
+	layers := [][]beamNode{{{p: movegen.Canonical(s.img[0]), parent: -1}}}
 	for pegs := s.pegs0 - 1; pegs >= s.target(); pegs-- {
 		if err := s.ctx.Err(); err != nil {
 			s.err = err
@@ -136,10 +138,10 @@ func (s *solver) beam(start engine.Position, width, isolated int) bool {
 				s.err = ErrNodeLimit
 				return false
 			}
-			w.setParent(gen, n.p)
-			w.moves = gen.appendMoves(w.moves[:0], n.p)
-			for _, k := range w.moves {
-				c := w.child(gen, k)
+			w.Set(n.p)
+			moves = gen.AppendMoves(moves[:0], n.p)
+			for _, k := range moves {
+				c := w.Child(k)
 				if s.pagoda != nil && s.pagoda.Value(c) < s.need {
 					continue
 				}
@@ -159,7 +161,7 @@ func (s *solver) beam(start engine.Position, width, isolated int) bool {
 			return false
 		case s.end != nil && pegs <= s.end.maxPegs:
 			for i, n := range kids {
-				if s.end.has(pegs, gen.group.Images(n.p, imgs)) {
+				if s.end.has(pegs, gen.Group.Images(n.p, imgs)) {
 					return s.finish(start, append(layers, kids), i, true)
 				}
 			}
@@ -226,7 +228,7 @@ func (s *solver) beamScore(p engine.Position, isolated int) int {
 	for q := uint64(p); q != 0; q &= q - 1 {
 		c += s.cost[bits.TrailingZeros64(q)]
 	}
-	return isolated*s.isolated(p) + c
+	return isolated*s.gen.Isolated(p) + c
 }
 
 // finish turns the beam's chain of canonical positions ending at node i of
@@ -243,11 +245,11 @@ func (s *solver) finish(start engine.Position, layers [][]beamNode, i int, table
 	for d := 1; d < len(chain); d++ {
 		imgs, next := s.img[d-1], s.img[d]
 		found := false
-		for _, k := range s.gen.appendMoves(nil, p) {
-			s.gen.childImages(next, imgs, k)
-			if canonical(next) == chain[d] {
+		for _, k := range s.gen.AppendMoves(nil, p) {
+			s.gen.ChildImages(next, imgs, k)
+			if movegen.Canonical(next) == chain[d] {
 				s.path[d-1] = k
-				p ^= s.gen.masks[k]
+				p ^= s.gen.Masks[k]
 				found = true
 				break
 			}

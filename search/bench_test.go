@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	"pegs/engine"
+	"pegs/search/internal/key"
+	"pegs/search/internal/memory"
+	"pegs/search/internal/movegen"
 )
 
 // BenchmarkSolve measures the first solution of single problems, and the
@@ -164,9 +167,9 @@ func BenchmarkFewestMoves(b *testing.B) {
 func BenchmarkStoredKeys(b *testing.B) {
 	bd := engine.English()
 	g, _ := bd.ParseGoal("center")
-	gen := newMoveGen(bd, Problem{bd, bd.Start(), g}.Group())
-	e := &expander{gen: gen, mem: &memBudget{limit: 1 << 33}}
-	l := &layer{pegs: bd.Start().Pegs(), keys: []uint64{mix(gen.group.Canonical(bd.Start()))}}
+	gen := movegen.New(bd, Problem{bd, bd.Start(), g}.Group())
+	e := &expander{gen: gen, mem: memory.New(1 << 33)}
+	l := &layer{pegs: bd.Start().Pegs(), keys: []uint64{key.Mix(gen.Group.Canonical(bd.Start()))}}
 	for l.pegs > 16 {
 		next, _, err := e.next(context.Background(), l)
 		if err != nil {

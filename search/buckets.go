@@ -3,6 +3,7 @@ package search
 import (
 	"fmt"
 	"math/bits"
+	"pegs/search/internal/memory"
 	"unsafe"
 )
 
@@ -25,7 +26,7 @@ type bucketTable[R rec] struct {
 	bb    uint   // top key bits that pick the bucket
 	low   uint64 // bits below a packed word's key: its tags (see packing)
 	n     int    // keys held
-	mem   *memBudget
+	mem   *memory.Budget
 	// closed tables hold a fixed set of keys, seeded before any child
 	// comes (see seed): a child whose key is not among them is dropped.
 	closed bool
@@ -76,7 +77,7 @@ func (t *bucketTable[R]) alloc(size int) error {
 	old := t.slots
 	for {
 		bytes := int64(size+tableSlack) * rsize
-		if err := t.mem.take(bytes, "the next layer's positions"); err != nil {
+		if err := t.mem.Take(bytes, "the next layer's positions"); err != nil {
 			return err // t is as it was
 		}
 		nt := *t
@@ -87,12 +88,12 @@ func (t *bucketTable[R]) alloc(size int) error {
 		}
 		// A probe reached the last slot, so unlikely at this load that
 		// doubling wastes nothing worth saving.
-		t.mem.give(bytes)
+		t.mem.Give(bytes)
 		size *= 2
 	}
 	if old != nil {
 		freed := int64(len(old)) * rsize
-		t.mem.give(freed)
+		t.mem.Give(freed)
 	}
 	return nil
 }
@@ -152,7 +153,7 @@ func (t *bucketTable[R]) seed(keys []uint64) error {
 // seedSize returns the home slots for n seeded keys.
 func (t *bucketTable[R]) seedSize(n int) int {
 	size := slotsFor(n, seedFill)
-	if int64(size)<<t.bb*int64(unsafe.Sizeof(*new(R))) > t.mem.limit/8 {
+	if int64(size)<<t.bb*int64(unsafe.Sizeof(*new(R))) > t.mem.Limit()/8 {
 		// Tables this large for a layer (all its buckets' alike) are
 		// filled as far as tables that grow ever are.
 		size = slotsFor(n, maxLoad)
@@ -184,7 +185,7 @@ func (t *bucketTable[R]) close() error {
 	t.closed = true
 	if _, bare := any(t).(*bucketTable[uint64]); bare {
 		words := (len(t.slots) + 63) / 64
-		if err := t.mem.take(int64(words)*8, "the next layer's positions"); err != nil {
+		if err := t.mem.Take(int64(words)*8, "the next layer's positions"); err != nil {
 			t.free()
 			return err
 		}
@@ -197,7 +198,7 @@ func (t *bucketTable[R]) close() error {
 // free gives t's slots back to the budget.
 func (t *bucketTable[R]) free() {
 	bytes := int64(len(t.slots))*int64(unsafe.Sizeof(*new(R))) + int64(len(t.reached))*8
-	t.mem.give(bytes)
+	t.mem.Give(bytes)
 	t.slots, t.reached = nil, nil
 }
 

@@ -5,6 +5,9 @@ import (
 	"sync"
 
 	"pegs/engine"
+	"pegs/search/internal/key"
+	"pegs/search/internal/memory"
+	"pegs/search/internal/movegen"
 )
 
 // endgame is a table of the positions with few pegs that can still meet a
@@ -16,7 +19,7 @@ import (
 type endgame struct {
 	full    engine.Position
 	maxPegs int
-	layers  []*keySet // by peg count of the position (not of its complement)
+	layers  []*key.Set // by peg count of the position (not of its complement)
 }
 
 // endgameSize bounds the positions an endgame table holds.
@@ -48,13 +51,13 @@ type pagodaKey struct {
 }
 
 // solverGen returns the shared move generator for a goal's group.
-func solverGen(b *engine.Board, goal engine.Goal) *moveGen {
+func solverGen(b *engine.Board, goal engine.Goal) *movegen.Gen {
 	k := genKey{b, goal}
 	if g, ok := moveGens.Load(k); ok {
-		return g.(*moveGen)
+		return g.(*movegen.Gen)
 	}
-	g, _ := moveGens.LoadOrStore(k, newMoveGen(b, goalGroup(b, goal)))
-	return g.(*moveGen)
+	g, _ := moveGens.LoadOrStore(k, movegen.New(b, goalGroup(b, goal)))
+	return g.(*movegen.Gen)
 }
 
 // distancePagoda returns the shared distance pagoda toward a hole.
@@ -70,23 +73,23 @@ func distancePagoda(b *engine.Board, hole int) *engine.Pagoda {
 // endgameFor returns the endgame table for a goal and position class,
 // building it on first use; it returns nil if it cannot be built within
 // the memory budget.
-func endgameFor(ctx context.Context, b *engine.Board, goal engine.Goal, class engine.Class, gen *moveGen, budget int64) *endgame {
-	key := endgameKey{b, goal, class}
-	if e, ok := endgames.Load(key); ok {
+func endgameFor(ctx context.Context, b *engine.Board, goal engine.Goal, class engine.Class, gen *movegen.Gen, budget int64) *endgame {
+	ek := endgameKey{b, goal, class}
+	if e, ok := endgames.Load(ek); ok {
 		return e.(*endgame)
 	}
 	n := b.Holes()
-	seeds := goalSeeds(b, class, goal, gen.group)
+	seeds := goalSeeds(b, class, goal, gen.Group)
 	if len(seeds) == 0 {
 		return nil
 	}
-	e := &endgame{full: b.Full(), layers: make([]*keySet, n+1)}
-	ex := &expander{gen: gen, workers: 1, mem: &memBudget{limit: budget}}
+	e := &endgame{full: b.Full(), layers: make([]*key.Set, n+1)}
+	ex := &expander{gen: gen, workers: 1, mem: memory.New(budget)}
 	cur := &layer{pegs: n - 1, keys: seeds}
 	total := 0
 	for {
 		pegs := n - cur.pegs
-		e.layers[pegs] = newKeySet(cur.keys, 1)
+		e.layers[pegs] = key.NewSet(cur.keys, 1)
 		e.maxPegs = pegs
 		total += cur.len()
 		if total > endgameSize || pegs >= n/2 {
@@ -101,7 +104,7 @@ func endgameFor(ctx context.Context, b *engine.Board, goal engine.Goal, class en
 		}
 		cur = next
 	}
-	actual, _ := endgames.LoadOrStore(key, e)
+	actual, _ := endgames.LoadOrStore(ek, e)
 	return actual.(*endgame)
 }
 
@@ -112,5 +115,5 @@ func (e *endgame) has(pegs int, imgs []engine.Position) bool {
 	for _, x := range imgs[1:] {
 		c = min(c, e.full^x)
 	}
-	return e.layers[pegs].has(mix(c))
+	return e.layers[pegs].Has(key.Mix(c))
 }

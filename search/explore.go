@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"math/bits"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -13,6 +12,11 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"pegs/engine"
+	"pegs/search/internal/exact"
+	"pegs/search/internal/key"
+	"pegs/search/internal/memory"
+	"pegs/search/internal/movegen"
+	"pegs/search/internal/pool"
 )
 
 // Problem is a start position and a one-peg goal on a board.
@@ -145,7 +149,7 @@ func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, 
 		return nil, err
 	}
 	b := prob.Board
-	mem := &memBudget{limit: Options{Memory: opt.Memory}.memory()}
+	mem := memory.New(Options{Memory: opt.Memory}.memory())
 	group := prob.Group()
 	if opt.WholeGroup && prob.Goal.Kind == engine.OnePeg {
 		group = b.Symmetry()
@@ -153,18 +157,18 @@ func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, 
 	if opt.NoSymmetry {
 		group = group.Trivial()
 	}
-	gen := newMoveGen(b, group)
+	gen := movegen.New(b, group)
 	a := &Analysis{Symmetries: group.Len(), Solutions: new(big.Int),
 		SolutionsByFinish: map[int]*big.Int{}, SolutionsByOrbit: map[int]*big.Int{}, Orbits: map[int][]int{}}
 	if !opt.NoGames {
 		a.Games = new(big.Int)
 	}
-	first := &layer{pegs: prob.Start.Pegs(), keys: []uint64{mix(group.Canonical(prob.Start))}}
+	first := &layer{pegs: prob.Start.Pegs(), keys: []uint64{key.Mix(group.Canonical(prob.Start))}}
 	if opt.ReachableOnly {
 		return a.reachable(ctx, first, &expander{gen: gen, workers: opt.Workers, mem: mem}, opt.Progress, t0)
 	}
 	if !opt.NoGames {
-		first.m, first.q = []u128{{lo: 1}}, []uint64{fixedOne}
+		first.m, first.q = []exact.U128{{Lo: 1}}, []uint64{exact.FixedOne}
 	}
 	// Stopped by cancellation, the analysis keeps what the forward pass
 	// finished: its layers' positions, as ReachableOnly reports them.
@@ -185,7 +189,7 @@ func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, 
 		if opt.NoGames {
 			return
 		}
-		a.Games.Add(a.Games, st.games.big())
+		a.Games.Add(a.Games, st.games.Big())
 		if l.pegs == 1 {
 			a.countFinishes(prob, group, l)
 		}
@@ -199,7 +203,7 @@ func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, 
 	}
 	if opt.NoGames {
 		for _, l := range fwd {
-			mem.give(l.bytes())
+			mem.Give(l.bytes())
 			l.keys, l.stored = nil, nil
 		}
 		if err := a.countWinning(ctx, prob, &expander{gen: gen, workers: opt.Workers, counts: true, mem: mem}, win, opt.Progress); err != nil {
@@ -212,14 +216,14 @@ func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, 
 
 // total sums a's layers into its totals and notes the peak memory and the
 // time since t0.
-func (a *Analysis) total(mem *memBudget, t0 time.Time) {
+func (a *Analysis) total(mem *memory.Budget, t0 time.Time) {
 	for _, l := range a.Layers {
 		a.Reachable += l.Reachable
 		a.ReachableRaw += l.ReachableRaw
 		a.Winnable += l.Winnable
 		a.DeadEnds += l.DeadEnds
 	}
-	a.PeakBytes = mem.peak.Load()
+	a.PeakBytes = mem.Peak()
 	a.Elapsed = time.Since(t0)
 }
 
@@ -232,7 +236,7 @@ func (a *Analysis) reachable(ctx context.Context, first *layer, e *expander, pro
 		a.total(e.mem, t0)
 		return a, err
 	}
-	if err := e.mem.take(first.bytes(), "the first layer"); err != nil {
+	if err := e.mem.Take(first.bytes(), "the first layer"); err != nil {
 		return done(err)
 	}
 	// A layer goes once expanded, before its children are collected. One
@@ -242,14 +246,14 @@ func (a *Analysis) reachable(ctx context.Context, first *layer, e *expander, pro
 	// Only then: coding every large layer took the French d3 count from
 	// 6.9 to 4.7 GB peak RSS, but from 419 to 526 s.
 	e.spent = func(l *layer) {
-		e.mem.give(l.bytes())
+		e.mem.Give(l.bytes())
 		l.keys, l.stored = nil, nil
 	}
 	if e.code == nil {
 		e.code = func(n int, tableBytes int64) bool {
 			children := int64(slotsFor(e.expect(n), tableFill)) * 8
-			lists := int64(roundSize(n, 8, e.mem.limit)) * 8 * 5 / 4
-			return e.mem.used.Load()-tableBytes+int64(n)*8+children+lists > e.mem.limit
+			lists := int64(roundSize(n, 8, e.mem.Limit())) * 8 * 5 / 4
+			return e.mem.Used()-tableBytes+int64(n)*8+children+lists > e.mem.Limit()
 		}
 	}
 	cur := first
@@ -263,10 +267,10 @@ func (a *Analysis) reachable(ctx context.Context, first *layer, e *expander, pro
 			return done(err)
 		}
 		a.Layers = append(a.Layers, LayerStats{Pegs: cur.pegs, Reachable: st.positions, ReachableRaw: st.raw, DeadEnds: st.deadEnds})
-		e.mem.give(cur.bytes())
+		e.mem.Give(cur.bytes())
 		cur = next
 	}
-	e.mem.give(cur.bytes())
+	e.mem.Give(cur.bytes())
 	return done(nil)
 }
 
@@ -276,28 +280,28 @@ func (a *Analysis) countFinishes(prob Problem, group *engine.Group, l *layer) {
 	split := group.Stabilizer(prob.Start).Len() == group.Len()
 	var win uint64
 	for i, k := range l.keys {
-		p := unmix(k)
+		p := key.Unmix(k)
 		if !prob.Goal.Reached(p) {
 			continue
 		}
 		orbit := holeOrbits(group, []int{holeOf(p)})[0]
 		a.Orbits[orbit[0]] = orbit
-		a.SolutionsByOrbit[orbit[0]] = l.m[i].big()
+		a.SolutionsByOrbit[orbit[0]] = l.m[i].Big()
 		if split {
 			// The count is for the orbit; with the start fixed by every
 			// symmetry, each hole in it has an equal share.
-			n := l.m[i].big()
+			n := l.m[i].Big()
 			n.Quo(n, big.NewInt(int64(len(orbit))))
 			for _, h := range orbit {
 				a.SolutionsByFinish[h] = n
 			}
 		}
-		a.Solutions.Add(a.Solutions, l.m[i].big())
+		a.Solutions.Add(a.Solutions, l.m[i].Big())
 		if l.q != nil {
 			win += l.q[i]
 		}
 	}
-	a.RandomWin = float64(win) / fixedOne
+	a.RandomWin = float64(win) / exact.FixedOne
 }
 
 // countWinning counts paths and random play forward again, from the start
@@ -314,7 +318,7 @@ func (a *Analysis) countWinning(ctx context.Context, prob Problem, e *expander, 
 	if first == nil {
 		first = win[p0].stored.keys(e.workers) // the start alone
 	}
-	cur := &layer{pegs: p0, keys: first, m: []u128{{lo: 1}}, q: []uint64{fixedOne}}
+	cur := &layer{pegs: p0, keys: first, m: []exact.U128{{Lo: 1}}, q: []uint64{exact.FixedOne}}
 	for cur.pegs > 1 {
 		if progress != nil {
 			pegs := cur.pegs
@@ -337,15 +341,15 @@ func (a *Analysis) countWinning(ctx context.Context, prob Problem, e *expander, 
 			return err
 		}
 		if cur.pegs != p0 {
-			e.mem.give(cur.bytes())
+			e.mem.Give(cur.bytes())
 		}
 		cur = next
 		if cur.len() == 0 {
 			return nil
 		}
 	}
-	a.countFinishes(prob, e.gen.group, cur)
-	e.mem.give(cur.bytes())
+	a.countFinishes(prob, e.gen.Group, cur)
+	e.mem.Give(cur.bytes())
 	return nil
 }
 
@@ -354,8 +358,8 @@ func (a *Analysis) countWinning(ctx context.Context, prob Problem, e *expander, 
 // the others can go. Chunks of l are matched in parallel. The bits low of
 // l's keys (the tags of packed words) are left out of the match.
 func (l *layer) only(keys []uint64, low uint64, workers int) *layer {
-	found := make([][]int, chunksOf(l.len(), workers))
-	inChunks(l.len(), workers, func(c, lo, hi int) {
+	found := make([][]int, pool.ChunkCount(l.len(), workers))
+	pool.Chunks(l.len(), workers, func(c, lo, hi int) {
 		j, _ := slices.BinarySearch(keys, l.keys[lo]&^low)
 		for i := lo; i < hi && j < len(keys); i++ {
 			k := l.keys[i] &^ low
@@ -370,12 +374,12 @@ func (l *layer) only(keys []uint64, low uint64, workers int) *layer {
 	idx := slices.Concat(found...)
 	out := &layer{pegs: l.pegs, keys: make([]uint64, len(idx))}
 	if l.m != nil {
-		out.m = make([]u128, len(idx))
+		out.m = make([]exact.U128, len(idx))
 	}
 	if l.q != nil {
 		out.q = make([]uint64, len(idx))
 	}
-	inChunks(len(idx), workers, func(_, lo, hi int) {
+	pool.Chunks(len(idx), workers, func(_, lo, hi int) {
 		for j := lo; j < hi; j++ {
 			i := idx[j]
 			out.keys[j] = l.keys[i]
@@ -404,7 +408,7 @@ func holeOf(p engine.Position) int {
 // its counts once the next layer has them.
 func forward(ctx context.Context, e *expander, start []*layer, phase string, progress func(Progress), visit func(*layer, layerStats)) ([]*layer, error) {
 	layers := start
-	if err := e.mem.take(layers[len(layers)-1].bytes(), "the first layer"); err != nil {
+	if err := e.mem.Take(layers[len(layers)-1].bytes(), "the first layer"); err != nil {
 		return nil, err
 	}
 	var held int64 // the bytes of the keys of the layers expanded
@@ -421,7 +425,7 @@ func forward(ctx context.Context, e *expander, start []*layer, phase string, pro
 		// the French board 1.2 GB less at the widest layer, and 2 GB
 		// less as it is found).
 		coded := func(more int) bool {
-			return e.store && held+int64(more)*8 > e.mem.limit/storeShare
+			return e.store && held+int64(more)*8 > e.mem.Limit()/storeShare
 		}
 		e.code = func(n int, _ int64) bool { return coded(cur.size() + n) }
 		next, st, err := e.next(ctx, cur)
@@ -433,18 +437,18 @@ func forward(ctx context.Context, e *expander, start []*layer, phase string, pro
 			visit(cur, st)
 		}
 		// Counts are needed only to make the next layer's.
-		e.mem.give(int64(len(cur.m))*16 + int64(len(cur.q))*8)
+		e.mem.Give(int64(len(cur.m))*16 + int64(len(cur.q))*8)
 		cur.m, cur.q = nil, nil
 		last := next.size() == 0
 		if last {
-			e.mem.give(next.bytes())
+			e.mem.Give(next.bytes())
 		} else {
 			layers = append(layers, next)
 		}
 		if held += st.positions * 8; coded(next.size()) {
 			for _, l := range layers {
 				if l.stored == nil && len(l.m) == 0 {
-					l.store(e.gen.board.Holes(), e.workers, e.mem)
+					l.store(e.gen.Board.Holes(), e.workers, e.mem)
 				}
 			}
 		}
@@ -460,8 +464,8 @@ func forward(ctx context.Context, e *expander, start []*layer, phase string, pro
 // storedKeys) once their keys pass a share of the budget, as the forward
 // layers are (on the French c1 run about 1 GB less at the walk back's
 // widest layer, where a 6 GiB budget stopped it).
-func (a *Analysis) findWinnable(ctx context.Context, prob Problem, gen *moveGen, opt ExploreOptions, mem *memBudget, fwd []*layer, keep bool) (map[int]*layer, error) {
-	if len(backwardSeeds(prob, gen.group)) == 0 {
+func (a *Analysis) findWinnable(ctx context.Context, prob Problem, gen *movegen.Gen, opt ExploreOptions, mem *memory.Budget, fwd []*layer, keep bool) (map[int]*layer, error) {
+	if len(backwardSeeds(prob, gen.Group)) == 0 {
 		return nil, nil
 	}
 	byPegs := map[int]*layer{}
@@ -473,15 +477,15 @@ func (a *Analysis) findWinnable(ctx context.Context, prob Problem, gen *moveGen,
 	win := map[int]*layer{}
 	var held int64 // the bytes of the winnable keys found
 	code := func() {
-		if held > mem.limit/storeShare {
+		if held > mem.Limit()/storeShare {
 			for _, l := range win {
 				if l.stored == nil && l.keys != nil {
-					l.store(gen.board.Holes(), opt.Workers, mem)
+					l.store(gen.Board.Holes(), opt.Workers, mem)
 				}
 			}
 		}
 	}
-	err := walkBack(ctx, prob.Goal, gen, byPegs, fwd[0].pegs, true, mirrored(prob, gen.group), opt, mem, func(pegs int, keys []uint64) error {
+	err := walkBack(ctx, prob.Goal, gen, byPegs, fwd[0].pegs, true, mirrored(prob, gen.Group), opt, mem, func(pegs int, keys []uint64) error {
 		a.Layers[index[pegs]].Winnable = int64(len(keys))
 		if !keep {
 			return nil
@@ -491,7 +495,7 @@ func (a *Analysis) findWinnable(ctx context.Context, prob Problem, gen *moveGen,
 		code()
 		win[pegs] = &layer{pegs: pegs, keys: keys}
 		held += int64(len(keys)) * 8
-		return mem.take(int64(len(keys))*8, "the winnable positions")
+		return mem.Take(int64(len(keys))*8, "the winnable positions")
 	})
 	if err == nil {
 		code()
@@ -502,11 +506,11 @@ func (a *Analysis) findWinnable(ctx context.Context, prob Problem, gen *moveGen,
 // selfJoin returns the keys of l whose complements, made canonical, are in
 // l too: l is the middle layer of a mirrored problem on a board of an even
 // number of holes (see winnable), whose complements have as many pegs.
-func selfJoin(ctx context.Context, l *layer, b *engine.Board, group *engine.Group, workers int, mem *memBudget) ([]uint64, error) {
+func selfJoin(ctx context.Context, l *layer, b *engine.Board, group *engine.Group, workers int, mem *memory.Budget) ([]uint64, error) {
 	return keepFound(ctx, l, l.len(), workers, mem, func(dst []uint64, lo, hi int) []uint64 {
 		dst = slices.Grow(dst, hi-lo)
 		for _, k := range l.keys[lo:hi] {
-			dst = append(dst, mix(group.Canonical(b.Complement(unmix(k)))))
+			dst = append(dst, key.Mix(group.Canonical(b.Complement(key.Unmix(k)))))
 		}
 		return dst
 	})
@@ -527,7 +531,7 @@ func selfJoin(ctx context.Context, l *layer, b *engine.Board, group *engine.Grou
 // The complements come straight from the parent's: symmetries permute
 // holes, so comp(p) has the complemented images of p, and the child of p
 // by a jump has the complement comp(p) with that jump's holes flipped.
-func meetingKeys(ctx context.Context, keys, goal []uint64, gen *moveGen, opt ExploreOptions, mem *memBudget) ([]uint64, error) {
+func meetingKeys(ctx context.Context, keys, goal []uint64, gen *movegen.Gen, opt ExploreOptions, mem *memory.Budget) ([]uint64, error) {
 	n := len(keys)
 	if n == 0 || len(goal) == 0 {
 		return nil, nil
@@ -537,33 +541,33 @@ func meetingKeys(ctx context.Context, keys, goal []uint64, gen *moveGen, opt Exp
 		return nil, err
 	}
 	defer release()
-	b := gen.board
-	pegs := unmix(keys[0]).Pegs()
+	b := gen.Board
+	pegs := key.Unmix(keys[0]).Pegs()
 	// Chunks of a few thousand positions, so a cancellation is seen soon
 	// and the halves of a layer balance across workers.
 	chunks := max(1, min(n/4096, 1024))
 	out := make([][]uint64, chunks)
 	var done atomic.Int64
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(poolSize(opt.Workers))
+	g.SetLimit(pool.Size(opt.Workers))
 	for c := range chunks {
 		g.Go(func() error {
 			if err := gctx.Err(); err != nil {
 				return err
 			}
-			w := newWorkerState(gen)
+			w := gen.NewParent()
 			var keep []uint64
 			lo, hi := c*n/chunks, (c+1)*n/chunks
 		parents:
 			for _, k := range keys[lo:hi] {
-				p := unmix(k)
-				w.setParent(gen, b.Complement(p))
+				p := key.Unmix(k)
+				w.Set(b.Complement(p))
 				// Each child as its jump is found (see appendMoves).
-				q, empty := gen.latticeOf(p)
-				for gi := range gen.groups {
-					sg := &gen.groups[gi]
-					for f := sg.legal(q, empty); f != 0; f &= f - 1 {
-						if set.has(w.childKey(gen, sg.first(f))) {
+				q, empty := gen.LatticeOf(p)
+				for gi := range gen.Groups {
+					sg := &gen.Groups[gi]
+					for f := sg.Legal(q, empty); f != 0; f &= f - 1 {
+						if set.Has(key.Mix(w.Child(sg.First(f)))) {
 							keep = append(keep, k)
 							continue parents
 						}
@@ -586,18 +590,13 @@ func meetingKeys(ctx context.Context, keys, goal []uint64, gen *moveGen, opt Exp
 // newKeySetIn returns a keySet of keys with its memory charged to mem
 // before it is made (what says what it is for, in a refusal), and a func
 // that gives it back.
-func newKeySetIn(keys []uint64, workers int, mem *memBudget, what string) (*keySet, func(), error) {
-	slots, bloom := keySetSize(len(keys))
-	bytes := int64(slots+bloom) * 8
-	if err := mem.take(bytes, what); err != nil {
+func newKeySetIn(keys []uint64, workers int, mem *memory.Budget, what string) (*key.Set, func(), error) {
+	bytes := key.SetBytes(len(keys))
+	if err := mem.Take(bytes, what); err != nil {
 		return nil, nil, err
 	}
-	return newKeySet(keys, workers), func() { mem.give(bytes) }, nil
+	return key.NewSet(keys, workers), func() { mem.Give(bytes) }, nil
 }
-
-// keyBits is the number of top key bits by which keepFound and sortKeys
-// split mixed keys (which spread evenly over them) into parts.
-const keyBits = 8
 
 // keepFound returns the keys of l (sorted) that find produces. find
 // appends the mixed keys it finds for items lo..hi of its input to dst; it
@@ -605,16 +604,16 @@ const keyBits = 8
 // by their top bits, and each part is sorted and matched against the same
 // part of l in parallel, so nothing after find runs on one core. The keys
 // found are charged to mem while they are held.
-func keepFound(ctx context.Context, l *layer, n, workers int, mem *memBudget, find func(dst []uint64, lo, hi int) []uint64) ([]uint64, error) {
+func keepFound(ctx context.Context, l *layer, n, workers int, mem *memory.Budget, find func(dst []uint64, lo, hi int) []uint64) ([]uint64, error) {
 	if n == 0 || l.len() == 0 {
 		return nil, nil
 	}
-	const nb = 1 << keyBits
-	workers = poolSize(workers)
+	const nb = 1 << key.TopBits
+	workers = pool.Size(workers)
 	chunks := min(n, 4*workers)
 	parts := make([][nb][]uint64, chunks)
 	var held atomic.Int64
-	defer func() { mem.give(held.Load()) }()
+	defer func() { mem.Give(held.Load()) }()
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(workers)
 	for c := range chunks {
@@ -623,15 +622,15 @@ func keepFound(ctx context.Context, l *layer, n, workers int, mem *memBudget, fi
 			// Each key found lives on in a split part and, sorted, in a
 			// candidate list and its scratch.
 			bytes := int64(len(found)) * 8 * 3
-			if err := mem.take(bytes, "the positions to match against a layer"); err != nil {
+			if err := mem.Take(bytes, "the positions to match against a layer"); err != nil {
 				return err
 			}
 			held.Add(bytes)
 			split := make([]uint64, len(found))
-			count := countTops(found)
+			count := key.CountTops(found)
 			pos := count
 			for _, k := range found {
-				b := k >> (64 - keyBits)
+				b := k >> (64 - key.TopBits)
 				split[pos[b]] = k
 				pos[b]++
 			}
@@ -659,13 +658,13 @@ func keepFound(ctx context.Context, l *layer, n, workers int, mem *memBudget, fi
 			}
 			// Sorted straight from the parts; repeats stay, which
 			// intersect passes over.
-			cand := sortParts(ps, make([]uint64, total), make([]uint64, total))
-			lo, _ := slices.BinarySearch(l.keys, uint64(b)<<(64-keyBits))
+			cand := key.SortParts(ps, make([]uint64, total), make([]uint64, total))
+			lo, _ := slices.BinarySearch(l.keys, uint64(b)<<(64-key.TopBits))
 			hi := len(l.keys)
 			if b+1 < nb {
-				hi, _ = slices.BinarySearch(l.keys, uint64(b+1)<<(64-keyBits))
+				hi, _ = slices.BinarySearch(l.keys, uint64(b+1)<<(64-key.TopBits))
 			}
-			out[b] = intersect(l.keys[lo:hi], cand)
+			out[b] = key.Intersect(l.keys[lo:hi], cand)
 			return gctx.Err()
 		})
 	}
@@ -675,133 +674,6 @@ func keepFound(ctx context.Context, l *layer, n, workers int, mem *memBudget, fi
 	return slices.Concat(out...), nil
 }
 
-// splitTops moves keys, in place, into parts by their top bits, each
-// swapped into its part's next open slot, and returns where each part
-// begins (see countTops).
-func splitTops(keys []uint64) [1<<keyBits + 1]int {
-	count := countTops(keys)
-	next := count // next[b]: part b's first slot not yet settled
-	for b := range 1 << keyBits {
-		end := count[b+1]
-		for i := next[b]; i < end; i = next[b] {
-			k := keys[i]
-			// Swap k into its part until one of part b's comes here.
-			for t := k >> (64 - keyBits); t != uint64(b); t = k >> (64 - keyBits) {
-				j := next[t]
-				next[t]++
-				keys[j], k = k, keys[j]
-			}
-			keys[i] = k
-			next[b]++
-		}
-	}
-	return count
-}
-
-// countTops returns where each part of keys by top bits begins in a split
-// of keys: count[b] is the number of keys with top bits below b.
-func countTops(keys []uint64) (count [1<<keyBits + 1]int) {
-	for _, k := range keys {
-		count[k>>(64-keyBits)+1]++
-	}
-	for i := 1; i < len(count); i++ {
-		count[i] += count[i-1]
-	}
-	return count
-}
-
-// sortPart sorts mixed keys that share their top bits: radix passes on as
-// many bytes below them as the part's size needs, with tmp (as long as
-// part) for scratch. It returns part or tmp, whichever holds the result.
-func sortPart(part, tmp []uint64) []uint64 {
-	return sortParts([][]uint64{part}, tmp, part)
-}
-
-// sortParts sorts the mixed keys of parts, which share their top bits, into
-// a or b (each as long as all parts together; b may be the one part) and
-// returns the one that holds them: radix passes as sortPart's, the first
-// reading the parts where they are.
-func sortParts(parts [][]uint64, a, b []uint64) []uint64 {
-	return sortShared(parts, a, b, keyBits)
-}
-
-// sortShared is sortParts for words that share their top top bits and
-// spread evenly below them.
-func sortShared(parts [][]uint64, a, b []uint64, top uint) []uint64 {
-	if len(a) < 64 {
-		a = a[:0]
-		for _, p := range parts {
-			a = append(a, p...)
-		}
-		slices.Sort(a)
-		return a
-	}
-	// Enough digits that a few keys at most share them.
-	passes := 1
-	for len(a)>>(8*passes) > 4 && passes < 7 {
-		passes++
-	}
-	return sortRecords(parts, a, b, 64-top-uint(8*passes), passes)
-}
-
-// intersect returns the keys in both a and b, which are sorted; a's keys
-// are distinct, b's may repeat.
-func intersect(a, b []uint64) []uint64 {
-	var out []uint64
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
-		switch {
-		case a[i] < b[j]:
-			i++
-		case a[i] > b[j]:
-			j++
-		default:
-			out = append(out, a[i])
-			i++
-			j++
-		}
-	}
-	return out
-}
-
-// sortKeys sorts mixed keys in place: it splits them by their top bits
-// where they lie (each key swapped into its part's next open slot), then
-// radix sorts the parts in parallel, each worker with scratch for one part,
-// so a layer is sorted in its own memory and a little more (a split into
-// scratch as long as the keys took 1.7 GB more on the French widest
-// layers).
-func sortKeys(keys []uint64, workers int) {
-	if len(keys) < 1<<12 {
-		slices.Sort(keys)
-		return
-	}
-	count := splitTops(keys)
-	largest := 0
-	for b := range 1 << keyBits {
-		largest = max(largest, count[b+1]-count[b])
-	}
-	nw := poolSize(workers)
-	scratch := make(chan []uint64, nw)
-	for range nw {
-		scratch <- make([]uint64, largest)
-	}
-	var g errgroup.Group
-	g.SetLimit(nw)
-	for b := range 1 << keyBits {
-		g.Go(func() error {
-			tmp := <-scratch
-			defer func() { scratch <- tmp }()
-			part := keys[count[b]:count[b+1]]
-			copy(tmp, part)
-			if sorted := sortPart(tmp[:len(part)], part); len(sorted) > 0 && &sorted[0] != &part[0] {
-				copy(part, sorted)
-			}
-			return nil
-		})
-	}
-	g.Wait()
-}
-
 // mirrored reports whether prob's start is, up to group's symmetry, the
 // complement of its goal's one position (in the start's class): then
 // backward play from the goal is forward play from the start, and a
@@ -809,7 +681,7 @@ func sortKeys(keys []uint64, workers int) {
 // (of n-k pegs on a board of n holes) is.
 func mirrored(prob Problem, group *engine.Group) bool {
 	seeds := backwardSeeds(prob, group)
-	return len(seeds) == 1 && seeds[0] == mix(group.Canonical(prob.Start))
+	return len(seeds) == 1 && seeds[0] == key.Mix(group.Canonical(prob.Start))
 }
 
 // backwardSeeds returns the complements of the goal positions in the start's
@@ -825,7 +697,7 @@ func backwardSeeds(prob Problem, group *engine.Group) []uint64 {
 	}
 	var seeds []uint64
 	for _, t := range b.Targets(prob.Goal) {
-		seeds = append(seeds, mix(group.Canonical(b.Complement(t))))
+		seeds = append(seeds, key.Mix(group.Canonical(b.Complement(t))))
 	}
 	slices.Sort(seeds)
 	return slices.Compact(seeds)
@@ -849,7 +721,7 @@ func (w *WinSet) Contains(p engine.Position) bool {
 
 // containsCanonical is Contains for a position already in canonical form.
 func (w *WinSet) containsCanonical(c engine.Position) bool {
-	_, ok := slices.BinarySearch(w.keys[c.Pegs()], mix(c))
+	_, ok := slices.BinarySearch(w.keys[c.Pegs()], key.Mix(c))
 	return ok
 }
 
@@ -887,10 +759,10 @@ func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt Explor
 	}
 	b := prob.Board
 	n := b.Holes()
-	mem := &memBudget{limit: Options{Memory: opt.Memory}.memory()}
+	mem := memory.New(Options{Memory: opt.Memory}.memory())
 	group := prob.Group()
-	gen := newMoveGen(b, group)
-	start := mix(group.Canonical(prob.Start))
+	gen := movegen.New(b, group)
+	start := key.Mix(group.Canonical(prob.Start))
 	p0 := prob.Start.Pegs()
 	sets := make([]*WinSet, len(goals))
 	some := false
@@ -909,7 +781,7 @@ func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt Explor
 	self := mirrored(Problem{b, prob.Start, goals[0]}, group) && !whole
 	e := &expander{gen: gen, workers: opt.Workers, mem: mem}
 	first := &layer{pegs: p0, keys: []uint64{start}}
-	if err := mem.take(first.bytes(), "the first layer"); err != nil {
+	if err := mem.Take(first.bytes(), "the first layer"); err != nil {
 		return nil, err
 	}
 	fwd := map[int]*layer{p0: first}
@@ -924,7 +796,7 @@ func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt Explor
 		for _, w := range sets {
 			w.Layers = slices.Clone(expanded)
 			w.keys = map[int][]uint64{}
-			w.PeakBytes = mem.peak.Load()
+			w.PeakBytes = mem.Peak()
 			w.Elapsed = time.Since(t0)
 		}
 		return sets, err
@@ -981,7 +853,7 @@ func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt Explor
 			if err != nil {
 				return stopped(err)
 			}
-			if err := mem.take(int64(len(keys))*8, "the winnable positions"); err != nil {
+			if err := mem.Take(int64(len(keys))*8, "the winnable positions"); err != nil {
 				return stopped(err)
 			}
 			w.keys[stop] = keys
@@ -994,17 +866,17 @@ func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt Explor
 			if err != nil {
 				return stopped(err)
 			}
-			if err := mem.take(int64(len(keys))*8, "the winnable positions"); err != nil {
+			if err := mem.Take(int64(len(keys))*8, "the winnable positions"); err != nil {
 				return stopped(err)
 			}
 			w.keys[pegs] = keys
 		}
 		for pegs := stop - 1; pegs >= 1; pegs-- {
 			if mirror, ok := w.keys[n-pegs]; ok {
-				if err := mem.take(int64(len(mirror))*8, "the winnable positions"); err != nil {
+				if err := mem.Take(int64(len(mirror))*8, "the winnable positions"); err != nil {
 					return stopped(err)
 				}
-				w.keys[pegs] = complementKeys(mirror, b, group, mixed, opt.Workers)
+				w.keys[pegs] = complementKeys(mirror, b, group, key.Mixed(), opt.Workers)
 			}
 		}
 		// The other goals (see sameAfterOne) share the first's layers of
@@ -1018,10 +890,10 @@ func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt Explor
 			}
 			var last []uint64
 			for _, k := range w.keys[2] {
-				q := unmix(k)
+				q := key.Unmix(k)
 				for _, j := range b.Moves(nil, q) {
 					if c := q.Apply(j); g.Reached(c) {
-						last = append(last, mix(group.Canonical(c)))
+						last = append(last, key.Mix(group.Canonical(c)))
 					}
 				}
 			}
@@ -1032,7 +904,7 @@ func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt Explor
 		for i, g := range goals {
 			err := walkBack(ctx, g, gen, fwd, p0, false, mirrored(Problem{b, prob.Start, g}, group), opt, mem, func(pegs int, keys []uint64) error {
 				sets[i].keys[pegs] = keys
-				return mem.take(int64(len(keys))*8, "the winnable positions")
+				return mem.Take(int64(len(keys))*8, "the winnable positions")
 			})
 			if err != nil {
 				return stopped(err)
@@ -1048,7 +920,7 @@ func winnable(ctx context.Context, prob Problem, goals []engine.Goal, opt Explor
 			w.Winnable += ls.Winnable
 			w.Layers = append(w.Layers, ls)
 		}
-		w.PeakBytes = mem.peak.Load()
+		w.PeakBytes = mem.Peak()
 		w.Elapsed = time.Since(t0)
 	}
 	return sets, nil
@@ -1074,9 +946,9 @@ func sameAfterOne(prob Problem, group *engine.Group, first *layer, start uint64)
 		if s == start {
 			continue
 		}
-		q := unmix(s)
+		q := key.Unmix(s)
 		for _, j := range b.Moves(nil, q) {
-			if _, ok := slices.BinarySearch(first.keys, mix(group.Canonical(q.Apply(j)))); !ok {
+			if _, ok := slices.BinarySearch(first.keys, key.Mix(group.Canonical(q.Apply(j)))); !ok {
 				return false
 			}
 		}
@@ -1093,9 +965,9 @@ func sameAfterOne(prob Problem, group *engine.Group, first *layer, start uint64)
 // goal's one position: see mirrored), the winnable positions of n-k pegs
 // on a board of n holes are the complements of those of k, so it walks
 // back only to the middle and complements the layers past it.
-func walkBack(ctx context.Context, goal engine.Goal, gen *moveGen, fwd map[int]*layer, p0 int, free, mirror bool, opt ExploreOptions, mem *memBudget, each func(pegs int, keys []uint64) error) error {
-	group := gen.group
-	n := gen.board.Holes()
+func walkBack(ctx context.Context, goal engine.Goal, gen *movegen.Gen, fwd map[int]*layer, p0 int, free, mirror bool, opt ExploreOptions, mem *memory.Budget, each func(pegs int, keys []uint64) error) error {
+	group := gen.Group
+	n := gen.Board.Holes()
 	top := p0 // the last layer walked back to
 	if mirror {
 		top = min(p0, n/2)
@@ -1105,7 +977,7 @@ func walkBack(ctx context.Context, goal engine.Goal, gen *moveGen, fwd map[int]*
 	mirrors := map[int][]uint64{}
 	defer func() {
 		for _, keys := range mirrors {
-			mem.give(int64(len(keys)) * 8)
+			mem.Give(int64(len(keys)) * 8)
 		}
 	}()
 	var below []uint64
@@ -1122,12 +994,12 @@ func walkBack(ctx context.Context, goal engine.Goal, gen *moveGen, fwd map[int]*
 			}
 		}
 		if pegs > top {
-			keys = complementKeys(mirrors[n-pegs], gen.board, group, mixed, opt.Workers)
-			mem.give(int64(len(mirrors[n-pegs])) * 8)
+			keys = complementKeys(mirrors[n-pegs], gen.Board, group, key.Mixed(), opt.Workers)
+			mem.Give(int64(len(mirrors[n-pegs])) * 8)
 			delete(mirrors, n-pegs)
 		} else if pegs == 1 {
 			for _, k := range l.keys {
-				if goal.Reached(unmix(k)) || goal.Kind == engine.OnePegAt && group.Canonical(unmix(k)) == group.Canonical(1<<uint(goal.Hole)) {
+				if goal.Reached(key.Unmix(k)) || goal.Kind == engine.OnePegAt && group.Canonical(key.Unmix(k)) == group.Canonical(1<<uint(goal.Hole)) {
 					keys = append(keys, k)
 				}
 			}
@@ -1142,11 +1014,11 @@ func walkBack(ctx context.Context, goal engine.Goal, gen *moveGen, fwd map[int]*
 		}
 		l.drop(mem)
 		if free {
-			mem.give(l.bytes())
+			mem.Give(l.bytes())
 			l.keys, l.stored, l.m, l.q = nil, nil, nil, nil
 		}
 		if pegs <= top && n-pegs > top && n-pegs <= p0 {
-			if err := mem.take(int64(len(keys))*8, "the winnable positions to mirror"); err != nil {
+			if err := mem.Take(int64(len(keys))*8, "the winnable positions to mirror"); err != nil {
 				return err
 			}
 			mirrors[pegs] = slices.Clone(keys)
@@ -1161,14 +1033,14 @@ func walkBack(ctx context.Context, goal engine.Goal, gen *moveGen, fwd map[int]*
 
 // complementKeys returns the canonical complements of keys, packed by pk
 // (their tags left out), sorted.
-func complementKeys(keys []uint64, b *engine.Board, group *engine.Group, pk packing, workers int) []uint64 {
+func complementKeys(keys []uint64, b *engine.Board, group *engine.Group, pk key.Packing, workers int) []uint64 {
 	out := make([]uint64, len(keys))
-	inChunks(len(keys), workers, func(_, lo, hi int) {
+	pool.Chunks(len(keys), workers, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
-			out[i] = pk.key(group.Canonical(b.Complement(pk.pos(keys[i]))))
+			out[i] = pk.Key(group.Canonical(b.Complement(pk.Pos(keys[i]))))
 		}
 	})
-	sortKeys(out, workers)
+	key.Sort(out, workers)
 	return out
 }
 
@@ -1180,7 +1052,7 @@ func complementKeys(keys []uint64, b *engine.Board, group *engine.Group, pk pack
 // in tables, where sorting every parent found took three words each (7 GiB
 // on the French board's widest winnable layers). With free, l lets go of
 // its keys and code (see walkBack) once they are in the tables.
-func parentsOf(ctx context.Context, l *layer, next []uint64, gen *moveGen, workers int, mem *memBudget, free bool) ([]uint64, error) {
+func parentsOf(ctx context.Context, l *layer, next []uint64, gen *movegen.Gen, workers int, mem *memory.Budget, free bool) ([]uint64, error) {
 	if len(next) == 0 || l.size() == 0 {
 		return nil, nil
 	}
@@ -1194,7 +1066,7 @@ func parentsOf(ctx context.Context, l *layer, next []uint64, gen *moveGen, worke
 		// Once its keys are in the tables, l goes (on the French c1 run
 		// its code is 0.4 GB at the walk back's widest layer).
 		e.seeded = func() {
-			mem.give(l.bytes())
+			mem.Give(l.bytes())
 			l.keys, l.stored, l.m, l.q = nil, nil, nil, nil
 			e.within, e.withinCode = nil, nil
 		}
@@ -1206,169 +1078,6 @@ func parentsOf(ctx context.Context, l *layer, next []uint64, gen *moveGen, worke
 	if err != nil {
 		return nil, err
 	}
-	mem.give(found.bytes())
+	mem.Give(found.bytes())
 	return found.keys, nil
-}
-
-// keySet is a read-only hash set of mixed keys. A set too large for a
-// core's cache also keeps a Bloom filter of one word a key (see
-// bloomBits): a key it rules out is not in the set, so most misses end
-// there, in a few instructions on a word of a table that stays in the
-// shared cache (the English centre game's middle layer: 5 MB of filter
-// against 64 MB of keys), where a probe of the keys themselves reaches main
-// memory (looking up the complements of that layer's 24 million children
-// took 0.92 s without the filter, 0.46-0.56 s with it, of which finding
-// the children 0.22 s).
-type keySet struct {
-	slots []uint64
-	shift uint
-	bloom []uint64 // nil for a small set
-}
-
-// bloomKeys is the fewest keys for which a keySet keeps a filter: their
-// table (16 bytes a key, 2 MB here) is past a core's 1 MB cache.
-const bloomKeys = 1 << 17
-
-// bloomMul mixes a key again for the bits it sets in its filter word,
-// which its top bits pick; odd (SplitMix64's), and not mixMul, which made
-// the key.
-const bloomMul = 0xbf58476d1ce4e5b9
-
-// keySetSize returns the slots and filter words of a keySet of n keys.
-func keySetSize(n int) (slots, bloom int) {
-	slots = 16
-	for slots < 2*n {
-		slots *= 2
-	}
-	if n >= bloomKeys {
-		// 16 bits a key: about one key in 250 that the set lacks passes
-		// the filter.
-		bloom = n / 4
-	}
-	return slots, bloom
-}
-
-// newKeySet returns the set of keys (distinct, not 0). Sorted keys of a
-// set with a filter are put in on the worker pool (workers as
-// ExploreOptions.Workers), each worker a run of them; others, on one core.
-func newKeySet(keys []uint64, workers int) *keySet {
-	size, words := keySetSize(len(keys))
-	s := &keySet{shift: uint(64 - log2(size))}
-	if nw := poolSize(workers); nw > 1 && words > 0 && slices.IsSorted(keys) {
-		s.slots, s.bloom = make([]uint64, size), make([]uint64, words)
-		s.fill(keys, nw)
-		return s
-	}
-	s.slots = written[uint64](size)
-	for _, k := range keys {
-		s.put(k)
-	}
-	if words > 0 {
-		s.bloom = written[uint64](words)
-		for _, k := range keys {
-			w, m := s.bloomBits(k)
-			s.bloom[w] |= m
-		}
-	}
-	return s
-}
-
-// put puts key k in s's table.
-func (s *keySet) put(k uint64) {
-	mask := len(s.slots) - 1
-	i := int(k >> s.shift)
-	for s.slots[i] != 0 {
-		i = (i + 1) & mask
-	}
-	s.slots[i] = k
-}
-
-// fill puts sorted keys in s's empty table and filter, in nw runs at once.
-// A key's home slot and filter word grow with the key, so each run writes
-// slots from its first key's home up to the next run's, and its own filter
-// words: runs begin where the filter word changes. A key whose probe would
-// pass into the next run's slots waits, and goes in once the runs are done.
-func (s *keySet) fill(keys []uint64, nw int) {
-	n := len(keys)
-	starts := make([]int, nw+1) // the runs' first keys
-	for c := 1; c < nw; c++ {
-		i := min(n, max(starts[c-1]+1, c*n/nw))
-		for i < n {
-			w0, _ := s.bloomBits(keys[i-1])
-			if w, _ := s.bloomBits(keys[i]); w != w0 {
-				break
-			}
-			i++
-		}
-		starts[c] = i
-	}
-	starts[nw] = n
-	// first[c] is the first slot run c writes.
-	first := make([]int, nw+1)
-	for c := 1; c < nw; c++ {
-		first[c] = len(s.slots)
-		if starts[c] < n {
-			first[c] = int(keys[starts[c]] >> s.shift)
-		}
-	}
-	first[nw] = len(s.slots)
-	late := make([][]uint64, nw)
-	var g errgroup.Group
-	for c := range nw {
-		g.Go(func() error {
-			lo, hi := first[c], first[c+1]
-			// Each page written before any probe reads it (see written).
-			for i := lo; i < hi; i += 512 {
-				s.slots[i] = 0
-			}
-			for _, k := range keys[starts[c]:starts[c+1]] {
-				i := int(k >> s.shift)
-				for i < hi && s.slots[i] != 0 {
-					i++
-				}
-				if i == hi {
-					late[c] = append(late[c], k)
-					continue
-				}
-				s.slots[i] = k
-				w, m := s.bloomBits(k)
-				s.bloom[w] |= m
-			}
-			return nil
-		})
-	}
-	g.Wait()
-	for _, ks := range late {
-		for _, k := range ks {
-			s.put(k)
-			w, m := s.bloomBits(k)
-			s.bloom[w] |= m
-		}
-	}
-}
-
-// bloomBits returns the filter word of key k and the six bits it sets
-// there.
-func (s *keySet) bloomBits(k uint64) (int, uint64) {
-	w, _ := bits.Mul64(k, uint64(len(s.bloom)))
-	h := k * bloomMul
-	m := 1<<(h>>58) | 1<<(h>>52&63) | 1<<(h>>46&63) | 1<<(h>>40&63) | 1<<(h>>34&63) | 1<<(h>>28&63)
-	return int(w), uint64(m)
-}
-
-func (s *keySet) has(k uint64) bool {
-	if s.bloom != nil {
-		if w, m := s.bloomBits(k); s.bloom[w]&m != m {
-			return false
-		}
-	}
-	mask := len(s.slots) - 1
-	for i := int(k >> s.shift); ; i = (i + 1) & mask {
-		switch s.slots[i] {
-		case k:
-			return true
-		case 0:
-			return false
-		}
-	}
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"pegs/engine"
+	"pegs/search/internal/pool"
 )
 
 // HintStatus says where a game stands.
@@ -560,7 +561,7 @@ func startLevel(b *engine.Board, start engine.Position, goal engine.Goal, opt Op
 		defer close(l.full)
 		defer levelBuilds.Delete(key)
 		// Depth first keeps a core of its own.
-		eopt := ExploreOptions{Memory: opt.memory(), Workers: max(1, poolSize(0)-1)}
+		eopt := ExploreOptions{Memory: opt.memory(), Workers: max(1, pool.Size(0)-1)}
 		l.o, l.err = levelOracle(context.Background(), b, start, goal, eopt)
 		if errors.Is(l.err, ErrMemory) {
 			levelsTooBig.Store(key, opt.memory())

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
-	"runtime"
 	"slices"
 	"sort"
 	"sync/atomic"
@@ -14,66 +13,12 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"pegs/engine"
-	"pegs/internal/bytesize"
+	"pegs/search/internal/exact"
+	"pegs/search/internal/key"
+	"pegs/search/internal/memory"
+	"pegs/search/internal/movegen"
+	"pegs/search/internal/pool"
 )
-
-// Positions in a layer are stored mixed: multiplied by an odd constant, a
-// bijection of uint64. Mixed keys spread evenly, so their top bits pick a
-// bucket and a layer sorted by mixed key splits into even shards.
-const (
-	mixMul = 0x9E3779B97F4A7C15
-)
-
-var unmixMul = func() uint64 {
-	// Newton's iteration for the inverse of an odd number modulo 2^64.
-	x := uint64(mixMul)
-	for range 6 {
-		x *= 2 - mixMul*x
-	}
-	return x
-}()
-
-func mix(p engine.Position) uint64   { return uint64(p) * mixMul }
-func unmix(k uint64) engine.Position { return engine.Position(k * unmixMul) }
-
-// fixedOne is probability 1 in the fixed-point form used for random play:
-// integer sums are exact whatever order workers add them in, so results do
-// not depend on scheduling. Each division rounds down by less than 2^-63.
-const fixedOne = 1 << 63
-
-// packing keeps a position and a few tag bits in one word: the position,
-// mixed within the board's n bits, in the word's top n bits and the tags
-// below them. A search from several starts tags each position with the
-// starts that reach it (bit i: start i), and a packed word holds both in
-// half the bytes of a key and a tag word. Packed words sort by position.
-// The plain mixed key (mix) is the packing with no room for tags.
-type packing struct {
-	shift uint            // 64 - n: the key's top n bits hold the position
-	tags  uint64          // the tag bits
-	full  engine.Position // the board's holes
-}
-
-// mixed is the packing of plain mixed keys: key is mix, pos is unmix.
-var mixed = packing{full: ^engine.Position(0)}
-
-// packingFor returns the packing of a board of n holes with tags for
-// starts starts, or false if they do not fit in a word.
-func packingFor(n, starts int) (packing, bool) {
-	if n+starts > 64 {
-		return packing{}, false
-	}
-	return packing{shift: uint(64 - n), tags: 1<<uint(starts) - 1, full: engine.Position(1)<<uint(n) - 1}, true
-}
-
-// key returns the packed word of p, without tags.
-func (pk packing) key(p engine.Position) uint64 { return uint64(p) * mixMul << pk.shift }
-
-// pos returns the position of a packed word.
-func (pk packing) pos(w uint64) engine.Position {
-	// The top n bits hold p*mixMul modulo 2^n, and unmixMul inverts mixMul
-	// modulo every power of two.
-	return engine.Position((w>>pk.shift)*unmixMul) & pk.full
-}
 
 // layer is one peg count's canonical positions, sorted by mixed key, with
 // optional path counts and random-play probability mass. In a search from
@@ -82,8 +27,8 @@ func (pk packing) pos(w uint64) engine.Position {
 type layer struct {
 	pegs int
 	keys []uint64
-	m    []u128   // paths from the start to the position's orbit
-	q    []uint64 // probability (fixed point) that random play reaches the orbit; nil without mass
+	m    []exact.U128 // paths from the start to the position's orbit
+	q    []uint64     // probability (fixed point) that random play reaches the orbit; nil without mass
 	// stored, if set, holds the keys coded while the layer waits (keys is
 	// then nil unless loaded; see store and load).
 	stored *storedKeys
@@ -109,20 +54,19 @@ func (l *layer) bytes() int64 {
 
 // store codes l's keys (a plain layer of a board of holes holes, without
 // counts) and lets them go, moving their charge in mem to the code's.
-func (l *layer) store(holes, workers int, mem *memBudget) {
+func (l *layer) store(holes, workers int, mem *memory.Budget) {
 	raw := int64(len(l.keys)) * 8
 	l.stored = storeKeys(l.keys, holes, workers)
 	l.keys = nil
-	mem.give(raw)
-	mem.used.Add(l.stored.bytes()) // smaller than what it replaces
+	mem.Replace(raw, l.stored.bytes()) // smaller than what it replaces
 }
 
 // load decodes a stored layer's keys, charged to mem until drop.
-func (l *layer) load(workers int, mem *memBudget) error {
+func (l *layer) load(workers int, mem *memory.Budget) error {
 	if l.stored == nil || l.keys != nil {
 		return nil
 	}
-	if err := mem.take(int64(l.stored.n)*8, "a stored layer's positions"); err != nil {
+	if err := mem.Take(int64(l.stored.n)*8, "a stored layer's positions"); err != nil {
 		return err
 	}
 	l.keys = l.stored.keys(workers) // sorted in place (see sortKeys)
@@ -130,73 +74,33 @@ func (l *layer) load(workers int, mem *memBudget) error {
 }
 
 // drop lets a stored layer's loaded keys go.
-func (l *layer) drop(mem *memBudget) {
+func (l *layer) drop(mem *memory.Budget) {
 	if l.stored != nil && l.keys != nil {
-		mem.give(int64(len(l.keys)) * 8)
+		mem.Give(int64(len(l.keys)) * 8)
 		l.keys = nil
 	}
 }
 
 // layerStats is what expanding a layer learns about its positions.
 type layerStats struct {
-	positions int64 // positions up to symmetry
-	raw       int64 // positions counting every symmetric image
-	deadEnds  int64 // positions with no legal jump
-	games     u128  // paths ending in a dead end here
+	positions int64      // positions up to symmetry
+	raw       int64      // positions counting every symmetric image
+	deadEnds  int64      // positions with no legal jump
+	games     exact.U128 // paths ending in a dead end here
 	overflow  bool
 	// In a search from several starts (tags), raw and deadEnds by start.
 	rawBy, deadBy [64]int64
 }
 
-// memBudget tracks the bytes held by a search against its budget.
-type memBudget struct {
-	limit int64
-	used  atomic.Int64
-	peak  atomic.Int64
-	freed atomic.Int64 // given back since give last asked for a collection
-}
-
-func (b *memBudget) take(n int64, what string) error {
-	u := b.used.Add(n)
-	if u > b.limit {
-		b.used.Add(-n)
-		return fmt.Errorf("%w: %s more for %s, %s in use (budget %s, set with --mem)", ErrMemory,
-			bytesize.Format(n), what, bytesize.Format(u-n), bytesize.Format(b.limit))
-	}
-	for {
-		p := b.peak.Load()
-		if u <= p || b.peak.CompareAndSwap(p, u) {
-			return nil
-		}
-	}
-}
-
-// give hands n bytes back. Once a sixteenth of the budget (64 MiB at
-// least) is handed back it asks for a garbage collection, so that the
-// memory can be used again at once: else it waits, garbage, until the heap
-// grows by GOGC percent or reaches the runtime's memory limit, and the
-// search's next arrays take fresh memory meanwhile (French d3, --no-games
-// --mem 6GiB: 8.4 GB peak RSS without, 7.1 GB with).
-func (b *memBudget) give(n int64) {
-	b.used.Add(-n)
-	if f := b.freed.Add(n); f >= max(b.limit/16, minCollect) && b.freed.CompareAndSwap(f, 0) {
-		go runtime.GC()
-	}
-}
-
-// minCollect is the least that give hands back before it asks for a
-// collection; tests lower it.
-var minCollect int64 = 64 << 20
-
 // expander grows layers by one jump.
 type expander struct {
-	gen     *moveGen
+	gen     *movegen.Gen
 	workers int
 	counts  bool // carry path counts and random-play mass
 	noMass  bool // with counts: carry path counts only
 	// pack, if set, is how positions and the starts that reach them are
 	// packed in a search from several starts (see packing).
-	pack *packing
+	pack *key.Packing
 	// within, if set, holds the keys (sorted) that the next layer keeps:
 	// children with other keys are dropped as they come, before they take
 	// room in a table. A search that counts only through known positions
@@ -232,7 +136,7 @@ type expander struct {
 	// storedKeys): they wait for the walk back in about a quarter of the
 	// memory.
 	store bool
-	mem   *memBudget
+	mem   *memory.Budget
 	// progress, if set, is called with the number of parents done so far.
 	progress func(done, total int)
 	states   []*workerState
@@ -241,7 +145,7 @@ type expander struct {
 	ratios []float64
 }
 
-func (e *expander) nworkers() int { return poolSize(e.workers) }
+func (e *expander) nworkers() int { return pool.Size(e.workers) }
 
 // keyShift returns how far up the tables' keys are shifted from the
 // children's mixed keys: to their packed words where bare keys fill tables
@@ -250,45 +154,14 @@ func (e *expander) keyShift() uint {
 	if e.withinCode == nil || e.counts || e.pack != nil {
 		return 0
 	}
-	return e.withinCode.pk.shift
+	return e.withinCode.pk.Shift
 }
-
-// poolSize is the number of workers a search runs for a requested count:
-// GOMAXPROCS when the request is not positive.
-func poolSize(workers int) int {
-	if workers > 0 {
-		return workers
-	}
-	return runtime.GOMAXPROCS(0)
-}
-
-// inChunks runs f over [0, n) split into a few chunks a worker, on a pool
-// of workers (see poolSize), and waits for them.
-func inChunks(n, workers int, f func(c, lo, hi int)) {
-	if n == 0 {
-		return
-	}
-	w := poolSize(workers)
-	chunks := min(n, 4*w)
-	var g errgroup.Group
-	g.SetLimit(w)
-	for c := range chunks {
-		g.Go(func() error {
-			f(c, c*n/chunks, (c+1)*n/chunks)
-			return nil
-		})
-	}
-	g.Wait()
-}
-
-// chunksOf is the number of chunks inChunks splits n items into.
-func chunksOf(n, workers int) int { return min(n, 4*poolSize(workers)) }
 
 // record is one child found by a worker when the search carries counts,
 // waiting to be added to its bucket.
 type record struct {
 	key uint64
-	m   u128
+	m   exact.U128
 	q   uint64
 }
 
@@ -319,7 +192,7 @@ type packed uint64
 // those, so parents below 2^51 keep every child below 2^64.
 func narrowEnough(l *layer) bool {
 	for _, m := range l.m {
-		if m.hi != 0 || m.lo >= narrowBelow {
+		if m.Hi != 0 || m.Lo >= narrowBelow {
 			return false
 		}
 	}
@@ -367,42 +240,15 @@ type workerState struct {
 	paths [][]paths
 	keys  [][]uint64
 	packs [][]packed
-	imgs  []engine.Position
-	cimgs []engine.Position
-	img8  [8]engine.Position // the parent's images when gen.images8 is set
+	par   *movegen.Parent // the parent being expanded
 	moves []int16
 	// parents holds a chunk of a stored layer's positions, decoded.
 	parents []engine.Position
 	stats   layerStats
 }
 
-func newWorkerState(gen *moveGen) *workerState {
-	return &workerState{imgs: make([]engine.Position, gen.nsym), cimgs: make([]engine.Position, gen.nsym)}
-}
-
-// setParent loads p's images for childKey and returns them.
-func (w *workerState) setParent(gen *moveGen, p engine.Position) []engine.Position {
-	if gen.images8 != nil {
-		gen.images8Of(p, &w.img8)
-		return w.img8[:gen.nsym]
-	}
-	return gen.group.Images(p, w.imgs)
-}
-
-// childKey returns the mixed canonical key of the child by jump k of the
-// parent set by setParent.
-func (w *workerState) childKey(gen *moveGen, k int16) uint64 {
-	return mix(w.child(gen, k))
-}
-
-// child returns the canonical form of the child by jump k of the parent
-// set by setParent.
-func (w *workerState) child(gen *moveGen, k int16) engine.Position {
-	if gen.images8 == nil {
-		gen.childImages(w.cimgs, w.imgs, k)
-		return canonical(w.cimgs)
-	}
-	return gen.childKey8(&w.img8, k)
+func newWorkerState(gen *movegen.Gen) *workerState {
+	return &workerState{par: gen.NewParent()}
 }
 
 // roundRecords is the fewest children a round holds before they go into
@@ -462,7 +308,7 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 	// chunk at a time.
 	coded := cur.keys == nil && cur.stored != nil
 	keyShift := e.keyShift()
-	var pk packing // the packing of keys shifted up (keyShift)
+	var pk key.Packing // the packing of keys shifted up (keyShift)
 	if keyShift != 0 {
 		pk = e.withinCode.pk
 	}
@@ -486,7 +332,7 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 	for b := range tabs {
 		tabs[b] = bucketTable[R]{size: tsize, bb: uint(bbits), mem: e.mem}
 		if e.pack != nil {
-			tabs[b].low = e.pack.tags
+			tabs[b].low = e.pack.Tags
 		}
 	}
 	var listBytes int64
@@ -496,7 +342,7 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 				tabs[b].free()
 			}
 		}
-		e.mem.give(listBytes)
+		e.mem.Give(listBytes)
 	}()
 	closed := e.within != nil || e.withinCode != nil
 	if e.withinCode != nil {
@@ -535,16 +381,16 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 		}
 	}
 	workers := e.states
-	roundChildren := roundSize(n, size, e.mem.limit)
+	roundChildren := roundSize(n, size, e.mem.Limit())
 	// Where the budget is tight, a round's lists take at most half of
 	// what the tables leave at their expected size (closed tables are
 	// already in use).
-	free := e.mem.limit - e.mem.used.Load()
+	free := e.mem.Limit() - e.mem.Used()
 	if !closed {
 		free -= int64(tsize) * int64(nb) * size
 	}
 	roundChildren = max(roundRecords, min(roundChildren, int(max(0, free)/2/(size*5/4))))
-	pool := make(chan *workerState, nw)
+	idle := make(chan *workerState, nw)
 	for _, w := range workers {
 		// Keep only this kind's lists: the expansion below picks its kind
 		// by which lists are set.
@@ -563,10 +409,10 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 			}
 		}
 		w.stats = layerStats{}
-		pool <- w
+		idle <- w
 	}
-	nsym := e.gen.nsym
-	full := e.gen.board.Full()
+	nsym := e.gen.NSym
+	full := e.gen.Board.Full()
 	// bare: children are plain keys, with no counts or tags.
 	bare := !e.counts && e.pack == nil
 	// A round's parents: enough to fill about roundChildren children at ten
@@ -584,8 +430,8 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 				if err := gctx.Err(); err != nil {
 					return err
 				}
-				w := <-pool
-				defer func() { pool <- w }()
+				w := <-idle
+				defer func() { idle <- w }()
 				if coded {
 					w.parents = cur.stored.positions(w.parents[:0], lo, hi)
 				}
@@ -595,11 +441,11 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 					case coded:
 						p = w.parents[i-lo]
 					case e.pack != nil:
-						p = e.pack.pos(cur.keys[i])
+						p = e.pack.Pos(cur.keys[i])
 					default:
-						p = unmix(cur.keys[i])
+						p = key.Unmix(cur.keys[i])
 					}
-					imgs := w.setParent(e.gen, p)
+					imgs := w.par.Set(p)
 					fixed := 0
 					for _, x := range imgs {
 						if x == p {
@@ -614,12 +460,12 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 					if bare {
 						// Each child's key as its jump is found (see
 						// appendMoves).
-						q, empty := e.gen.latticeOf(mover)
+						q, empty := e.gen.LatticeOf(mover)
 						children := 0
-						for gi := range e.gen.groups {
-							sg := &e.gen.groups[gi]
-							for f := sg.legal(q, empty); f != 0; f &= f - 1 {
-								key := w.childKey(e.gen, sg.first(f)) << keyShift
+						for gi := range e.gen.Groups {
+							sg := &e.gen.Groups[gi]
+							for f := sg.Legal(q, empty); f != 0; f &= f - 1 {
+								key := key.Mix(w.par.Child(sg.First(f))) << keyShift
 								b := bucketOf(key, uint(bbits))
 								w.keys[b] = append(w.keys[b], key)
 								children++
@@ -630,9 +476,9 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 						}
 						continue
 					}
-					w.moves = e.gen.appendMoves(w.moves[:0], mover)
+					w.moves = e.gen.AppendMoves(w.moves[:0], mover)
 					if e.pack != nil {
-						tags := cur.keys[i] & e.pack.tags
+						tags := cur.keys[i] & e.pack.Tags
 						for t := tags; t != 0; t &= t - 1 {
 							s := bits.TrailingZeros64(t)
 							w.stats.rawBy[s] += int64(nsym / fixed)
@@ -641,7 +487,7 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 							}
 						}
 						for _, k := range w.moves {
-							key := e.pack.key(w.child(e.gen, k)) | tags
+							key := e.pack.Key(w.par.Child(k)) | tags
 							b := bucketOf(key, uint(bbits))
 							w.packs[b] = append(w.packs[b], packed(key))
 						}
@@ -659,30 +505,30 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 					}
 					if len(w.moves) == 0 {
 						w.stats.deadEnds++
-						s := w.stats.games.add(m)
-						w.stats.overflow = w.stats.overflow || s.hi < w.stats.games.hi
+						s, of := w.stats.games.Add(m)
+						w.stats.overflow = w.stats.overflow || of
 						w.stats.games = s
 						continue
 					}
 					q /= uint64(len(w.moves))
 					if w.paths != nil {
 						for _, k := range w.moves {
-							key := w.childKey(e.gen, k)
+							key := key.Mix(w.par.Child(k))
 							b := bucketOf(key, uint(bbits))
-							w.paths[b] = append(w.paths[b], paths{key, m.lo})
+							w.paths[b] = append(w.paths[b], paths{key, m.Lo})
 						}
 						continue
 					}
 					if w.nars != nil {
 						for _, k := range w.moves {
-							key := w.childKey(e.gen, k)
+							key := key.Mix(w.par.Child(k))
 							b := bucketOf(key, uint(bbits))
-							w.nars[b] = append(w.nars[b], narrow{key, m.lo, q})
+							w.nars[b] = append(w.nars[b], narrow{key, m.Lo, q})
 						}
 						continue
 					}
 					for _, k := range w.moves {
-						key := w.childKey(e.gen, k)
+						key := key.Mix(w.par.Child(k))
 						b := bucketOf(key, uint(bbits))
 						w.recs[b] = append(w.recs[b], record{key, m, q})
 					}
@@ -704,7 +550,7 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 			}
 		}
 		if lb > listBytes {
-			if err := e.mem.take(lb-listBytes, "the children of a layer"); err != nil {
+			if err := e.mem.Take(lb-listBytes, "the children of a layer"); err != nil {
 				return nil, layerStats{}, err
 			}
 			listBytes = lb
@@ -751,20 +597,20 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 			st.rawBy[s] += w.stats.rawBy[s]
 			st.deadBy[s] += w.stats.deadBy[s]
 		}
-		s := st.games.add(w.stats.games)
-		st.overflow = st.overflow || w.stats.overflow || s.hi < st.games.hi
+		s, of := st.games.Add(w.stats.games)
+		st.overflow = st.overflow || w.stats.overflow || of
 		st.games = s
 	}
 	if st.overflow {
 		return nil, st, ErrOverflow
 	}
-	if listBytes > min(maxKeptLists, max(e.mem.limit/16, minKeptLists)) {
+	if listBytes > min(maxKeptLists, max(e.mem.Limit()/16, minKeptLists)) {
 		// Lists this large are not worth keeping for the next layer
 		// while the tables turn into it.
 		for _, w := range workers {
 			*lists(w) = nil
 		}
-		e.mem.give(listBytes)
+		e.mem.Give(listBytes)
 		listBytes = 0
 	}
 	if e.spent != nil {
@@ -773,12 +619,12 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 	next, err := collect(ctx, e, tabs, cur.pegs-1, keyShift)
 	if err == nil && keyShift != 0 {
 		// Found as packed words: back to mixed keys, in their order.
-		inChunks(len(next.keys), e.workers, func(_, lo, hi int) {
+		pool.Chunks(len(next.keys), e.workers, func(_, lo, hi int) {
 			for i := lo; i < hi; i++ {
-				next.keys[i] = mix(pk.pos(next.keys[i]))
+				next.keys[i] = key.Mix(pk.Pos(next.keys[i]))
 			}
 		})
-		sortKeys(next.keys, e.workers)
+		key.Sort(next.keys, e.workers)
 	}
 	if err == nil && !closed && n > 0 {
 		e.ratios = append(e.ratios, float64(next.size())/float64(n))
@@ -809,14 +655,14 @@ func bucketOf(key uint64, bits uint) int {
 func seedCoded[R rec](tabs []bucketTable[R], s *storedKeys, shift uint, workers int) error {
 	nb, bb := len(tabs), tabs[0].bb
 	const step = 1 << 14 // positions decoded at once
-	counts := make([][]int, chunksOf(s.n, workers))
-	inChunks(s.n, workers, func(c, lo, hi int) {
+	counts := make([][]int, pool.ChunkCount(s.n, workers))
+	pool.Chunks(s.n, workers, func(c, lo, hi int) {
 		count := make([]int, nb)
 		var buf []engine.Position
 		for at := lo; at < hi; at += step {
 			buf = s.positions(buf[:0], at, min(hi, at+step))
 			for _, p := range buf {
-				count[bucketOf(mix(p)<<shift, bb)]++
+				count[bucketOf(key.Mix(p)<<shift, bb)]++
 			}
 		}
 		counts[c] = count
@@ -830,7 +676,7 @@ func seedCoded[R rec](tabs []bucketTable[R], s *storedKeys, shift uint, workers 
 		}
 	}
 	var g errgroup.Group
-	g.SetLimit(poolSize(workers))
+	g.SetLimit(pool.Size(workers))
 	for b := range tabs {
 		g.Go(func() error {
 			return tabs[b].alloc(tabs[b].seedSize(start[b+1] - start[b]))
@@ -839,8 +685,8 @@ func seedCoded[R rec](tabs []bucketTable[R], s *storedKeys, shift uint, workers 
 	if err := g.Wait(); err != nil {
 		return err
 	}
-	runs := shift == s.pk.shift
-	nw := poolSize(workers)
+	runs := shift == s.pk.Shift
+	nw := pool.Size(workers)
 	for w := range nw {
 		g.Go(func() error {
 			// Runs of buckets of about equal keys, or equal buckets.
@@ -857,7 +703,7 @@ func seedCoded[R rec](tabs []bucketTable[R], s *storedKeys, shift uint, workers 
 			for at := from; at < to; at += step {
 				buf = s.positions(buf[:0], at, min(to, at+step))
 				for _, p := range buf {
-					k := mix(p) << shift
+					k := key.Mix(p) << shift
 					if b := bucketOf(k, bb); b >= lo && b < hi {
 						if err := tabs[b].put(k); err != nil {
 							return err
@@ -891,65 +737,10 @@ func (e *expander) expect(n int) int {
 	return int(float64(n) * a * min(1, a/b))
 }
 
-// sortRecords sorts the records of parts by key into one of a or b (each
-// as long as all parts together): radix passes on 8-bit digits of the key
-// from bit shift up, passes of them (mixed keys are uniform there), the
-// first reading the parts directly, then an insertion sort that only fixes
-// records sharing those digits.
-func sortRecords[R rec](parts [][]R, a, b []R, shift uint, passes int) []R {
-	a = radixPasses(parts, a, b, shift, passes)
-	for i := 1; i < len(a); i++ {
-		for j := i; j > 0 && keyOf(&a[j]) < keyOf(&a[j-1]); j-- {
-			a[j], a[j-1] = a[j-1], a[j]
-		}
-	}
-	return a
-}
-
-// radixPasses is sortRecords without the final insertion sort: the result
-// is in order by the digits the passes sorted.
-func radixPasses[R rec](parts [][]R, a, b []R, shift uint, passes int) []R {
-	var count [257]int
-	for _, p := range parts {
-		for i := range p {
-			count[(keyOf(&p[i])>>shift)&0xff+1]++
-		}
-	}
-	for i := 1; i < 257; i++ {
-		count[i] += count[i-1]
-	}
-	for _, p := range parts {
-		for i := range p {
-			d := (keyOf(&p[i]) >> shift) & 0xff
-			a[count[d]] = p[i]
-			count[d]++
-		}
-	}
-	for range passes - 1 {
-		shift += 8
-		count = [257]int{}
-		for i := range a {
-			count[(keyOf(&a[i])>>shift)&0xff+1]++
-		}
-		for i := 1; i < 257; i++ {
-			count[i] += count[i-1]
-		}
-		for i := range a {
-			d := (keyOf(&a[i]) >> shift) & 0xff
-			b[count[d]] = a[i]
-			count[d]++
-		}
-		a, b = b, a
-	}
-	return a
-}
-
 // fold adds r's counts into x (same key) and reports whether the path
 // count passed 128 bits.
 func (x *record) fold(r *record) (overflow bool) {
-	s := x.m.add(r.m)
-	overflow = s.hi < x.m.hi
-	x.m = s
+	x.m, overflow = x.m.Add(r.m)
 	x.q += r.q
 	return overflow
 }
@@ -974,7 +765,7 @@ func collect[R rec](ctx context.Context, e *expander, tabs []bucketTable[R], peg
 			tableBytes += int64(len(keyTabs[b].slots)) * 8
 		}
 		if e.code(total, tableBytes) {
-			s, err := codeTables(ctx, keyTabs, e.gen.board.Holes(), e.workers, e.mem)
+			s, err := codeTables(ctx, keyTabs, e.gen.Board.Holes(), e.workers, e.mem)
 			if err != nil {
 				return nil, err
 			}
@@ -983,12 +774,12 @@ func collect[R rec](ctx context.Context, e *expander, tabs []bucketTable[R], peg
 	}
 	l := &layer{pegs: pegs, keys: make([]uint64, total)}
 	if e.counts {
-		l.m = make([]u128, total)
+		l.m = make([]exact.U128, total)
 		if !e.noMass {
 			l.q = make([]uint64, total)
 		}
 	}
-	if err := e.mem.take(l.bytes(), "a layer"); err != nil {
+	if err := e.mem.Take(l.bytes(), "a layer"); err != nil {
 		return nil, err
 	}
 	var g errgroup.Group
@@ -1009,11 +800,11 @@ func collect[R rec](ctx context.Context, e *expander, tabs []bucketTable[R], peg
 				}
 			case []paths:
 				for j, r := range recs {
-					l.keys[base+j], l.m[base+j] = r.key, u128{lo: r.m}
+					l.keys[base+j], l.m[base+j] = r.key, exact.U128{Lo: r.m}
 				}
 			case []narrow:
 				for j, r := range recs {
-					l.keys[base+j], l.m[base+j], l.q[base+j] = r.key, u128{lo: r.m}, r.q
+					l.keys[base+j], l.m[base+j], l.q[base+j] = r.key, exact.U128{Lo: r.m}, r.q
 				}
 			case []uint64:
 				copy(l.keys[base:], recs)

@@ -6,6 +6,9 @@ import (
 	"math/big"
 
 	"pegs/engine"
+	"pegs/search/internal/exact"
+	"pegs/search/internal/key"
+	"pegs/search/internal/movegen"
 )
 
 // LevelMetrics describes how hard a level is, measured on its whole state
@@ -47,7 +50,7 @@ type levelNode struct {
 	win         bool
 	stuck       bool // no jump left and the goal not met
 	p0, p1, len float64
-	sol, games  u128
+	sol, games  exact.U128
 }
 
 // Measure computes a level's metrics by a depth-first walk of its whole
@@ -68,7 +71,7 @@ func MeasureIf(ctx context.Context, b *engine.Board, start engine.Position, goal
 		return LevelMetrics{}, false, err
 	}
 	gen := solverGen(b, goal)
-	group := gen.group
+	group := gen.Group
 	memo := newNodeTable()
 	// imgs[d] holds the symmetric images of the position at depth d, each
 	// child's images being its parent's XOR the jump's image masks.
@@ -79,7 +82,7 @@ func MeasureIf(ctx context.Context, b *engine.Board, start engine.Position, goal
 	group.Images(start, imgs[0])
 	var visit func(p engine.Position, depth int) *levelNode
 	visit = func(p engine.Position, depth int) *levelNode {
-		n, fresh := memo.get(canonical(imgs[depth]))
+		n, fresh := memo.get(movegen.Canonical(imgs[depth]))
 		if !fresh {
 			return n
 		}
@@ -89,27 +92,27 @@ func MeasureIf(ctx context.Context, b *engine.Board, start engine.Position, goal
 				err = ErrMemory
 			}
 		}
-		moves := gen.appendMoves(nil, p)
+		moves := gen.AppendMoves(nil, p)
 		if len(moves) == 0 || err != nil {
 			n.win = goal.Reached(p)
 			n.stuck = !n.win
-			n.games = u128{lo: 1}
+			n.games = exact.U128{Lo: 1}
 			if n.win {
-				n.p0, n.p1, n.sol = 1, 1, u128{lo: 1}
+				n.p0, n.p1, n.sol = 1, 1, exact.U128{Lo: 1}
 			}
 			return n
 		}
 		var win bool
 		var p0, p1, length float64
-		var sol, games u128
+		var sol, games exact.U128
 		allowed := 0
 		for _, k := range moves {
-			gen.childImages(imgs[depth+1], imgs[depth], k)
-			c := visit(p^gen.masks[k], depth+1)
+			gen.ChildImages(imgs[depth+1], imgs[depth], k)
+			c := visit(p^gen.Masks[k], depth+1)
 			win = win || c.win
 			p0 += c.p0
-			sol = sol.add(c.sol)
-			games = games.add(c.games)
+			sol, _ = sol.Add(c.sol)
+			games, _ = games.Add(c.games)
 			if !c.stuck {
 				allowed++
 				p1 += c.p1
@@ -119,7 +122,7 @@ func MeasureIf(ctx context.Context, b *engine.Board, start engine.Position, goal
 		if allowed == 0 {
 			// Every jump sticks: the player has no choice to make.
 			for _, k := range moves {
-				c := memo.find(group.Canonical(p ^ gen.masks[k]))
+				c := memo.find(group.Canonical(p ^ gen.Masks[k]))
 				p1 += c.p1
 				length += c.len
 			}
@@ -135,7 +138,7 @@ func MeasureIf(ctx context.Context, b *engine.Board, start engine.Position, goal
 	if err != nil {
 		return LevelMetrics{}, false, err
 	}
-	m = LevelMetrics{Pegs: start.Pegs(), Reachable: int64(memo.n), Solutions: root.sol.big(), Games: root.games.big(),
+	m = LevelMetrics{Pegs: start.Pegs(), Reachable: int64(memo.n), Solutions: root.sol.Big(), Games: root.games.Big(),
 		P0: root.p0, P1: root.p1, MeanAttempt: root.len}
 	for i := range memo.n {
 		if memo.node(uint32(i)).win {
@@ -150,21 +153,21 @@ func MeasureIf(ctx context.Context, b *engine.Board, start engine.Position, goal
 	// The most likely winning line: from the start, the winnable child the
 	// P1 player is likeliest to win from.
 	winningFirst := 0
-	for _, k := range gen.appendMoves(nil, start) {
-		if memo.find(group.Canonical(start ^ gen.masks[k])).win {
+	for _, k := range gen.AppendMoves(nil, start) {
+		if memo.find(group.Canonical(start ^ gen.Masks[k])).win {
 			winningFirst++
 		}
 	}
 	m.UniqueFirst = winningFirst == 1
 	for p := start; root.win; {
-		moves := gen.appendMoves(nil, p)
+		moves := gen.AppendMoves(nil, p)
 		if len(moves) == 0 {
 			break
 		}
 		var best engine.Position
 		bestP, losing := -1.0, false
 		for _, k := range moves {
-			q := p ^ gen.masks[k]
+			q := p ^ gen.Masks[k]
 			c := memo.find(group.Canonical(q))
 			if !c.win {
 				losing = true
@@ -237,7 +240,7 @@ func (t *nodeTable) resize(size int) {
 	}
 }
 
-func (t *nodeTable) slot(k engine.Position) int { return int((uint64(k) * mixMul) >> t.shift) }
+func (t *nodeTable) slot(k engine.Position) int { return int((uint64(k) * key.MixMul) >> t.shift) }
 
 // find returns the node of k, or nil.
 func (t *nodeTable) find(k engine.Position) *levelNode {

@@ -6,6 +6,10 @@ import (
 	"slices"
 
 	"pegs/engine"
+	"pegs/search/internal/key"
+	"pegs/search/internal/memory"
+	"pegs/search/internal/movegen"
+	"pegs/search/internal/pool"
 )
 
 // meeting is a search for a one-peg goal from both ends, layer by layer.
@@ -53,19 +57,19 @@ func meet(ctx context.Context, prob Problem, opt ExploreOptions) (*meeting, erro
 	}
 	b, start := prob.Board, prob.Start
 	n := b.Holes()
-	mem := &memBudget{limit: Options{Memory: opt.Memory}.memory()}
+	mem := memory.New(Options{Memory: opt.Memory}.memory())
 	mt := &meeting{board: b, fwd: prob.Group(), back: goalGroup(b, prob.Goal), start: start,
 		win: map[int][]uint64{}, goal: map[int][]uint64{}}
 	seeds := goalSeeds(b, b.Class(start), prob.Goal, mt.back)
-	f := &layer{pegs: start.Pegs(), keys: []uint64{mix(mt.fwd.Canonical(start))}}
+	f := &layer{pegs: start.Pegs(), keys: []uint64{key.Mix(mt.fwd.Canonical(start))}}
 	g := &layer{pegs: n - 1, keys: seeds}
-	if err := mem.take(f.bytes()+g.bytes(), "the first layers"); err != nil {
+	if err := mem.Take(f.bytes()+g.bytes(), "the first layers"); err != nil {
 		return nil, err
 	}
 	mt.goal[1] = seeds
 	mt.positions = int64(f.len() + g.len())
 	fwd := map[int]*layer{f.pegs: f}
-	ef := &expander{gen: newMoveGen(b, mt.fwd), workers: opt.Workers, mem: mem}
+	ef := &expander{gen: movegen.New(b, mt.fwd), workers: opt.Workers, mem: mem}
 	eg := &expander{gen: solverGen(b, prob.Goal), workers: opt.Workers, mem: mem}
 	// lookup: the sides are one jump apart and the start's is the
 	// smaller, so its children are looked up rather than found (see
@@ -129,16 +133,16 @@ func meet(ctx context.Context, prob Problem, opt ExploreOptions) (*meeting, erro
 
 // meetAt returns the keys of fwd (the start's side) whose complements are
 // among goal (the goal's side, of as many pegs as fwd's complements).
-func (mt *meeting) meetAt(fwd, goal []uint64, workers int, mem *memBudget) ([]uint64, error) {
+func (mt *meeting) meetAt(fwd, goal []uint64, workers int, mem *memory.Budget) ([]uint64, error) {
 	set, release, err := newKeySetIn(goal, workers, mem, "the positions where the searches meet")
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	chunks := make([][]uint64, chunksOf(len(fwd), workers))
-	inChunks(len(fwd), workers, func(c, lo, hi int) {
+	chunks := make([][]uint64, pool.ChunkCount(len(fwd), workers))
+	pool.Chunks(len(fwd), workers, func(c, lo, hi int) {
 		for _, k := range fwd[lo:hi] {
-			if set.has(mix(mt.back.Canonical(mt.board.Complement(unmix(k))))) {
+			if set.Has(key.Mix(mt.back.Canonical(mt.board.Complement(key.Unmix(k))))) {
 				chunks[c] = append(chunks[c], k)
 			}
 		}
@@ -156,9 +160,9 @@ func (mt *meeting) winnable(p engine.Position) (win, ok bool) {
 	case mt.m == 0:
 		return false, true
 	case k >= mt.m:
-		_, win = slices.BinarySearch(mt.win[k], mix(mt.fwd.Canonical(p)))
+		_, win = slices.BinarySearch(mt.win[k], key.Mix(mt.fwd.Canonical(p)))
 	default:
-		_, win = slices.BinarySearch(mt.goal[k], mix(mt.back.Canonical(mt.board.Complement(p))))
+		_, win = slices.BinarySearch(mt.goal[k], key.Mix(mt.back.Canonical(mt.board.Complement(p))))
 	}
 	return win, true
 }
@@ -211,7 +215,7 @@ func goalSeeds(b *engine.Board, c engine.Class, goal engine.Goal, group *engine.
 	var seeds []uint64
 	for _, t := range b.Targets(goal) {
 		if b.Class(t) == c {
-			seeds = append(seeds, mix(group.Canonical(b.Complement(t))))
+			seeds = append(seeds, key.Mix(group.Canonical(b.Complement(t))))
 		}
 	}
 	slices.Sort(seeds)
@@ -235,9 +239,9 @@ func sameAsAny(b *engine.Board, start engine.Position, goal engine.Goal) bool {
 	first := func(g engine.Goal) []uint64 {
 		var keys []uint64
 		for _, k := range goalSeeds(b, b.Class(start), g, all) {
-			q := unmix(k)
+			q := key.Unmix(k)
 			for _, j := range b.Moves(nil, q) {
-				keys = append(keys, mix(all.Canonical(q.Apply(j))))
+				keys = append(keys, key.Mix(all.Canonical(q.Apply(j))))
 			}
 		}
 		slices.Sort(keys)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"pegs/engine"
+	"pegs/search/internal/movegen"
 )
 
 // MovesSolution is a solution with the fewest moves, where a move is one or
@@ -59,11 +60,8 @@ func fewestMoves(ctx context.Context, b *engine.Board, start engine.Position, go
 	if !win(group.Canonical(start)) {
 		return sol, nil
 	}
-	gen := newMoveGen(b, group)
-	byFrom := make([][]int16, b.Holes())
-	for k, j := range gen.jumps {
-		byFrom[j.From] = append(byFrom[j.From], int16(k))
-	}
+	gen := movegen.New(b, group)
+	byFrom := gen.FromHoles()
 	root := group.Canonical(start)
 	parent := map[engine.Position]engine.Position{root: 0}
 	level := []engine.Position{root}
@@ -77,7 +75,7 @@ func fewestMoves(ctx context.Context, b *engine.Board, start engine.Position, go
 				}
 			}
 			sol.Nodes++
-			gen.chains(x, byFrom, func(q engine.Position) bool {
+			gen.Chains(x, byFrom, func(q engine.Position, _ []engine.Jump) bool {
 				c := group.Canonical(q)
 				if _, seen := parent[c]; seen || !win(c) {
 					return true
@@ -106,7 +104,7 @@ func fewestMoves(ctx context.Context, b *engine.Board, start engine.Position, go
 	p := start
 	for i := len(steps) - 1; i >= 0; i-- {
 		var move []engine.Jump
-		gen.chainsJumps(p, byFrom, func(q engine.Position, jumps []engine.Jump) bool {
+		gen.Chains(p, byFrom, func(q engine.Position, jumps []engine.Jump) bool {
 			if group.Canonical(q) == steps[i] {
 				move = append(move, jumps...)
 				p = q
@@ -129,39 +127,4 @@ func fewestMoves(ctx context.Context, b *engine.Board, start engine.Position, go
 		return sol, fmt.Errorf("search: solution recounts to %d moves, not %d", n, sol.Moves)
 	}
 	return sol, nil
-}
-
-// chains calls visit with the position after every move from p: every
-// chain of one or more jumps by one peg. visit returns false to stop.
-func (m *moveGen) chains(p engine.Position, byFrom [][]int16, visit func(engine.Position) bool) {
-	m.chainsJumps(p, byFrom, func(q engine.Position, _ []engine.Jump) bool { return visit(q) })
-}
-
-// chainsJumps is chains with the jumps of each move.
-func (m *moveGen) chainsJumps(p engine.Position, byFrom [][]int16, visit func(engine.Position, []engine.Jump) bool) {
-	var path []engine.Jump
-	var extend func(q engine.Position, h int) bool
-	extend = func(q engine.Position, h int) bool {
-		for _, k := range byFrom[h] {
-			j := m.jumps[k]
-			if q.Has(j.Over) && !q.Has(j.To) {
-				r := q ^ m.masks[k]
-				path = append(path, j)
-				if !visit(r, path) || !extend(r, j.To) {
-					return false
-				}
-				path = path[:len(path)-1]
-			}
-		}
-		return true
-	}
-	var moves []int16
-	for _, k := range m.appendMoves(moves, p) {
-		j := m.jumps[k]
-		r := p ^ m.masks[k]
-		path = append(path[:0], j)
-		if !visit(r, path) || !extend(r, j.To) {
-			return
-		}
-	}
 }

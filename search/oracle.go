@@ -8,12 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
 
 	"pegs/engine"
+	"pegs/search/internal/key"
 )
 
 // Oracle answers "can this position of the level still meet its goal?"
@@ -86,28 +86,13 @@ func NewOracle(ctx context.Context, prob Problem, opt ExploreOptions) (*Oracle, 
 		// not the goal's.
 		beyond := map[int][]uint64{}
 		for pegs, keys := range all.keys {
-			beyond[pegs] = without(keys, ws.keys[pegs])
+			beyond[pegs] = key.Without(keys, ws.keys[pegs])
 		}
 		o.extra = rankLayers(beyond, nil)
 	case all != nil:
 		o.extra = rankLayers(all.keys, func(p engine.Position) bool { return !o.orbitWins(p) })
 	}
 	return o, nil
-}
-
-// without returns the keys of a that are not in b; both are sorted.
-func without(a, b []uint64) []uint64 {
-	var out []uint64
-	j := 0
-	for _, k := range a {
-		for j < len(b) && b[j] < k {
-			j++
-		}
-		if j == len(b) || b[j] != k {
-			out = append(out, k)
-		}
-	}
-	return out
 }
 
 // rankLayers turns layers of mixed keys into sorted ranks, keeping the
@@ -117,8 +102,8 @@ func rankLayers(layers map[int][]uint64, keep func(engine.Position) bool) map[in
 	for pegs, keys := range layers {
 		r := make([]uint64, 0, len(keys))
 		for _, k := range keys {
-			if p := unmix(k); keep == nil || keep(p) {
-				r = append(r, rank(p))
+			if p := key.Unmix(k); keep == nil || keep(p) {
+				r = append(r, key.Rank(p))
 			}
 		}
 		if len(r) > 0 {
@@ -136,7 +121,7 @@ func (o *Oracle) orbitWins(p engine.Position) bool {
 		return win
 	}
 	for s := range o.anyGroup.Len() {
-		if _, found := slices.BinarySearch(o.ranks[p.Pegs()], rank(o.group.Canonical(o.anyGroup.Apply(s, p)))); found {
+		if _, found := slices.BinarySearch(o.ranks[p.Pegs()], key.Rank(o.group.Canonical(o.anyGroup.Apply(s, p)))); found {
 			return true
 		}
 	}
@@ -156,7 +141,7 @@ func (o *Oracle) OnePeg(p engine.Position) (win, ok bool) {
 	if o.orbitWins(p) {
 		return true, true
 	}
-	_, found := slices.BinarySearch(o.extra[p.Pegs()], rank(o.anyGroup.Canonical(p)))
+	_, found := slices.BinarySearch(o.extra[p.Pegs()], key.Rank(o.anyGroup.Canonical(p)))
 	return found, true
 }
 
@@ -270,14 +255,14 @@ func (o *Oracle) onePegKeys() map[int][]uint64 {
 	out := map[int][]uint64{}
 	for pegs, rs := range o.ranks {
 		for _, r := range rs {
-			out[pegs] = append(out[pegs], mix(unrank(r, pegs)))
+			out[pegs] = append(out[pegs], key.Mix(key.Unrank(r, pegs)))
 		}
 	}
 	for pegs, rs := range o.extra {
 		for _, r := range rs {
-			p := unrank(r, pegs)
+			p := key.Unrank(r, pegs)
 			for s := range o.anyGroup.Len() {
-				out[pegs] = append(out[pegs], mix(o.group.Canonical(o.anyGroup.Apply(s, p))))
+				out[pegs] = append(out[pegs], key.Mix(o.group.Canonical(o.anyGroup.Apply(s, p))))
 			}
 		}
 	}
@@ -326,44 +311,9 @@ func (o *Oracle) Winnable(p engine.Position) (win, ok bool) {
 	if o.board.Class(p) != o.board.Class(o.start) || p.Pegs() > o.start.Pegs() {
 		return false, false
 	}
-	_, found := slices.BinarySearch(o.ranks[p.Pegs()], rank(o.group.Canonical(p)))
+	_, found := slices.BinarySearch(o.ranks[p.Pegs()], key.Rank(o.group.Canonical(p)))
 	return found, true
 }
-
-// rank returns the colex rank of p among positions with as many pegs:
-// the sum of C(h, i+1) over its pegs h in increasing order.
-func rank(p engine.Position) uint64 {
-	var r uint64
-	for i := 1; p != 0; i++ {
-		h := bits.TrailingZeros64(uint64(p))
-		p &= p - 1
-		r += binom[h][i]
-	}
-	return r
-}
-
-// unrank returns the position of k pegs whose rank is r.
-func unrank(r uint64, k int) engine.Position {
-	var p engine.Position
-	h := 64
-	for i := k; i >= 1; i-- {
-		for h--; binom[h][i] > r; h-- {
-		}
-		p |= 1 << uint(h)
-		r -= binom[h][i]
-	}
-	return p
-}
-
-var binom = func() (t [65][65]uint64) {
-	for n := range 65 {
-		t[n][0] = 1
-		for k := 1; k <= n; k++ {
-			t[n][k] = t[n-1][k-1] + t[n-1][k]
-		}
-	}
-	return t
-}()
 
 // Write stores the oracle: a short text header naming the board, start and
 // goal, then per peg count the gaps between successive ranks as varints,
@@ -410,9 +360,9 @@ func (o *Oracle) Write(w io.Writer) error {
 			put(uint64(len(l.lists)))
 			for i, list := range l.lists {
 				put(uint64(l.vals[i]))
-				put(uint64(list.n))
-				put(uint64(len(list.data)))
-				bw.Write(list.data)
+				put(uint64(list.Len()))
+				put(uint64(len(list.Code())))
+				bw.Write(list.Code())
 			}
 		}
 	}
@@ -465,7 +415,7 @@ func LoadOracle(r io.Reader, b *engine.Board) (*Oracle, error) {
 	// ranks reads n gap-coded ranks of positions of k pegs.
 	ranks := func(k uint64) ([]uint64, error) {
 		n, err := get()
-		if err != nil || k > uint64(b.Holes()) || n > binom[b.Holes()][k] {
+		if err != nil || k > uint64(b.Holes()) || n > key.Ranks(b.Holes(), int(k)) {
 			return nil, fmt.Errorf("%w: layer size", ErrOracle)
 		}
 		// Grow with the data read, not with the size the file claims.
@@ -476,7 +426,7 @@ func LoadOracle(r io.Reader, b *engine.Board) (*Oracle, error) {
 			if err != nil {
 				return nil, err
 			}
-			if prev+d < prev || prev+d >= binom[b.Holes()][k] || d == 0 && len(r) > 0 {
+			if prev+d < prev || prev+d >= key.Ranks(b.Holes(), int(k)) || d == 0 && len(r) > 0 {
 				return nil, fmt.Errorf("%w: rank out of range", ErrOracle)
 			}
 			prev += d
@@ -557,7 +507,7 @@ func (o *Oracle) readFewest(r io.Reader, get func() (uint64, error)) error {
 				return fmt.Errorf("%w: fewest value", ErrOracle)
 			}
 			n, err := get()
-			if err != nil || n > binom[o.board.Holes()][k] {
+			if err != nil || n > key.Ranks(o.board.Holes(), int(k)) {
 				return fmt.Errorf("%w: fewest list size", ErrOracle)
 			}
 			size, err := get()
@@ -569,7 +519,7 @@ func (o *Oracle) readFewest(r io.Reader, get func() (uint64, error)) error {
 			if m, err := io.CopyN(&data, r, int64(size)); err != nil || m != int64(size) {
 				return fmt.Errorf("%w: truncated fewest table", ErrOracle)
 			}
-			list, err := decodeRankList(int(n), binom[o.board.Holes()][k], data.Bytes())
+			list, err := key.DecodeRankList(int(n), key.Ranks(o.board.Holes(), int(k)), data.Bytes())
 			if err != nil {
 				return fmt.Errorf("%w: fewest %d of %d pegs: %v", ErrOracle, v, k, err)
 			}

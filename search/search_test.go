@@ -15,6 +15,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"pegs/engine"
+	"pegs/search/internal/key"
+	"pegs/search/internal/memory"
+	"pegs/search/internal/movegen"
 )
 
 // published holds figures from testdata/published.json, which names their
@@ -744,8 +747,8 @@ func TestStoredLayersAgree(t *testing.T) {
 		}
 		// Every layer expanded is stored.
 		storeShare = 1 << 40
-		e := &expander{gen: newMoveGen(b, prob.Group()), store: true, mem: &memBudget{limit: 1 << 30}}
-		fwd, err := forward(context.Background(), e, []*layer{{pegs: start.Pegs(), keys: []uint64{mix(prob.Group().Canonical(start))}}}, "forward", nil, nil)
+		e := &expander{gen: movegen.New(b, prob.Group()), store: true, mem: memory.New(1 << 30)}
+		fwd, err := forward(context.Background(), e, []*layer{{pegs: start.Pegs(), keys: []uint64{key.Mix(prob.Group().Canonical(start))}}}, "forward", nil, nil)
 		storeShare = 8
 		if err != nil {
 			t.Fatal(err)
@@ -766,14 +769,14 @@ func TestStoredLayersAgree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		mem := &memBudget{limit: 1 << 30}
+		mem := memory.New(1 << 30)
 		always := func(int, int64) bool { return true }
-		first := &layer{pegs: start.Pegs(), keys: []uint64{mix(prob.Group().Canonical(start))}}
-		storedOnly, err := (&Analysis{}).reachable(context.Background(), first, &expander{gen: newMoveGen(b, prob.Group()), mem: mem, code: always}, nil, time.Now())
+		first := &layer{pegs: start.Pegs(), keys: []uint64{key.Mix(prob.Group().Canonical(start))}}
+		storedOnly, err := (&Analysis{}).reachable(context.Background(), first, &expander{gen: movegen.New(b, prob.Group()), mem: mem, code: always}, nil, time.Now())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if used := mem.used.Load(); used != 0 {
+		if used := mem.Used(); used != 0 {
 			t.Errorf("%s vacate %s: reachable only, coded layers: %d bytes still charged at the end", c.board, c.start, used)
 		}
 		if diff := cmp.Diff(heldOnly.Layers, storedOnly.Layers); diff != "" {
@@ -790,11 +793,11 @@ func TestWalkBackLetsGo(t *testing.T) {
 	prob := startOrPicture(t, "triangle:6", "5", "any")
 	storeShare = 1 << 40
 	t.Cleanup(func() { storeShare = 8 })
-	gen := newMoveGen(prob.Board, prob.Group())
-	layers := func() (map[int]*layer, *memBudget) {
-		mem := &memBudget{limit: 1 << 30}
+	gen := movegen.New(prob.Board, prob.Group())
+	layers := func() (map[int]*layer, *memory.Budget) {
+		mem := memory.New(1 << 30)
 		e := &expander{gen: gen, store: true, mem: mem}
-		fwd, err := forward(context.Background(), e, []*layer{{pegs: prob.Start.Pegs(), keys: []uint64{mix(prob.Group().Canonical(prob.Start))}}}, "forward", nil, nil)
+		fwd, err := forward(context.Background(), e, []*layer{{pegs: prob.Start.Pegs(), keys: []uint64{key.Mix(prob.Group().Canonical(prob.Start))}}}, "forward", nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -804,7 +807,7 @@ func TestWalkBackLetsGo(t *testing.T) {
 		}
 		return byPegs, mem
 	}
-	walk := func(fwd map[int]*layer, mem *memBudget, free bool) map[int][]uint64 {
+	walk := func(fwd map[int]*layer, mem *memory.Budget, free bool) map[int][]uint64 {
 		win := map[int][]uint64{}
 		err := walkBack(context.Background(), prob.Goal, gen, fwd, prob.Start.Pegs(), free, false, ExploreOptions{}, mem, func(pegs int, keys []uint64) error {
 			win[pegs] = keys
@@ -822,7 +825,7 @@ func TestWalkBackLetsGo(t *testing.T) {
 	for _, l := range fwd {
 		held += l.bytes()
 	}
-	before := mem.used.Load()
+	before := mem.Used()
 	got := walk(fwd, mem, true)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("winnable positions with layers let go differ (-kept +let go):\n%s", diff)
@@ -832,7 +835,7 @@ func TestWalkBackLetsGo(t *testing.T) {
 			t.Errorf("layer of %d pegs holds %d bytes after the walk back", pegs, l.bytes())
 		}
 	}
-	if after := mem.used.Load(); after != before-held {
+	if after := mem.Used(); after != before-held {
 		t.Errorf("budget in use after the walk back: %d, want %d (%d less the layers' %d)", after, before-held, before, held)
 	}
 	// The parents of the 3-peg winners among the 4-peg positions, found
@@ -890,13 +893,13 @@ func TestWalkBackMirror(t *testing.T) {
 			t.Fatal(err)
 		}
 		prob := Problem{b, start, goal(t, b, c[2])}
-		gen := newMoveGen(b, prob.Group())
-		if !mirrored(prob, gen.group) {
+		gen := movegen.New(b, prob.Group())
+		if !mirrored(prob, gen.Group) {
 			t.Fatalf("%s, vacate %s, goal %s: not mirrored", c[0], c[1], c[2])
 		}
-		mem := &memBudget{limit: 1 << 30}
+		mem := memory.New(1 << 30)
 		e := &expander{gen: gen, mem: mem}
-		fwd, err := forward(context.Background(), e, []*layer{{pegs: prob.Start.Pegs(), keys: []uint64{mix(gen.group.Canonical(prob.Start))}}}, "forward", nil, nil)
+		fwd, err := forward(context.Background(), e, []*layer{{pegs: prob.Start.Pegs(), keys: []uint64{key.Mix(gen.Group.Canonical(prob.Start))}}}, "forward", nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -906,7 +909,7 @@ func TestWalkBackMirror(t *testing.T) {
 		}
 		walk := func(mirror bool) map[int][]uint64 {
 			win := map[int][]uint64{}
-			before := mem.used.Load()
+			before := mem.Used()
 			err := walkBack(context.Background(), prob.Goal, gen, byPegs, prob.Start.Pegs(), false, mirror, ExploreOptions{}, mem, func(pegs int, keys []uint64) error {
 				win[pegs] = keys
 				return nil
@@ -914,7 +917,7 @@ func TestWalkBackMirror(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if after := mem.used.Load(); after != before {
+			if after := mem.Used(); after != before {
 				t.Errorf("%s: budget in use %d after the walk back, %d before", c[0], after, before)
 			}
 			return win

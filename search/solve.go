@@ -26,6 +26,7 @@ import (
 	"fmt"
 
 	"pegs/engine"
+	"pegs/search/internal/movegen"
 )
 
 // DefaultMemory is the memory budget when Options.Memory is zero.
@@ -291,7 +292,7 @@ func goalGroup(b *engine.Board, goal engine.Goal) *engine.Group {
 
 type solver struct {
 	ctx      context.Context
-	gen      *moveGen
+	gen      *movegen.Gen
 	goal     engine.Goal
 	pagoda   *engine.Pagoda
 	ord      *engine.Pagoda
@@ -321,7 +322,7 @@ type solver struct {
 func newSolver(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, opt Options) *solver {
 	n := start.Pegs()
 	s := &solver{ctx: ctx, gen: solverGen(b, goal), goal: goal, table: newPosSet(opt.memory()), pegs0: n, best: n + 1}
-	g := s.gen.group
+	g := s.gen.Group
 	if goal.Kind == engine.OnePegAt {
 		s.pagoda = distancePagoda(b, goal.Hole)
 		s.need = s.pagoda.Weight(goal.Hole)
@@ -341,7 +342,7 @@ func newSolver(ctx context.Context, b *engine.Board, start engine.Position, goal
 	// edges and arms' ends, and a beam that leaves pegs there strands them.
 	over := make([]int, b.Holes())
 	most := 0
-	for _, j := range s.gen.jumps {
+	for _, j := range s.gen.Jumps {
 		over[j.Over]++
 		most = max(most, over[j.Over])
 	}
@@ -405,25 +406,25 @@ func (s *solver) win(p engine.Position, imgs []engine.Position, depth int) bool 
 		s.cut = true // not refuted: nothing on the way back is tabled
 		return false
 	}
-	key := canonical(imgs)
+	key := movegen.Canonical(imgs)
 	if s.level == Table {
 		key = p
 	}
 	if s.level != Plain && s.table.has(key) {
 		return false
 	}
-	moves := s.gen.appendMoves(s.moves[depth][:0], p)
+	moves := s.gen.AppendMoves(s.moves[depth][:0], p)
 	s.moves[depth] = moves
 	if s.level == Full {
 		s.order(p, moves, true)
 	}
 	next := s.img[depth+1]
 	for _, k := range moves {
-		child := p ^ s.gen.masks[k]
+		child := p ^ s.gen.Masks[k]
 		if s.pagoda != nil && s.pagoda.Value(child) < s.need {
 			continue
 		}
-		s.gen.childImages(next, imgs, k)
+		s.gen.ChildImages(next, imgs, k)
 		s.path[depth] = k
 		if s.win(child, next, depth+1) {
 			return true
@@ -453,7 +454,7 @@ func (s *solver) plain(b *engine.Board, p engine.Position, depth int) bool {
 	for k, j := range b.Jumps() {
 		if b.Legal(p, j) {
 			s.path[depth] = int16(k)
-			if s.plain(b, p^s.gen.masks[k], depth+1) {
+			if s.plain(b, p^s.gen.Masks[k], depth+1) {
 				return true
 			}
 			if s.err != nil {
@@ -471,15 +472,15 @@ func (s *solver) follow(p engine.Position, imgs []engine.Position, depth int) bo
 	if pegs == 1 {
 		return s.goal.Reached(p)
 	}
-	moves := s.gen.appendMoves(s.moves[depth][:0], p)
+	moves := s.gen.AppendMoves(s.moves[depth][:0], p)
 	s.moves[depth] = moves
 	next := s.img[depth+1]
 	for _, k := range moves {
-		s.gen.childImages(next, imgs, k)
+		s.gen.ChildImages(next, imgs, k)
 		if s.end.has(pegs-1, next) {
 			s.path[depth] = k
 			s.nodes++
-			return s.follow(p^s.gen.masks[k], next, depth+1)
+			return s.follow(p^s.gen.Masks[k], next, depth+1)
 		}
 	}
 	return false
@@ -504,11 +505,11 @@ func (s *solver) fewest(p engine.Position, imgs []engine.Position, depth int) {
 	// A position is tabled once searched to the end, so a search cut
 	// short (see lowest) can resume: what it tabled stays true, and the
 	// fewest pegs found so far stays in s.best.
-	key := canonical(imgs)
+	key := movegen.Canonical(imgs)
 	if s.table.has(key) {
 		return
 	}
-	moves := s.gen.appendMoves(s.moves[depth][:0], p)
+	moves := s.gen.AppendMoves(s.moves[depth][:0], p)
 	s.moves[depth] = moves
 	if s.level == Full {
 		s.order(p, moves, false)
@@ -521,9 +522,9 @@ func (s *solver) fewest(p engine.Position, imgs []engine.Position, depth int) {
 	}
 	next := s.img[depth+1]
 	for _, k := range moves {
-		s.gen.childImages(next, imgs, k)
+		s.gen.ChildImages(next, imgs, k)
 		s.path[depth] = k
-		s.fewest(p^s.gen.masks[k], next, depth+1)
+		s.fewest(p^s.gen.Masks[k], next, depth+1)
 		if s.best <= s.floor || s.err != nil || s.cut {
 			return
 		}
@@ -540,10 +541,10 @@ func (s *solver) fewest(p engine.Position, imgs []engine.Position, depth int) {
 func (s *solver) order(p engine.Position, moves []int16, isolated bool) {
 	var score [64]int
 	for i, k := range moves {
-		j := s.gen.jumps[k]
+		j := s.gen.Jumps[k]
 		score[i] = s.dist[j.To] - s.dist[j.From] - s.dist[j.Over]
 		if isolated {
-			score[i] += s.isolated(p^s.gen.masks[k]) * 64
+			score[i] += s.gen.Isolated(p^s.gen.Masks[k]) * 64
 		}
 	}
 	for i := 1; i < len(moves); i++ {
@@ -552,16 +553,4 @@ func (s *solver) order(p engine.Position, moves []int16, isolated bool) {
 			score[j], score[j-1] = score[j-1], score[j]
 		}
 	}
-}
-
-// isolated counts the pegs in p that have no peg beside them along a jump
-// line.
-func (s *solver) isolated(p engine.Position) int {
-	var paired engine.Position
-	p = s.gen.toLattice(p)
-	for i := range s.gen.groups {
-		g := &s.gen.groups[i]
-		paired |= g.from & shift(p, g.d1)
-	}
-	return (p &^ paired).Pegs()
 }

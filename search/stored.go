@@ -2,12 +2,14 @@ package search
 
 import (
 	"context"
-	"encoding/binary"
 	"slices"
 	"sort"
 	"sync/atomic"
 
 	"pegs/engine"
+	"pegs/search/internal/key"
+	"pegs/search/internal/memory"
+	"pegs/search/internal/pool"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -20,29 +22,29 @@ import (
 // fit in 3.4 GB instead of 12.
 type storedKeys struct {
 	n     int
-	pk    packing
-	parts []*rankList // consecutive runs of the sorted packed words, shifted down
-	at    []int       // where each part begins among the n
+	pk    key.Packing
+	parts []*key.RankList // consecutive runs of the sorted packed words, shifted down
+	at    []int           // where each part begins among the n
 }
 
 // storeKeys codes keys (sorted mixed keys of a board of holes holes), which
 // it overwrites.
 func storeKeys(keys []uint64, holes, workers int) *storedKeys {
-	pk, _ := packingFor(holes, 0)
-	inChunks(len(keys), workers, func(_, lo, hi int) {
+	pk, _ := key.PackingFor(holes, 0)
+	pool.Chunks(len(keys), workers, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
-			keys[i] = pk.key(unmix(keys[i]))
+			keys[i] = pk.Key(key.Unmix(keys[i]))
 		}
 	})
-	sortKeys(keys, workers)
+	key.Sort(keys, workers)
 	s := &storedKeys{n: len(keys), pk: pk}
-	nparts := chunksOf(len(keys), workers)
-	s.parts = make([]*rankList, nparts)
+	nparts := pool.ChunkCount(len(keys), workers)
+	s.parts = make([]*key.RankList, nparts)
 	for c := range nparts {
 		s.at = append(s.at, c*len(keys)/nparts)
 	}
 	var g errgroup.Group
-	g.SetLimit(poolSize(workers))
+	g.SetLimit(pool.Size(workers))
 	for c := range nparts {
 		g.Go(func() error {
 			lo, hi := s.at[c], len(keys)
@@ -51,9 +53,9 @@ func storeKeys(keys []uint64, holes, workers int) *storedKeys {
 			}
 			part := keys[lo:hi]
 			for i := range part {
-				part[i] >>= pk.shift
+				part[i] >>= pk.Shift
 			}
-			s.parts[c] = newRankList(part)
+			s.parts[c] = key.NewRankList(part)
 			return nil
 		})
 	}
@@ -65,33 +67,28 @@ func storeKeys(keys []uint64, holes, workers int) *storedKeys {
 func (s *storedKeys) bytes() int64 {
 	var n int64
 	for _, p := range s.parts {
-		n += p.bytes()
+		n += p.Bytes()
 	}
 	return n
 }
-
-// bytes returns the memory l takes.
-func (l *rankList) bytes() int64 { return int64(len(l.data)) + int64(len(l.first))*16 }
 
 // keys decodes the sorted mixed keys.
 func (s *storedKeys) keys(workers int) []uint64 {
 	out := make([]uint64, s.n)
 	var g errgroup.Group
-	g.SetLimit(poolSize(workers))
+	g.SetLimit(pool.Size(workers))
 	for c, p := range s.parts {
 		g.Go(func() error {
-			dst := out[s.at[c] : s.at[c]+p.n]
-			v, at := uint64(0), 0
-			for i := range dst {
-				gap, k := binary.Uvarint(p.data[at:])
-				v, at = v+gap, at+k
-				dst[i] = mix(s.pk.pos(v << s.pk.shift))
+			dst := out[s.at[c] : s.at[c]+p.Len()]
+			p.Decode(dst)
+			for i, w := range dst {
+				dst[i] = key.Mix(s.pk.Pos(w << s.pk.Shift))
 			}
 			return nil
 		})
 	}
 	g.Wait()
-	sortKeys(out, workers)
+	key.Sort(out, workers)
 	return out
 }
 
@@ -102,20 +99,12 @@ func (s *storedKeys) positions(dst []engine.Position, lo, hi int) []engine.Posit
 	c := sort.Search(len(s.at), func(c int) bool { return s.at[c] > lo }) - 1
 	for ; lo < hi; c++ {
 		p := s.parts[c]
-		i := lo - s.at[c]           // the first wanted within the part
-		end := min(p.n, hi-s.at[c]) // and the end
-		b := i / rankBlock
-		v, at := p.first[b], p.off[b]
-		_, k := binary.Uvarint(p.data[at:]) // the block's first gap is from the block before
-		at += k
-		for j := b * rankBlock; j < end; j++ {
-			if j > b*rankBlock {
-				gap, k := binary.Uvarint(p.data[at:])
-				v, at = v+gap, at+k
-			}
-			if j >= i {
-				dst = append(dst, s.pk.pos(v<<s.pk.shift))
-			}
+		i := lo - s.at[c]               // the first wanted within the part
+		end := min(p.Len(), hi-s.at[c]) // and the end
+		from := len(dst)
+		dst = key.AppendRange(p, dst, i, end)
+		for j := from; j < len(dst); j++ {
+			dst[j] = s.pk.Pos(uint64(dst[j]) << s.pk.Shift)
 		}
 		lo = s.at[c] + end
 	}
@@ -130,7 +119,7 @@ func (s *storedKeys) positions(dst []engine.Position, lo, hi int) []engine.Posit
 // as storeKeys's are: each table's keys are packed and split by part where
 // they are, then each part's pieces are gathered from every table, sorted
 // and coded, parts in parallel.
-func codeTables(ctx context.Context, tabs []bucketTable[uint64], holes, workers int, mem *memBudget) (*storedKeys, error) {
+func codeTables(ctx context.Context, tabs []bucketTable[uint64], holes, workers int, mem *memory.Budget) (*storedKeys, error) {
 	defer func() {
 		for b := range tabs {
 			if tabs[b].slots != nil {
@@ -138,7 +127,7 @@ func codeTables(ctx context.Context, tabs []bucketTable[uint64], holes, workers 
 			}
 		}
 	}()
-	pk, _ := packingFor(holes, 0)
+	pk, _ := key.PackingFor(holes, 0)
 	total, largest := 0, 0
 	for b := range tabs {
 		total += tabs[b].n
@@ -146,19 +135,19 @@ func codeTables(ctx context.Context, tabs []bucketTable[uint64], holes, workers 
 	}
 	s := &storedKeys{n: total, pk: pk}
 	// Parts of about a million keys, at least two a worker.
-	nw := poolSize(workers)
+	nw := pool.Size(workers)
 	pbits := uint(1)
 	for pbits < 8 && (total>>(pbits+20) > 0 || 1<<pbits < 2*nw) {
 		pbits++
 	}
 	np := 1 << pbits
 	var scratch int64
-	defer func() { mem.give(scratch) }()
+	defer func() { mem.Give(scratch) }()
 	hold := func(n int64) error {
 		if n <= scratch {
 			return nil
 		}
-		if err := mem.take(n-scratch, "coding a layer"); err != nil {
+		if err := mem.Take(n-scratch, "coding a layer"); err != nil {
 			return err
 		}
 		scratch = n
@@ -175,7 +164,7 @@ func codeTables(ctx context.Context, tabs []bucketTable[uint64], holes, workers 
 	ends := make([][]int, len(tabs))
 	dense := make([][]uint64, len(tabs))
 	var denseBytes atomic.Int64
-	defer func() { mem.give(denseBytes.Load()) }()
+	defer func() { mem.Give(denseBytes.Load()) }()
 	bufs := make(chan []uint64, nw)
 	for range nw {
 		bufs <- make([]uint64, largest)
@@ -195,7 +184,7 @@ func codeTables(ctx context.Context, tabs []bucketTable[uint64], holes, workers 
 			n := 0
 			for i, k := range t.slots {
 				if k != 0 && (t.reached == nil || t.reached[i/64]&(1<<(i%64)) != 0) {
-					w := k << pk.shift // pk.key(unmix(k))
+					w := k << pk.Shift // pk.key(unmix(k))
 					tmp[n] = w
 					n++
 					end[w>>(64-pbits)+1]++
@@ -204,7 +193,7 @@ func codeTables(ctx context.Context, tabs []bucketTable[uint64], holes, workers 
 			for c := range np {
 				end[c+1] += end[c]
 			}
-			if err := mem.take(int64(n)*8, "coding a layer"); err != nil {
+			if err := mem.Take(int64(n)*8, "coding a layer"); err != nil {
 				return err
 			}
 			denseBytes.Add(int64(n) * 8)
@@ -223,7 +212,7 @@ func codeTables(ctx context.Context, tabs []bucketTable[uint64], holes, workers 
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	s.parts = make([]*rankList, np)
+	s.parts = make([]*key.RankList, np)
 	s.at = make([]int, np)
 	sizes := make([]int, np)
 	at, widest := 0, 0
@@ -257,12 +246,12 @@ func codeTables(ctx context.Context, tabs []bucketTable[uint64], holes, workers 
 					pieces = append(pieces, piece)
 				}
 			}
-			part := sortShared(pieces, ab[0][:sizes[c]], ab[1][:sizes[c]], pbits)
+			part := key.SortShared(pieces, ab[0][:sizes[c]], ab[1][:sizes[c]], pbits)
 			for i := range part {
-				part[i] >>= pk.shift
+				part[i] >>= pk.Shift
 			}
-			s.parts[c] = newRankList(part)
-			if err := mem.take(s.parts[c].bytes(), "a coded layer"); err != nil {
+			s.parts[c] = key.NewRankList(part)
+			if err := mem.Take(s.parts[c].Bytes(), "a coded layer"); err != nil {
 				s.parts[c] = nil
 				return err
 			}
@@ -272,7 +261,7 @@ func codeTables(ctx context.Context, tabs []bucketTable[uint64], holes, workers 
 	if err := g.Wait(); err != nil {
 		for _, p := range s.parts {
 			if p != nil {
-				mem.give(p.bytes())
+				mem.Give(p.Bytes())
 			}
 		}
 		return nil, err
@@ -280,7 +269,7 @@ func codeTables(ctx context.Context, tabs []bucketTable[uint64], holes, workers 
 	// Empty parts go: positions steps from a part to the next.
 	parts, ats := s.parts[:0], s.at[:0]
 	for c, p := range s.parts {
-		if p.n > 0 {
+		if p.Len() > 0 {
 			parts, ats = append(parts, p), append(ats, s.at[c])
 		}
 	}

@@ -1,15 +1,15 @@
 package search
 
 import (
-	"errors"
 	"fmt"
 
 	"pegs/engine"
 	"pegs/internal/bytesize"
+	"pegs/search/internal/memory"
 )
 
 // ErrMemory reports a search that would pass its memory budget.
-var ErrMemory = errors.New("memory budget exceeded")
+var ErrMemory = memory.ErrExceeded
 
 // posSet is an open-addressing hash set of non-empty positions that grows
 // within a memory budget.

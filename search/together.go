@@ -11,6 +11,10 @@ import (
 
 	"pegs/engine"
 	"pegs/internal/bytesize"
+	"pegs/search/internal/key"
+	"pegs/search/internal/memory"
+	"pegs/search/internal/movegen"
+	"pegs/search/internal/pool"
 )
 
 // errTooManyStarts reports more start classes than one search from several
@@ -37,23 +41,23 @@ var errTooManyStarts = errors.New("more start classes than a word holds beside a
 func startsTogether(ctx context.Context, b *engine.Board, reps []int, opt ExploreOptions, done func(i int, a *Analysis) error) error {
 	t0 := time.Now()
 	n := b.Holes()
-	pk, ok := packingFor(n, len(reps))
+	pk, ok := key.PackingFor(n, len(reps))
 	if !ok {
 		return errTooManyStarts
 	}
 	group := b.Symmetry()
-	gen := newMoveGen(b, group)
-	mem := &memBudget{limit: Options{Memory: opt.Memory}.memory()}
+	gen := movegen.New(b, group)
+	mem := memory.New(Options{Memory: opt.Memory}.memory())
 	workers := opt.Workers
 	as := make([]*Analysis, len(reps))
 	first := &layer{pegs: n - 1}
 	for i, h := range reps {
 		as[i] = &Analysis{Symmetries: group.Len(), Solutions: new(big.Int),
 			SolutionsByFinish: map[int]*big.Int{}, SolutionsByOrbit: map[int]*big.Int{}, Orbits: map[int][]int{}}
-		first.keys = append(first.keys, pk.key(group.Canonical(b.Full()&^(1<<uint(h))))|1<<uint(i))
+		first.keys = append(first.keys, pk.Key(group.Canonical(b.Full()&^(1<<uint(h))))|1<<uint(i))
 	}
 	slices.Sort(first.keys)
-	if err := mem.take(first.bytes(), "the first layer"); err != nil {
+	if err := mem.Take(first.bytes(), "the first layer"); err != nil {
 		return err
 	}
 	e := &expander{gen: gen, workers: workers, pack: &pk, mem: mem}
@@ -61,7 +65,7 @@ func startsTogether(ctx context.Context, b *engine.Board, reps []int, opt Explor
 	win := map[int]*layer{}   // winnable positions and their tags
 	defer func() {
 		for _, l := range upper {
-			mem.give(l.bytes())
+			mem.Give(l.bytes())
 		}
 	}()
 	// pair finds the winnable positions of lower layer l and of the layer
@@ -75,23 +79,23 @@ func startsTogether(ctx context.Context, b *engine.Board, reps []int, opt Explor
 		if up == nil {
 			return nil
 		}
-		if err := mem.take(int64(up.len())*16, "the complements of a layer"); err != nil {
+		if err := mem.Take(int64(up.len())*16, "the complements of a layer"); err != nil {
 			return err
 		}
-		lw, err := pick(l, complementKeys(up.keys, b, group, pk, workers), pk.tags, workers, mem)
-		mem.give(int64(up.len()) * 16)
+		lw, err := pick(l, complementKeys(up.keys, b, group, pk, workers), pk.Tags, workers, mem)
+		mem.Give(int64(up.len()) * 16)
 		if err != nil {
 			return err
 		}
 		win[l.pegs] = lw
 		if up != l {
 			// Complemented, l's winnable positions are up's.
-			uw, err := pick(up, complementKeys(lw.keys, b, group, pk, workers), pk.tags, workers, mem)
+			uw, err := pick(up, complementKeys(lw.keys, b, group, pk, workers), pk.Tags, workers, mem)
 			if err != nil {
 				return err
 			}
 			win[up.pegs] = uw
-			mem.give(up.bytes())
+			mem.Give(up.bytes())
 		}
 		return nil
 	}
@@ -103,10 +107,10 @@ func startsTogether(ctx context.Context, b *engine.Board, reps []int, opt Explor
 		}
 		next, st, err := e.next(ctx, cur)
 		if err != nil {
-			mem.give(cur.bytes())
+			mem.Give(cur.bytes())
 			return err
 		}
-		by := tagCounts(cur.keys, pk.tags, workers)
+		by := tagCounts(cur.keys, pk.Tags, workers)
 		layers[cur.pegs] = len(as[0].Layers)
 		for i, a := range as {
 			a.Layers = append(a.Layers, LayerStats{Pegs: cur.pegs, Reachable: by[i], ReachableRaw: st.rawBy[i], DeadEnds: st.deadBy[i]})
@@ -115,14 +119,14 @@ func startsTogether(ctx context.Context, b *engine.Board, reps []int, opt Explor
 			upper[cur.pegs] = cur
 		} else {
 			err := pair(cur)
-			mem.give(cur.bytes())
+			mem.Give(cur.bytes())
 			if err != nil {
-				mem.give(next.bytes())
+				mem.Give(next.bytes())
 				return err
 			}
 		}
 		if next.len() == 0 {
-			mem.give(next.bytes())
+			mem.Give(next.bytes())
 			break
 		}
 		// Layers grow toward the middle, and those past it are kept until
@@ -130,16 +134,16 @@ func startsTogether(ctx context.Context, b *engine.Board, reps []int, opt Explor
 		// as this one, cannot fit, stop now rather than at the middle (the
 		// French board's union gives up after about a minute).
 		if ahead := int64(next.pegs - n/2 - 1); ahead > 0 {
-			if need := mem.used.Load() + ahead*next.bytes(); need > mem.limit {
-				mem.give(next.bytes())
+			if need := mem.Used() + ahead*next.bytes(); need > mem.Limit() {
+				mem.Give(next.bytes())
 				return fmt.Errorf("%w: the union of the starts' state spaces needs at least %s (budget %s, set with --mem)",
-					ErrMemory, bytesize.Format(need), bytesize.Format(mem.limit))
+					ErrMemory, bytesize.Format(need), bytesize.Format(mem.Limit()))
 			}
 		}
 		cur = next
 	}
 	for pegs, l := range win {
-		by := tagCounts(l.keys, pk.tags, workers)
+		by := tagCounts(l.keys, pk.Tags, workers)
 		for i, a := range as {
 			a.Layers[layers[pegs]].Winnable = by[i]
 		}
@@ -158,17 +162,17 @@ func startsTogether(ctx context.Context, b *engine.Board, reps []int, opt Explor
 		for _, l := range keys {
 			held += l.bytes()
 		}
-		if err := mem.take(held, "a start's winnable positions"); err != nil {
+		if err := mem.Take(held, "a start's winnable positions"); err != nil {
 			return err
 		}
 		prob := Problem{Board: b, Start: b.Full() &^ (1 << uint(reps[i])), Goal: engine.Goal{Kind: engine.OnePeg}}
 		// Starts reports no random-play odds: count paths only.
 		err := a.countWinning(ctx, prob, &expander{gen: gen, workers: workers, counts: true, noMass: true, mem: mem}, keys, opt.Progress)
-		mem.give(held)
+		mem.Give(held)
 		if err != nil {
 			return err
 		}
-		a.PeakBytes = mem.peak.Load()
+		a.PeakBytes = mem.Peak()
 		a.Elapsed = time.Since(t0)
 		if err := done(i, a); err != nil {
 			return err
@@ -179,8 +183,8 @@ func startsTogether(ctx context.Context, b *engine.Board, reps []int, opt Explor
 
 // tagCounts counts the packed words with each tag bit (of mask).
 func tagCounts(words []uint64, mask uint64, workers int) (by [64]int64) {
-	parts := make([][64]int64, chunksOf(len(words), workers))
-	inChunks(len(words), workers, func(c, lo, hi int) {
+	parts := make([][64]int64, pool.ChunkCount(len(words), workers))
+	pool.Chunks(len(words), workers, func(c, lo, hi int) {
 		for _, w := range words[lo:hi] {
 			for t := w & mask; t != 0; t &= t - 1 {
 				parts[c][bits.TrailingZeros64(t)]++
@@ -196,26 +200,26 @@ func tagCounts(words []uint64, mask uint64, workers int) (by [64]int64) {
 }
 
 // pick is l.only(keys, low), charged to mem.
-func pick(l *layer, keys []uint64, low uint64, workers int, mem *memBudget) (*layer, error) {
+func pick(l *layer, keys []uint64, low uint64, workers int, mem *memory.Budget) (*layer, error) {
 	out := l.only(keys, low, workers)
-	return out, mem.take(out.bytes(), "the winnable positions")
+	return out, mem.Take(out.bytes(), "the winnable positions")
 }
 
 // withTag returns the positions of each layer of packed words in ls whose
 // tag has bit i, as layers of sorted mixed keys.
-func withTag(ls map[int]*layer, pk packing, i, workers int) map[int]*layer {
+func withTag(ls map[int]*layer, pk key.Packing, i, workers int) map[int]*layer {
 	out := map[int]*layer{}
 	for pegs, l := range ls {
-		parts := make([][]uint64, chunksOf(l.len(), workers))
-		inChunks(l.len(), workers, func(c, lo, hi int) {
+		parts := make([][]uint64, pool.ChunkCount(l.len(), workers))
+		pool.Chunks(l.len(), workers, func(c, lo, hi int) {
 			for j := lo; j < hi; j++ {
 				if l.keys[j]&(1<<uint(i)) != 0 {
-					parts[c] = append(parts[c], mix(pk.pos(l.keys[j])))
+					parts[c] = append(parts[c], key.Mix(pk.Pos(l.keys[j])))
 				}
 			}
 		})
 		keys := slices.Concat(parts...)
-		sortKeys(keys, workers)
+		key.Sort(keys, workers)
 		out[pegs] = &layer{pegs: pegs, keys: keys}
 	}
 	return out

@@ -1,0 +1,169 @@
+package key
+
+import (
+	"encoding/binary"
+	"errors"
+	"math/bits"
+	"slices"
+
+	"pegs/engine"
+)
+
+// Rank returns the colex rank of p among positions with as many pegs: the
+// sum of C(h, i+1) over its pegs h in increasing order.
+func Rank(p engine.Position) uint64 {
+	var r uint64
+	for i := 1; p != 0; i++ {
+		h := bits.TrailingZeros64(uint64(p))
+		p &= p - 1
+		r += binom[h][i]
+	}
+	return r
+}
+
+// Unrank returns the position of k pegs whose rank is r.
+func Unrank(r uint64, k int) engine.Position {
+	var p engine.Position
+	h := 64
+	for i := k; i >= 1; i-- {
+		for h--; binom[h][i] > r; h-- {
+		}
+		p |= 1 << uint(h)
+		r -= binom[h][i]
+	}
+	return p
+}
+
+// Ranks returns how many positions of k pegs a board of n holes has: the
+// ranks of their positions are below it.
+func Ranks(n, k int) uint64 { return binom[n][k] }
+
+// binom holds the binomial coefficients C(n, k) for n, k up to 64.
+var binom = func() (t [65][65]uint64) {
+	for n := range 65 {
+		t[n][0] = 1
+		for k := 1; k <= n; k++ {
+			t[n][k] = t[n-1][k-1] + t[n-1][k]
+		}
+	}
+	return t
+}()
+
+// RankList is a sorted list of distinct ranks (or any words) coded as the
+// uvarints of their gaps (the first from 0), about one byte and a half a
+// rank in the fewest tables; every 64th rank and its offset index the
+// rest.
+type RankList struct {
+	n     int
+	data  []byte
+	first []uint64 // ranks 0, 64, 128, ...
+	off   []int    // where they begin in data
+}
+
+// rankBlock is how many ranks one index entry covers.
+const rankBlock = 64
+
+// NewRankList codes ranks (sorted, distinct). It sizes the code first, so
+// that coding a layer of a billion positions takes no more than the code
+// (appending took up to a quarter more, uncharged, and a copy as it grew).
+func NewRankList(ranks []uint64) *RankList {
+	size, prev := 0, uint64(0)
+	for _, r := range ranks {
+		size += max(1, (bits.Len64(r-prev)+6)/7) // uvarint bytes
+		prev = r
+	}
+	blocks := (len(ranks) + rankBlock - 1) / rankBlock
+	l := &RankList{n: len(ranks), data: make([]byte, 0, size), first: make([]uint64, 0, blocks), off: make([]int, 0, blocks)}
+	prev = 0
+	for i, r := range ranks {
+		if i%rankBlock == 0 {
+			l.first = append(l.first, r)
+			l.off = append(l.off, len(l.data))
+		}
+		l.data = binary.AppendUvarint(l.data, r-prev)
+		prev = r
+	}
+	return l
+}
+
+// ErrRanks reports coded ranks that do not decode.
+var ErrRanks = errors.New("ranks out of order or range")
+
+// DecodeRankList checks data, the code (see Code) of n ranks each below
+// limit, and indexes it.
+func DecodeRankList(n int, limit uint64, data []byte) (*RankList, error) {
+	l := &RankList{n: n, data: data}
+	prev, at := uint64(0), 0
+	for i := range n {
+		gap, k := binary.Uvarint(data[at:])
+		r := prev + gap
+		if k <= 0 || r < prev || i > 0 && gap == 0 || r >= limit {
+			return nil, ErrRanks
+		}
+		if i%rankBlock == 0 {
+			l.first = append(l.first, r)
+			l.off = append(l.off, at)
+		}
+		prev, at = r, at+k
+	}
+	if at != len(data) {
+		return nil, ErrRanks
+	}
+	return l, nil
+}
+
+// Len returns the number of ranks in l.
+func (l *RankList) Len() int { return l.n }
+
+// Code returns l's code: the uvarints of the gaps. The caller must not
+// modify it.
+func (l *RankList) Code() []byte { return l.data }
+
+// Bytes returns the memory l takes.
+func (l *RankList) Bytes() int64 { return int64(len(l.data)) + int64(len(l.first))*16 }
+
+// Has reports whether rank want is in the list.
+func (l *RankList) Has(want uint64) bool {
+	b, _ := slices.BinarySearch(l.first, want+1) // blocks that begin at or before want
+	if b == 0 {
+		return false
+	}
+	b--
+	r, at := l.first[b], l.off[b]
+	_, k := binary.Uvarint(l.data[at:]) // the first's gap is from the block before
+	at += k
+	for i := b*rankBlock + 1; r < want && i < min(l.n, (b+1)*rankBlock); i++ {
+		gap, k := binary.Uvarint(l.data[at:])
+		r, at = r+gap, at+k
+	}
+	return r == want
+}
+
+// Decode writes every rank of l into dst, which must have room for Len.
+func (l *RankList) Decode(dst []uint64) {
+	v, at := uint64(0), 0
+	for i := range dst[:l.n] {
+		gap, k := binary.Uvarint(l.data[at:])
+		v, at = v+gap, at+k
+		dst[i] = v
+	}
+}
+
+// AppendRange appends ranks i..end-1 of l to dst, decoding from the block
+// that holds i.
+func AppendRange[T ~uint64](l *RankList, dst []T, i, end int) []T {
+	b := i / rankBlock
+	v, at := l.first[b], l.off[b]
+	_, k := binary.Uvarint(l.data[at:]) // the block's first gap is from the block before
+	at += k
+	for j := b * rankBlock; j < end; j++ {
+		if j > b*rankBlock {
+			gap, k := binary.Uvarint(l.data[at:])
+			v, at = v+gap, at+k
+		}
+		if j >= i {
+			dst = append(dst, T(v))
+		}
+	}
+	return dst
+}

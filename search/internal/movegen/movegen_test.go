@@ -1,0 +1,85 @@
+package movegen
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"pegs/engine"
+)
+
+// TestMoveGenAgrees checks the shift-group move generator, in lattice order
+// where the board fits 64 bits and in hole order where it does not
+// (triangle:10), against the board's own legal jumps.
+func TestMoveGenAgrees(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	orders := map[bool]int{} // boards by whether they use lattice order
+	for _, info := range engine.Boards() {
+		b, err := engine.Lookup(info.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gen := New(b, b.Symmetry())
+		orders[gen.lattice != nil]++
+		for range 2000 {
+			p := engine.Position(rng.Uint64()) & b.Full()
+			var got, want []int
+			for _, k := range gen.AppendMoves(nil, p) {
+				got = append(got, int(k))
+			}
+			for _, j := range b.Moves(nil, p) {
+				want = append(want, slices.Index(b.Jumps(), j))
+			}
+			slices.Sort(got)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s: moves of %s = %v, want %v", b.Name(), b.Line(p), got, want)
+			}
+		}
+	}
+	if orders[true] == 0 || orders[false] == 0 {
+		t.Errorf("boards in lattice order / hole order: %d / %d, want some of each", orders[true], orders[false])
+	}
+}
+
+// TestChildren checks a Parent's children, with eight or fewer
+// symmetries and more, against the canonical form of each child made from
+// scratch; and Chains against chains of the board's own jumps.
+func TestChildren(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, name := range []string{"english", "triangle", "wiegleb"} {
+		b, err := engine.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range []*engine.Group{b.Symmetry(), b.Symmetry().Trivial()} {
+			gen := New(b, g)
+			w := gen.NewParent()
+			for range 500 {
+				p := engine.Position(rng.Uint64()) & b.Full()
+				w.Set(p)
+				for _, k := range gen.AppendMoves(nil, p) {
+					want := g.Canonical(p ^ gen.Masks[k])
+					if got := w.Child(k); got != want {
+						t.Fatalf("%s, %d symmetries: child of %s by %s = %s, want %s", name, g.Len(), b.Line(p), b.FormatJump(gen.Jumps[k]), b.Line(got), b.Line(want))
+					}
+				}
+			}
+		}
+	}
+	b := engine.English()
+	gen := New(b, b.Symmetry())
+	p := b.Start()
+	var got []string
+	gen.Chains(p, gen.FromHoles(), func(q engine.Position, jumps []engine.Jump) bool {
+		if r, err := b.Replay(p, jumps); err != nil || r != q {
+			t.Fatalf("chain %v does not lead to %s", b.FormatMoves(jumps), b.Line(q))
+		}
+		got = append(got, b.FormatMoves(jumps)[0])
+		return true
+	})
+	slices.Sort(got)
+	if want := []string{"b4-d4", "d2-d4", "d6-d4", "f4-d4"}; !slices.Equal(got, want) {
+		t.Errorf("moves from the English start = %v, want %v", got, want)
+	}
+}

@@ -1,0 +1,38 @@
+package movegen
+
+import "pegs/engine"
+
+// Parent holds a position's symmetric images, from which the canonical
+// forms of its children come without computing each child's images from
+// scratch: a child's images are its parent's XOR the jump's image masks.
+// A Parent belongs to one goroutine.
+type Parent struct {
+	gen   *Gen
+	imgs  []engine.Position
+	cimgs []engine.Position
+	img8  [8]engine.Position // the parent's images when gen.images8 is set
+}
+
+// NewParent returns a Parent for gen's positions.
+func (m *Gen) NewParent() *Parent {
+	return &Parent{gen: m, imgs: make([]engine.Position, m.NSym), cimgs: make([]engine.Position, m.NSym)}
+}
+
+// Set loads p's images and returns them.
+func (w *Parent) Set(p engine.Position) []engine.Position {
+	if w.gen.images8 != nil {
+		w.gen.Images8Of(p, &w.img8)
+		return w.img8[:w.gen.NSym]
+	}
+	return w.gen.Group.Images(p, w.imgs)
+}
+
+// Child returns the canonical form of the child by jump k of the position
+// last Set.
+func (w *Parent) Child(k int16) engine.Position {
+	if w.gen.images8 == nil {
+		w.gen.ChildImages(w.cimgs, w.imgs, k)
+		return Canonical(w.cimgs)
+	}
+	return w.gen.ChildKey8(&w.img8, k)
+}
