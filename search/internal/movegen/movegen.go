@@ -26,7 +26,7 @@ type Gen struct {
 	// v) in lattice order; nil when hole order is used.
 	lattice [][256]engine.Position
 	latFull engine.Position // every hole, in lattice order
-	Group   *engine.Group // the symmetries children are reduced by
+	Group   *engine.Group   // the symmetries children are reduced by
 	// images[j*g+s] is the image of Jumps[j]'s mask under symmetry s of
 	// Group, so a child's images are its parent's XOR these.
 	images []engine.Position
