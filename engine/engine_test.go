@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -553,5 +554,25 @@ func BenchmarkCanonical(b *testing.B) {
 				b.Log(sink)
 			}
 		})
+	}
+}
+
+// TestRandomGame checks that a random game replays from its start and ends
+// where no jump is left, and that the same seed plays the same game.
+func TestRandomGame(t *testing.T) {
+	b := English()
+	for seed := range uint64(20) {
+		jumps := b.RandomGame(b.Start(), rand.New(rand.NewPCG(seed, 1)))
+		end, err := b.Replay(b.Start(), jumps)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if moves := b.Moves(nil, end); len(moves) != 0 {
+			t.Errorf("seed %d: the game stops with %d jumps left", seed, len(moves))
+		}
+		again := b.RandomGame(b.Start(), rand.New(rand.NewPCG(seed, 1)))
+		if !slices.Equal(jumps, again) {
+			t.Errorf("seed %d: two games differ", seed)
+		}
 	}
 }

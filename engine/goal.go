@@ -14,8 +14,9 @@ const (
 	OnePeg GoalKind = iota
 	// OnePegAt asks for one peg in a given hole.
 	OnePegAt
-	// Fewest asks for the fewest pegs reachable.
-	Fewest
+	// FewestPegs asks for the fewest pegs reachable (not to be confused
+	// with the fewest moves, a measure of solutions).
+	FewestPegs
 )
 
 // Goal is what a game is played for.
@@ -41,7 +42,7 @@ func (b *Board) ParseGoal(s string) (Goal, error) {
 		}
 		return Goal{Kind: OnePegAt, Hole: c}, nil
 	case "fewest":
-		return Goal{Kind: Fewest}, nil
+		return Goal{Kind: FewestPegs}, nil
 	}
 	h, err := b.Hole(s)
 	if err != nil {
@@ -55,7 +56,7 @@ func (b *Board) FormatGoal(g Goal) string {
 	switch g.Kind {
 	case OnePeg:
 		return "any"
-	case Fewest:
+	case FewestPegs:
 		return "fewest"
 	}
 	if c, ok := b.Centre(); ok && c == g.Hole {
@@ -64,7 +65,7 @@ func (b *Board) FormatGoal(g Goal) string {
 	return b.labels[g.Hole]
 }
 
-// Reached reports whether p meets a one-peg goal. A Fewest goal is met only
+// Reached reports whether p meets a one-peg goal. A FewestPegs goal is met only
 // by a search, never by a position alone.
 func (g Goal) Reached(p Position) bool {
 	switch g.Kind {
@@ -76,7 +77,7 @@ func (g Goal) Reached(p Position) bool {
 	return false
 }
 
-// Targets returns the one-peg positions that meet g, or nil for Fewest.
+// Targets returns the one-peg positions that meet g, or nil for FewestPegs.
 func (b *Board) Targets(g Goal) []Position {
 	switch g.Kind {
 	case OnePeg:
@@ -94,7 +95,7 @@ func (b *Board) Targets(g Goal) []Position {
 // Feasible reports whether the position class of p allows it to meet g. It
 // is a proof of impossibility when false, never of possibility when true.
 func (b *Board) Feasible(p Position, g Goal) bool {
-	if g.Kind == Fewest {
+	if g.Kind == FewestPegs {
 		return p != 0
 	}
 	if p.Pegs() == 0 {
@@ -107,4 +108,23 @@ func (b *Board) Feasible(p Position, g Goal) bool {
 		}
 	}
 	return false
+}
+
+// GoalSymmetry returns the symmetries of b that keep goal in place: every
+// symmetry, unless the goal is one peg at a hole.
+func (b *Board) GoalSymmetry(goal Goal) *Group {
+	if goal.Kind == OnePegAt {
+		return b.group.Stabilizer(1 << uint(goal.Hole))
+	}
+	return b.group
+}
+
+// GameSymmetry returns the symmetries of b that keep both start and goal
+// in place: the group a search of that game reduces positions by.
+func (b *Board) GameSymmetry(start Position, goal Goal) *Group {
+	g := b.group.Stabilizer(start)
+	if goal.Kind == OnePegAt {
+		g = g.Stabilizer(1 << uint(goal.Hole))
+	}
+	return g
 }

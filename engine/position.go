@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
+	"math/rand/v2"
 	"strings"
 	"unicode"
 )
@@ -267,4 +268,20 @@ func (b *Board) ReadLevels(r io.Reader) ([]NamedPosition, error) {
 		out = append(out, NamedPosition{name, p})
 	}
 	return out, sc.Err()
+}
+
+// RandomGame plays from start as a random player does, each jump chosen
+// uniformly among the legal ones by rng, until no jump is left, and
+// returns the jumps.
+func (b *Board) RandomGame(start Position, rng *rand.Rand) []Jump {
+	var jumps, moves []Jump
+	for p := start; ; {
+		moves = b.Moves(moves[:0], p)
+		if len(moves) == 0 {
+			return jumps
+		}
+		j := moves[rng.IntN(len(moves))]
+		jumps = append(jumps, j)
+		p = p.Apply(j)
+	}
 }

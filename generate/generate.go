@@ -82,7 +82,7 @@ func Generate(ctx context.Context, b *engine.Board, count int, opt Options) ([]L
 	if opt.MinPegs < 2 || opt.MaxPegs < opt.MinPegs || opt.MaxPegs >= b.Holes() {
 		return nil, fmt.Errorf("pegs %d-%d: want 2 <= min <= max < %d", opt.MinPegs, opt.MaxPegs, b.Holes())
 	}
-	if opt.Goal.Kind == engine.Fewest {
+	if opt.Goal.Kind == engine.FewestPegs {
 		return nil, errors.New("levels need a one-peg goal")
 	}
 	type result struct {

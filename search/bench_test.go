@@ -2,14 +2,10 @@ package search
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"testing"
 
 	"pegs/engine"
-	"pegs/search/internal/key"
-	"pegs/search/internal/memory"
-	"pegs/search/internal/movegen"
 )
 
 // BenchmarkSolve measures the first solution of single problems, and the
@@ -30,7 +26,7 @@ func BenchmarkSolve(b *testing.B) {
 		{"problem=english-centre", eng, eng.Line(eng.Start()), centre},
 		{"problem=english-diamond", eng, ".o.ooo.ooooo.ooo.ooo.ooooo.ooo.o.", centre},
 		{"problem=english-arrow", eng, ".o.ooo.ooooo....o......o...oooooo", centre},
-		{"problem=triangle10-corner-fewest", tri, "." + strings.Repeat("o", 54), engine.Goal{Kind: engine.Fewest}},
+		{"problem=triangle10-corner-fewest", tri, "." + strings.Repeat("o", 54), engine.Goal{Kind: engine.FewestPegs}},
 		{"problem=wiegleb-centre", wie, wie.Line(wie.Start()), wieCentre},
 	}
 	for _, c := range cases {
@@ -41,12 +37,13 @@ func BenchmarkSolve(b *testing.B) {
 		b.Run(c.name+"/strategy=dfs", func(b *testing.B) {
 			// The first solve on a board builds its endgame table, which
 			// later solves share; b.Loop times only the solves after it.
-			if _, err := Solve(context.Background(), c.bd, p, c.goal, Options{}); err != nil {
+			opt := Options{Tables: &Tables{}}
+			if _, err := Solve(context.Background(), Problem{c.bd, p, c.goal}, opt); err != nil {
 				b.Fatal(err)
 			}
 			var nodes int64
 			for b.Loop() {
-				sol, err := Solve(context.Background(), c.bd, p, c.goal, Options{})
+				sol, err := Solve(context.Background(), Problem{c.bd, p, c.goal}, opt)
 				if err != nil || !sol.Solvable {
 					b.Fatal(err)
 				}
@@ -82,14 +79,14 @@ func BenchmarkExplore(b *testing.B) {
 				var positions int64
 				for b.Loop() {
 					if c.winOnly {
-						ws, err := Winnable(context.Background(), prob, ExploreOptions{Workers: w})
+						ws, err := Winnable(context.Background(), prob, Options{Workers: w})
 						if err != nil {
 							b.Fatal(err)
 						}
 						positions += ws.Winnable
 						continue
 					}
-					a, err := Explore(context.Background(), prob, ExploreOptions{Workers: w})
+					a, err := Explore(context.Background(), prob, Options{Workers: w})
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -111,7 +108,7 @@ func BenchmarkStarts(b *testing.B) {
 		b.Run("board="+name+"/search=together", func(b *testing.B) {
 			var positions int64
 			for b.Loop() {
-				err := startsTogether(context.Background(), bd, reps, ExploreOptions{}, func(_ int, a *Analysis) error {
+				err := startsTogether(context.Background(), bd, reps, Options{}, func(_ int, a *Analysis) error {
 					positions += a.Reachable
 					return nil
 				})
@@ -126,7 +123,7 @@ func BenchmarkStarts(b *testing.B) {
 			for b.Loop() {
 				for _, h := range reps {
 					prob := Problem{bd, bd.Full() &^ (1 << uint(h)), engine.Goal{Kind: engine.OnePeg}}
-					a, err := Explore(context.Background(), prob, ExploreOptions{WholeGroup: true, NoGames: true})
+					a, err := Explore(context.Background(), prob, Options{WholeGroup: true, NoGames: true})
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -150,45 +147,13 @@ func BenchmarkFewestMoves(b *testing.B) {
 		b.Run(c.name+"/strategy=fewest-moves", func(b *testing.B) {
 			var nodes int64
 			for b.Loop() {
-				sol, err := FewestMoves(context.Background(), eng, p, goal, ExploreOptions{})
+				sol, err := FewestMoves(context.Background(), Problem{eng, p, goal}, Options{})
 				if err != nil || !sol.Solvable {
 					b.Fatal(err)
 				}
 				nodes += sol.Nodes
 			}
 			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "positions/s")
-		})
-	}
-}
-
-// BenchmarkStoredKeys measures coding a layer for the walk back and
-// decoding it (storedKeys): the English centre game's 16-peg layer, about
-// as dense as the French board's widest.
-func BenchmarkStoredKeys(b *testing.B) {
-	bd := engine.English()
-	g, _ := bd.ParseGoal("center")
-	gen := movegen.New(bd, Problem{bd, bd.Start(), g}.Group())
-	e := &expander{gen: gen, mem: memory.New(1 << 33)}
-	l := &layer{pegs: bd.Start().Pegs(), keys: []uint64{key.Mix(gen.Group.Canonical(bd.Start()))}}
-	for l.pegs > 16 {
-		next, _, err := e.next(context.Background(), l)
-		if err != nil {
-			b.Fatal(err)
-		}
-		l = next
-	}
-	keys := l.keys
-	for _, w := range []int{1, 2} {
-		b.Run("layer=english-16/workers="+string(rune('0'+w)), func(b *testing.B) {
-			var s *storedKeys
-			for b.Loop() {
-				s = storeKeys(slices.Clone(keys), bd.Holes(), w)
-				if got := s.keys(w); len(got) != len(keys) {
-					b.Fatalf("decoded %d keys, want %d", len(got), len(keys))
-				}
-			}
-			b.ReportMetric(float64(len(keys))*float64(b.N)/b.Elapsed().Seconds(), "positions/s")
-			b.ReportMetric(float64(s.bytes())/float64(len(keys)), "bytes/position")
 		})
 	}
 }

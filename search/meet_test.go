@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"pegs/engine"
+	"pegs/search/internal/layered"
 )
 
 // square returns the full n x n square board.
@@ -55,25 +56,27 @@ func TestMeet(t *testing.T) {
 				start = b.Full() &^ position(t, b, "a1", "d1")
 			}
 			wins, losses := 0, 0
-			for _, jumps := range randomGames(b, start, c.games, rand.New(rand.NewPCG(3, 4))) {
+			games := rand.New(rand.NewPCG(3, 4))
+			for range c.games {
+				jumps := b.RandomGame(start, games)
 				p := start
 				for _, j := range jumps {
 					if p = p.Apply(j); p.Pegs() > c.most || p.Pegs() < c.least {
 						continue
 					}
 					prob := Problem{b, p, g}
-					mt, err := meet(context.Background(), prob, ExploreOptions{})
+					mt, err := layered.Meet(context.Background(), b, p, g, layered.Config{}, DefaultMemory)
 					if err != nil {
 						t.Fatal(err)
 					}
-					ws, err := Winnable(context.Background(), prob, ExploreOptions{})
+					ws, err := Winnable(context.Background(), prob, Options{})
 					if err != nil {
 						t.Fatal(err)
 					}
 					agree := func(q engine.Position) {
 						t.Helper()
-						if got, _ := mt.winnable(q); got != ws.Contains(q) {
-							t.Fatalf("from %s: %s (%d pegs, met at %d) winnable %v, want %v", b.Line(p), b.Line(q), q.Pegs(), mt.m, got, ws.Contains(q))
+						if got, _ := mt.Winnable(q); got != ws.Contains(q) {
+							t.Fatalf("from %s: %s (%d pegs) winnable %v, want %v", b.Line(p), b.Line(q), q.Pegs(), got, ws.Contains(q))
 						}
 					}
 					agree(p)
@@ -84,7 +87,7 @@ func TestMeet(t *testing.T) {
 							agree(q.Apply(j))
 						}
 					}
-					path, err := mt.path(p)
+					path, err := mt.Path(p)
 					if !ws.Contains(p) {
 						losses++
 						if err == nil {
@@ -138,25 +141,27 @@ func position(t *testing.T, b *engine.Board, labels ...string) engine.Position {
 func TestSameAsAny(t *testing.T) {
 	b := engine.English()
 	centre, anyPeg := goal(t, b, "center"), goal(t, b, "any")
-	if !sameAsAny(b, b.Start(), centre) {
+	if !layered.SameAsAny(b, b.Start(), centre) {
 		t.Errorf("English centre: sameAsAny false, want true")
 	}
-	for _, jumps := range randomGames(b, b.Start(), 3, rand.New(rand.NewPCG(11, 12))) {
+	games := rand.New(rand.NewPCG(11, 12))
+	for range 3 {
+		jumps := b.RandomGame(b.Start(), games)
 		p := b.Start()
 		for _, j := range jumps {
 			if p = p.Apply(j); p.Pegs() > 20 {
 				continue
 			}
-			mc, err := meet(context.Background(), Problem{b, p, centre}, ExploreOptions{})
+			mc, err := layered.Meet(context.Background(), b, p, centre, layered.Config{}, DefaultMemory)
 			if err != nil {
 				t.Fatal(err)
 			}
-			ma, err := meet(context.Background(), Problem{b, p, anyPeg}, ExploreOptions{})
+			ma, err := layered.Meet(context.Background(), b, p, anyPeg, layered.Config{}, DefaultMemory)
 			if err != nil {
 				t.Fatal(err)
 			}
-			wc, _ := mc.winnable(p)
-			wa, _ := ma.winnable(p)
+			wc, _ := mc.Winnable(p)
+			wa, _ := ma.Winnable(p)
 			if wc != wa {
 				t.Errorf("%s: centre %v, one peg anywhere %v; want the same", b.Line(p), wc, wa)
 			}
@@ -165,31 +170,19 @@ func TestSameAsAny(t *testing.T) {
 	sq := square(t, 7)
 	corner := position(t, sq, "a2", "a3") // a3-a1 ends in the corner
 	centre, anyPeg = goal(t, sq, "center"), goal(t, sq, "any")
-	if sameAsAny(sq, corner, centre) {
+	if layered.SameAsAny(sq, corner, centre) {
 		t.Errorf("7x7 square: sameAsAny true, want false")
 	}
 	for _, c := range []struct {
 		g    engine.Goal
 		want bool
 	}{{centre, false}, {anyPeg, true}} {
-		mt, err := meet(context.Background(), Problem{sq, corner, c.g}, ExploreOptions{})
+		mt, err := layered.Meet(context.Background(), sq, corner, c.g, layered.Config{}, DefaultMemory)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, _ := mt.winnable(corner); got != c.want {
+		if got, _ := mt.Winnable(corner); got != c.want {
 			t.Errorf("7x7 square %s, goal %v: winnable %v, want %v", sq.Line(corner), c.g, got, c.want)
 		}
-	}
-	// A hint's oracle for a lone position asks the second meeting there.
-	w, err := loneOracle(context.Background(), sq, corner, centre, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	win, ok1 := w.Winnable(corner)
-	one, ok2 := w.OnePeg(corner)
-	end := position(t, sq, "a1")
-	oneEnd, ok3 := w.OnePeg(end)
-	if win || !one || !oneEnd || !ok1 || !ok2 || !ok3 {
-		t.Errorf("7x7 square %s: centre %v (%v), one peg %v (%v), then %v (%v); want false, true, true", sq.Line(corner), win, ok1, one, ok2, oneEnd, ok3)
 	}
 }

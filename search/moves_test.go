@@ -28,7 +28,7 @@ func TestFewestMovesTriangle(t *testing.T) {
 			t.Fatal(err)
 		}
 		g := goal(t, b, to)
-		sol, err := FewestMoves(context.Background(), b, start, g, ExploreOptions{})
+		sol, err := FewestMoves(context.Background(), Problem{b, start, g}, Options{})
 		if err != nil || !sol.Solvable {
 			t.Fatalf("%s -> %s: solvable=%v err=%v", from, to, sol.Solvable, err)
 		}
@@ -48,7 +48,7 @@ func TestFewestMovesEnglish(t *testing.T) {
 	}
 	b := engine.English()
 	g := goal(t, b, "center")
-	sol, err := FewestMoves(context.Background(), b, b.Start(), g, ExploreOptions{})
+	sol, err := FewestMoves(context.Background(), Problem{b, b.Start(), g}, Options{})
 	if err != nil || !sol.Solvable {
 		t.Fatal(err)
 	}
@@ -61,13 +61,13 @@ func TestFewestMovesEnglish(t *testing.T) {
 // TestFewestMovesImpossible checks refutations: by class, and by search.
 func TestFewestMovesImpossible(t *testing.T) {
 	b := engine.English()
-	sol, err := FewestMoves(context.Background(), b, b.Start(), goal(t, b, "c1"), ExploreOptions{})
+	sol, err := FewestMoves(context.Background(), Problem{b, b.Start(), goal(t, b, "c1")}, Options{})
 	if err != nil || sol.Solvable || !sol.Refuted {
 		t.Errorf("centre start to c1: solvable=%v refuted=%v err=%v; want refuted by class", sol.Solvable, sol.Refuted, err)
 	}
 	tri := lookup(t, "triangle")
 	start, _ := tri.Vacate("5")
-	sol, err = FewestMoves(context.Background(), tri, start, goal(t, tri, "5"), ExploreOptions{})
+	sol, err = FewestMoves(context.Background(), Problem{tri, start, goal(t, tri, "5")}, Options{})
 	if err != nil || sol.Solvable {
 		t.Errorf("triangle 5 -> 5: solvable=%v err=%v; want no solution (Durango Bill: 0)", sol.Solvable, err)
 	}
@@ -79,11 +79,11 @@ func TestWinnableAgreesWithExplore(t *testing.T) {
 	b := lookup(t, "triangle:6")
 	start, _ := b.Vacate("1")
 	prob := Problem{b, start, goal(t, b, "any")}
-	a, err := Explore(context.Background(), prob, ExploreOptions{})
+	a, err := Explore(context.Background(), prob, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := Winnable(context.Background(), prob, ExploreOptions{})
+	w, err := Winnable(context.Background(), prob, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

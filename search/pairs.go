@@ -78,7 +78,7 @@ func startPairs(ctx context.Context, b *engine.Board, s int, opt Options, perPai
 			if perPair > 0 {
 				pctx, cancel = context.WithTimeout(ctx, perPair)
 			}
-			sol, err := Solve(pctx, b, start, goal, opt)
+			sol, err := Solve(pctx, Problem{Board: b, Start: start, Goal: goal}, opt)
 			cancel()
 			switch {
 			case ctx.Err() != nil:

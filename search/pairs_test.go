@@ -15,7 +15,7 @@ func TestStartPairsAgreeWithStarts(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	starts, err := Starts(ctx, b, ExploreOptions{}, nil)
+	starts, err := Starts(ctx, b, Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,11 +67,11 @@ func TestStartsFallBackToPairs(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	exact, err := Starts(ctx, b, ExploreOptions{}, nil)
+	exact, err := Starts(ctx, b, Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tight, err := Starts(ctx, b, ExploreOptions{Memory: 65536}, nil)
+	tight, err := Starts(ctx, b, Options{Memory: 65536}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"pegs/engine"
 	"pegs/search/internal/key"
+	"pegs/search/internal/layered"
 	"pegs/search/internal/memory"
 	"pegs/search/internal/movegen"
 )
@@ -75,7 +76,7 @@ func checkSolution(t *testing.T, b *engine.Board, start engine.Position, g engin
 	if err != nil {
 		t.Fatalf("solution does not replay: %v", err)
 	}
-	if g.Kind != engine.Fewest && !g.Reached(final) {
+	if g.Kind != engine.FewestPegs && !g.Reached(final) {
 		t.Fatalf("solution ends in %s, missing the goal", b.Line(final))
 	}
 }
@@ -98,7 +99,7 @@ func TestSolveClassicLevels(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", lv.name, err)
 		}
-		sol, err := Solve(context.Background(), b, p, g, Options{})
+		sol, err := Solve(context.Background(), Problem{b, p, g}, Options{})
 		if err != nil || !sol.Solvable {
 			t.Fatalf("%s: solvable=%v err=%v, want a solution to d4", lv.name, sol.Solvable, err)
 		}
@@ -114,7 +115,7 @@ func TestSolveTriangleStarts(t *testing.T) {
 	g := goal(t, b, "any")
 	for h := range b.Holes() {
 		start := b.Full() &^ (1 << uint(h))
-		sol, err := Solve(context.Background(), b, start, g, Options{})
+		sol, err := Solve(context.Background(), Problem{b, start, g}, Options{})
 		if err != nil || !sol.Solvable {
 			t.Fatalf("vacate %s: solvable=%v err=%v", b.Label(h), sol.Solvable, err)
 		}
@@ -125,7 +126,7 @@ func TestSolveTriangleStarts(t *testing.T) {
 func TestSolveFrench(t *testing.T) {
 	b := engine.French()
 	g := goal(t, b, "any")
-	sol, err := Solve(context.Background(), b, b.Start(), g, Options{})
+	sol, err := Solve(context.Background(), Problem{b, b.Start(), g}, Options{})
 	if err != nil || sol.Solvable || !sol.Refuted || sol.Nodes != 0 {
 		t.Errorf("French centre: solvable=%v refuted=%v nodes=%d err=%v; want refuted by class at once", sol.Solvable, sol.Refuted, sol.Nodes, err)
 	}
@@ -137,7 +138,7 @@ func TestSolveFrench(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sol, err := Solve(context.Background(), b, start, g, Options{})
+		sol, err := Solve(context.Background(), Problem{b, start, g}, Options{})
 		if err != nil || !sol.Solvable {
 			t.Fatalf("French vacate %s: solvable=%v err=%v", s, sol.Solvable, err)
 		}
@@ -182,229 +183,15 @@ func TestSolveFewest(t *testing.T) {
 	b := engine.English()
 	// Two pegs apart cannot jump: the fewest is two.
 	p, _ := b.ParsePosition("o.o..............................")
-	sol, err := Solve(context.Background(), b, p, engine.Goal{Kind: engine.Fewest}, Options{})
+	sol, err := Solve(context.Background(), Problem{b, p, engine.Goal{Kind: engine.FewestPegs}}, Options{})
 	if err != nil || sol.Final.Pegs() != 2 {
 		t.Errorf("fewest from two apart: %d pegs, %v", sol.Final.Pegs(), err)
 	}
-	sol, err = Solve(context.Background(), b, b.Start(), engine.Goal{Kind: engine.Fewest}, Options{})
+	sol, err = Solve(context.Background(), Problem{b, b.Start(), engine.Goal{Kind: engine.FewestPegs}}, Options{})
 	if err != nil || sol.Final.Pegs() != 1 {
 		t.Errorf("fewest from the centre start: %d pegs, %v", sol.Final.Pegs(), err)
 	}
-	checkSolution(t, b, b.Start(), engine.Goal{Kind: engine.Fewest}, sol)
-}
-
-// TestSolveBeam checks the beam searches that Solve runs beside depth
-// first once it has taken long (see beamAfter): a solution they find
-// replays, and a refutation that passes them is the same as depth first's
-// alone (Pruned).
-func TestSolveBeam(t *testing.T) {
-	ctx := context.Background()
-	dia, _ := engine.Lookup("diamond")
-	start, _ := dia.Vacate("e3")
-	anyGoal := engine.Goal{Kind: engine.OnePeg}
-	s := newSolver(ctx, dia, start, anyGoal, Options{})
-	const width = 1 << 10
-	if !s.beam(start, width, beamIsolated[0]) {
-		t.Fatalf("a beam %d wide finds no solution vacating e3 on the diamond board", width)
-	}
-	var jumps []engine.Jump
-	for _, k := range s.path[:start.Pegs()-1] {
-		jumps = append(jumps, dia.Jumps()[k])
-	}
-	checkSolution(t, dia, start, anyGoal, Solution{Solvable: true, Jumps: jumps})
-	sol, err := Solve(ctx, dia, start, anyGoal, Options{})
-	if err != nil || !sol.Solvable {
-		t.Fatalf("Solve vacating e3 on the diamond board: %v, %v", sol.Solvable, err)
-	}
-	checkSolution(t, dia, start, anyGoal, sol)
-	if sol.Nodes <= beamAfter {
-		t.Errorf("solved in %d positions: no beam search ran", sol.Nodes)
-	}
-
-	eng := engine.English()
-	centre := goal(t, eng, "center")
-	p, _ := eng.ParsePosition("..o..oooo.o.ooooooooooo.oooo.oooo") // 25 pegs, lost
-	full, err := Solve(ctx, eng, p, centre, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	alone, err := Solve(ctx, eng, p, centre, Options{Level: Pruned})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if full.Solvable != alone.Solvable || full.Nodes <= beamAfter {
-		t.Errorf("with beams: solvable %v after %d positions; depth first alone: %v after %d", full.Solvable, full.Nodes, alone.Solvable, alone.Nodes)
-	}
-}
-
-// TestSolveShared checks that searches sharing their refuted positions
-// (solveIn) answer as separate ones do, with less work, along a random
-// English game from its end back to its last winnable position: lost
-// positions, each a parent of the one before, as a hint's jumps taken back
-// refute them.
-func TestSolveShared(t *testing.T) {
-	b := engine.English()
-	g := goal(t, b, "center")
-	jumps := randomGames(b, b.Start(), 1, rand.New(rand.NewPCG(1, 2)))[0]
-	dead := newPosSet(1 << 30)
-	var alone, shared int64
-	lost := 0
-	for i := len(jumps); i >= 0; i-- {
-		p, _ := b.Replay(b.Start(), jumps[:i])
-		a, err := Solve(context.Background(), b, p, g, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := solveIn(context.Background(), b, p, g, Options{}, 1, dead)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if a.Solvable != s.Solvable {
-			t.Fatalf("%s: solvable %v alone, %v sharing", b.Line(p), a.Solvable, s.Solvable)
-		}
-		alone += a.Nodes
-		shared += s.Nodes
-		if s.Solvable {
-			checkSolution(t, b, p, g, s)
-			break
-		}
-		lost++
-	}
-	if lost < 5 {
-		t.Errorf("%d lost positions before the last winnable one; want 5 or more", lost)
-	}
-	if shared >= alone {
-		t.Errorf("sharing searched %d positions, alone %d", shared, alone)
-	}
-
-	// A shared table that earlier searches filled too far for this one is
-	// emptied, and this one still answers: a lost position that tables
-	// thousands of positions, with a table of 1 MiB (at most 32,768 held)
-	// already holding nearly that many.
-	for i := len(jumps) - 1; i >= 0; i-- {
-		p, _ := b.Replay(b.Start(), jumps[:i])
-		fresh := newPosSet(1 << 20)
-		sol, err := solveIn(context.Background(), b, p, g, Options{}, 1, fresh)
-		if err != nil || sol.Solvable {
-			break
-		}
-		if fresh.n < 4096 {
-			continue
-		}
-		full := newPosSet(1 << 20)
-		for k := range 32768 - fresh.n/2 {
-			full.add(engine.Position(k+1) << 40) // no position of the board
-		}
-		if _, err := solveOnce(context.Background(), b, p, g, Options{}, 1, full); !errors.Is(err, ErrMemory) {
-			t.Fatalf("%s: %v with a full table; want ErrMemory, or the test shows nothing", b.Line(p), err)
-		}
-		full = newPosSet(1 << 20)
-		for k := range 32768 - fresh.n/2 {
-			full.add(engine.Position(k+1) << 40)
-		}
-		if sol, err := solveIn(context.Background(), b, p, g, Options{}, 1, full); err != nil || sol.Solvable {
-			t.Errorf("%s: %v, solvable %v with a full shared table; want a refutation", b.Line(p), err, sol.Solvable)
-		}
-		return
-	}
-	t.Error("no lost position of the game tables 4,096 positions or more")
-}
-
-// TestSolveCutTable checks that a depth-first round cut short for a beam
-// search (see find) tables no position it has not refuted: after rounds
-// of a few thousand positions each, every position in the table of dead
-// positions must be one the English centre game's winnable set lacks (a
-// position the game reaches has its descendants in the game).
-func TestSolveCutTable(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the English winnable set")
-	}
-	ctx := context.Background()
-	b := engine.English()
-	centre := goal(t, b, "center")
-	ws, err := Winnable(ctx, Problem{b, b.Start(), centre}, ExploreOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Winnable, but depth first spends millions of positions refuting its
-	// first choices.
-	p, _ := b.ParsePosition("oooooooooooooooooo.ooo..ooooo.ooo")
-	if !ws.Contains(p) {
-		t.Fatal("the test position is not winnable")
-	}
-	s := newSolver(ctx, b, p, centre, Options{})
-	cuts := 0
-	for s.probeEnd, s.cut = s.nodes+1<<12, false; !s.win(p, s.img[0], 0); s.probeEnd, s.cut = s.nodes+1<<12, false {
-		if !s.cut || s.err != nil {
-			t.Fatalf("depth first refuted a winnable position (%v)", s.err)
-		}
-		if cuts++; cuts == 50 {
-			break
-		}
-	}
-	if cuts == 0 {
-		t.Fatal("no round was cut")
-	}
-	for _, q := range s.table.keys {
-		if q != 0 && ws.Contains(q) {
-			t.Fatalf("after %d cut rounds the dead table holds winnable %s", cuts, b.Line(q))
-		}
-	}
-}
-
-// TestFewestBeam checks the fewest-pegs search with beam searches: on the
-// diamond board's centre start (one peg is ruled out by class) a beam finds
-// two pegs, and a search cut into short rounds (see lowest) finds the same
-// fewest as one that is not, on English dead ends searched exhaustively.
-func TestFewestBeam(t *testing.T) {
-	ctx := context.Background()
-	dia, _ := engine.Lookup("diamond")
-	fewest := engine.Goal{Kind: engine.Fewest}
-	sol, err := Solve(ctx, dia, dia.Start(), fewest, Options{})
-	if err != nil || sol.Final.Pegs() != 2 {
-		t.Fatalf("fewest on the diamond board: %d pegs, %v", sol.Final.Pegs(), err)
-	}
-	checkSolution(t, dia, dia.Start(), fewest, sol)
-	if sol.Nodes <= fewestBeamAfter {
-		t.Errorf("two pegs after %d positions: no beam search ran", sol.Nodes)
-	}
-
-	b := engine.English()
-	checked := 0
-	for _, jumps := range randomGames(b, b.Start(), 40, rand.New(rand.NewPCG(12, 13))) {
-		if len(jumps) < 12 {
-			continue
-		}
-		p := b.Start()
-		for _, j := range jumps[:len(jumps)-8] {
-			p = p.Apply(j) // a position 8 jumps before the game ends
-		}
-		whole, err := solve(ctx, b, p, fewest, Options{Level: Pruned}, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if whole.Final.Pegs() == 1 {
-			continue // not a dead end: the search stops at one
-		}
-		s := newSolver(ctx, b, p, fewest, Options{})
-		s.floor = 1
-		for s.probeEnd, s.cut = s.nodes+64, false; ; s.probeEnd, s.cut = s.nodes+64, false {
-			s.fewest(p, s.img[0], 0)
-			if s.err != nil {
-				t.Fatal(s.err)
-			}
-			if !s.cut {
-				break
-			}
-		}
-		if s.best != whole.Final.Pegs() {
-			t.Fatalf("%s: in rounds of 64 positions the fewest is %d; at once, %d", b.Line(p), s.best, whole.Final.Pegs())
-		}
-		checked++
-	}
-	if checked < 10 {
-		t.Fatalf("only %d dead ends checked", checked)
-	}
+	checkSolution(t, b, b.Start(), engine.Goal{Kind: engine.FewestPegs}, sol)
 }
 
 // TestSolveMemoryBudget refutes a lost English position of 27 pegs, which
@@ -412,7 +199,7 @@ func TestFewestBeam(t *testing.T) {
 func TestSolveMemoryBudget(t *testing.T) {
 	b := engine.English()
 	start, _ := b.ParsePosition("ooo..ooo.oooooo..oooooo.ooooooooo")
-	_, err := Solve(context.Background(), b, start, goal(t, b, "center"), Options{Memory: 64 << 10})
+	_, err := Solve(context.Background(), Problem{b, start, goal(t, b, "center")}, Options{Memory: 64 << 10})
 	if err == nil {
 		t.Fatal("a 64 KiB budget sufficed; want ErrMemory")
 	}
@@ -426,7 +213,7 @@ func TestSolveCancel(t *testing.T) {
 	start, _ := b.Vacate("d3")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Solve(ctx, b, start, goal(t, b, "any"), Options{}); err == nil {
+	if _, err := Solve(ctx, Problem{b, start, goal(t, b, "any")}, Options{}); err == nil {
 		t.Error("cancelled search returned no error")
 	}
 }
@@ -440,7 +227,7 @@ func TestSolveMaxNodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sol, err := Solve(context.Background(), b, p, goal(t, b, "center"), Options{MaxNodes: 1 << 16})
+	sol, err := Solve(context.Background(), Problem{b, p, goal(t, b, "center")}, Options{MaxNodes: 1 << 16})
 	if !errors.Is(err, ErrNodeLimit) || sol.Nodes > 1<<17 {
 		t.Errorf("MaxNodes 2^16: err = %v after %d positions, want ErrNodeLimit after about 2^16", err, sol.Nodes)
 	}
@@ -452,7 +239,7 @@ func TestExploreEnglishCentre(t *testing.T) {
 	}
 	pub := loadPublished(t)
 	b := engine.English()
-	a, err := Explore(context.Background(), Problem{b, b.Start(), goal(t, b, "center")}, ExploreOptions{})
+	a, err := Explore(context.Background(), Problem{b, b.Start(), goal(t, b, "center")}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -480,7 +267,7 @@ func TestExploreEnglishCentre(t *testing.T) {
 		t.Errorf("random-play win probability %g, want a small positive number", a.RandomWin)
 	}
 	// The winnable-only search agrees layer by layer.
-	w, err := Winnable(context.Background(), Problem{b, b.Start(), goal(t, b, "center")}, ExploreOptions{})
+	w, err := Winnable(context.Background(), Problem{b, b.Start(), goal(t, b, "center")}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -492,7 +279,7 @@ func TestExploreEnglishCentre(t *testing.T) {
 		t.Errorf("Winnable by jumps (-A112738 +got):\n%s", diff)
 	}
 	// So does the count of reachable positions alone.
-	r, err := Explore(context.Background(), Problem{b, b.Start(), goal(t, b, "center")}, ExploreOptions{ReachableOnly: true})
+	r, err := Explore(context.Background(), Problem{b, b.Start(), goal(t, b, "center")}, Options{ReachableOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -514,14 +301,14 @@ func TestReachableOnlyCancel(t *testing.T) {
 	b := lookup(t, "triangle:6")
 	start, _ := b.Vacate("1")
 	prob := Problem{b, start, goal(t, b, "any")}
-	all, err := Explore(context.Background(), prob, ExploreOptions{ReachableOnly: true})
+	all, err := Explore(context.Background(), prob, Options{ReachableOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	stop := start.Pegs() - 10
-	part, err := Explore(ctx, prob, ExploreOptions{ReachableOnly: true, Progress: func(p Progress) {
+	part, err := Explore(ctx, prob, Options{ReachableOnly: true, Progress: func(p Progress) {
 		if p.Pegs == stop {
 			cancel()
 		}
@@ -540,7 +327,7 @@ func TestReachableOnlyCancel(t *testing.T) {
 func TestTriangleStarts(t *testing.T) {
 	pub := loadPublished(t)
 	b := lookup(t, "triangle")
-	results, err := Starts(context.Background(), b, ExploreOptions{}, nil)
+	results, err := Starts(context.Background(), b, Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -591,7 +378,7 @@ func TestReversal(t *testing.T) {
 		count := make([][]*big.Int, n)
 		for s := range n {
 			count[s] = make([]*big.Int, n)
-			a, err := Explore(context.Background(), Problem{b, b.Full() &^ (1 << uint(s)), engine.Goal{Kind: engine.OnePeg}}, ExploreOptions{})
+			a, err := Explore(context.Background(), Problem{b, b.Full() &^ (1 << uint(s)), engine.Goal{Kind: engine.OnePeg}}, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -622,11 +409,11 @@ func TestSymmetryReductionAgrees(t *testing.T) {
 		b := lookup(t, c.board)
 		start, _ := b.Vacate(c.start)
 		prob := Problem{b, start, goal(t, b, c.goal)}
-		red, err := Explore(context.Background(), prob, ExploreOptions{})
+		red, err := Explore(context.Background(), prob, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		raw, err := Explore(context.Background(), prob, ExploreOptions{NoSymmetry: true})
+		raw, err := Explore(context.Background(), prob, Options{NoSymmetry: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -646,7 +433,7 @@ func TestSymmetryReductionAgrees(t *testing.T) {
 
 func TestExploreMemoryBudget(t *testing.T) {
 	b := engine.English()
-	_, err := Explore(context.Background(), Problem{b, b.Start(), goal(t, b, "center")}, ExploreOptions{Memory: 1 << 20})
+	_, err := Explore(context.Background(), Problem{b, b.Start(), goal(t, b, "center")}, Options{Memory: 1 << 20})
 	if !isMemory(err) {
 		t.Errorf("English with 1 MiB: err = %v, want ErrMemory", err)
 	}
@@ -658,7 +445,7 @@ func TestWorkersAgree(t *testing.T) {
 	prob := Problem{b, b.Start(), engine.Goal{Kind: engine.OnePeg}}
 	var prev *Analysis
 	for _, w := range []int{1, 2, 3} {
-		a, err := Explore(context.Background(), prob, ExploreOptions{Workers: w})
+		a, err := Explore(context.Background(), prob, Options{Workers: w})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -702,11 +489,11 @@ func TestNoGamesAgrees(t *testing.T) {
 		{"english", "ooo ooo ooooooo ooo.ooo ...o... ... ...", "center", false},
 	} {
 		prob := startOrPicture(t, c.board, c.start, c.goal)
-		full, err := Explore(context.Background(), prob, ExploreOptions{WholeGroup: c.whole})
+		full, err := Explore(context.Background(), prob, Options{WholeGroup: c.whole})
 		if err != nil {
 			t.Fatal(err)
 		}
-		part, err := Explore(context.Background(), prob, ExploreOptions{WholeGroup: c.whole, NoGames: true})
+		part, err := Explore(context.Background(), prob, Options{WholeGroup: c.whole, NoGames: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -735,27 +522,23 @@ func TestStoredLayersAgree(t *testing.T) {
 	} {
 		prob := startOrPicture(t, c.board, c.start, c.goal)
 		b, start := prob.Board, prob.Start
-		held, err := Explore(context.Background(), prob, ExploreOptions{NoGames: c.noGames})
+		held, err := Explore(context.Background(), prob, Options{NoGames: c.noGames})
 		if err != nil {
 			t.Fatal(err)
 		}
-		storeShare = 1 << 40
-		stored, err := Explore(context.Background(), prob, ExploreOptions{NoGames: c.noGames})
-		storeShare = 8
+		stored, err := Explore(context.Background(), prob, storingEvery(Options{NoGames: c.noGames}))
 		if err != nil {
 			t.Fatal(err)
 		}
 		// Every layer expanded is stored.
-		storeShare = 1 << 40
-		e := &expander{gen: movegen.New(b, prob.Group()), store: true, mem: memory.New(1 << 30)}
-		fwd, err := forward(context.Background(), e, []*layer{{pegs: start.Pegs(), keys: []uint64{key.Mix(prob.Group().Canonical(start))}}}, "forward", nil, nil)
-		storeShare = 8
+		e := &layered.Expander{Gen: movegen.New(b, prob.Group()), Store: true, Mem: memory.New(1 << 30), Tuning: storeEveryTuning}
+		fwd, err := layered.Forward(context.Background(), e, []*layered.Layer{{Pegs: start.Pegs(), Keys: []uint64{key.Mix(prob.Group().Canonical(start))}}}, "forward", nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, l := range fwd {
-			if l.stored == nil || l.keys != nil {
-				t.Errorf("%s %s: layer of %d pegs not stored", c.board, c.start, l.pegs)
+			if l.Stored == nil || l.Keys != nil {
+				t.Errorf("%s %s: layer of %d pegs not stored", c.board, c.start, l.Pegs)
 			}
 		}
 		held.PeakBytes, held.Elapsed = 0, 0
@@ -765,14 +548,14 @@ func TestStoredLayersAgree(t *testing.T) {
 		}
 		// A reachable-only search that codes its layers as it finds them
 		// (where they would not fit as keys) counts the same.
-		heldOnly, err := Explore(context.Background(), prob, ExploreOptions{ReachableOnly: true})
+		heldOnly, err := Explore(context.Background(), prob, Options{ReachableOnly: true})
 		if err != nil {
 			t.Fatal(err)
 		}
 		mem := memory.New(1 << 30)
 		always := func(int, int64) bool { return true }
-		first := &layer{pegs: start.Pegs(), keys: []uint64{key.Mix(prob.Group().Canonical(start))}}
-		storedOnly, err := (&Analysis{}).reachable(context.Background(), first, &expander{gen: movegen.New(b, prob.Group()), mem: mem, code: always}, nil, time.Now())
+		first := &layered.Layer{Pegs: start.Pegs(), Keys: []uint64{key.Mix(prob.Group().Canonical(start))}}
+		storedOnly, err := (&Analysis{}).reachable(context.Background(), first, &layered.Expander{Gen: movegen.New(b, prob.Group()), Mem: mem, Code: always}, nil, time.Now())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -781,90 +564,6 @@ func TestStoredLayersAgree(t *testing.T) {
 		}
 		if diff := cmp.Diff(heldOnly.Layers, storedOnly.Layers); diff != "" {
 			t.Errorf("%s vacate %s: reachable only, coded layers differ (-held +coded):\n%s", c.board, c.start, diff)
-		}
-	}
-}
-
-// TestWalkBackLetsGo checks that a walk back over stored layers lets each
-// go when told to (its charge back in the budget, the winnable positions
-// the same), and that finding a layer's parents lets its decoded keys go
-// once they are in the tables.
-func TestWalkBackLetsGo(t *testing.T) {
-	prob := startOrPicture(t, "triangle:6", "5", "any")
-	storeShare = 1 << 40
-	t.Cleanup(func() { storeShare = 8 })
-	gen := movegen.New(prob.Board, prob.Group())
-	layers := func() (map[int]*layer, *memory.Budget) {
-		mem := memory.New(1 << 30)
-		e := &expander{gen: gen, store: true, mem: mem}
-		fwd, err := forward(context.Background(), e, []*layer{{pegs: prob.Start.Pegs(), keys: []uint64{key.Mix(prob.Group().Canonical(prob.Start))}}}, "forward", nil, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		byPegs := map[int]*layer{}
-		for _, l := range fwd {
-			byPegs[l.pegs] = l
-		}
-		return byPegs, mem
-	}
-	walk := func(fwd map[int]*layer, mem *memory.Budget, free bool) map[int][]uint64 {
-		win := map[int][]uint64{}
-		err := walkBack(context.Background(), prob.Goal, gen, fwd, prob.Start.Pegs(), free, false, ExploreOptions{}, mem, func(pegs int, keys []uint64) error {
-			win[pegs] = keys
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return win
-	}
-	kept, mem := layers()
-	want := walk(kept, mem, false)
-	fwd, mem := layers()
-	var held int64
-	for _, l := range fwd {
-		held += l.bytes()
-	}
-	before := mem.Used()
-	got := walk(fwd, mem, true)
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("winnable positions with layers let go differ (-kept +let go):\n%s", diff)
-	}
-	for pegs, l := range fwd {
-		if l.bytes() != 0 {
-			t.Errorf("layer of %d pegs holds %d bytes after the walk back", pegs, l.bytes())
-		}
-	}
-	if after := mem.Used(); after != before-held {
-		t.Errorf("budget in use after the walk back: %d, want %d (%d less the layers' %d)", after, before-held, before, held)
-	}
-	// The parents of the 3-peg winners among the 4-peg positions, found
-	// in tables seeded from the stored layer's code, which is never
-	// decoded whole, and from its keys decoded.
-	l := kept[4]
-	if l.stored == nil || l.keys != nil {
-		t.Fatalf("the 4-peg layer is not stored alone")
-	}
-	coded, err := parentsOf(context.Background(), l, want[3], gen, 1, mem, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if l.keys != nil {
-		t.Errorf("finding parents decoded a stored layer whole")
-	}
-	if err := l.load(1, mem); err != nil {
-		t.Fatal(err)
-	}
-	decoded, err := parentsOf(context.Background(), l, want[3], gen, 1, mem, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		how  string
-		keys []uint64
-	}{{"from the code", coded}, {"from the decoded keys", decoded}} {
-		if !slices.Equal(c.keys, want[4]) {
-			t.Errorf("parents of the 3-peg winners %s: %d positions, want %d", c.how, len(c.keys), len(want[4]))
 		}
 	}
 }
@@ -894,23 +593,23 @@ func TestWalkBackMirror(t *testing.T) {
 		}
 		prob := Problem{b, start, goal(t, b, c[2])}
 		gen := movegen.New(b, prob.Group())
-		if !mirrored(prob, gen.Group) {
+		if !layered.Mirrored(prob.Board, prob.Start, prob.Goal, gen.Group) {
 			t.Fatalf("%s, vacate %s, goal %s: not mirrored", c[0], c[1], c[2])
 		}
 		mem := memory.New(1 << 30)
-		e := &expander{gen: gen, mem: mem}
-		fwd, err := forward(context.Background(), e, []*layer{{pegs: prob.Start.Pegs(), keys: []uint64{key.Mix(gen.Group.Canonical(prob.Start))}}}, "forward", nil, nil)
+		e := &layered.Expander{Gen: gen, Mem: mem}
+		fwd, err := layered.Forward(context.Background(), e, []*layered.Layer{{Pegs: prob.Start.Pegs(), Keys: []uint64{key.Mix(gen.Group.Canonical(prob.Start))}}}, "forward", nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		byPegs := map[int]*layer{}
+		byPegs := map[int]*layered.Layer{}
 		for _, l := range fwd {
-			byPegs[l.pegs] = l
+			byPegs[l.Pegs] = l
 		}
 		walk := func(mirror bool) map[int][]uint64 {
 			win := map[int][]uint64{}
 			before := mem.Used()
-			err := walkBack(context.Background(), prob.Goal, gen, byPegs, prob.Start.Pegs(), false, mirror, ExploreOptions{}, mem, func(pegs int, keys []uint64) error {
+			err := layered.WalkBack(context.Background(), prob.Goal, gen, byPegs, prob.Start.Pegs(), false, mirror, layered.Config{}, mem, func(pegs int, keys []uint64) error {
 				win[pegs] = keys
 				return nil
 			})
@@ -930,7 +629,7 @@ func TestWalkBackMirror(t *testing.T) {
 			t.Errorf("%s: winnable positions mirrored past the middle differ (-walked +mirrored):\n%s", c[0], diff)
 		}
 		// Winnable meets in the middle from the forward layers alone.
-		ws, err := Winnable(context.Background(), prob, ExploreOptions{Workers: 2})
+		ws, err := Winnable(context.Background(), prob, Options{Workers: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -961,12 +660,12 @@ func TestWinnableGoalsTogether(t *testing.T) {
 		}
 		prob := Problem{b, start, goal(t, b, c.goal)}
 		anyProb := Problem{b, start, engine.Goal{Kind: engine.OnePeg}}
-		sets, err := winnable(context.Background(), prob, []engine.Goal{prob.Goal, anyProb.Goal}, ExploreOptions{}, false)
+		sets, err := WinnableGoals(context.Background(), prob, []engine.Goal{prob.Goal, anyProb.Goal}, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for i, p := range []Problem{prob, anyProb} {
-			alone, err := Winnable(context.Background(), p, ExploreOptions{})
+			alone, err := Winnable(context.Background(), p, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -994,13 +693,13 @@ func TestStartsTogetherAgrees(t *testing.T) {
 		if name != "odd" {
 			b = lookup(t, strings.TrimSuffix(name, "/wide"))
 		}
+		opt := Options{}
 		if strings.HasSuffix(name, "/wide") {
-			defer func(n uint64) { narrowBelow = n }(narrowBelow)
-			narrowBelow = 0
+			opt = wide(opt)
 		}
 		reps, _ := startClasses(b)
 		got := map[int]*Analysis{}
-		err := startsTogether(context.Background(), b, reps, ExploreOptions{}, func(i int, a *Analysis) error {
+		err := startsTogether(context.Background(), b, reps, opt, func(i int, a *Analysis) error {
 			got[reps[i]] = a
 			return nil
 		})
@@ -1012,7 +711,7 @@ func TestStartsTogetherAgrees(t *testing.T) {
 		}
 		for _, h := range reps {
 			prob := Problem{b, b.Full() &^ (1 << uint(h)), engine.Goal{Kind: engine.OnePeg}}
-			want, err := Explore(context.Background(), prob, ExploreOptions{WholeGroup: true, NoGames: true})
+			want, err := Explore(context.Background(), prob, Options{WholeGroup: true, NoGames: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -1037,7 +736,7 @@ func TestStartsFallback(t *testing.T) {
 	b := lookup(t, "triangle:6")
 	reps, _ := startClasses(b)
 	var union int64
-	err := startsTogether(context.Background(), b, reps, ExploreOptions{}, func(_ int, a *Analysis) error {
+	err := startsTogether(context.Background(), b, reps, Options{}, func(_ int, a *Analysis) error {
 		union = max(union, a.PeakBytes)
 		return nil
 	})
@@ -1045,14 +744,14 @@ func TestStartsFallback(t *testing.T) {
 		t.Fatal(err)
 	}
 	budget := union * 3 / 4
-	if err := startsTogether(context.Background(), b, reps, ExploreOptions{Memory: budget}, func(int, *Analysis) error { return nil }); !isMemory(err) {
+	if err := startsTogether(context.Background(), b, reps, Options{Memory: budget}, func(int, *Analysis) error { return nil }); !isMemory(err) {
 		t.Fatalf("union with %d bytes: err = %v, want ErrMemory", budget, err)
 	}
-	want, err := Starts(context.Background(), b, ExploreOptions{}, nil)
+	want, err := Starts(context.Background(), b, Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := Starts(context.Background(), b, ExploreOptions{Memory: budget}, nil)
+	got, err := Starts(context.Background(), b, Options{Memory: budget}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1117,22 +816,23 @@ func TestDecide(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the English winnable set")
 	}
-	defer func(n int64) { loneBase = n }(loneBase)
-	loneBase = 1 << 6
+	opt := withLoneBase(Options{}, 1<<6)
 	b := engine.English()
 	g := goal(t, b, "center")
-	ws, err := Winnable(context.Background(), Problem{b, b.Start(), g}, ExploreOptions{})
+	ws, err := Winnable(context.Background(), Problem{b, b.Start(), g}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	layered, layeredFewest := 0, 0
-	for game, jumps := range randomGames(b, b.Start(), 3, rand.New(rand.NewPCG(7, 8))) {
+	games := rand.New(rand.NewPCG(7, 8))
+	for game := range 3 {
+		jumps := b.RandomGame(b.Start(), games)
 		p := b.Start()
 		for _, j := range jumps {
 			if p = p.Apply(j); p.Pegs() > 22 {
 				continue
 			}
-			sol, err := Decide(context.Background(), Problem{b, p, g}, ExploreOptions{})
+			sol, err := Decide(context.Background(), Problem{b, p, g}, opt)
 			if err != nil {
 				t.Fatalf("game %d at %s: %v", game, b.Line(p), err)
 			}
@@ -1147,9 +847,9 @@ func TestDecide(t *testing.T) {
 			}
 			// The fewest pegs: the last layer of a layered count, then depth
 			// first to that many, against depth first alone.
-			fewest := engine.Goal{Kind: engine.Fewest}
-			sol, err = Decide(context.Background(), Problem{b, p, fewest}, ExploreOptions{})
-			want, err2 := Solve(context.Background(), b, p, fewest, Options{})
+			fewest := engine.Goal{Kind: engine.FewestPegs}
+			sol, err = Decide(context.Background(), Problem{b, p, fewest}, opt)
+			want, err2 := Solve(context.Background(), Problem{b, p, fewest}, Options{})
 			if err != nil || err2 != nil || sol.Final.Pegs() != want.Final.Pegs() {
 				t.Fatalf("game %d at %s: fewest %d (%v), depth first alone %d (%v)", game, b.Line(p), sol.Final.Pegs(), err, want.Final.Pegs(), err2)
 			}
@@ -1167,7 +867,7 @@ func TestDecide(t *testing.T) {
 	if err != nil || ws.Contains(p) {
 		t.Fatalf("%s: %v; want a lost position", b.Line(p), err)
 	}
-	sol, err := Decide(context.Background(), Problem{b, p, g}, ExploreOptions{Memory: 8 << 20})
+	sol, err := Decide(context.Background(), Problem{b, p, g}, withLoneBase(Options{Memory: 8 << 20}, 1<<6))
 	if err != nil || sol.Solvable || sol.Layered {
 		t.Errorf("lost %s within 8 MiB: solvable %v, layered %v, %v; want refuted depth first", b.Line(p), sol.Solvable, sol.Layered, err)
 	}
@@ -1180,14 +880,14 @@ func TestDecide(t *testing.T) {
 func TestExploreCancelled(t *testing.T) {
 	b := lookup(t, "triangle:6")
 	prob := Problem{b, b.Complement(1), goal(t, b, "any")}
-	whole, err := Explore(context.Background(), prob, ExploreOptions{})
+	whole, err := Explore(context.Background(), prob, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, noGames := range []bool{false, true} {
 		ctx, cancel := context.WithCancel(context.Background())
 		stopAt := prob.Start.Pegs() - 8
-		a, err := Explore(ctx, prob, ExploreOptions{NoGames: noGames, Progress: func(p Progress) {
+		a, err := Explore(ctx, prob, Options{NoGames: noGames, Progress: func(p Progress) {
 			if p.Phase == "forward" && p.Pegs == stopAt {
 				cancel()
 			}
@@ -1217,7 +917,7 @@ func TestExploreCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	stopAt := prob.Start.Pegs() - 8
-	ws, err := Winnable(ctx, prob, ExploreOptions{Progress: func(p Progress) {
+	ws, err := Winnable(ctx, prob, Options{Progress: func(p Progress) {
 		if p.Phase == "forward" && p.Pegs == stopAt {
 			cancel()
 		}

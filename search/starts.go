@@ -45,7 +45,7 @@ type Finish struct {
 // memory budget is not counted; instead each of its class-feasible finishes
 // is solved depth first (StartResult.Pairs), so that every pair is still
 // decided unless that search passes the budget too. Nothing is guessed.
-func Starts(ctx context.Context, b *engine.Board, opt ExploreOptions, each func(StartResult)) ([]StartResult, error) {
+func Starts(ctx context.Context, b *engine.Board, opt Options, each func(StartResult)) ([]StartResult, error) {
 	reps, classes := startClasses(b)
 	// Complete games are not reported; counting on the winnable positions
 	// only takes half the memory.
@@ -132,7 +132,7 @@ func holeOrbits(g *engine.Group, holes []int) [][]int {
 
 // decided is the result for the start vacating h, of class class, from its
 // analysis up to the board's whole group.
-func decided(ctx context.Context, b *engine.Board, h int, class []int, a *Analysis, opt ExploreOptions) (StartResult, error) {
+func decided(ctx context.Context, b *engine.Board, h int, class []int, a *Analysis, opt Options) (StartResult, error) {
 	prob := Problem{Board: b, Start: b.Full() &^ (1 << uint(h)), Goal: engine.Goal{Kind: engine.OnePeg}}
 	r := StartResult{Hole: h, Class: class, Decided: true, Reachable: a.Reachable, Winnable: a.Winnable, Solutions: a.Solutions}
 	r.Finishes = splitFinishes(b, prob.Start, a)

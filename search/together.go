@@ -12,6 +12,7 @@ import (
 	"pegs/engine"
 	"pegs/internal/bytesize"
 	"pegs/search/internal/key"
+	"pegs/search/internal/layered"
 	"pegs/search/internal/memory"
 	"pegs/search/internal/movegen"
 	"pegs/search/internal/pool"
@@ -38,7 +39,7 @@ var errTooManyStarts = errors.New("more start classes than a word holds beside a
 // (64 - holes) search one start at a time. A layer past the middle is kept until the layer it pairs with
 // (the complements' peg count) is found; then each start's solutions are
 // counted through its winnable positions (countWinning).
-func startsTogether(ctx context.Context, b *engine.Board, reps []int, opt ExploreOptions, done func(i int, a *Analysis) error) error {
+func startsTogether(ctx context.Context, b *engine.Board, reps []int, opt Options, done func(i int, a *Analysis) error) error {
 	t0 := time.Now()
 	n := b.Holes()
 	pk, ok := key.PackingFor(n, len(reps))
@@ -47,95 +48,95 @@ func startsTogether(ctx context.Context, b *engine.Board, reps []int, opt Explor
 	}
 	group := b.Symmetry()
 	gen := movegen.New(b, group)
-	mem := memory.New(Options{Memory: opt.Memory}.memory())
+	mem := memory.New(opt.memory())
 	workers := opt.Workers
 	as := make([]*Analysis, len(reps))
-	first := &layer{pegs: n - 1}
+	first := &layered.Layer{Pegs: n - 1}
 	for i, h := range reps {
 		as[i] = &Analysis{Symmetries: group.Len(), Solutions: new(big.Int),
 			SolutionsByFinish: map[int]*big.Int{}, SolutionsByOrbit: map[int]*big.Int{}, Orbits: map[int][]int{}}
-		first.keys = append(first.keys, pk.Key(group.Canonical(b.Full()&^(1<<uint(h))))|1<<uint(i))
+		first.Keys = append(first.Keys, pk.Key(group.Canonical(b.Full()&^(1<<uint(h))))|1<<uint(i))
 	}
-	slices.Sort(first.keys)
-	if err := mem.Take(first.bytes(), "the first layer"); err != nil {
+	slices.Sort(first.Keys)
+	if err := mem.Take(first.Bytes(), "the first layer"); err != nil {
 		return err
 	}
-	e := &expander{gen: gen, workers: workers, pack: &pk, mem: mem}
-	upper := map[int]*layer{} // layers past the middle, until paired
-	win := map[int]*layer{}   // winnable positions and their tags
+	e := &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: workers, Pack: &pk, Mem: mem}
+	upper := map[int]*layered.Layer{} // layers past the middle, until paired
+	win := map[int]*layered.Layer{}   // winnable positions and their tags
 	defer func() {
 		for _, l := range upper {
-			mem.Give(l.bytes())
+			mem.Give(l.Bytes())
 		}
 	}()
 	// pair finds the winnable positions of lower layer l and of the layer
 	// with the complements' peg count.
-	pair := func(l *layer) error {
+	pair := func(l *layered.Layer) error {
 		up := l
-		if n-l.pegs != l.pegs {
-			up = upper[n-l.pegs]
-			delete(upper, n-l.pegs)
+		if n-l.Pegs != l.Pegs {
+			up = upper[n-l.Pegs]
+			delete(upper, n-l.Pegs)
 		}
 		if up == nil {
 			return nil
 		}
-		if err := mem.Take(int64(up.len())*16, "the complements of a layer"); err != nil {
+		if err := mem.Take(int64(up.Len())*16, "the complements of a layer"); err != nil {
 			return err
 		}
-		lw, err := pick(l, complementKeys(up.keys, b, group, pk, workers), pk.Tags, workers, mem)
-		mem.Give(int64(up.len()) * 16)
+		lw, err := pick(l, layered.ComplementKeys(up.Keys, b, group, pk, workers), pk.Tags, workers, mem)
+		mem.Give(int64(up.Len()) * 16)
 		if err != nil {
 			return err
 		}
-		win[l.pegs] = lw
+		win[l.Pegs] = lw
 		if up != l {
 			// Complemented, l's winnable positions are up's.
-			uw, err := pick(up, complementKeys(lw.keys, b, group, pk, workers), pk.Tags, workers, mem)
+			uw, err := pick(up, layered.ComplementKeys(lw.Keys, b, group, pk, workers), pk.Tags, workers, mem)
 			if err != nil {
 				return err
 			}
-			win[up.pegs] = uw
-			mem.Give(up.bytes())
+			win[up.Pegs] = uw
+			mem.Give(up.Bytes())
 		}
 		return nil
 	}
 	layers := map[int]int{} // peg count -> index in each analysis's Layers
 	for cur := first; ; {
 		if opt.Progress != nil {
-			pegs := cur.pegs
-			e.progress = func(done, total int) { opt.Progress(Progress{Phase: "forward", Pegs: pegs, Done: done, Total: total}) }
+			pegs := cur.Pegs
+			e.Progress = func(done, total int) { opt.Progress(Progress{Phase: "forward", Pegs: pegs, Done: done, Total: total}) }
 		}
-		next, st, err := e.next(ctx, cur)
+		next, st, err := e.Next(ctx, cur)
 		if err != nil {
-			mem.Give(cur.bytes())
+			mem.Give(cur.Bytes())
 			return err
 		}
-		by := tagCounts(cur.keys, pk.Tags, workers)
-		layers[cur.pegs] = len(as[0].Layers)
+		by := tagCounts(cur.Keys, pk.Tags, workers)
+		layers[cur.Pegs] = len(as[0].Layers)
 		for i, a := range as {
-			a.Layers = append(a.Layers, LayerStats{Pegs: cur.pegs, Reachable: by[i], ReachableRaw: st.rawBy[i], DeadEnds: st.deadBy[i]})
+			a.Layers = append(a.Layers, LayerStats{Pegs: cur.Pegs, Reachable: by[i], ReachableRaw: st.RawBy[i], DeadEnds: st.DeadBy[i]})
 		}
-		if 2*cur.pegs > n {
-			upper[cur.pegs] = cur
+		if 2*cur.Pegs > n {
+			upper[cur.Pegs] = cur
 		} else {
 			err := pair(cur)
-			mem.Give(cur.bytes())
+			mem.Give(cur.Bytes())
 			if err != nil {
-				mem.Give(next.bytes())
+				mem.Give(next.Bytes())
 				return err
 			}
 		}
-		if next.len() == 0 {
-			mem.Give(next.bytes())
+		if next.Len() == 0 {
+			mem.Give(next.Bytes())
 			break
 		}
 		// Layers grow toward the middle, and those past it are kept until
 		// paired: if the layers still to come there, each at least as big
 		// as this one, cannot fit, stop now rather than at the middle (the
 		// French board's union gives up after about a minute).
-		if ahead := int64(next.pegs - n/2 - 1); ahead > 0 {
-			if need := mem.Used() + ahead*next.bytes(); need > mem.Limit() {
-				mem.Give(next.bytes())
+		if ahead := int64(next.Pegs - n/2 - 1); ahead > 0 {
+			if need := mem.Used() + ahead*next.Bytes(); need > mem.Limit() {
+				mem.Give(next.Bytes())
 				return fmt.Errorf("%w: the union of the starts' state spaces needs at least %s (budget %s, set with --mem)",
 					ErrMemory, bytesize.Format(need), bytesize.Format(mem.Limit()))
 			}
@@ -143,7 +144,7 @@ func startsTogether(ctx context.Context, b *engine.Board, reps []int, opt Explor
 		cur = next
 	}
 	for pegs, l := range win {
-		by := tagCounts(l.keys, pk.Tags, workers)
+		by := tagCounts(l.Keys, pk.Tags, workers)
 		for i, a := range as {
 			a.Layers[layers[pegs]].Winnable = by[i]
 		}
@@ -160,14 +161,14 @@ func startsTogether(ctx context.Context, b *engine.Board, reps []int, opt Explor
 		keys := withTag(win, pk, i, workers)
 		var held int64
 		for _, l := range keys {
-			held += l.bytes()
+			held += l.Bytes()
 		}
 		if err := mem.Take(held, "a start's winnable positions"); err != nil {
 			return err
 		}
 		prob := Problem{Board: b, Start: b.Full() &^ (1 << uint(reps[i])), Goal: engine.Goal{Kind: engine.OnePeg}}
 		// Starts reports no random-play odds: count paths only.
-		err := a.countWinning(ctx, prob, &expander{gen: gen, workers: workers, counts: true, noMass: true, mem: mem}, keys, opt.Progress)
+		err := a.countWinning(ctx, prob, &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: workers, Counts: true, NoMass: true, Mem: mem}, keys, opt.config().Progress)
 		mem.Give(held)
 		if err != nil {
 			return err
@@ -200,27 +201,27 @@ func tagCounts(words []uint64, mask uint64, workers int) (by [64]int64) {
 }
 
 // pick is l.only(keys, low), charged to mem.
-func pick(l *layer, keys []uint64, low uint64, workers int, mem *memory.Budget) (*layer, error) {
-	out := l.only(keys, low, workers)
-	return out, mem.Take(out.bytes(), "the winnable positions")
+func pick(l *layered.Layer, keys []uint64, low uint64, workers int, mem *memory.Budget) (*layered.Layer, error) {
+	out := l.Only(keys, low, workers)
+	return out, mem.Take(out.Bytes(), "the winnable positions")
 }
 
 // withTag returns the positions of each layer of packed words in ls whose
 // tag has bit i, as layers of sorted mixed keys.
-func withTag(ls map[int]*layer, pk key.Packing, i, workers int) map[int]*layer {
-	out := map[int]*layer{}
+func withTag(ls map[int]*layered.Layer, pk key.Packing, i, workers int) map[int]*layered.Layer {
+	out := map[int]*layered.Layer{}
 	for pegs, l := range ls {
-		parts := make([][]uint64, pool.ChunkCount(l.len(), workers))
-		pool.Chunks(l.len(), workers, func(c, lo, hi int) {
+		parts := make([][]uint64, pool.ChunkCount(l.Len(), workers))
+		pool.Chunks(l.Len(), workers, func(c, lo, hi int) {
 			for j := lo; j < hi; j++ {
-				if l.keys[j]&(1<<uint(i)) != 0 {
-					parts[c] = append(parts[c], key.Mix(pk.Pos(l.keys[j])))
+				if l.Keys[j]&(1<<uint(i)) != 0 {
+					parts[c] = append(parts[c], key.Mix(pk.Pos(l.Keys[j])))
 				}
 			}
 		})
 		keys := slices.Concat(parts...)
 		key.Sort(keys, workers)
-		out[pegs] = &layer{pegs: pegs, keys: keys}
+		out[pegs] = &layered.Layer{Pegs: pegs, Keys: keys}
 	}
 	return out
 }

@@ -208,7 +208,7 @@ func (f *problemFlags) loadGoal(b *engine.Board) (engine.Goal, error) {
 	if err != nil {
 		return g, err
 	}
-	if g.Kind == engine.Fewest && !f.allowFewer {
+	if g.Kind == engine.FewestPegs && !f.allowFewer {
 		return g, usagef("--goal fewest: this command needs a one-peg goal (any, center or a hole)")
 	}
 	return g, nil

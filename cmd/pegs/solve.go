@@ -41,7 +41,7 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case "jumps":
 	case "moves":
 		byMoves = true
-		if goal.Kind == engine.Fewest {
+		if goal.Kind == engine.FewestPegs {
 			return usagef("--metric moves needs a one-peg goal (any, center or a hole)")
 		}
 	default:
@@ -82,7 +82,7 @@ func goalText(b *engine.Board, g engine.Goal) string {
 	switch g.Kind {
 	case engine.OnePeg:
 		return "one peg anywhere"
-	case engine.Fewest:
+	case engine.FewestPegs:
 		return "fewest pegs"
 	}
 	return "one peg at " + b.Label(g.Hole)

@@ -1,56 +1,50 @@
-package search
+package dfs
 
 import (
 	"fmt"
+	"math/bits"
 
 	"pegs/engine"
-	"pegs/internal/bytesize"
 	"pegs/search/internal/memory"
 )
 
-// ErrMemory reports a search that would pass its memory budget.
-var ErrMemory = memory.ErrExceeded
-
-// posSet is an open-addressing hash set of non-empty positions that grows
-// within a memory budget.
-type posSet struct {
+// PosSet is an open-addressing hash set of non-empty positions that grows
+// within a memory budget: the solver's table of refuted positions, which
+// searches for the same goal may share (Config.Dead), and a beam's set of
+// children.
+type PosSet struct {
 	keys   []engine.Position
 	n      int
 	budget int64
 	shift  uint
 }
 
-func newPosSet(budget int64) *posSet {
-	s := &posSet{budget: budget}
+// NewPosSet returns an empty set that may take budget bytes.
+func NewPosSet(budget int64) *PosSet {
+	s := &PosSet{budget: budget}
 	s.alloc(1 << 8)
 	return s
 }
 
 // reset empties s.
-func (s *posSet) reset() {
+func (s *PosSet) reset() {
 	s.alloc(1 << 8)
 	s.n = 0
 }
 
-func (s *posSet) alloc(n int) {
+func (s *PosSet) alloc(n int) {
 	s.keys = make([]engine.Position, n)
 	s.shift = uint(64 - log2(n))
 }
 
-func log2(n int) int {
-	k := 0
-	for 1<<uint(k) < n {
-		k++
-	}
-	return k
-}
+func log2(n int) int { return bits.Len(uint(n) - 1) }
 
-func (s *posSet) slot(p engine.Position) int {
+func (s *PosSet) slot(p engine.Position) int {
 	return int((uint64(p) * 0x9E3779B97F4A7C15) >> s.shift)
 }
 
-// has reports whether p is in the set.
-func (s *posSet) has(p engine.Position) bool {
+// Has reports whether p is in the set.
+func (s *PosSet) Has(p engine.Position) bool {
 	mask := len(s.keys) - 1
 	for i := s.slot(p); ; i = (i + 1) & mask {
 		switch s.keys[i] {
@@ -62,9 +56,9 @@ func (s *posSet) has(p engine.Position) bool {
 	}
 }
 
-// add inserts p, growing the table, and reports whether p was new; it
-// fails with ErrMemory when the larger table would pass the budget.
-func (s *posSet) add(p engine.Position) (bool, error) {
+// Add inserts p, growing the table, and reports whether p was new; it
+// fails with a *memory.Error when the larger table would pass the budget.
+func (s *PosSet) Add(p engine.Position) (bool, error) {
 	if 2*(s.n+1) > len(s.keys) {
 		if err := s.grow(); err != nil {
 			return false, err
@@ -83,10 +77,10 @@ func (s *posSet) add(p engine.Position) (bool, error) {
 	}
 }
 
-func (s *posSet) grow() error {
+func (s *PosSet) grow() error {
 	next := int64(2*len(s.keys)) * 8
 	if next+int64(len(s.keys))*8 > s.budget {
-		return fmt.Errorf("%w: a table of %d positions needs %s (budget %s)", ErrMemory, s.n, bytesize.Format(next), bytesize.Format(s.budget))
+		return &memory.Error{What: fmt.Sprintf("a table of %d positions", s.n), Need: next, InUse: int64(len(s.keys)) * 8, Budget: s.budget}
 	}
 	old := s.keys
 	s.alloc(2 * len(old))

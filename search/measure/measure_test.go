@@ -1,10 +1,13 @@
-package search
+package measure_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"pegs/engine"
+	"pegs/search"
+	"pegs/search/measure"
 )
 
 // TestMeasureAgreesWithExplore cross-checks the level walk with the layered
@@ -18,11 +21,11 @@ func TestMeasureAgreesWithExplore(t *testing.T) {
 		b := lookup(t, c.board)
 		start, _ := b.Vacate(c.start)
 		g := goal(t, b, c.goal)
-		m, err := Measure(context.Background(), b, start, g, Options{})
+		m, err := measure.Level(context.Background(), b, start, g, search.DefaultMemory)
 		if err != nil {
 			t.Fatal(err)
 		}
-		a, err := Explore(context.Background(), Problem{b, start, g}, ExploreOptions{})
+		a, err := search.Explore(context.Background(), search.Problem{Board: b, Start: start, Goal: g}, search.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,12 +52,41 @@ func TestMeasureClassicLevels(t *testing.T) {
 		{"Arrow", ".o.ooo.ooooo....o......o...oooooo"},
 	} {
 		p, _ := b.ParsePosition(c.pic)
-		m, err := Measure(context.Background(), b, p, g, Options{})
+		m, err := measure.Level(context.Background(), b, p, g, search.DefaultMemory)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if m.Solutions.Sign() <= 0 || m.Winnable == 0 || m.FewestMoves < 1 || m.FewestMoves > p.Pegs()-1 {
 			t.Errorf("%s: %d solutions, %d winnable, par %d", c.name, m.Solutions, m.Winnable, m.FewestMoves)
 		}
+	}
+}
+
+func lookup(t *testing.T, name string) *engine.Board {
+	t.Helper()
+	b, err := engine.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func goal(t *testing.T, b *engine.Board, s string) engine.Goal {
+	t.Helper()
+	g, err := b.ParseGoal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// TestLevelBudget checks that a level whose state space passes the budget
+// stops with a *search.MemoryError.
+func TestLevelBudget(t *testing.T) {
+	b := engine.English()
+	_, err := measure.Level(context.Background(), b, b.Start(), goal(t, b, "center"), 1<<20)
+	var me *search.MemoryError
+	if !errors.As(err, &me) || !errors.Is(err, search.ErrMemory) {
+		t.Fatalf("the English centre game within 1 MiB: %v, want a *search.MemoryError", err)
 	}
 }

@@ -1,10 +1,11 @@
-package search
+package layered
 
 import (
 	"fmt"
 	"math/bits"
-	"pegs/search/internal/memory"
 	"unsafe"
+
+	"pegs/search/internal/memory"
 )
 
 // bucketTable holds the distinct children of one bucket found so far while
@@ -43,7 +44,7 @@ type bucketTable[R rec] struct {
 const tableSlack = 64
 
 // Loads in tenths: a table doubles past maxLoad; a layer's tables are sized
-// for tableFill at the children expected (see expander.expect), which
+// for TableFill at the children expected (see expander.expect), which
 // leaves room for an estimate up to a sixth short; a closed table is sized
 // for seedFill, as children that miss its keys probe to an empty slot, or
 // for maxLoad where a layer's tables would pass an eighth of the budget
@@ -53,16 +54,16 @@ const tableSlack = 64
 // 10.3 GiB of tables at the widest.)
 const (
 	maxLoad   = 7
-	tableFill = 6
+	TableFill = 6
 	seedFill  = 5
 )
 
 // limit is the most keys t holds before it doubles.
 func (t *bucketTable[R]) limit() int { return t.size * maxLoad / 10 }
 
-// slotsFor returns the home slots that hold n keys at about fill tenths
+// SlotsFor returns the home slots that hold n keys at about fill tenths
 // load (at least 64).
-func slotsFor(n, fill int) int { return max(64, n*10/fill+1) }
+func SlotsFor(n, fill int) int { return max(64, n*10/fill+1) }
 
 // home returns the home slot of key k (of its position, for a packed word).
 func (t *bucketTable[R]) home(k uint64) int {
@@ -152,11 +153,11 @@ func (t *bucketTable[R]) seed(keys []uint64) error {
 
 // seedSize returns the home slots for n seeded keys.
 func (t *bucketTable[R]) seedSize(n int) int {
-	size := slotsFor(n, seedFill)
+	size := SlotsFor(n, seedFill)
 	if int64(size)<<t.bb*int64(unsafe.Sizeof(*new(R))) > t.mem.Limit()/8 {
 		// Tables this large for a layer (all its buckets' alike) are
 		// filled as far as tables that grow ever are.
-		size = slotsFor(n, maxLoad)
+		size = SlotsFor(n, maxLoad)
 	}
 	return size
 }

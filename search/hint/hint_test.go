@@ -1,4 +1,4 @@
-package search
+package hint
 
 import (
 	"bytes"
@@ -47,7 +47,9 @@ func TestHintsOnRandomGames(t *testing.T) {
 	loaded, _ = roundTrip(t, oracle)
 	fromTable := 0
 	var slowest time.Duration
-	for game, jumps := range randomGames(b, b.Start(), 20, rand.New(rand.NewPCG(7, 11))) {
+	games := rand.New(rand.NewPCG(7, 11))
+	for game := range 20 {
+		jumps := b.RandomGame(b.Start(), games)
 		p := b.Start()
 		for i := 0; ; i++ {
 			played := jumps[:i]
@@ -108,7 +110,7 @@ func TestHintsOnRandomGames(t *testing.T) {
 					if _, ok := loaded.Fewest(p); ok {
 						fromTable++
 					}
-					sol, err := solve(context.Background(), b, p, engine.Goal{Kind: engine.Fewest}, Options{}, floor)
+					sol, err := solve(context.Background(), b, p, engine.Goal{Kind: engine.FewestPegs}, Options{}, floor)
 					if err != nil || sol.Final.Pegs() != h.Fewest {
 						t.Fatalf("game %d at %s: fewest %d, depth-first search says %d (%v)", game, b.Line(p), h.Fewest, sol.Final.Pegs(), err)
 					}
@@ -144,7 +146,9 @@ func TestLoneHints(t *testing.T) {
 		t.Fatal(err)
 	}
 	checked := 0
-	for game, jumps := range randomGames(b, b.Start(), 4, rand.New(rand.NewPCG(5, 6))) {
+	games := rand.New(rand.NewPCG(5, 6))
+	for game := range 4 {
+		jumps := b.RandomGame(b.Start(), games)
 		p := b.Start()
 		for i := 0; i <= len(jumps); i++ {
 			if i > 0 {
@@ -166,7 +170,7 @@ func TestLoneHints(t *testing.T) {
 				t.Fatalf("game %d at %s: hinted jump %v does not keep the game winnable", game, b.Line(p), h.Jump)
 			}
 			if h.Status == DeadEnd && p.Pegs() <= 16 {
-				sol, err := solve(context.Background(), b, p, engine.Goal{Kind: engine.Fewest}, Options{}, 1)
+				sol, err := solve(context.Background(), b, p, engine.Goal{Kind: engine.FewestPegs}, Options{}, 1)
 				if err != nil || sol.Final.Pegs() != h.Fewest {
 					t.Fatalf("game %d at %s: fewest %d, exhaustive search says %d (%v)", game, b.Line(p), h.Fewest, sol.Final.Pegs(), err)
 				}
@@ -241,7 +245,9 @@ func TestStartReaches(t *testing.T) {
 		start engine.Position
 		want  bool
 	}{{b.Start(), true}, {b.Complement(1 << uint(other)), false}} {
-		for _, jumps := range randomGames(b, c.start, 5, rand.New(rand.NewPCG(9, 10))) {
+		games := rand.New(rand.NewPCG(9, 10))
+		for range 5 {
+			jumps := b.RandomGame(c.start, games)
 			p := c.start
 			for i := 0; i <= len(jumps); i++ {
 				if i > 0 {
@@ -278,7 +284,9 @@ func TestHintLevelRace(t *testing.T) {
 	}
 	opt := Options{Memory: 256 << 20} // the tables need more than half
 	won, lost := 0, 0
-	for game, jumps := range randomGames(b, b.Start(), 10, rand.New(rand.NewPCG(3, 4))) {
+	games := rand.New(rand.NewPCG(3, 4))
+	for game := range 10 {
+		jumps := b.RandomGame(b.Start(), games)
 		p := b.Start()
 		for i := 0; i <= len(jumps) && (won < 2 || lost < 2); i++ {
 			if i > 0 {
@@ -343,7 +351,9 @@ func TestHintUndoRaces(t *testing.T) {
 		t.Skip("builds the English winnable set")
 	}
 	b, g, key, ws := centreLevel(t)
-	for game, jumps := range randomGames(b, b.Start(), 10, rand.New(rand.NewPCG(7, 8))) {
+	games := rand.New(rand.NewPCG(7, 8))
+	for game := range 10 {
+		jumps := b.RandomGame(b.Start(), games)
 		// The first position of 13 pegs, and the last winnable one.
 		end, last := 32-13, 0
 		for i := range end + 1 {
@@ -409,13 +419,15 @@ func TestHintMaxNodesUndo(t *testing.T) {
 	b, g, _, ws := centreLevel(t)
 	opt := Options{MaxNodes: 1 << 16}
 	checked := 0
-	for game, jumps := range randomGames(b, b.Start(), 30, rand.New(rand.NewPCG(3, 4))) {
+	games := rand.New(rand.NewPCG(3, 4))
+	for game := range 30 {
+		jumps := b.RandomGame(b.Start(), games)
 		for i := range jumps {
 			p, _ := b.Replay(b.Start(), jumps[:i])
 			if ws.Contains(p) || p.Pegs() < 21 || p.Pegs() > 24 {
 				continue
 			}
-			if _, err := solve(context.Background(), b, p, engine.Goal{Kind: engine.Fewest}, opt, 2); !errors.Is(err, ErrNodeLimit) {
+			if _, err := solve(context.Background(), b, p, engine.Goal{Kind: engine.FewestPegs}, opt, 2); !errors.Is(err, ErrNodeLimit) {
 				continue
 			}
 			want := 0
@@ -459,13 +471,15 @@ func TestLevelBuildFewest(t *testing.T) {
 		t.Error("the fewest table was added to the oracle hints already held")
 	}
 	checked := 0
-	for game, jumps := range randomGames(b, start, 40, rand.New(rand.NewPCG(5, 6))) {
+	games := rand.New(rand.NewPCG(5, 6))
+	for game := range 40 {
+		jumps := b.RandomGame(start, games)
 		for i := range jumps {
 			p, _ := b.Replay(start, jumps[:i+1])
 			if one, _ := o.OnePeg(p); one {
 				continue
 			}
-			sol, err := solve(context.Background(), b, p, engine.Goal{Kind: engine.Fewest}, Options{}, 1)
+			sol, err := solve(context.Background(), b, p, engine.Goal{Kind: engine.FewestPegs}, Options{}, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -593,7 +607,9 @@ func TestOracleOnePeg(t *testing.T) {
 	}
 	loaded, _ := roundTrip(t, o)
 	extra := 0
-	for _, jumps := range randomGames(b, start, 200, rand.New(rand.NewPCG(5, 6))) {
+	games := rand.New(rand.NewPCG(5, 6))
+	for range 200 {
+		jumps := b.RandomGame(start, games)
 		p := start
 		for i := 0; ; i++ {
 			for _, c := range []struct {
@@ -682,7 +698,7 @@ func TestOracleFewest(t *testing.T) {
 				return
 			}
 			seen[p] = true
-			sol, err := solve(context.Background(), b, p, engine.Goal{Kind: engine.Fewest}, Options{}, 1)
+			sol, err := solve(context.Background(), b, p, engine.Goal{Kind: engine.FewestPegs}, Options{}, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -825,7 +841,9 @@ func BenchmarkHint(b *testing.B) {
 	}
 	var steps []step
 	lone := 0 // the positions of the first 10 games
-	for game, jumps := range randomGames(eng, eng.Start(), 30, rand.New(rand.NewPCG(3, 4))) {
+	games := rand.New(rand.NewPCG(3, 4))
+	for game := range 30 {
+		jumps := eng.RandomGame(eng.Start(), games)
 		if game == 10 {
 			lone = len(steps)
 		}
@@ -945,23 +963,4 @@ func BenchmarkHint(b *testing.B) {
 			b.ReportMetric(float64(times[len(times)-1])/1e6, "max-ms")
 		})
 	}
-}
-
-// randomGames plays n games from start, each jump chosen uniformly among
-// the legal ones until none is left, and returns their jumps.
-func randomGames(b *engine.Board, start engine.Position, n int, rng *rand.Rand) [][]engine.Jump {
-	games := make([][]engine.Jump, n)
-	for g := range games {
-		p := start
-		for {
-			moves := b.Moves(nil, p)
-			if len(moves) == 0 {
-				break
-			}
-			j := moves[rng.IntN(len(moves))]
-			games[g] = append(games[g], j)
-			p = p.Apply(j)
-		}
-	}
-	return games
 }

@@ -1,4 +1,4 @@
-package search
+package layered
 
 import (
 	"context"
@@ -20,141 +20,143 @@ import (
 	"pegs/search/internal/pool"
 )
 
-// layer is one peg count's canonical positions, sorted by mixed key, with
+// Layer is one peg count's canonical positions, sorted by mixed key, with
 // optional path counts and random-play probability mass. In a search from
 // several starts the keys are packed words instead, with their tags (see
 // packing).
-type layer struct {
-	pegs int
-	keys []uint64
-	m    []exact.U128 // paths from the start to the position's orbit
-	q    []uint64     // probability (fixed point) that random play reaches the orbit; nil without mass
-	// stored, if set, holds the keys coded while the layer waits (keys is
+type Layer struct {
+	Pegs int
+	Keys []uint64
+	M    []exact.U128 // paths from the start to the position's orbit
+	Q    []uint64     // probability (fixed point) that random play reaches the orbit; nil without mass
+	// Stored, if set, holds the keys coded while the layer waits (keys is
 	// then nil unless loaded; see store and load).
-	stored *storedKeys
+	Stored *Stored
 }
 
-func (l *layer) len() int { return len(l.keys) }
+func (l *Layer) Len() int { return len(l.Keys) }
 
-// size returns l's positions, held as keys or coded.
-func (l *layer) size() int {
-	if l.keys == nil && l.stored != nil {
-		return l.stored.n
+// Size returns l's positions, held as keys or coded.
+func (l *Layer) Size() int {
+	if l.Keys == nil && l.Stored != nil {
+		return l.Stored.N
 	}
-	return len(l.keys)
+	return len(l.Keys)
 }
 
-func (l *layer) bytes() int64 {
-	n := int64(len(l.keys))*8 + int64(len(l.m))*16 + int64(len(l.q))*8
-	if l.stored != nil {
-		n += l.stored.bytes()
+func (l *Layer) Bytes() int64 {
+	n := int64(len(l.Keys))*8 + int64(len(l.M))*16 + int64(len(l.Q))*8
+	if l.Stored != nil {
+		n += l.Stored.Bytes()
 	}
 	return n
 }
 
-// store codes l's keys (a plain layer of a board of holes holes, without
+// Store codes l's keys (a plain layer of a board of holes holes, without
 // counts) and lets them go, moving their charge in mem to the code's.
-func (l *layer) store(holes, workers int, mem *memory.Budget) {
-	raw := int64(len(l.keys)) * 8
-	l.stored = storeKeys(l.keys, holes, workers)
-	l.keys = nil
-	mem.Replace(raw, l.stored.bytes()) // smaller than what it replaces
+func (l *Layer) Store(holes, workers int, mem *memory.Budget) {
+	raw := int64(len(l.Keys)) * 8
+	l.Stored = StoreKeys(l.Keys, holes, workers)
+	l.Keys = nil
+	mem.Replace(raw, l.Stored.Bytes()) // smaller than what it replaces
 }
 
-// load decodes a stored layer's keys, charged to mem until drop.
-func (l *layer) load(workers int, mem *memory.Budget) error {
-	if l.stored == nil || l.keys != nil {
+// Load decodes a stored layer's keys, charged to mem until drop.
+func (l *Layer) Load(workers int, mem *memory.Budget) error {
+	if l.Stored == nil || l.Keys != nil {
 		return nil
 	}
-	if err := mem.Take(int64(l.stored.n)*8, "a stored layer's positions"); err != nil {
+	if err := mem.Take(int64(l.Stored.N)*8, "a stored layer's positions"); err != nil {
 		return err
 	}
-	l.keys = l.stored.keys(workers) // sorted in place (see sortKeys)
+	l.Keys = l.Stored.Keys(workers) // sorted in place (see sortKeys)
 	return nil
 }
 
-// drop lets a stored layer's loaded keys go.
-func (l *layer) drop(mem *memory.Budget) {
-	if l.stored != nil && l.keys != nil {
-		mem.Give(int64(len(l.keys)) * 8)
-		l.keys = nil
+// Drop lets a stored layer's loaded keys go.
+func (l *Layer) Drop(mem *memory.Budget) {
+	if l.Stored != nil && l.Keys != nil {
+		mem.Give(int64(len(l.Keys)) * 8)
+		l.Keys = nil
 	}
 }
 
-// layerStats is what expanding a layer learns about its positions.
-type layerStats struct {
-	positions int64      // positions up to symmetry
-	raw       int64      // positions counting every symmetric image
-	deadEnds  int64      // positions with no legal jump
-	games     exact.U128 // paths ending in a dead end here
+// Stats is what expanding a layer learns about its positions.
+type Stats struct {
+	Positions int64      // positions up to symmetry
+	Raw       int64      // positions counting every symmetric image
+	DeadEnds  int64      // positions with no legal jump
+	Games     exact.U128 // paths ending in a dead end here
 	overflow  bool
 	// In a search from several starts (tags), raw and deadEnds by start.
-	rawBy, deadBy [64]int64
+	RawBy, DeadBy [64]int64
 }
 
-// expander grows layers by one jump.
-type expander struct {
-	gen     *movegen.Gen
-	workers int
-	counts  bool // carry path counts and random-play mass
-	noMass  bool // with counts: carry path counts only
-	// pack, if set, is how positions and the starts that reach them are
+// Expander grows layers by one jump.
+type Expander struct {
+	Gen     *movegen.Gen
+	Workers int
+	Counts  bool // carry path counts and random-play mass
+	NoMass  bool // with counts: carry path counts only
+	// Pack, if set, is how positions and the starts that reach them are
 	// packed in a search from several starts (see packing).
-	pack *key.Packing
-	// within, if set, holds the keys (sorted) that the next layer keeps:
+	Pack *key.Packing
+	// Within, if set, holds the keys (sorted) that the next layer keeps:
 	// children with other keys are dropped as they come, before they take
 	// room in a table. A search that counts only through known positions
 	// (the winnable ones) sets it.
-	within []uint64
-	// withinCode, if set, is within for a stored layer: the tables are
+	Within []uint64
+	// WithinCode, if set, is within for a stored layer: the tables are
 	// seeded from its code, never decoded whole. Without counts or tags,
 	// the tables are then keyed by the layer's packed words (the mixed key
 	// shifted up; see packing), the order its code decodes in, so that
 	// each table fills in order (see seedCoded); the layer found is turned
 	// back into mixed keys.
-	withinCode *storedKeys
-	// seeded, if set, is called once the tables are seeded from within
+	WithinCode *Stored
+	// Seeded, if set, is called once the tables are Seeded from within
 	// or withinCode, which expand does not read after that: the caller
 	// may let them go.
-	seeded func()
-	// spent, if set, is called with a layer once its positions are
+	Seeded func()
+	// Spent, if set, is called with a layer once its positions are
 	// expanded, before its children are collected into the next layer,
 	// which they are not needed for: a reachable-only search lets them go
 	// there, before the layer's largest moment.
-	spent func(cur *layer)
-	// undo makes the expander find parents instead of children: the jumps
+	Spent func(cur *Layer)
+	// Undo makes the expander find parents instead of children: the jumps
 	// that can be undone in a position are those legal in its complement,
 	// and undoing one flips the same three holes as making it. (Its layer
 	// stats then speak of the complements.)
-	undo bool
-	// code, if set, reports whether a layer of n bare keys, collected
+	Undo bool
+	// Code, if set, reports whether a layer of n bare keys, collected
 	// from tables of tableBytes, is to be coded as it is collected (see
 	// codeTables) rather than held as keys.
-	code func(n int, tableBytes int64) bool
-	// store is whether forward codes the layers it has expanded once the
-	// keys it holds pass a share of the budget (storeShare; see
+	Code func(n int, tableBytes int64) bool
+	// Store is whether forward codes the layers it has expanded once the
+	// keys it holds pass a share of the budget (Tuning.Share; see
 	// storedKeys): they wait for the walk back in about a quarter of the
 	// memory.
-	store bool
-	mem   *memory.Budget
-	// progress, if set, is called with the number of parents done so far.
-	progress func(done, total int)
+	Store bool
+	Mem   *memory.Budget
+	// Tuning moves thresholds for tests; the zero value is the default.
+	Tuning Tuning
+	// Progress, if set, is called with the number of parents done so far.
+	Progress func(done, total int)
 	states   []*workerState
 	// ratios holds, for each layer expanded forward, its distinct
 	// children over its parents (see expect).
 	ratios []float64
 }
 
-func (e *expander) nworkers() int { return pool.Size(e.workers) }
+func (e *Expander) nworkers() int { return pool.Size(e.Workers) }
 
 // keyShift returns how far up the tables' keys are shifted from the
 // children's mixed keys: to their packed words where bare keys fill tables
 // seeded from code (see withinCode), else not at all.
-func (e *expander) keyShift() uint {
-	if e.withinCode == nil || e.counts || e.pack != nil {
+func (e *Expander) keyShift() uint {
+	if e.WithinCode == nil || e.Counts || e.Pack != nil {
 		return 0
 	}
-	return e.withinCode.pk.Shift
+	return e.WithinCode.pk.Shift
 }
 
 // record is one child found by a worker when the search carries counts,
@@ -190,9 +192,9 @@ type packed uint64
 // to its orbit: at most one per jump undone in each of its images, and no
 // board has more than 64 holes x 8 directions x 12 symmetries < 2^13 of
 // those, so parents below 2^51 keep every child below 2^64.
-func narrowEnough(l *layer) bool {
-	for _, m := range l.m {
-		if m.Hi != 0 || m.Lo >= narrowBelow {
+func narrowEnough(l *Layer, below uint64) bool {
+	for _, m := range l.M {
+		if m.Hi != 0 || m.Lo >= below {
 			return false
 		}
 	}
@@ -210,14 +212,36 @@ const (
 	minKeptLists = 64 << 20
 )
 
-// storeShare is the share of the memory budget (1/storeShare) that the
-// keys of the layers a forward pass has expanded may take before it stores
-// them coded; tests raise it to store every layer.
-var storeShare int64 = 8
+// Tuning holds two thresholds of the layered search that its tests move
+// to reach, on small boards, the paths large boards take. The zero value
+// is the default.
+type Tuning struct {
+	// StoreShare is the share of the memory budget (1/StoreShare; default
+	// 8) that the keys of the layers a forward pass has expanded may take
+	// before it stores them coded; tests raise it to store every layer.
+	StoreShare int64
+	// NarrowBelow bounds the parents' path counts under which children
+	// count paths in 64 bits (see narrowEnough; default 2^51); tests lower
+	// it to make the search use wide records.
+	NarrowBelow uint64
+}
 
-// narrowBelow is the bound of narrowEnough; tests lower it to make the
-// search use wide records.
-var narrowBelow uint64 = 1 << 51
+// Share returns the share of the memory budget that layers waiting for the
+// walk back may take as keys before they are coded (see StoreShare).
+func (t Tuning) Share() int64 {
+	if t.StoreShare > 0 {
+		return t.StoreShare
+	}
+	return 8
+}
+
+// narrowBelow returns NarrowBelow or its default.
+func (t Tuning) narrowBelow() uint64 {
+	if t.NarrowBelow > 0 {
+		return t.NarrowBelow
+	}
+	return 1 << 51
+}
 
 // rec is what a bucket holds: a record, a narrow record, a paths record
 // (no random-play mass), a bare mixed key when the search carries no counts
@@ -244,7 +268,7 @@ type workerState struct {
 	moves []int16
 	// parents holds a chunk of a stored layer's positions, decoded.
 	parents []engine.Position
-	stats   layerStats
+	stats   Stats
 }
 
 func newWorkerState(gen *movegen.Gen) *workerState {
@@ -255,18 +279,18 @@ func newWorkerState(gen *movegen.Gen) *workerState {
 // the buckets' tables: rounds grow with the layer (see roundSize).
 const roundRecords = 1 << 23
 
-// roundSize returns the children a round of a layer of n parents holds:
+// RoundSize returns the children a round of a layer of n parents holds:
 // roundRecords, or an eighth of the layer's children (about ten a parent)
 // when that is more, so a layer pauses between expanding and tabling about
 // eight times at most; but the round's children may take at most an
 // eighth of the memory budget. (Rounds of a fixed 4M or 2M children held
 // less but ran up to 15% slower.)
-func roundSize(n int, recordBytes, budget int64) int {
+func RoundSize(n int, recordBytes, budget int64) int {
 	size := max(roundRecords, 10*n/8)
 	return int(max(roundRecords, min(int64(size), budget/8/recordBytes)))
 }
 
-// next expands cur into the layer with one peg fewer, and returns the stats
+// Next expands cur into the layer with one peg fewer, and returns the stats
 // of cur's positions.
 //
 // Parents are expanded in rounds. In a round, workers expand chunks of
@@ -274,27 +298,27 @@ func roundSize(n int, recordBytes, budget int64) int {
 // bits of its mixed key); then each bucket's children go into its table of
 // distinct children (bucketTable), buckets in parallel, so both phases
 // touch memory in cache-sized pieces and no locks are taken.
-func (e *expander) next(ctx context.Context, cur *layer) (*layer, layerStats, error) {
-	next, st, err := e.grow(ctx, cur)
-	if errors.Is(err, ErrMemory) {
+func (e *Expander) Next(ctx context.Context, cur *Layer) (*Layer, Stats, error) {
+	next, st, err := e.Grow(ctx, cur)
+	if errors.Is(err, memory.ErrExceeded) {
 		// Say how far the search came.
-		err = fmt.Errorf("%w, finding the positions of %d pegs", err, cur.pegs-1)
+		err = fmt.Errorf("%w, finding the positions of %d pegs", err, cur.Pegs-1)
 	}
 	return next, st, err
 }
 
-// grow is next without the note on a memory error.
-func (e *expander) grow(ctx context.Context, cur *layer) (*layer, layerStats, error) {
-	if e.counts && e.noMass && narrowEnough(cur) {
+// Grow is next without the note on a memory error.
+func (e *Expander) Grow(ctx context.Context, cur *Layer) (*Layer, Stats, error) {
+	if e.Counts && e.NoMass && narrowEnough(cur, e.Tuning.narrowBelow()) {
 		return expand(ctx, e, cur, func(w *workerState) *[][]paths { return &w.paths })
 	}
-	if e.counts && narrowEnough(cur) {
+	if e.Counts && narrowEnough(cur, e.Tuning.narrowBelow()) {
 		return expand(ctx, e, cur, func(w *workerState) *[][]narrow { return &w.nars })
 	}
-	if e.counts {
+	if e.Counts {
 		return expand(ctx, e, cur, func(w *workerState) *[][]record { return &w.recs })
 	}
-	if e.pack != nil {
+	if e.Pack != nil {
 		return expand(ctx, e, cur, func(w *workerState) *[][]packed { return &w.packs })
 	}
 	return expand(ctx, e, cur, func(w *workerState) *[][]uint64 { return &w.keys })
@@ -302,21 +326,21 @@ func (e *expander) grow(ctx context.Context, cur *layer) (*layer, layerStats, er
 
 // expand is next for one kind of child: lists picks a worker's lists of
 // that kind.
-func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*workerState) *[][]R) (*layer, layerStats, error) {
-	n := cur.len()
+func expand[R rec](ctx context.Context, e *Expander, cur *Layer, lists func(*workerState) *[][]R) (*Layer, Stats, error) {
+	n := cur.Len()
 	// A stored layer (plain keys only) is expanded as it is decoded, a
 	// chunk at a time.
-	coded := cur.keys == nil && cur.stored != nil
+	coded := cur.Keys == nil && cur.Stored != nil
 	keyShift := e.keyShift()
 	var pk key.Packing // the packing of keys shifted up (keyShift)
 	if keyShift != 0 {
-		pk = e.withinCode.pk
+		pk = e.WithinCode.pk
 	}
 	if coded {
-		if e.counts || e.pack != nil {
-			return nil, layerStats{}, errors.New("a stored layer has no counts or tags to expand")
+		if e.Counts || e.Pack != nil {
+			return nil, Stats{}, errors.New("a stored layer has no counts or tags to expand")
 		}
-		n = cur.stored.n
+		n = cur.Stored.N
 	}
 	size := int64(unsafe.Sizeof(*new(R)))
 	bbits := 0
@@ -328,11 +352,11 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 	tabs := make([]bucketTable[R], nb)
 	// Each bucket's table is sized for its share of the children expected
 	// at tableFill, and doubles past maxLoad.
-	tsize := slotsFor(e.expect(n)/nb, tableFill)
+	tsize := SlotsFor(e.Expect(n)/nb, TableFill)
 	for b := range tabs {
-		tabs[b] = bucketTable[R]{size: tsize, bb: uint(bbits), mem: e.mem}
-		if e.pack != nil {
-			tabs[b].low = e.pack.Tags
+		tabs[b] = bucketTable[R]{size: tsize, bb: uint(bbits), mem: e.Mem}
+		if e.Pack != nil {
+			tabs[b].low = e.Pack.Tags
 		}
 	}
 	var listBytes int64
@@ -342,12 +366,12 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 				tabs[b].free()
 			}
 		}
-		e.mem.Give(listBytes)
+		e.Mem.Give(listBytes)
 	}()
-	closed := e.within != nil || e.withinCode != nil
-	if e.withinCode != nil {
-		if err := seedCoded(tabs, e.withinCode, keyShift, e.workers); err != nil {
-			return nil, layerStats{}, err
+	closed := e.Within != nil || e.WithinCode != nil
+	if e.WithinCode != nil {
+		if err := seedCoded(tabs, e.WithinCode, keyShift, e.Workers); err != nil {
+			return nil, Stats{}, err
 		}
 	} else if closed {
 		// Each bucket's table is seeded with its keys, buckets in
@@ -356,36 +380,36 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 		g.SetLimit(e.nworkers())
 		for b := range tabs {
 			g.Go(func() error {
-				lo, hi := 0, len(e.within)
+				lo, hi := 0, len(e.Within)
 				if b > 0 {
-					lo, _ = slices.BinarySearch(e.within, uint64(b)<<uint(64-bbits))
+					lo, _ = slices.BinarySearch(e.Within, uint64(b)<<uint(64-bbits))
 				}
 				if b+1 < nb {
-					hi, _ = slices.BinarySearch(e.within, uint64(b+1)<<uint(64-bbits))
+					hi, _ = slices.BinarySearch(e.Within, uint64(b+1)<<uint(64-bbits))
 				}
-				return tabs[b].seed(e.within[lo:hi])
+				return tabs[b].seed(e.Within[lo:hi])
 			})
 		}
 		if err := g.Wait(); err != nil {
-			return nil, layerStats{}, err
+			return nil, Stats{}, err
 		}
 	}
-	if closed && e.seeded != nil {
-		e.seeded()
+	if closed && e.Seeded != nil {
+		e.Seeded()
 	}
 	nw := e.nworkers()
 	if len(e.states) != nw {
 		e.states = make([]*workerState, nw)
 		for i := range e.states {
-			e.states[i] = newWorkerState(e.gen)
+			e.states[i] = newWorkerState(e.Gen)
 		}
 	}
 	workers := e.states
-	roundChildren := roundSize(n, size, e.mem.Limit())
+	roundChildren := RoundSize(n, size, e.Mem.Limit())
 	// Where the budget is tight, a round's lists take at most half of
 	// what the tables leave at their expected size (closed tables are
 	// already in use).
-	free := e.mem.Limit() - e.mem.Used()
+	free := e.Mem.Limit() - e.Mem.Used()
 	if !closed {
 		free -= int64(tsize) * int64(nb) * size
 	}
@@ -408,13 +432,13 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 				(*out)[b] = make([]R, 0, want)
 			}
 		}
-		w.stats = layerStats{}
+		w.stats = Stats{}
 		idle <- w
 	}
-	nsym := e.gen.NSym
-	full := e.gen.Board.Full()
+	nsym := e.Gen.NSym
+	full := e.Gen.Board.Full()
 	// bare: children are plain keys, with no counts or tags.
-	bare := !e.counts && e.pack == nil
+	bare := !e.Counts && e.Pack == nil
 	// A round's parents: enough to fill about roundChildren children at ten
 	// jumps a parent.
 	round := max(1024, roundChildren/10)
@@ -433,17 +457,17 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 				w := <-idle
 				defer func() { idle <- w }()
 				if coded {
-					w.parents = cur.stored.positions(w.parents[:0], lo, hi)
+					w.parents = cur.Stored.Positions(w.parents[:0], lo, hi)
 				}
 				for i := lo; i < hi; i++ {
 					var p engine.Position
 					switch {
 					case coded:
 						p = w.parents[i-lo]
-					case e.pack != nil:
-						p = e.pack.Pos(cur.keys[i])
+					case e.Pack != nil:
+						p = e.Pack.Pos(cur.Keys[i])
 					default:
-						p = key.Unmix(cur.keys[i])
+						p = key.Unmix(cur.Keys[i])
 					}
 					imgs := w.par.Set(p)
 					fixed := 0
@@ -452,18 +476,18 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 							fixed++
 						}
 					}
-					w.stats.raw += int64(nsym / fixed)
+					w.stats.Raw += int64(nsym / fixed)
 					mover := p // whose jumps make the children
-					if e.undo {
+					if e.Undo {
 						mover = full &^ p
 					}
 					if bare {
 						// Each child's key as its jump is found (see
 						// appendMoves).
-						q, empty := e.gen.LatticeOf(mover)
+						q, empty := e.Gen.LatticeOf(mover)
 						children := 0
-						for gi := range e.gen.Groups {
-							sg := &e.gen.Groups[gi]
+						for gi := range e.Gen.Groups {
+							sg := &e.Gen.Groups[gi]
 							for f := sg.Legal(q, empty); f != 0; f &= f - 1 {
 								key := key.Mix(w.par.Child(sg.First(f))) << keyShift
 								b := bucketOf(key, uint(bbits))
@@ -472,42 +496,42 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 							}
 						}
 						if children == 0 {
-							w.stats.deadEnds++
+							w.stats.DeadEnds++
 						}
 						continue
 					}
-					w.moves = e.gen.AppendMoves(w.moves[:0], mover)
-					if e.pack != nil {
-						tags := cur.keys[i] & e.pack.Tags
+					w.moves = e.Gen.AppendMoves(w.moves[:0], mover)
+					if e.Pack != nil {
+						tags := cur.Keys[i] & e.Pack.Tags
 						for t := tags; t != 0; t &= t - 1 {
 							s := bits.TrailingZeros64(t)
-							w.stats.rawBy[s] += int64(nsym / fixed)
+							w.stats.RawBy[s] += int64(nsym / fixed)
 							if len(w.moves) == 0 {
-								w.stats.deadBy[s]++
+								w.stats.DeadBy[s]++
 							}
 						}
 						for _, k := range w.moves {
-							key := e.pack.Key(w.par.Child(k)) | tags
+							key := e.Pack.Key(w.par.Child(k)) | tags
 							b := bucketOf(key, uint(bbits))
 							w.packs[b] = append(w.packs[b], packed(key))
 						}
 						if len(w.moves) == 0 {
-							w.stats.deadEnds++
+							w.stats.DeadEnds++
 						}
 						continue
 					}
 					// Past here the children carry counts (bare and
 					// tagged children went above).
-					m := cur.m[i]
+					m := cur.M[i]
 					var q uint64
-					if cur.q != nil {
-						q = cur.q[i]
+					if cur.Q != nil {
+						q = cur.Q[i]
 					}
 					if len(w.moves) == 0 {
-						w.stats.deadEnds++
-						s, of := w.stats.games.Add(m)
+						w.stats.DeadEnds++
+						s, of := w.stats.Games.Add(m)
 						w.stats.overflow = w.stats.overflow || of
-						w.stats.games = s
+						w.stats.Games = s
 						continue
 					}
 					q /= uint64(len(w.moves))
@@ -533,14 +557,14 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 						w.recs[b] = append(w.recs[b], record{key, m, q})
 					}
 				}
-				if e.progress != nil {
-					e.progress(int(done.Add(int64(hi-lo))), n)
+				if e.Progress != nil {
+					e.Progress(int(done.Add(int64(hi-lo))), n)
 				}
 				return nil
 			})
 		}
 		if err := g.Wait(); err != nil {
-			return nil, layerStats{}, err
+			return nil, Stats{}, err
 		}
 		// Account for the lists as they stand at their largest.
 		var lb int64
@@ -550,8 +574,8 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 			}
 		}
 		if lb > listBytes {
-			if err := e.mem.Take(lb-listBytes, "the children of a layer"); err != nil {
-				return nil, layerStats{}, err
+			if err := e.Mem.Take(lb-listBytes, "the children of a layer"); err != nil {
+				return nil, Stats{}, err
 			}
 			listBytes = lb
 		}
@@ -583,51 +607,51 @@ func expand[R rec](ctx context.Context, e *expander, cur *layer, lists func(*wor
 			})
 		}
 		if err := g.Wait(); err != nil {
-			return nil, layerStats{}, err
+			return nil, Stats{}, err
 		}
 		if slices.Contains(overflow, true) {
-			return nil, layerStats{}, ErrOverflow
+			return nil, Stats{}, ErrOverflow
 		}
 	}
-	st := layerStats{positions: int64(n)}
+	st := Stats{Positions: int64(n)}
 	for _, w := range workers {
-		st.raw += w.stats.raw
-		st.deadEnds += w.stats.deadEnds
-		for s := range st.rawBy {
-			st.rawBy[s] += w.stats.rawBy[s]
-			st.deadBy[s] += w.stats.deadBy[s]
+		st.Raw += w.stats.Raw
+		st.DeadEnds += w.stats.DeadEnds
+		for s := range st.RawBy {
+			st.RawBy[s] += w.stats.RawBy[s]
+			st.DeadBy[s] += w.stats.DeadBy[s]
 		}
-		s, of := st.games.Add(w.stats.games)
+		s, of := st.Games.Add(w.stats.Games)
 		st.overflow = st.overflow || w.stats.overflow || of
-		st.games = s
+		st.Games = s
 	}
 	if st.overflow {
 		return nil, st, ErrOverflow
 	}
-	if listBytes > min(maxKeptLists, max(e.mem.Limit()/16, minKeptLists)) {
+	if listBytes > min(maxKeptLists, max(e.Mem.Limit()/16, minKeptLists)) {
 		// Lists this large are not worth keeping for the next layer
 		// while the tables turn into it.
 		for _, w := range workers {
 			*lists(w) = nil
 		}
-		e.mem.Give(listBytes)
+		e.Mem.Give(listBytes)
 		listBytes = 0
 	}
-	if e.spent != nil {
-		e.spent(cur)
+	if e.Spent != nil {
+		e.Spent(cur)
 	}
-	next, err := collect(ctx, e, tabs, cur.pegs-1, keyShift)
+	next, err := collect(ctx, e, tabs, cur.Pegs-1, keyShift)
 	if err == nil && keyShift != 0 {
 		// Found as packed words: back to mixed keys, in their order.
-		pool.Chunks(len(next.keys), e.workers, func(_, lo, hi int) {
+		pool.Chunks(len(next.Keys), e.Workers, func(_, lo, hi int) {
 			for i := lo; i < hi; i++ {
-				next.keys[i] = key.Mix(pk.Pos(next.keys[i]))
+				next.Keys[i] = key.Mix(pk.Pos(next.Keys[i]))
 			}
 		})
-		key.Sort(next.keys, e.workers)
+		key.Sort(next.Keys, e.Workers)
 	}
 	if err == nil && !closed && n > 0 {
-		e.ratios = append(e.ratios, float64(next.size())/float64(n))
+		e.ratios = append(e.ratios, float64(next.Size())/float64(n))
 	}
 	return next, st, err
 }
@@ -652,15 +676,15 @@ func bucketOf(key uint64, bits uint) int {
 // slot of what may be gigabytes of tables (on the French board that took
 // most of the walk back). (A layer decoded whole took 1.7 GB beside its
 // tables at the French walk back's widest.)
-func seedCoded[R rec](tabs []bucketTable[R], s *storedKeys, shift uint, workers int) error {
+func seedCoded[R rec](tabs []bucketTable[R], s *Stored, shift uint, workers int) error {
 	nb, bb := len(tabs), tabs[0].bb
 	const step = 1 << 14 // positions decoded at once
-	counts := make([][]int, pool.ChunkCount(s.n, workers))
-	pool.Chunks(s.n, workers, func(c, lo, hi int) {
+	counts := make([][]int, pool.ChunkCount(s.N, workers))
+	pool.Chunks(s.N, workers, func(c, lo, hi int) {
 		count := make([]int, nb)
 		var buf []engine.Position
 		for at := lo; at < hi; at += step {
-			buf = s.positions(buf[:0], at, min(hi, at+step))
+			buf = s.Positions(buf[:0], at, min(hi, at+step))
 			for _, p := range buf {
 				count[bucketOf(key.Mix(p)<<shift, bb)]++
 			}
@@ -691,17 +715,17 @@ func seedCoded[R rec](tabs []bucketTable[R], s *storedKeys, shift uint, workers 
 		g.Go(func() error {
 			// Runs of buckets of about equal keys, or equal buckets.
 			lo, hi := w*nb/nw, (w+1)*nb/nw
-			from, to := 0, s.n
+			from, to := 0, s.N
 			if runs {
-				lo = sort.SearchInts(start[:nb], w*s.n/nw)
+				lo = sort.SearchInts(start[:nb], w*s.N/nw)
 				if hi = nb; w+1 < nw {
-					hi = sort.SearchInts(start[:nb], (w+1)*s.n/nw)
+					hi = sort.SearchInts(start[:nb], (w+1)*s.N/nw)
 				}
 				from, to = start[lo], start[hi]
 			}
 			var buf []engine.Position
 			for at := from; at < to; at += step {
-				buf = s.positions(buf[:0], at, min(to, at+step))
+				buf = s.Positions(buf[:0], at, min(to, at+step))
 				for _, p := range buf {
 					k := key.Mix(p) << shift
 					if b := bucketOf(k, bb); b >= lo && b < hi {
@@ -722,13 +746,13 @@ func seedCoded[R rec](tabs []bucketTable[R], s *storedKeys, shift uint, workers 
 	return g.Wait()
 }
 
-// expect returns how many distinct children n parents are expected to have,
+// Expect returns how many distinct children n parents are expected to have,
 // for sizing the tables: the last layer's ratio of children to parents,
 // times that ratio's last change where it fell (the ratio falls layer by
 // layer past the first few), or 1.5 a parent before two layers are known.
 // Too low an estimate costs only time, the tables that pass maxLoad
 // doubling.
-func (e *expander) expect(n int) int {
+func (e *Expander) Expect(n int) int {
 	r := e.ratios
 	if len(r) < 2 {
 		return 3 * n / 2
@@ -750,7 +774,7 @@ var ErrOverflow = errors.New("a count passed 128 bits")
 
 // collect turns the buckets' tables into a sorted layer; keyShift is how
 // far up their keys are shifted (see expander.keyShift).
-func collect[R rec](ctx context.Context, e *expander, tabs []bucketTable[R], pegs int, keyShift uint) (*layer, error) {
+func collect[R rec](ctx context.Context, e *Expander, tabs []bucketTable[R], pegs int, keyShift uint) (*Layer, error) {
 	total := 0
 	offs := make([]int, len(tabs)+1)
 	for b := range tabs {
@@ -759,27 +783,27 @@ func collect[R rec](ctx context.Context, e *expander, tabs []bucketTable[R], peg
 	}
 	// Tables of packed words (see expander.keyShift) are not coded here:
 	// codeTables reads mixed keys.
-	if keyTabs, ok := any(tabs).([]bucketTable[uint64]); ok && e.code != nil && keyShift == 0 {
+	if keyTabs, ok := any(tabs).([]bucketTable[uint64]); ok && e.Code != nil && keyShift == 0 {
 		var tableBytes int64
 		for b := range keyTabs {
 			tableBytes += int64(len(keyTabs[b].slots)) * 8
 		}
-		if e.code(total, tableBytes) {
-			s, err := codeTables(ctx, keyTabs, e.gen.Board.Holes(), e.workers, e.mem)
+		if e.Code(total, tableBytes) {
+			s, err := codeTables(ctx, keyTabs, e.Gen.Board.Holes(), e.Workers, e.Mem)
 			if err != nil {
 				return nil, err
 			}
-			return &layer{pegs: pegs, stored: s}, nil
+			return &Layer{Pegs: pegs, Stored: s}, nil
 		}
 	}
-	l := &layer{pegs: pegs, keys: make([]uint64, total)}
-	if e.counts {
-		l.m = make([]exact.U128, total)
-		if !e.noMass {
-			l.q = make([]uint64, total)
+	l := &Layer{Pegs: pegs, Keys: make([]uint64, total)}
+	if e.Counts {
+		l.M = make([]exact.U128, total)
+		if !e.NoMass {
+			l.Q = make([]uint64, total)
 		}
 	}
-	if err := e.mem.Take(l.bytes(), "a layer"); err != nil {
+	if err := e.Mem.Take(l.Bytes(), "a layer"); err != nil {
 		return nil, err
 	}
 	var g errgroup.Group
@@ -793,24 +817,24 @@ func collect[R rec](ctx context.Context, e *expander, tabs []bucketTable[R], peg
 			switch recs := any(tabs[b].sorted()).(type) {
 			case []record:
 				for j, r := range recs {
-					l.keys[base+j], l.m[base+j] = r.key, r.m
-					if l.q != nil {
-						l.q[base+j] = r.q
+					l.Keys[base+j], l.M[base+j] = r.key, r.m
+					if l.Q != nil {
+						l.Q[base+j] = r.q
 					}
 				}
 			case []paths:
 				for j, r := range recs {
-					l.keys[base+j], l.m[base+j] = r.key, exact.U128{Lo: r.m}
+					l.Keys[base+j], l.M[base+j] = r.key, exact.U128{Lo: r.m}
 				}
 			case []narrow:
 				for j, r := range recs {
-					l.keys[base+j], l.m[base+j], l.q[base+j] = r.key, exact.U128{Lo: r.m}, r.q
+					l.Keys[base+j], l.M[base+j], l.Q[base+j] = r.key, exact.U128{Lo: r.m}, r.q
 				}
 			case []uint64:
-				copy(l.keys[base:], recs)
+				copy(l.Keys[base:], recs)
 			case []packed:
 				for j, r := range recs {
-					l.keys[base+j] = uint64(r)
+					l.Keys[base+j] = uint64(r)
 				}
 			}
 			tabs[b].free()
@@ -818,4 +842,45 @@ func collect[R rec](ctx context.Context, e *expander, tabs []bucketTable[R], peg
 		})
 	}
 	return l, g.Wait()
+}
+
+// Only returns the positions of l whose keys are in keys (sorted), with
+// whatever they carry (counts, tags), in new arrays so that the memory of
+// the others can go. Chunks of l are matched in parallel. The bits low of
+// l's keys (the tags of packed words) are left out of the match.
+func (l *Layer) Only(keys []uint64, low uint64, workers int) *Layer {
+	found := make([][]int, pool.ChunkCount(l.Len(), workers))
+	pool.Chunks(l.Len(), workers, func(c, lo, hi int) {
+		j, _ := slices.BinarySearch(keys, l.Keys[lo]&^low)
+		for i := lo; i < hi && j < len(keys); i++ {
+			k := l.Keys[i] &^ low
+			for j < len(keys) && keys[j] < k {
+				j++
+			}
+			if j < len(keys) && keys[j] == k {
+				found[c] = append(found[c], i)
+			}
+		}
+	})
+	idx := slices.Concat(found...)
+	out := &Layer{Pegs: l.Pegs, Keys: make([]uint64, len(idx))}
+	if l.M != nil {
+		out.M = make([]exact.U128, len(idx))
+	}
+	if l.Q != nil {
+		out.Q = make([]uint64, len(idx))
+	}
+	pool.Chunks(len(idx), workers, func(_, lo, hi int) {
+		for j := lo; j < hi; j++ {
+			i := idx[j]
+			out.Keys[j] = l.Keys[i]
+			if out.M != nil {
+				out.M[j] = l.M[i]
+			}
+			if out.Q != nil {
+				out.Q[j] = l.Q[i]
+			}
+		}
+	})
+	return out
 }

@@ -1,4 +1,4 @@
-package search
+package layered
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"pegs/search/internal/pool"
 )
 
-// meeting is a search for a one-peg goal from both ends, layer by layer.
+// Meeting is a search for a one-peg goal from both ends, layer by layer.
 // Forward from the start; and from the goal, as forward play from the
 // complements of the goal's positions (in the start's class), since a
 // position of k pegs on a board of n holes can meet the goal exactly when
@@ -26,9 +26,9 @@ import (
 // instead of found (see meetingKeys): a position is winnable when one of
 // them is. Neither side
 // reaches the other's widest layers: from a lost English position of 26
-// pegs the meeting goes 12 jumps forward and 13 from the goal, where a
+// pegs the Meeting goes 12 jumps forward and 13 from the goal, where a
 // search of everything the position reaches goes 24 and walks back.
-type meeting struct {
+type Meeting struct {
 	board *engine.Board
 	// fwd reduces the start's side (the start's and goal hole's
 	// stabilizer), back the goal's (the goal hole's): fwd is a subgroup of
@@ -43,86 +43,82 @@ type meeting struct {
 	// meet the goal, for k from 1 up to m, or m-1 where the sides met one
 	// jump apart (sorted mixed keys under back).
 	goal map[int][]uint64
-	// positions counts the positions both sides found.
-	positions int64
+	// Positions counts the positions both sides found.
+	Positions int64
 }
 
-// meet searches prob (a one-peg goal) from both ends; see meeting.
-func meet(ctx context.Context, prob Problem, opt ExploreOptions) (*meeting, error) {
-	if err := prob.check(); err != nil {
-		return nil, err
-	}
-	if k := prob.Goal.Kind; k != engine.OnePeg && k != engine.OnePegAt {
+// Meet searches start on board b toward goal (one peg at a hole or
+// anywhere) from both ends, within a memory budget of budget bytes; see
+// Meeting.
+func Meet(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, cfg Config, budget int64) (*Meeting, error) {
+	if k := goal.Kind; k != engine.OnePeg && k != engine.OnePegAt {
 		return nil, fmt.Errorf("search: meeting needs a one-peg goal")
 	}
-	b, start := prob.Board, prob.Start
 	n := b.Holes()
-	mem := memory.New(Options{Memory: opt.Memory}.memory())
-	mt := &meeting{board: b, fwd: prob.Group(), back: goalGroup(b, prob.Goal), start: start,
+	mem := memory.New(budget)
+	mt := &Meeting{board: b, fwd: b.GameSymmetry(start, goal), back: b.GoalSymmetry(goal), start: start,
 		win: map[int][]uint64{}, goal: map[int][]uint64{}}
-	seeds := goalSeeds(b, b.Class(start), prob.Goal, mt.back)
-	f := &layer{pegs: start.Pegs(), keys: []uint64{key.Mix(mt.fwd.Canonical(start))}}
-	g := &layer{pegs: n - 1, keys: seeds}
-	if err := mem.Take(f.bytes()+g.bytes(), "the first layers"); err != nil {
+	seeds := GoalSeeds(b, b.Class(start), goal, mt.back)
+	f := &Layer{Pegs: start.Pegs(), Keys: []uint64{key.Mix(mt.fwd.Canonical(start))}}
+	g := &Layer{Pegs: n - 1, Keys: seeds}
+	if err := mem.Take(f.Bytes()+g.Bytes(), "the first layers"); err != nil {
 		return nil, err
 	}
 	mt.goal[1] = seeds
-	mt.positions = int64(f.len() + g.len())
-	fwd := map[int]*layer{f.pegs: f}
-	ef := &expander{gen: movegen.New(b, mt.fwd), workers: opt.Workers, mem: mem}
-	eg := &expander{gen: solverGen(b, prob.Goal), workers: opt.Workers, mem: mem}
+	mt.Positions = int64(f.Len() + g.Len())
+	fwd := map[int]*Layer{f.Pegs: f}
+	ef := &Expander{Gen: movegen.New(b, mt.fwd), Workers: cfg.Workers, Mem: mem}
+	eg := &Expander{Gen: movegen.New(b, mt.back), Workers: cfg.Workers, Mem: mem}
 	// lookup: the sides are one jump apart and the start's is the
 	// smaller, so its children are looked up rather than found (see
 	// meetingKeys).
 	lookup := false
-	for f.len() > 0 && g.len() > 0 && f.pegs+g.pegs > n {
+	for f.Len() > 0 && g.Len() > 0 && f.Pegs+g.Pegs > n {
 		e, from, phase := ef, f, "forward"
-		if g.len() < f.len() {
+		if g.Len() < f.Len() {
 			e, from, phase = eg, g, "from the goal"
-		} else if f.pegs+g.pegs == n+1 {
+		} else if f.Pegs+g.Pegs == n+1 {
 			lookup = true
 			break
 		}
-		if opt.Progress != nil {
-			pegs := from.pegs
+		if cfg.Progress != nil {
+			pegs := from.Pegs
 			if from == g {
-				pegs = n - g.pegs // the positions its complements stand for
+				pegs = n - g.Pegs // the positions its complements stand for
 			}
-			e.progress = func(done, total int) { opt.Progress(Progress{Phase: phase, Pegs: pegs, Done: done, Total: total}) }
+			e.Progress = func(done, total int) { cfg.Progress(phase, pegs, done, total) }
 		}
-		next, _, err := e.next(ctx, from)
+		next, _, err := e.Next(ctx, from)
 		if err != nil {
 			return nil, err
 		}
-		mt.positions += int64(next.len())
+		mt.Positions += int64(next.Len())
 		if from == f {
 			f = next
-			fwd[f.pegs] = f
+			fwd[f.Pegs] = f
 		} else {
 			g = next
-			mt.goal[n-g.pegs] = g.keys
+			mt.goal[n-g.Pegs] = g.Keys
 		}
 	}
-	if f.len() == 0 || g.len() == 0 {
+	if f.Len() == 0 || g.Len() == 0 {
 		return mt, nil // one side died: nothing meets
 	}
-	mt.m = f.pegs
+	mt.m = f.Pegs
 	var won []uint64
 	var err error
 	if lookup {
-		won, err = meetingKeys(ctx, f.keys, g.keys, eg.gen, opt, mem)
+		won, err = MeetingKeys(ctx, f.Keys, g.Keys, eg.Gen, cfg, mem)
 	} else {
-		won, err = mt.meetAt(f.keys, g.keys, opt.Workers, mem)
+		won, err = mt.meetAt(f.Keys, g.Keys, cfg.Workers, mem)
 	}
 	if err != nil {
 		return nil, err
 	}
 	mt.win[mt.m] = won
 	for pegs := mt.m + 1; pegs <= mt.start.Pegs() && len(mt.win[pegs-1]) > 0; pegs++ {
-		if opt.Progress != nil {
-			opt.Progress(Progress{Phase: "backward", Pegs: pegs, Total: fwd[pegs].len()})
-		}
-		keys, err := parentsOf(ctx, fwd[pegs], mt.win[pegs-1], ef.gen, opt.Workers, mem, false)
+		cfg.Progress.report("backward", pegs, 0, fwd[pegs].Len())
+		keys, err := ParentsOf(ctx, fwd[pegs], mt.win[pegs-1], ef.Gen, cfg.Workers, mem, false)
 		if err != nil {
 			return nil, err
 		}
@@ -133,8 +129,8 @@ func meet(ctx context.Context, prob Problem, opt ExploreOptions) (*meeting, erro
 
 // meetAt returns the keys of fwd (the start's side) whose complements are
 // among goal (the goal's side, of as many pegs as fwd's complements).
-func (mt *meeting) meetAt(fwd, goal []uint64, workers int, mem *memory.Budget) ([]uint64, error) {
-	set, release, err := newKeySetIn(goal, workers, mem, "the positions where the searches meet")
+func (mt *Meeting) meetAt(fwd, goal []uint64, workers int, mem *memory.Budget) ([]uint64, error) {
+	set, release, err := NewSetIn(goal, workers, mem, "the positions where the searches meet")
 	if err != nil {
 		return nil, err
 	}
@@ -150,9 +146,9 @@ func (mt *meeting) meetAt(fwd, goal []uint64, workers int, mem *memory.Budget) (
 	return slices.Concat(chunks...), nil
 }
 
-// winnable reports whether p, a position the start reaches, can meet the
+// Winnable reports whether p, a position the start reaches, can meet the
 // goal; ok is false when p has more pegs than the start.
-func (mt *meeting) winnable(p engine.Position) (win, ok bool) {
+func (mt *Meeting) Winnable(p engine.Position) (win, ok bool) {
 	k := p.Pegs()
 	switch {
 	case k > mt.start.Pegs():
@@ -167,18 +163,18 @@ func (mt *meeting) winnable(p engine.Position) (win, ok bool) {
 	return win, true
 }
 
-// path returns jumps from the start position p to the goal through
+// Path returns jumps from the start position p to the goal through
 // winnable positions.
-func (mt *meeting) path(p engine.Position) ([]engine.Jump, error) {
+func (mt *Meeting) Path(p engine.Position) ([]engine.Jump, error) {
 	b := mt.board
-	if win, _ := mt.winnable(p); !win {
+	if win, _ := mt.Winnable(p); !win {
 		return nil, fmt.Errorf("search: %s is not winnable", b.Line(p))
 	}
 	var jumps []engine.Jump
 	for p.Pegs() > 1 {
 		next := p
 		for _, j := range b.Moves(nil, p) {
-			if win, _ := mt.winnable(p.Apply(j)); win {
+			if win, _ := mt.Winnable(p.Apply(j)); win {
 				jumps, next = append(jumps, j), p.Apply(j)
 				break
 			}
@@ -191,38 +187,7 @@ func (mt *meeting) path(p engine.Position) ([]engine.Jump, error) {
 	return jumps, nil
 }
 
-// solution returns the meeting's answer for its start as a layered
-// Solution (goal is checked on replay; for a Fewest goal, any end): a
-// solution through the winnable positions, replayed, or none. Nodes counts
-// the positions both sides found and dfsNodes more.
-func (mt *meeting) solution(goal engine.Goal, dfsNodes int64) (Solution, error) {
-	sol := Solution{Final: mt.start, Layered: true, Nodes: dfsNodes + mt.positions}
-	if win, _ := mt.winnable(mt.start); !win {
-		return sol, nil
-	}
-	var err error
-	if sol.Jumps, err = mt.path(mt.start); err != nil {
-		return sol, err
-	}
-	return sol, solved(mt.board, mt.start, goal, &sol)
-}
-
-// goalSeeds returns the complements of goal's positions in position class
-// c, canonical under group, as sorted mixed keys: backward play from the
-// goal is forward play from them (the first layer of a meeting's goal
-// side, an endgame table, a walk back).
-func goalSeeds(b *engine.Board, c engine.Class, goal engine.Goal, group *engine.Group) []uint64 {
-	var seeds []uint64
-	for _, t := range b.Targets(goal) {
-		if b.Class(t) == c {
-			seeds = append(seeds, key.Mix(group.Canonical(b.Complement(t))))
-		}
-	}
-	slices.Sort(seeds)
-	return slices.Compact(seeds)
-}
-
-// sameAsAny reports whether the positions of two pegs or more in start's
+// SameAsAny reports whether the positions of two pegs or more in start's
 // class that can meet goal (one peg at a hole that every symmetry of the
 // board fixes) are exactly those that can end with one peg anywhere. They
 // are when the two goals' complements lead in one jump to the same
@@ -231,14 +196,14 @@ func goalSeeds(b *engine.Board, c engine.Class, goal engine.Goal, group *engine.
 // goal is unchanged by symmetry. On the English board the last peg of the
 // centre's class can end at d4 or d1 (up to symmetry), and vacating d4 or
 // d1 leaves the same position after one jump.
-func sameAsAny(b *engine.Board, start engine.Position, goal engine.Goal) bool {
+func SameAsAny(b *engine.Board, start engine.Position, goal engine.Goal) bool {
 	all := b.Symmetry()
-	if goal.Kind != engine.OnePegAt || goalGroup(b, goal).Len() != all.Len() {
+	if goal.Kind != engine.OnePegAt || b.GoalSymmetry(goal).Len() != all.Len() {
 		return false
 	}
 	first := func(g engine.Goal) []uint64 {
 		var keys []uint64
-		for _, k := range goalSeeds(b, b.Class(start), g, all) {
+		for _, k := range GoalSeeds(b, b.Class(start), g, all) {
 			q := key.Unmix(k)
 			for _, j := range b.Moves(nil, q) {
 				keys = append(keys, key.Mix(all.Canonical(q.Apply(j))))
@@ -249,3 +214,9 @@ func sameAsAny(b *engine.Board, start engine.Position, goal engine.Goal) bool {
 	}
 	return slices.Equal(first(goal), first(engine.Goal{Kind: engine.OnePeg}))
 }
+
+// Board returns the meeting's board.
+func (mt *Meeting) Board() *engine.Board { return mt.board }
+
+// Start returns the position the meeting searched from.
+func (mt *Meeting) Start() engine.Position { return mt.start }

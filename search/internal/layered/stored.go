@@ -1,4 +1,4 @@
-package search
+package layered
 
 import (
 	"context"
@@ -14,22 +14,22 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// storedKeys is a layer's keys held compactly while the layer waits for the
+// Stored is a layer's keys held compactly while the layer waits for the
 // walk back: the positions packed within the board's n bits (packingFor),
 // sorted, and coded as gaps in parts that code and decode in parallel. At
 // the densities of a large layer the gaps take about two bytes a position
 // where a key takes eight: the French board's 1.5 billion positions from d3
 // fit in 3.4 GB instead of 12.
-type storedKeys struct {
-	n     int
+type Stored struct {
+	N     int
 	pk    key.Packing
 	parts []*key.RankList // consecutive runs of the sorted packed words, shifted down
 	at    []int           // where each part begins among the n
 }
 
-// storeKeys codes keys (sorted mixed keys of a board of holes holes), which
+// StoreKeys codes keys (sorted mixed keys of a board of holes holes), which
 // it overwrites.
-func storeKeys(keys []uint64, holes, workers int) *storedKeys {
+func StoreKeys(keys []uint64, holes, workers int) *Stored {
 	pk, _ := key.PackingFor(holes, 0)
 	pool.Chunks(len(keys), workers, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
@@ -37,7 +37,7 @@ func storeKeys(keys []uint64, holes, workers int) *storedKeys {
 		}
 	})
 	key.Sort(keys, workers)
-	s := &storedKeys{n: len(keys), pk: pk}
+	s := &Stored{N: len(keys), pk: pk}
 	nparts := pool.ChunkCount(len(keys), workers)
 	s.parts = make([]*key.RankList, nparts)
 	for c := range nparts {
@@ -63,8 +63,8 @@ func storeKeys(keys []uint64, holes, workers int) *storedKeys {
 	return s
 }
 
-// bytes returns the memory the coded keys take.
-func (s *storedKeys) bytes() int64 {
+// Bytes returns the memory the coded keys take.
+func (s *Stored) Bytes() int64 {
 	var n int64
 	for _, p := range s.parts {
 		n += p.Bytes()
@@ -72,9 +72,9 @@ func (s *storedKeys) bytes() int64 {
 	return n
 }
 
-// keys decodes the sorted mixed keys.
-func (s *storedKeys) keys(workers int) []uint64 {
-	out := make([]uint64, s.n)
+// Keys decodes the sorted mixed Keys.
+func (s *Stored) Keys(workers int) []uint64 {
+	out := make([]uint64, s.N)
 	var g errgroup.Group
 	g.SetLimit(pool.Size(workers))
 	for c, p := range s.parts {
@@ -92,10 +92,10 @@ func (s *storedKeys) keys(workers int) []uint64 {
 	return out
 }
 
-// positions appends to dst the positions lo..hi of the stored order (by
+// Positions appends to dst the Positions lo..hi of the stored order (by
 // packed word, not by mixed key): a forward search expands a stored layer
 // a chunk at a time this way, its order not mattering there.
-func (s *storedKeys) positions(dst []engine.Position, lo, hi int) []engine.Position {
+func (s *Stored) Positions(dst []engine.Position, lo, hi int) []engine.Position {
 	c := sort.Search(len(s.at), func(c int) bool { return s.at[c] > lo }) - 1
 	for ; lo < hi; c++ {
 		p := s.parts[c]
@@ -119,7 +119,7 @@ func (s *storedKeys) positions(dst []engine.Position, lo, hi int) []engine.Posit
 // as storeKeys's are: each table's keys are packed and split by part where
 // they are, then each part's pieces are gathered from every table, sorted
 // and coded, parts in parallel.
-func codeTables(ctx context.Context, tabs []bucketTable[uint64], holes, workers int, mem *memory.Budget) (*storedKeys, error) {
+func codeTables(ctx context.Context, tabs []bucketTable[uint64], holes, workers int, mem *memory.Budget) (*Stored, error) {
 	defer func() {
 		for b := range tabs {
 			if tabs[b].slots != nil {
@@ -133,7 +133,7 @@ func codeTables(ctx context.Context, tabs []bucketTable[uint64], holes, workers 
 		total += tabs[b].n
 		largest = max(largest, tabs[b].n)
 	}
-	s := &storedKeys{n: total, pk: pk}
+	s := &Stored{N: total, pk: pk}
 	// Parts of about a million keys, at least two a worker.
 	nw := pool.Size(workers)
 	pbits := uint(1)

@@ -1,19 +1,28 @@
-package search
+// Package measure measures a level (a start and a goal on a board) on its
+// whole state space: how many positions it reaches and how many can still
+// win, its solutions and complete games, how a random player fares, its
+// critical decisions and its par. Package generate turns the measures into
+// a difficulty.
+package measure
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
 	"math/big"
+	"math/bits"
 
 	"pegs/engine"
+	"pegs/search"
+	"pegs/search/internal/bfs"
 	"pegs/search/internal/exact"
 	"pegs/search/internal/key"
 	"pegs/search/internal/movegen"
 )
 
-// LevelMetrics describes how hard a level is, measured on its whole state
-// space.
-type LevelMetrics struct {
+// Metrics describe how hard a level is, measured on its whole state space.
+type Metrics struct {
 	Pegs      int
 	Reachable int64 // positions up to the goal's symmetry
 	Winnable  int64
@@ -39,12 +48,16 @@ type LevelMetrics struct {
 }
 
 // WinShare is the fraction of reachable positions that can still win.
-func (m LevelMetrics) WinShare() float64 {
+func (m Metrics) WinShare() float64 {
 	if m.Reachable == 0 {
 		return 0
 	}
 	return float64(m.Winnable) / float64(m.Reachable)
 }
+
+// nodeBytes is about what a position of a level's state space takes in
+// memory: its node and its share of the table's slots.
+const nodeBytes = 120
 
 type levelNode struct {
 	win         bool
@@ -53,24 +66,30 @@ type levelNode struct {
 	sol, games  exact.U128
 }
 
-// Measure computes a level's metrics by a depth-first walk of its whole
-// state space, memoized by canonical position. It suits levels whose state
-// space fits in memory comfortably (up to a few million positions).
-func Measure(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, opt Options) (LevelMetrics, error) {
-	m, _, err := MeasureIf(ctx, b, start, goal, opt, nil)
+// Level computes the metrics of the level that starts at start on board b
+// toward goal (one peg at a hole or anywhere) by a depth-first walk of its
+// whole state space, memoized by canonical position, within a memory
+// budget of budget bytes. It suits levels whose state space fits in memory
+// comfortably (up to a few million positions).
+func Level(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, budget int64) (Metrics, error) {
+	m, _, err := LevelIf(ctx, b, start, goal, budget, nil)
 	return m, err
 }
 
-// MeasureIf is Measure for callers that discard some levels on their other
-// metrics: it computes the par (FewestMoves, a breadth-first search over
-// move chains and about a quarter of the time) only if keep, when not nil,
-// accepts the rest. kept reports keep's answer.
-func MeasureIf(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, opt Options, keep func(LevelMetrics) bool) (m LevelMetrics, kept bool, err error) {
-	prob := Problem{Board: b, Start: start, Goal: goal}
-	if err := prob.check(); err != nil {
-		return LevelMetrics{}, false, err
+// LevelIf is Level for callers that discard some levels on their other
+// metrics: it computes the par (the fewest moves, a breadth-first search
+// over move chains and about a quarter of the time) only if keep, when not
+// nil, accepts the rest. kept reports keep's answer.
+func LevelIf(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, budget int64, keep func(Metrics) bool) (m Metrics, kept bool, err error) {
+	switch {
+	case start == 0:
+		return Metrics{}, false, search.ErrNoPegs
+	case start&^b.Full() != 0:
+		return Metrics{}, false, fmt.Errorf("position has pegs outside board %s", b.Name())
+	case goal.Kind == engine.FewestPegs:
+		return Metrics{}, false, errors.New("measuring a level needs a one-peg goal (any, center or a hole)")
 	}
-	gen := solverGen(b, goal)
+	gen := movegen.New(b, b.GoalSymmetry(goal))
 	group := gen.Group
 	memo := newNodeTable()
 	// imgs[d] holds the symmetric images of the position at depth d, each
@@ -88,8 +107,9 @@ func MeasureIf(ctx context.Context, b *engine.Board, start engine.Position, goal
 		}
 		if memo.n&0xfff == 0 && err == nil {
 			err = ctx.Err()
-			if int64(memo.n)*120 > opt.memory() {
-				err = ErrMemory
+			if held := int64(memo.n) * nodeBytes; held > budget {
+				const chunk = 0x1000 * nodeBytes // held since the last look
+				err = &search.MemoryError{What: fmt.Sprintf("the %d positions of a level", memo.n), Need: chunk, InUse: held - chunk, Budget: budget}
 			}
 		}
 		moves := gen.AppendMoves(nil, p)
@@ -136,9 +156,9 @@ func MeasureIf(ctx context.Context, b *engine.Board, start engine.Position, goal
 	}
 	root := visit(start, 0)
 	if err != nil {
-		return LevelMetrics{}, false, err
+		return Metrics{}, false, err
 	}
-	m = LevelMetrics{Pegs: start.Pegs(), Reachable: int64(memo.n), Solutions: root.sol.Big(), Games: root.games.Big(),
+	m = Metrics{Pegs: start.Pegs(), Reachable: int64(memo.n), Solutions: root.sol.Big(), Games: root.games.Big(),
 		P0: root.p0, P1: root.p1, MeanAttempt: root.len}
 	for i := range memo.n {
 		if memo.node(uint32(i)).win {
@@ -186,7 +206,7 @@ func MeasureIf(ctx context.Context, b *engine.Board, start engine.Position, goal
 		return m, false, nil
 	}
 	if root.win {
-		ms, err := fewestMoves(ctx, b, start, goal, group, func(c engine.Position) bool {
+		ms, err := bfs.FewestMoves(ctx, b, start, goal, group, func(c engine.Position) bool {
 			n := memo.find(c)
 			return n != nil && n.win
 		})
@@ -228,7 +248,7 @@ func newNodeTable() *nodeTable {
 func (t *nodeTable) resize(size int) {
 	old := t.slots
 	t.slots = make([]nodeSlot, size)
-	t.shift = uint(64 - log2(size))
+	t.shift = uint(64 - bits.Len(uint(size)-1))
 	for _, sl := range old {
 		if sl.key != 0 {
 			j := t.slot(sl.key)

@@ -1,4 +1,4 @@
-package search
+package dfs
 
 import (
 	"math/bits"
@@ -50,10 +50,10 @@ const (
 var beamIsolated = [2]int{8, 4}
 
 // find reports whether start can meet the goal, leaving the jumps in
-// s.path: depth first (win) alone except at the Full level, which
+// s.path: depth first (win) alone unless Techniques.Beams, which
 // alternates it with beam searches (see beamAfter).
 func (s *solver) find(start engine.Position) bool {
-	if !s.beams {
+	if !s.tech.Beams {
 		return s.win(start, s.img[0], 0)
 	}
 	defer func() { s.probeEnd, s.cut = 0, false }()
@@ -79,7 +79,7 @@ func (s *solver) find(start engine.Position) bool {
 // which look for a finish of s.floor pegs (a proven lower bound: reaching
 // it ends the search).
 func (s *solver) lowest(start engine.Position) {
-	if !s.beams {
+	if !s.tech.Beams {
 		s.fewest(start, s.img[0], 0)
 		return
 	}
@@ -116,7 +116,7 @@ type beamNode struct {
 // positions with the fewest isolated pegs, then the pegs nearest the centre
 // (or goal). It stops at the first layer the endgame table covers, where a
 // position the table holds is followed to the goal, or at the target's
-// pegs (one, or a Fewest goal's floor). On success it leaves the jumps in
+// pegs (one, or a FewestPegs goal's floor). On success it leaves the jumps in
 // s.path.
 func (s *solver) beam(start engine.Position, width, isolated int) bool {
 	gen := s.gen
@@ -132,7 +132,7 @@ func (s *solver) beam(start engine.Position, width, isolated int) bool {
 		cur := layers[len(layers)-1]
 		// The distinct children, each with the first parent found.
 		var kids []beamNode
-		seen := newPosSet(s.table.budget)
+		seen := NewPosSet(s.table.budget)
 		for i, n := range cur {
 			if s.maxNodes > 0 && s.nodes >= s.maxNodes {
 				s.err = ErrNodeLimit
@@ -146,7 +146,7 @@ func (s *solver) beam(start engine.Position, width, isolated int) bool {
 					continue
 				}
 				s.nodes++
-				added, err := seen.add(c)
+				added, err := seen.Add(c)
 				if err != nil {
 					s.err = err
 					return false
@@ -267,16 +267,16 @@ func (s *solver) finish(start engine.Position, layers [][]beamNode, i int, table
 // target is the pegs the search is after: one, or the floor of a Fewest
 // goal.
 func (s *solver) target() int {
-	if s.goal.Kind == engine.Fewest {
+	if s.goal.Kind == engine.FewestPegs {
 		return s.floor
 	}
 	return 1
 }
 
 // reached reports whether p meets the search's goal: the floor's pegs for
-// a Fewest goal.
+// a FewestPegs goal.
 func (s *solver) reached(p engine.Position) bool {
-	if s.goal.Kind == engine.Fewest {
+	if s.goal.Kind == engine.FewestPegs {
 		return p.Pegs() == s.floor
 	}
 	return s.goal.Reached(p)

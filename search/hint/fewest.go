@@ -1,25 +1,20 @@
-package search
+package hint
 
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"slices"
 	"sync/atomic"
 
 	"pegs/engine"
+	"pegs/search"
 	"pegs/search/internal/key"
+	"pegs/search/internal/layered"
 	"pegs/search/internal/memory"
 	"pegs/search/internal/movegen"
 	"pegs/search/internal/pool"
 )
-
-// fewestFrom is the fewest pegs of the positions an oracle's fewest table
-// holds. Below it, the depth-first search that stops at two pegs answers a
-// dead end at once on the English board: over about 3,000 dead ends of
-// random games per peg count, at 13 pegs mean 21 us, max 0.58 ms (14: max
-// 1.1 ms, 15: 2.0 ms, 16: 4.4 ms; from 20 pegs up to 0.35 s). Tests lower
-// it.
-var fewestFrom = 14
 
 // fewestLayer is one peg count of an oracle's fewest table: the canonical
 // positions that cannot end with fewer than three pegs, one list of ranks
@@ -59,18 +54,25 @@ func (l *fewestLayer) fewest(p engine.Position) int {
 // fewest is its own peg count in a dead end, else the least of its
 // children's. Only the positions of three or more need a table for the
 // layer above to look in: a child in neither ones nor it ends with two.
-func fewestTable(ctx context.Context, prob Problem, ones map[int][]uint64, from int, opt ExploreOptions) (map[int]*fewestLayer, error) {
-	if err := prob.check(); err != nil {
-		return nil, err
+func fewestTable(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, ones map[int][]uint64, from int, opt search.Options) (map[int]*fewestLayer, error) {
+	if b.Holes() > 56 {
+		return nil, fmt.Errorf("a fewest table needs a board of 56 holes or fewer, not %d", b.Holes())
 	}
-	if prob.Board.Holes() > 56 {
-		return nil, fmt.Errorf("a fewest table needs a board of 56 holes or fewer, not %d", prob.Board.Holes())
+	budget := opt.Memory
+	if budget <= 0 {
+		budget = search.DefaultMemory
 	}
-	mem := memory.New(Options{Memory: opt.Memory}.memory())
-	gen := movegen.New(prob.Board, prob.Group())
-	e := &expander{gen: gen, workers: opt.Workers, mem: mem}
-	first := &layer{pegs: prob.Start.Pegs(), keys: []uint64{key.Mix(gen.Group.Canonical(prob.Start))}}
-	fwd, err := forward(ctx, e, []*layer{first}, "forward", opt.Progress, nil)
+	mem := memory.New(budget)
+	gen := movegen.New(b, b.GameSymmetry(start, goal))
+	e := &layered.Expander{Gen: gen, Workers: opt.Workers, Mem: mem}
+	first := &layered.Layer{Pegs: start.Pegs(), Keys: []uint64{key.Mix(gen.Group.Canonical(start))}}
+	var progress layered.Progress
+	if opt.Progress != nil {
+		progress = func(phase string, pegs, done, total int) {
+			opt.Progress(search.Progress{Phase: phase, Pegs: pegs, Done: done, Total: total})
+		}
+	}
+	fwd, err := layered.Forward(ctx, e, []*layered.Layer{first}, "forward", progress, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -80,22 +82,22 @@ func fewestTable(ctx context.Context, prob Problem, ones map[int][]uint64, from 
 	defer func() { mem.Give(held) }()
 	for i := len(fwd) - 1; i >= 0; i-- {
 		l := fwd[i]
-		if opt.Progress != nil {
-			opt.Progress(Progress{Phase: "fewest", Pegs: l.pegs, Total: l.len()})
+		if progress != nil {
+			progress("fewest", l.Pegs, 0, l.Len())
 		}
-		one := ones[l.pegs]
-		chunks := pool.ChunkCount(l.len(), opt.Workers)
+		one := ones[l.Pegs]
+		chunks := pool.ChunkCount(l.Len(), opt.Workers)
 		keys := make([][]uint64, chunks)
 		vals := make([][]uint8, chunks)
 		var done atomic.Int64
-		pool.Chunks(l.len(), opt.Workers, func(c, lo, hi int) {
+		pool.Chunks(l.Len(), opt.Workers, func(c, lo, hi int) {
 			if ctx.Err() != nil {
 				return
 			}
 			w := gen.NewParent()
 			var moves []int16
-			j, _ := slices.BinarySearch(one, l.keys[lo])
-			for _, k := range l.keys[lo:hi] {
+			j, _ := slices.BinarySearch(one, l.Keys[lo])
+			for _, k := range l.Keys[lo:hi] {
 				for j < len(one) && one[j] < k {
 					j++
 				}
@@ -105,7 +107,7 @@ func fewestTable(ctx context.Context, prob Problem, ones map[int][]uint64, from 
 				q := key.Unmix(k)
 				w.Set(q)
 				moves = gen.AppendMoves(moves[:0], q)
-				v := uint8(l.pegs) // a dead end
+				v := uint8(l.Pegs) // a dead end
 				if len(moves) > 0 {
 					v = below.least(w, moves)
 				}
@@ -114,16 +116,16 @@ func fewestTable(ctx context.Context, prob Problem, ones map[int][]uint64, from 
 					vals[c] = append(vals[c], v)
 				}
 			}
-			if opt.Progress != nil {
-				opt.Progress(Progress{Phase: "fewest", Pegs: l.pegs, Done: int(done.Add(int64(hi - lo))), Total: l.len()})
+			if progress != nil {
+				progress("fewest", l.Pegs, int(done.Add(int64(hi-lo))), l.Len())
 			}
 		})
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		// The layer's keys are done with: the layer above looks in below.
-		mem.Give(int64(l.len()) * 8)
-		l.keys = nil
+		mem.Give(int64(l.Len()) * 8)
+		l.Keys = nil
 		k, v := slices.Concat(keys...), slices.Concat(vals...)
 		mem.Give(held)
 		below = newKeyVals(k, v)
@@ -132,7 +134,7 @@ func fewestTable(ctx context.Context, prob Problem, ones map[int][]uint64, from 
 			held = 0
 			return nil, err
 		}
-		if l.pegs < from {
+		if l.Pegs < from {
 			continue
 		}
 		// The table codes them by rank: each rank with its value in the
@@ -149,14 +151,14 @@ func fewestTable(ctx context.Context, prob Problem, ones map[int][]uint64, from 
 			byVal[uint8(x)] = append(byVal[uint8(x)], x>>8)
 		}
 		fl := &fewestLayer{}
-		for val := range uint8(l.pegs + 1) {
+		for val := range uint8(l.Pegs + 1) {
 			if ranks, ok := byVal[val]; ok {
 				fl.vals = append(fl.vals, val)
 				fl.lists = append(fl.lists, key.NewRankList(ranks))
 			}
 		}
 		if len(fl.lists) > 0 {
-			table[l.pegs] = fl
+			table[l.Pegs] = fl
 		}
 	}
 	return table, nil
@@ -175,7 +177,7 @@ func newKeyVals(keys []uint64, vals []uint8) *keyVals {
 	for size < len(keys)+len(keys)/4 {
 		size *= 2
 	}
-	s := &keyVals{slots: make([]uint64, size), shift: uint(64 - log2(size))}
+	s := &keyVals{slots: make([]uint64, size), shift: uint(64 - bits.Len(uint(size)-1))}
 	for j, k := range keys {
 		i := int(k >> s.shift)
 		for s.slots[i] != 0 {

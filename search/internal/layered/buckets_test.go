@@ -1,4 +1,4 @@
-package search
+package layered
 
 import (
 	"cmp"
@@ -27,63 +27,6 @@ func TestRecordFold(t *testing.T) {
 	if of := y.fold(&record{key: 1, m: exact.U128{Hi: 1}}); !of {
 		t.Errorf("fold past 2^128 did not report overflow")
 	}
-}
-
-// TestWideRecords checks that a search carrying counts in 128-bit records
-// finds exactly what the narrow 64-bit records find.
-func TestWideRecords(t *testing.T) {
-	prob := cornerAny(t)
-	narrowed, err := Explore(context.Background(), prob, ExploreOptions{Workers: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func(n uint64) { narrowBelow = n }(narrowBelow)
-	narrowBelow = 0
-	wide, err := Explore(context.Background(), prob, ExploreOptions{Workers: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if narrowed.Solutions.Cmp(wide.Solutions) != 0 || narrowed.Games.Cmp(wide.Games) != 0 || narrowed.RandomWin != wide.RandomWin || narrowed.Reachable != wide.Reachable {
-		t.Errorf("wide records: %v solutions, %v games, %v random win, %d reachable; narrow: %v, %v, %v, %d",
-			wide.Solutions, wide.Games, wide.RandomWin, wide.Reachable, narrowed.Solutions, narrowed.Games, narrowed.RandomWin, narrowed.Reachable)
-	}
-}
-
-// TestWinnableBudget checks that a search for the winnable positions
-// charges what it holds to the budget. One byte under its peak it either
-// stops with ErrMemory or, its layers coded past a share of the smaller
-// budget, finishes within it with the same positions; far under, it stops.
-func TestWinnableBudget(t *testing.T) {
-	prob := cornerAny(t)
-	ws, err := Winnable(context.Background(), prob, ExploreOptions{Workers: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	budget := ws.PeakBytes - 1
-	tight, err := Winnable(context.Background(), prob, ExploreOptions{Workers: 2, Memory: budget})
-	switch {
-	case errors.Is(err, ErrMemory):
-	case err != nil:
-		t.Errorf("budget one byte under the peak of %d: err = %v, want ErrMemory or none", ws.PeakBytes, err)
-	case tight.PeakBytes > budget:
-		t.Errorf("budget one byte under the peak of %d: finished with a peak of %d", ws.PeakBytes, tight.PeakBytes)
-	case tight.Winnable != ws.Winnable:
-		t.Errorf("budget one byte under the peak of %d: %d winnable positions, want %d", ws.PeakBytes, tight.Winnable, ws.Winnable)
-	}
-	if _, err := Winnable(context.Background(), prob, ExploreOptions{Workers: 2, Memory: ws.PeakBytes / 8}); !errors.Is(err, ErrMemory) {
-		t.Errorf("budget an eighth of the peak of %d: err = %v, want ErrMemory", ws.PeakBytes, err)
-	}
-}
-
-// cornerAny is the 21-hole triangle with its top corner vacated, to end with
-// one peg anywhere: a whole state space searched in a fraction of a second.
-func cornerAny(t *testing.T) Problem {
-	b := lookup(t, "triangle:6")
-	start, err := b.Vacate("1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return Problem{b, start, goal(t, b, "any")}
 }
 
 // TestBucketTable checks that a bucket's table, filled in batches and
@@ -181,8 +124,8 @@ func TestBucketTable(t *testing.T) {
 	for i := range 1000 {
 		ks = append(ks, key.Mix(engine.Position(i+1)))
 	}
-	if _, err := small.add(ks); !errors.Is(err, ErrMemory) {
-		t.Errorf("1000 keys in 4 KiB: err = %v, want ErrMemory", err)
+	if _, err := small.add(ks); !errors.Is(err, memory.ErrExceeded) {
+		t.Errorf("1000 keys in 4 KiB: err = %v, want memory.ErrExceeded", err)
 	}
 }
 
@@ -210,18 +153,18 @@ func bucketKeys(rng *rand.Rand, n int, bb uint, b uint64) []uint64 {
 func TestExpect(t *testing.T) {
 	b := engine.English()
 	gen := movegen.New(b, b.Symmetry())
-	e := &expander{gen: gen, workers: 2, mem: memory.New(1 << 30)}
-	cur := &layer{pegs: 32, keys: []uint64{key.Mix(b.Symmetry().Canonical(b.Start()))}}
-	for cur.pegs > 19 {
+	e := &Expander{Gen: gen, Workers: 2, Mem: memory.New(1 << 30)}
+	cur := &Layer{Pegs: 32, Keys: []uint64{key.Mix(b.Symmetry().Canonical(b.Start()))}}
+	for cur.Pegs > 19 {
 		known := len(e.ratios)
-		want := e.expect(cur.len())
-		next, _, err := e.next(context.Background(), cur)
+		want := e.Expect(cur.Len())
+		next, _, err := e.Next(context.Background(), cur)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := next.len()
+		got := next.Len()
 		if known >= 2 && got >= 1000 && (want*7 < got*6 || want*4 > got*5) {
-			t.Errorf("%d pegs: expected %d children, found %d", next.pegs, want, got)
+			t.Errorf("%d pegs: expected %d children, found %d", next.Pegs, want, got)
 		}
 		cur = next
 	}
@@ -300,12 +243,12 @@ func TestClosedTable(t *testing.T) {
 		for _, c := range []struct {
 			limit int64
 			fill  int
-		}{{1 << 30, seedFill}, {int64(slotsFor(len(seed), seedFill))<<bb*8*8 - 1, maxLoad}} {
+		}{{1 << 30, seedFill}, {int64(SlotsFor(len(seed), seedFill))<<bb*8*8 - 1, maxLoad}} {
 			tt := bucketTable[uint64]{bb: bb, mem: memory.New(c.limit)}
 			if err := tt.seed(seed); err != nil {
 				t.Fatal(err)
 			}
-			if want := slotsFor(len(seed), c.fill); tt.size != want {
+			if want := SlotsFor(len(seed), c.fill); tt.size != want {
 				t.Errorf("%d keys seeded within %d bytes: %d slots, want %d", len(seed), c.limit, tt.size, want)
 			}
 		}
@@ -326,8 +269,8 @@ func TestStoredKeys(t *testing.T) {
 		slices.Sort(keys)
 		keys = slices.Compact(keys)
 		want := slices.Clone(keys)
-		s := storeKeys(keys, holes, 2)
-		if got := s.keys(2); !slices.Equal(got, want) {
+		s := StoreKeys(keys, holes, 2)
+		if got := s.Keys(2); !slices.Equal(got, want) {
 			t.Errorf("%d keys: stored and decoded, %d keys differ from the %d stored", n, len(got), len(want))
 		}
 		// The positions in stored order, whole and in ranges.
@@ -337,18 +280,18 @@ func TestStoredKeys(t *testing.T) {
 		}
 		pk, _ := key.PackingFor(holes, 0)
 		slices.SortFunc(order, func(a, b engine.Position) int { return cmp.Compare(pk.Key(a), pk.Key(b)) })
-		if got := s.positions(nil, 0, len(want)); !slices.Equal(got, order) {
+		if got := s.Positions(nil, 0, len(want)); !slices.Equal(got, order) {
 			t.Errorf("%d keys: %d positions decoded in stored order, want the %d stored", n, len(got), len(order))
 		}
 		for range 50 {
 			lo := rng.IntN(len(want) + 1)
 			hi := lo + rng.IntN(len(want)-lo+1)
-			if got := s.positions(nil, lo, hi); !slices.Equal(got, order[lo:hi]) {
+			if got := s.Positions(nil, lo, hi); !slices.Equal(got, order[lo:hi]) {
 				t.Errorf("%d keys: positions %d..%d decoded differ from those stored there", n, lo, hi)
 			}
 		}
-		if n == 1<<20 && s.bytes() > int64(n)*8/3 {
-			t.Errorf("%d keys of %d holes: stored in %d bytes, want at most a third of %d", n, holes, s.bytes(), n*8)
+		if n == 1<<20 && s.Bytes() > int64(n)*8/3 {
+			t.Errorf("%d keys of %d holes: stored in %d bytes, want at most a third of %d", n, holes, s.Bytes(), n*8)
 		}
 	}
 }
@@ -377,7 +320,7 @@ func TestCodeTables(t *testing.T) {
 			lists[b] = append(lists[b], k)
 		}
 		for b := range tabs {
-			tabs[b] = bucketTable[uint64]{size: slotsFor(len(keys)/nb, tableFill), bb: uint(c.bits), mem: mem}
+			tabs[b] = bucketTable[uint64]{size: SlotsFor(len(keys)/nb, TableFill), bb: uint(c.bits), mem: mem}
 			if len(lists[b]) == 0 {
 				continue
 			}
@@ -392,17 +335,17 @@ func TestCodeTables(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := storeKeys(slices.Clone(keys), holes, 2)
-		if got := s.keys(2); !slices.Equal(got, keys) {
+		want := StoreKeys(slices.Clone(keys), holes, 2)
+		if got := s.Keys(2); !slices.Equal(got, keys) {
 			t.Errorf("%d keys: coded from tables, %d keys decode, want the %d put", len(keys), len(got), len(keys))
 		}
-		if got, want := s.positions(nil, 0, s.n), want.positions(nil, 0, want.n); !slices.Equal(got, want) {
+		if got, want := s.Positions(nil, 0, s.N), want.Positions(nil, 0, want.N); !slices.Equal(got, want) {
 			t.Errorf("%d keys: %d positions in stored order, want storeKeys's %d in its order", len(keys), len(got), len(want))
 		}
 		for range 20 {
-			lo := rng.IntN(s.n + 1)
-			hi := lo + rng.IntN(s.n-lo+1)
-			if got, want := s.positions(nil, lo, hi), want.positions(nil, lo, hi); !slices.Equal(got, want) {
+			lo := rng.IntN(s.N + 1)
+			hi := lo + rng.IntN(s.N-lo+1)
+			if got, want := s.Positions(nil, lo, hi), want.Positions(nil, lo, hi); !slices.Equal(got, want) {
 				t.Errorf("%d keys: positions %d..%d differ from storeKeys's", len(keys), lo, hi)
 			}
 		}
@@ -411,11 +354,11 @@ func TestCodeTables(t *testing.T) {
 				t.Errorf("%d keys: table %d not freed", len(keys), b)
 			}
 		}
-		if got := mem.Used(); got != s.bytes() {
-			t.Errorf("%d keys: %d bytes charged after coding, want the code's %d", len(keys), got, s.bytes())
+		if got := mem.Used(); got != s.Bytes() {
+			t.Errorf("%d keys: %d bytes charged after coding, want the code's %d", len(keys), got, s.Bytes())
 		}
-		if len(keys) > 1<<20 && s.bytes() > want.bytes()*21/20 {
-			t.Errorf("%d keys: coded from tables in %d bytes, storeKeys %d", len(keys), s.bytes(), want.bytes())
+		if len(keys) > 1<<20 && s.Bytes() > want.Bytes()*21/20 {
+			t.Errorf("%d keys: coded from tables in %d bytes, storeKeys %d", len(keys), s.Bytes(), want.Bytes())
 		}
 	}
 }
@@ -435,7 +378,7 @@ func TestSeedCoded(t *testing.T) {
 		}
 		slices.Sort(keys)
 		keys = slices.Compact(keys)
-		s := storeKeys(slices.Clone(keys), holes, 2)
+		s := StoreKeys(slices.Clone(keys), holes, 2)
 		for _, shift := range []uint{0, pk.Shift} {
 			want := make([]uint64, len(keys))
 			for i, k := range keys {

@@ -1,0 +1,62 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"testing"
+)
+
+// TestWideRecords checks that a search carrying counts in 128-bit records
+// finds exactly what the narrow 64-bit records find.
+func TestWideRecords(t *testing.T) {
+	prob := cornerAny(t)
+	narrowed, err := Explore(context.Background(), prob, Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wider, err := Explore(context.Background(), prob, wide(Options{Workers: 2}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if narrowed.Solutions.Cmp(wider.Solutions) != 0 || narrowed.Games.Cmp(wider.Games) != 0 || narrowed.RandomWin != wider.RandomWin || narrowed.Reachable != wider.Reachable {
+		t.Errorf("wide records: %v solutions, %v games, %v random win, %d reachable; narrow: %v, %v, %v, %d",
+			wider.Solutions, wider.Games, wider.RandomWin, wider.Reachable, narrowed.Solutions, narrowed.Games, narrowed.RandomWin, narrowed.Reachable)
+	}
+}
+
+// TestWinnableBudget checks that a search for the winnable positions
+// charges what it holds to the budget. One byte under its peak it either
+// stops with ErrMemory or, its layers coded past a share of the smaller
+// budget, finishes within it with the same positions; far under, it stops.
+func TestWinnableBudget(t *testing.T) {
+	prob := cornerAny(t)
+	ws, err := Winnable(context.Background(), prob, Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	budget := ws.PeakBytes - 1
+	tight, err := Winnable(context.Background(), prob, Options{Workers: 2, Memory: budget})
+	switch {
+	case errors.Is(err, ErrMemory):
+	case err != nil:
+		t.Errorf("budget one byte under the peak of %d: err = %v, want ErrMemory or none", ws.PeakBytes, err)
+	case tight.PeakBytes > budget:
+		t.Errorf("budget one byte under the peak of %d: finished with a peak of %d", ws.PeakBytes, tight.PeakBytes)
+	case tight.Winnable != ws.Winnable:
+		t.Errorf("budget one byte under the peak of %d: %d winnable positions, want %d", ws.PeakBytes, tight.Winnable, ws.Winnable)
+	}
+	if _, err := Winnable(context.Background(), prob, Options{Workers: 2, Memory: ws.PeakBytes / 8}); !errors.Is(err, ErrMemory) {
+		t.Errorf("budget an eighth of the peak of %d: err = %v, want ErrMemory", ws.PeakBytes, err)
+	}
+}
+
+// cornerAny is the 21-hole triangle with its top corner vacated, to end with
+// one peg anywhere: a whole state space searched in a fraction of a second.
+func cornerAny(t *testing.T) Problem {
+	b := lookup(t, "triangle:6")
+	start, err := b.Vacate("1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Problem{b, start, goal(t, b, "any")}
+}

@@ -1,0 +1,58 @@
+// Package layered is the engine of the exhaustive searches: it grows a
+// game's positions layer by layer (one layer a peg count), each layer a
+// sorted array of canonical mixed keys, on a pool of workers within a
+// memory budget.
+//
+// # Expanding a layer
+//
+// An Expander turns a layer into the next: workers expand chunks of
+// parents and append each child, with whatever it carries (a path count,
+// random-play mass, the starts that reach it), to a per-worker list for its
+// bucket (the top bits of its mixed key); then each bucket's children go
+// into its table of distinct children, buckets in parallel, folding the
+// counts of repeats. A bucket's table is in key order but for the short
+// displacements of probing, so collecting it into the sorted layer is an
+// insertion sort that finishes in about one pass.
+//
+// # Stored layers
+//
+// A layer waiting for the walk back can be held coded (Stored): its
+// positions packed within the board's bits, sorted, as varint gaps, about
+// 2.25 bytes a position instead of 8. A coded layer is expanded as it is
+// decoded, a chunk at a time, and seeds tables from its code.
+//
+// # Walking back
+//
+// The winnable positions of a reachable layer are its parents of winnable
+// positions: WalkBack and ParentsOf undo jumps from the layer below's
+// winnable positions into tables closed on the layer's keys. Backward play
+// is forward play on complements, so a walk back on a mirrored game (the
+// start the complement of the goal) goes only to the middle.
+//
+// # Meeting in the middle
+//
+// Meet searches from the start and from the goal (forward play from the
+// complements of the goal's positions) until the two sides meet; where
+// they are one jump apart, the smaller side's children are looked up in a
+// set of the other (MeetingKeys) rather than found.
+package layered
+
+// Progress hears how far a layered search has come: its phase ("forward",
+// "from the goal", "backward", "join", "count" or "fewest"), the peg count
+// of the layer being expanded (for "from the goal", of the positions its
+// complements stand for), and how many of that layer's positions are done
+// of how many.
+type Progress func(phase string, pegs, done, total int)
+
+// Config is what a layered search runs with besides its memory budget.
+type Config struct {
+	Workers  int      // the pool's size; zero means GOMAXPROCS
+	Progress Progress // nil for none
+}
+
+// report calls p if it is set.
+func (p Progress) report(phase string, pegs, done, total int) {
+	if p != nil {
+		p(phase, pegs, done, total)
+	}
+}

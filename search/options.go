@@ -1,0 +1,173 @@
+package search
+
+import (
+	"pegs/search/internal/dfs"
+	"pegs/search/internal/layered"
+	"pegs/search/internal/memory"
+)
+
+// Default memory budgets, for Options.Memory zero and for the commands'
+// --mem flags.
+const (
+	// DefaultMemory is the budget of a search of one problem: solving,
+	// hints, measuring a level.
+	DefaultMemory = 4 << 30
+	// DefaultExhaustiveMemory is the budget the commands give the searches
+	// of whole state spaces (explore, starts, oracle, report).
+	DefaultExhaustiveMemory = 8 << 30
+)
+
+// Options tune a search. The zero value solves with every technique and
+// searches state spaces on GOMAXPROCS workers within DefaultMemory.
+type Options struct {
+	// Workers is the number of goroutines of a layered search; zero means
+	// GOMAXPROCS.
+	Workers int
+	// Memory is the budget in bytes for the search's tables; zero means
+	// DefaultMemory. A search that would pass it stops with a
+	// *MemoryError.
+	Memory int64
+	// Progress, if set, is called as each layer of a layered search
+	// advances.
+	Progress func(Progress)
+	// Tables, if set, keeps what solving builds once per board and goal
+	// (endgame tables, pagodas) for every search given the same Tables.
+	// Without it each search builds its own: a few milliseconds on the
+	// English board, which many small searches should share.
+	Tables *Tables
+
+	// Strategy says which techniques the depth-first solver uses (Solve,
+	// Decide, StartPairs); the zero value, Best, uses them all.
+	Strategy Strategy
+	// MaxNodes, if positive, stops the depth-first solver with
+	// ErrNodeLimit once it has visited about that many positions (it looks
+	// every 65,536), so a caller can turn to another way in time.
+	MaxNodes int64
+
+	// WholeGroup reduces an exhaustive search by the board's whole
+	// symmetry group even where it moves the start (for a goal of one peg
+	// anywhere). Every count stays exact, but positions are counted up to
+	// the whole group and finishes only by orbit (SolutionsByFinish is left
+	// empty): a single-vacancy start on a corner then searches about |G|
+	// times fewer positions.
+	WholeGroup bool
+	// NoSymmetry searches raw positions, for cross-checks.
+	NoSymmetry bool
+	// NoGames leaves complete games uncounted (Analysis.Games is nil), the
+	// one count that needs a value on every reachable position: the
+	// forward pass then carries keys only, and solutions and random play
+	// are counted on the winnable positions alone, in about half the
+	// memory.
+	NoGames bool
+	// ReachableOnly counts the reachable positions and dead ends alone,
+	// layer by layer, holding only the layer it expands and the next: no
+	// winnable positions, no path counts. It is for state spaces whose full
+	// analysis passes the budget, which keeps every layer for the way back.
+	ReachableOnly bool
+
+	// knobs move thresholds for tests (see export_test.go).
+	knobs knobs
+}
+
+// knobs are thresholds that tests move to reach, on small boards, the
+// paths that large boards take; the zero value is the default.
+type knobs struct {
+	layered  layered.Tuning
+	loneBase int64 // see loneNodes
+}
+
+// memory returns the budget in bytes.
+func (o Options) memory() int64 {
+	if o.Memory > 0 {
+		return o.Memory
+	}
+	return DefaultMemory
+}
+
+// config returns the layered search's configuration.
+func (o Options) config() layered.Config {
+	c := layered.Config{Workers: o.Workers}
+	if o.Progress != nil {
+		c.Progress = func(phase string, pegs, done, total int) {
+			o.Progress(Progress{Phase: phase, Pegs: pegs, Done: done, Total: total})
+		}
+	}
+	return c
+}
+
+// Strategy says which techniques the depth-first solver uses: the
+// strategies `pegs bench` compares.
+type Strategy int
+
+// The strategies, from every technique down to bare backtracking.
+const (
+	// Best uses everything: the table of refuted positions keyed by
+	// canonical form, the position class, a pagoda bound, move ordering,
+	// the endgame table, and beam searches beside depth first once it has
+	// taken long.
+	Best Strategy = iota
+	// Backtrack is bare backtracking on raw positions: no table, no
+	// symmetry, no pruning, jumps in the board's order (Board.Jumps).
+	Backtrack
+	// DeadTable adds the table of refuted positions, keyed by raw
+	// position.
+	DeadTable
+	// SymmetryTable keys the table by canonical position.
+	SymmetryTable
+	// Pruned is Best without the beam searches: depth first alone.
+	Pruned
+)
+
+// techniques returns the solver's techniques for s.
+func (s Strategy) techniques() dfs.Techniques {
+	switch s {
+	case Backtrack:
+		return dfs.Techniques{}
+	case DeadTable:
+		return dfs.Techniques{Table: true}
+	case SymmetryTable:
+		return dfs.Techniques{Table: true, Symmetry: true}
+	case Pruned:
+		return dfs.Techniques{Table: true, Symmetry: true, Prune: true}
+	}
+	return dfs.All()
+}
+
+// Tables keeps what depth-first searches on the same boards share: move
+// generators and pagodas by board and goal, endgame tables by board, goal
+// and position class. It is safe for concurrent use; the zero value is
+// ready. Give the same *Tables (Options.Tables) to many small searches.
+type Tables struct{ t dfs.Tables }
+
+// dfsTables returns the solver's tables of opt, or nil.
+func (o Options) dfsTables() *dfs.Tables {
+	if o.Tables == nil {
+		return nil
+	}
+	return &o.Tables.t
+}
+
+// Progress reports how far a layered search has come.
+type Progress struct {
+	Phase       string // "forward", "from the goal", "backward", "join", "count" or "fewest"
+	Pegs        int    // peg count of the layer being expanded ("from the goal": of the positions its complements stand for)
+	Done, Total int    // positions of that layer expanded so far, and in all
+}
+
+// MemoryError reports a search that would pass its memory budget, with the
+// numbers: What the memory was for, how much more it would Need, how much
+// was InUse and the Budget, and where it applies the Pegs of the layer the
+// search was finding. errors.Is(err, ErrMemory) holds for it.
+type MemoryError = memory.Error
+
+// Errors a search reports.
+var (
+	// ErrMemory is what every *MemoryError is.
+	ErrMemory = memory.ErrExceeded
+	// ErrNodeLimit reports a search stopped at Options.MaxNodes.
+	ErrNodeLimit = dfs.ErrNodeLimit
+	// ErrNoPegs reports a start position with no peg.
+	ErrNoPegs = dfs.ErrNoPegs
+	// ErrOverflow reports a path count that passed 128 bits.
+	ErrOverflow = layered.ErrOverflow
+)

@@ -1,0 +1,333 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+
+	"pegs/engine"
+	"pegs/search/internal/key"
+	"pegs/search/internal/layered"
+	"pegs/search/internal/memory"
+	"pegs/search/internal/movegen"
+)
+
+// WinSet is the set of positions of a problem that are reachable from its
+// start and can still meet its goal, by peg count, up to the symmetries
+// that keep the start and goal in place.
+type WinSet struct {
+	Layers    []LayerStats // Reachable is filled only for layers searched
+	Winnable  int64
+	PeakBytes int64
+	Elapsed   time.Duration
+	group     *engine.Group
+	keys      map[int][]uint64 // sorted mixed canonical keys by peg count
+}
+
+// Contains reports whether p is reachable and winnable.
+func (w *WinSet) Contains(p engine.Position) bool {
+	return w.containsCanonical(w.group.Canonical(p))
+}
+
+// containsCanonical is Contains for a position already in canonical form.
+func (w *WinSet) containsCanonical(c engine.Position) bool {
+	_, ok := slices.BinarySearch(w.keys[c.Pegs()], key.Mix(c))
+	return ok
+}
+
+// Group returns the symmetries the set is reduced by: its positions are
+// canonical forms under it.
+func (w *WinSet) Group() *engine.Group { return w.group }
+
+// Positions returns the set's positions of pegs pegs, in canonical form
+// (see Group), in no particular order.
+func (w *WinSet) Positions(pegs int) []engine.Position {
+	keys := w.keys[pegs]
+	out := make([]engine.Position, len(keys))
+	for i, k := range keys {
+		out[i] = key.Unmix(k)
+	}
+	return out
+}
+
+// Winnable finds the winnable positions of a problem without counting
+// paths: see the package documentation, "Winnable positions".
+//
+// Cancelled, it returns with ctx's error a WinSet that holds no winnable
+// positions, whose Layers count the positions of the layers the forward
+// search expanded (Reachable, ReachableRaw and DeadEnds, as ReachableOnly
+// counts them).
+func Winnable(ctx context.Context, prob Problem, opt Options) (*WinSet, error) {
+	sets, err := WinnableGoals(ctx, prob, []engine.Goal{prob.Goal}, opt)
+	if sets == nil {
+		return nil, err
+	}
+	return sets[0], err
+}
+
+// WinnableGoals is Winnable for several goals from prob's start, all
+// reduced by prob.Group() (prob.Goal matters only there): one forward
+// search serves them all. It searches forward only to the middle when the
+// first goal's complement is the start and the others are one peg anywhere
+// with the same winnable positions of two pegs or more (see sameAfterOne).
+func WinnableGoals(ctx context.Context, prob Problem, goals []engine.Goal, opt Options) ([]*WinSet, error) {
+	if err := prob.checkOnePeg(); err != nil {
+		return nil, err
+	}
+	ws := newWinSearch(prob, goals, opt)
+	some := false
+	for _, g := range goals {
+		if len(layered.BackwardSeeds(ws.b, prob.Start, g, ws.group)) > 0 {
+			some = true
+		}
+	}
+	if !some {
+		return ws.done(), nil
+	}
+	if err := ws.mem.Take(ws.low.Bytes(), "the first layer"); err != nil {
+		return nil, err
+	}
+	self := layered.Mirrored(ws.b, prob.Start, goals[0], ws.group)
+	if self && len(goals) > 1 {
+		if err := ws.forwardTo(ctx, ws.p0-1); err != nil {
+			return ws.stopped(err)
+		}
+		for _, g := range goals[1:] {
+			self = self && sameAfterOne(Problem{ws.b, prob.Start, g}, ws.group, ws.fwd[ws.p0-1], ws.start)
+		}
+	}
+	var err error
+	if self {
+		err = ws.meetInTheMiddle(ctx)
+	} else {
+		err = ws.walkBack(ctx)
+	}
+	if err != nil {
+		return ws.stopped(err)
+	}
+	return ws.done(), nil
+}
+
+// winSearch is the state of a search of WinnableGoals.
+type winSearch struct {
+	prob  Problem
+	goals []engine.Goal
+	opt   Options
+	t0    time.Time
+	b     *engine.Board
+	mem   *memory.Budget
+	group *engine.Group
+	gen   *movegen.Gen
+	e     *layered.Expander
+	start uint64 // the start's key
+	p0    int    // the start's pegs
+	sets  []*WinSet
+	// fwd holds the forward layers found, by peg count; low is the last.
+	fwd map[int]*layered.Layer
+	low *layered.Layer
+	// expanded counts the positions of the layers expanded, for a
+	// cancelled search (see stopped).
+	expanded []LayerStats
+}
+
+func newWinSearch(prob Problem, goals []engine.Goal, opt Options) *winSearch {
+	group := prob.Group()
+	ws := &winSearch{prob: prob, goals: goals, opt: opt, t0: time.Now(), b: prob.Board, mem: memory.New(opt.memory()),
+		group: group, gen: movegen.New(prob.Board, group), start: key.Mix(group.Canonical(prob.Start)), p0: prob.Start.Pegs()}
+	ws.e = &layered.Expander{Gen: ws.gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Mem: ws.mem}
+	for range goals {
+		ws.sets = append(ws.sets, &WinSet{group: group, keys: map[int][]uint64{}})
+	}
+	ws.low = &layered.Layer{Pegs: ws.p0, Keys: []uint64{ws.start}}
+	ws.fwd = map[int]*layered.Layer{ws.p0: ws.low}
+	return ws
+}
+
+// forwardTo expands layers until the last has stop pegs or none is left.
+func (ws *winSearch) forwardTo(ctx context.Context, stop int) error {
+	progress := ws.opt.config().Progress
+	for ws.low.Pegs > stop {
+		if progress != nil {
+			pegs := ws.low.Pegs
+			ws.e.Progress = func(done, total int) { progress("forward", pegs, done, total) }
+		}
+		next, st, err := ws.e.Next(ctx, ws.low)
+		if err != nil || next.Len() == 0 {
+			return err
+		}
+		ws.expanded = append(ws.expanded, LayerStats{Pegs: ws.low.Pegs, Reachable: st.Positions, ReachableRaw: st.Raw, DeadEnds: st.DeadEnds})
+		ws.fwd[next.Pegs] = next
+		ws.low = next
+	}
+	return nil
+}
+
+// walkBack finds each goal's winnable positions by expanding every layer
+// and walking back up from the goal.
+func (ws *winSearch) walkBack(ctx context.Context) error {
+	if err := ws.forwardTo(ctx, 1); err != nil {
+		return err
+	}
+	for i, g := range ws.goals {
+		mirror := layered.Mirrored(ws.b, ws.prob.Start, g, ws.group)
+		err := layered.WalkBack(ctx, g, ws.gen, ws.fwd, ws.p0, false, mirror, ws.opt.config(), ws.mem, func(pegs int, keys []uint64) error {
+			ws.sets[i].keys[pegs] = keys
+			return ws.mem.Take(int64(len(keys))*8, "the winnable positions")
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// meetInTheMiddle finds the first goal's winnable positions, the start
+// being its goal's complement, from the forward layers down to the middle
+// alone: a position is winnable when its complement is reachable too. The
+// other goals share the first's layers of two pegs or more (see
+// sameAfterOne).
+func (ws *winSearch) meetInTheMiddle(ctx context.Context) error {
+	n := ws.b.Holes()
+	// Forward layers needed: down to the peg count m where every winnable
+	// k has k >= m or n-k >= m; on a board of an odd number of holes, one
+	// layer less (see layered.MeetingKeys).
+	stop := n - n/2
+	if err := ws.forwardTo(ctx, stop); err != nil {
+		return err
+	}
+	w := ws.sets[0]
+	if f, ok := ws.fwd[stop]; ok {
+		var keys []uint64
+		var err error
+		if n%2 == 1 {
+			// A position of n-n/2 pegs can meet the goal when one of its
+			// children's complements, of as many pegs, is reachable.
+			keys, err = layered.MeetingKeys(ctx, f.Keys, f.Keys, ws.gen, ws.opt.config(), ws.mem)
+		} else {
+			keys, err = layered.SelfJoin(ctx, f, ws.b, ws.group, ws.opt.Workers, ws.mem)
+		}
+		if err != nil {
+			return err
+		}
+		if err := ws.mem.Take(int64(len(keys))*8, "the winnable positions"); err != nil {
+			return err
+		}
+		w.keys[stop] = keys
+	}
+	// Walk back up: a reachable position is winnable when one of its
+	// children is.
+	progress := ws.opt.config().Progress
+	for pegs := stop + 1; pegs <= ws.p0; pegs++ {
+		if progress != nil {
+			progress("backward", pegs, 0, ws.fwd[pegs].Len())
+		}
+		keys, err := layered.ParentsOf(ctx, ws.fwd[pegs], w.keys[pegs-1], ws.gen, ws.opt.Workers, ws.mem, false)
+		if err != nil {
+			return err
+		}
+		if err := ws.mem.Take(int64(len(keys))*8, "the winnable positions"); err != nil {
+			return err
+		}
+		w.keys[pegs] = keys
+	}
+	// Past the middle, the complements.
+	for pegs := stop - 1; pegs >= 1; pegs-- {
+		if mirror, ok := w.keys[n-pegs]; ok {
+			if err := ws.mem.Take(int64(len(mirror))*8, "the winnable positions"); err != nil {
+				return err
+			}
+			w.keys[pegs] = layered.ComplementKeys(mirror, ws.b, ws.group, key.Mixed(), ws.opt.Workers)
+		}
+	}
+	for i, g := range ws.goals[1:] {
+		ws.shareWith(ws.sets[1+i], g)
+	}
+	return nil
+}
+
+// shareWith gives other, the set of goal g, the first set's layers of two
+// pegs or more; its last pegs are the two-peg winners' children that meet
+// g.
+func (ws *winSearch) shareWith(other *WinSet, g engine.Goal) {
+	w := ws.sets[0]
+	for pegs, keys := range w.keys {
+		if pegs > 1 {
+			other.keys[pegs] = keys
+		}
+	}
+	var last []uint64
+	for _, k := range w.keys[2] {
+		q := key.Unmix(k)
+		for _, j := range ws.b.Moves(nil, q) {
+			if c := q.Apply(j); g.Reached(c) {
+				last = append(last, key.Mix(ws.group.Canonical(c)))
+			}
+		}
+	}
+	slices.Sort(last)
+	other.keys[1] = slices.Compact(last)
+}
+
+// done counts the sets' layers and returns them.
+func (ws *winSearch) done() []*WinSet {
+	for _, w := range ws.sets {
+		for pegs := ws.p0; pegs >= 1; pegs-- {
+			ls := LayerStats{Pegs: pegs, Winnable: int64(len(w.keys[pegs]))}
+			if l, ok := ws.fwd[pegs]; ok {
+				ls.Reachable = int64(l.Len())
+			}
+			w.Winnable += ls.Winnable
+			w.Layers = append(w.Layers, ls)
+		}
+		w.PeakBytes = ws.mem.Peak()
+		w.Elapsed = time.Since(ws.t0)
+	}
+	return ws.sets
+}
+
+// stopped returns what a search stopped by err keeps: if cancelled, the
+// positions of the layers it expanded (as ReachableOnly counts them) and
+// no winnable ones.
+func (ws *winSearch) stopped(err error) ([]*WinSet, error) {
+	if !errors.Is(err, context.Canceled) {
+		return nil, err
+	}
+	for _, w := range ws.sets {
+		w.Layers = slices.Clone(ws.expanded)
+		w.keys = map[int][]uint64{}
+		w.PeakBytes = ws.mem.Peak()
+		w.Elapsed = time.Since(ws.t0)
+	}
+	return ws.sets, err
+}
+
+// sameAfterOne reports whether prob, whose goal is one peg anywhere, has
+// the same winnable positions of two pegs or more as the start's own
+// centre-style goal (one peg where the start's vacancy is), given first,
+// the canonical positions the start reaches in one jump. It does when every
+// single-vacancy start that backward play needs (prob's backward seeds) is
+// the start itself or reaches in one jump only positions in first: their
+// searches are then the start's after its first jump, so a position of two
+// pegs or more whose complement one of them reaches has its complement
+// reached from the start. On the English board the centre game's last peg
+// can end at d4 or d1 (up to symmetry), and vacating d1 or d4 leaves the
+// same position after one jump.
+func sameAfterOne(prob Problem, group *engine.Group, first *layered.Layer, start uint64) bool {
+	if prob.Goal.Kind != engine.OnePeg || first == nil {
+		return false
+	}
+	b := prob.Board
+	for _, s := range layered.BackwardSeeds(prob.Board, prob.Start, prob.Goal, group) {
+		if s == start {
+			continue
+		}
+		q := key.Unmix(s)
+		for _, j := range b.Moves(nil, q) {
+			if _, ok := slices.BinarySearch(first.Keys, key.Mix(group.Canonical(q.Apply(j)))); !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
