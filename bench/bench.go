@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -14,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/perf/benchmath"
 
 	"pegs/engine"
 	"pegs/generate"
@@ -353,11 +356,23 @@ func measure(ctx context.Context, p Problem, s Strategy, workers int, opt Option
 	if n := uint64(len(r.Runs)); n > 0 {
 		r.Allocs = (after.Mallocs - before.Mallocs) / n
 		r.Bytes = (after.TotalAlloc - before.TotalAlloc) / n
-		sorted := slices.Clone(r.Runs)
-		slices.Sort(sorted)
-		r.Min, r.Max, r.Median = sorted[0], sorted[len(sorted)-1], sorted[len(sorted)/2]
+		r.Median, r.Min, r.Max = summarize(r.Runs)
 	}
 	return r, nil
+}
+
+// summarize returns the median, the least and the greatest of runs, which
+// must not be empty. The median is benchmath's (AssumeNothing, as
+// benchstat takes it): for an even count, the mean of the two middle runs,
+// where this package once took the greater of them, sorted[len/2].
+func summarize(runs []time.Duration) (median, least, most time.Duration) {
+	xs := make([]float64, len(runs))
+	for i, d := range runs {
+		xs[i] = float64(d)
+	}
+	s := benchmath.NewSample(xs, &benchmath.DefaultThresholds) // sorts xs
+	c := benchmath.AssumeNothing.Summary(s, 0.95).Center
+	return time.Duration(math.Round(c)), time.Duration(s.Values[0]), time.Duration(s.Values[len(s.Values)-1])
 }
 
 // watchHeap samples the live heap until stopped, keeping its peak.

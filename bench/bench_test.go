@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -119,5 +120,38 @@ func BenchmarkStrategies(b *testing.B) {
 				})
 			}
 		}
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	ms := func(xs ...int) []time.Duration {
+		var out []time.Duration
+		for _, x := range xs {
+			out = append(out, time.Duration(x)*time.Millisecond)
+		}
+		return out
+	}
+	tests := []struct {
+		name                string
+		runs                []time.Duration
+		median, least, most time.Duration
+	}{
+		{"one", ms(7), 7 * time.Millisecond, 7 * time.Millisecond, 7 * time.Millisecond},
+		{"two: the mean of both", ms(9, 4), 6500 * time.Microsecond, 4 * time.Millisecond, 9 * time.Millisecond},
+		{"three: the middle", ms(5, 1, 30), 5 * time.Millisecond, 1 * time.Millisecond, 30 * time.Millisecond},
+		{"four: the mean of the middle two", ms(8, 2, 6, 3), 4500 * time.Microsecond, 2 * time.Millisecond, 8 * time.Millisecond},
+		{"odd nanoseconds round", []time.Duration{1, 2}, 2, 1, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			runs := slices.Clone(tt.runs)
+			median, least, most := summarize(runs)
+			if median != tt.median || least != tt.least || most != tt.most {
+				t.Errorf("summarize(%v) = %v, %v, %v; want %v, %v, %v", tt.runs, median, least, most, tt.median, tt.least, tt.most)
+			}
+			if !slices.Equal(runs, tt.runs) {
+				t.Errorf("summarize changed its argument: %v, was %v", runs, tt.runs)
+			}
+		})
 	}
 }
