@@ -155,3 +155,39 @@ func TestSummarize(t *testing.T) {
 		})
 	}
 }
+
+// heapSink keeps TestMeasureMemory's allocations on the heap.
+var heapSink [][]byte
+
+// TestMeasureMemory runs a strategy of known allocations: per run, 64
+// small objects and one of 4 MiB, held 50 ms, which the heap watcher sees.
+func TestMeasureMemory(t *testing.T) {
+	const big = 4 << 20
+	s := Strategy{Name: "alloc", Run: func(ctx context.Context, p Problem, _ int) (Answer, error) {
+		held := make([][]byte, 0, 64)
+		for range 64 {
+			held = append(held, make([]byte, 100))
+		}
+		held = append(held, make([]byte, big))
+		heapSink = held
+		time.Sleep(50 * time.Millisecond)
+		heapSink = nil
+		return Answer{Solvable: true, Winnable: -1, Positions: 1}, nil
+	}}
+	problems, _ := Suite("triangle", nil)
+	r, err := measure(context.Background(), problems[0], s, 1, Options{Runs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 64 objects, the slice of slices and the big one; a little slack for
+	// what the runtime allocates around them (the timer of the sleep).
+	if r.Allocs < 66 || r.Allocs > 80 {
+		t.Errorf("Allocs = %d per run, want 66 to 80", r.Allocs)
+	}
+	if r.Bytes < big+64*100 || r.Bytes > big+64<<10 {
+		t.Errorf("Bytes = %d per run, want %d to %d", r.Bytes, big+64*100, big+64<<10)
+	}
+	if r.PeakHeap < big {
+		t.Errorf("PeakHeap = %d, want at least %d", r.PeakHeap, big)
+	}
+}
