@@ -7,13 +7,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/perf/benchmath"
 
 	"pegs/engine"
 	"pegs/generate"
@@ -332,9 +336,9 @@ func measure(ctx context.Context, p Problem, s Strategy, workers int, opt Option
 		r.TimedOut = timedOut
 		return r, err
 	}
+	runtime.GC() // the warm-up's garbage is no part of the runs' peak heap
 	stop := watchHeap(&r.PeakHeap)
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
+	before := readAllocs()
 	for range opt.Runs {
 		a, d, timedOut, err := run()
 		if err != nil {
@@ -348,19 +352,54 @@ func measure(ctx context.Context, p Problem, s Strategy, workers int, opt Option
 		r.Answer = a
 		r.Runs = append(r.Runs, d)
 	}
-	runtime.ReadMemStats(&after)
 	stop()
+	after := readAllocs()
 	if n := uint64(len(r.Runs)); n > 0 {
-		r.Allocs = (after.Mallocs - before.Mallocs) / n
-		r.Bytes = (after.TotalAlloc - before.TotalAlloc) / n
-		sorted := slices.Clone(r.Runs)
-		slices.Sort(sorted)
-		r.Min, r.Max, r.Median = sorted[0], sorted[len(sorted)-1], sorted[len(sorted)/2]
+		r.Allocs = (after.objects - before.objects) / n
+		r.Bytes = (after.bytes - before.bytes) / n
+		r.Median, r.Min, r.Max = summarize(r.Runs)
 	}
 	return r, nil
 }
 
-// watchHeap samples the live heap until stopped, keeping its peak.
+// summarize returns the median, the least and the greatest of runs, which
+// must not be empty. The median is benchmath's (AssumeNothing, as
+// benchstat takes it): for an even count, the mean of the two middle runs,
+// where this package once took the greater of them, sorted[len/2].
+func summarize(runs []time.Duration) (median, least, most time.Duration) {
+	xs := make([]float64, len(runs))
+	for i, d := range runs {
+		xs[i] = float64(d)
+	}
+	s := benchmath.NewSample(xs, &benchmath.DefaultThresholds) // sorts xs
+	c := benchmath.AssumeNothing.Summary(s, 0.95).Center
+	return time.Duration(math.Round(c)), time.Duration(s.Values[0]), time.Duration(s.Values[len(s.Values)-1])
+}
+
+// allocs are the heap allocations of the program so far.
+type allocs struct{ objects, bytes uint64 }
+
+// readAllocs reads the heap allocations so far from runtime/metrics, as
+// MemStats.Mallocs and TotalAlloc count them. It collects garbage first:
+// runtime/metrics counts a small object only when its span leaves a P's
+// cache, which a collection forces (ReadMemStats stops the world to flush
+// the caches instead); without it, a strategy that allocates a few
+// kilobytes a run reads as none or as tens of kilobytes.
+func readAllocs() allocs {
+	runtime.GC()
+	s := []metrics.Sample{{Name: "/gc/heap/allocs:objects"}, {Name: "/gc/heap/tiny/allocs:objects"}, {Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(s)
+	// MemStats.Mallocs counts tiny allocations too; the first metric
+	// counts only the blocks that hold them.
+	return allocs{objects: s[0].Value.Uint64() + s[1].Value.Uint64(), bytes: s[2].Value.Uint64()}
+}
+
+// watchHeap samples the heap's objects (live, or dead and not yet swept:
+// MemStats.HeapAlloc) from runtime/metrics every 20 ms and once more when
+// stopped, keeping the peak. Unlike ReadMemStats, a read does not stop the
+// world; it misses the objects allocated from the spans a P holds in its
+// cache, at most a span of each size class per P: kilobytes, which a
+// search's peak of megabytes does not notice.
 func watchHeap(peak *uint64) (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
@@ -369,12 +408,14 @@ func watchHeap(peak *uint64) (stop func()) {
 		defer wg.Done()
 		t := time.NewTicker(20 * time.Millisecond)
 		defer t.Stop()
-		var ms runtime.MemStats
+		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 		for {
-			runtime.ReadMemStats(&ms)
-			*peak = max(*peak, ms.HeapAlloc)
+			metrics.Read(s)
+			*peak = max(*peak, s[0].Value.Uint64())
 			select {
 			case <-done:
+				metrics.Read(s)
+				*peak = max(*peak, s[0].Value.Uint64())
 				return
 			case <-t.C:
 			}

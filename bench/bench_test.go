@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -119,5 +120,74 @@ func BenchmarkStrategies(b *testing.B) {
 				})
 			}
 		}
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	ms := func(xs ...int) []time.Duration {
+		var out []time.Duration
+		for _, x := range xs {
+			out = append(out, time.Duration(x)*time.Millisecond)
+		}
+		return out
+	}
+	tests := []struct {
+		name                string
+		runs                []time.Duration
+		median, least, most time.Duration
+	}{
+		{"one", ms(7), 7 * time.Millisecond, 7 * time.Millisecond, 7 * time.Millisecond},
+		{"two: the mean of both", ms(9, 4), 6500 * time.Microsecond, 4 * time.Millisecond, 9 * time.Millisecond},
+		{"three: the middle", ms(5, 1, 30), 5 * time.Millisecond, 1 * time.Millisecond, 30 * time.Millisecond},
+		{"four: the mean of the middle two", ms(8, 2, 6, 3), 4500 * time.Microsecond, 2 * time.Millisecond, 8 * time.Millisecond},
+		{"odd nanoseconds round", []time.Duration{1, 2}, 2, 1, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			runs := slices.Clone(tt.runs)
+			median, least, most := summarize(runs)
+			if median != tt.median || least != tt.least || most != tt.most {
+				t.Errorf("summarize(%v) = %v, %v, %v; want %v, %v, %v", tt.runs, median, least, most, tt.median, tt.least, tt.most)
+			}
+			if !slices.Equal(runs, tt.runs) {
+				t.Errorf("summarize changed its argument: %v, was %v", runs, tt.runs)
+			}
+		})
+	}
+}
+
+// heapSink keeps TestMeasureMemory's allocations on the heap.
+var heapSink [][]byte
+
+// TestMeasureMemory runs a strategy of known allocations: per run, 64
+// small objects and one of 4 MiB, held 50 ms, which the heap watcher sees.
+func TestMeasureMemory(t *testing.T) {
+	const big = 4 << 20
+	s := Strategy{Name: "alloc", Run: func(ctx context.Context, p Problem, _ int) (Answer, error) {
+		held := make([][]byte, 0, 64)
+		for range 64 {
+			held = append(held, make([]byte, 100))
+		}
+		held = append(held, make([]byte, big))
+		heapSink = held
+		time.Sleep(50 * time.Millisecond)
+		heapSink = nil
+		return Answer{Solvable: true, Winnable: -1, Positions: 1}, nil
+	}}
+	problems, _ := Suite("triangle", nil)
+	r, err := measure(context.Background(), problems[0], s, 1, Options{Runs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 64 objects, the slice of slices and the big one; a little slack for
+	// what the runtime allocates around them (the timer of the sleep).
+	if r.Allocs < 66 || r.Allocs > 80 {
+		t.Errorf("Allocs = %d per run, want 66 to 80", r.Allocs)
+	}
+	if r.Bytes < big+64*100 || r.Bytes > big+64<<10 {
+		t.Errorf("Bytes = %d per run, want %d to %d", r.Bytes, big+64*100, big+64<<10)
+	}
+	if r.PeakHeap < big {
+		t.Errorf("PeakHeap = %d, want at least %d", r.PeakHeap, big)
 	}
 }

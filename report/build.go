@@ -12,10 +12,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dustin/go-humanize"
+
 	"pegs/bench"
 	"pegs/engine"
 	"pegs/generate"
-	"pegs/internal/bytesize"
 	"pegs/search"
 )
 
@@ -234,7 +235,7 @@ func (b *builder) boards(ctx context.Context) (Section, error) {
 			a, err := search.Explore(ctx, search.Problem{Board: bd, Start: start, Goal: goal}, b.exploreOptions())
 			switch {
 			case errors.Is(err, search.ErrMemory):
-				t.Add(append(row, "over the "+bytesize.Format(b.opt.Memory)+" memory budget", "", "", "", "", "")...)
+				t.Add(append(row, "over the "+humanize.IBytes(uint64(b.opt.Memory))+" memory budget", "", "", "", "", "")...)
 			case err != nil:
 				return Section{}, fmt.Errorf("%s: %w", name, err)
 			default:
@@ -395,7 +396,7 @@ func (b *builder) profiles(ctx context.Context) (Section, error) {
 		a, err := search.Explore(ctx, search.Problem{Board: bd, Start: start, Goal: engine.Goal{Kind: engine.OnePeg}}, opt)
 		if errors.Is(err, search.ErrMemory) {
 			sec.Items = append(sec.Items, Item{Caption: fmt.Sprintf("%s, vacate %s: the whole state space needs more than the %s memory budget; not searched to the end.",
-				bd.Name(), v[i+1:], bytesize.Format(b.opt.Memory))})
+				bd.Name(), v[i+1:], humanize.IBytes(uint64(b.opt.Memory)))})
 			continue
 		}
 		if err != nil {
@@ -500,7 +501,7 @@ func (b *builder) classic(ctx context.Context) ([]Item, error) {
 		}
 		m, d, err := generate.Grade(ctx, p.Board, p.Start, p.Goal, search.Options{Memory: b.opt.Memory})
 		if errors.Is(err, search.ErrMemory) {
-			skipped = append(skipped, fmt.Sprintf("%s (over the %s memory budget)", p.Name, bytesize.Format(b.opt.Memory)))
+			skipped = append(skipped, fmt.Sprintf("%s (over the %s memory budget)", p.Name, humanize.IBytes(uint64(b.opt.Memory))))
 			continue
 		}
 		if err != nil {

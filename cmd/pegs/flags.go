@@ -9,8 +9,9 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/dustin/go-humanize"
+
 	"pegs/engine"
-	"pegs/internal/bytesize"
 	"pegs/report"
 )
 
@@ -167,12 +168,38 @@ func limitHeap(budget int64, many bool) {
 	}
 }
 
+// memUnits maps the units --mem takes, in lower case, to the unit
+// humanize.ParseBytes reads with the same meaning: a bare K, M, G or T is
+// binary here (as in 512M) but decimal there, so it becomes KiB, MiB, GiB
+// or TiB. Units humanize takes beyond these (Ki, PB, EiB...) are refused.
+var memUnits = map[string]string{
+	"": "", "b": "b",
+	"kib": "kib", "mib": "mib", "gib": "gib", "tib": "tib",
+	"kb": "kb", "mb": "mb", "gb": "gb", "tb": "tb",
+	"k": "kib", "m": "mib", "g": "gib", "t": "tib",
+}
+
+// parseMem reads --mem: a decimal number (digits with an optional point,
+// such as 5.75), an optional space and an optional unit, in any case: B,
+// KiB, MiB, GiB, TiB (binary), KB, MB, GB, TB (decimal), or K, M, G, T
+// (binary, as KiB...TiB). The size must be 1 byte to 2^62 bytes; a
+// fraction of a byte is dropped.
 func parseMem(s string) (int64, error) {
-	n, err := bytesize.Parse(s)
-	if err != nil {
-		return 0, usagef("--mem: %w", err)
+	t := strings.TrimSpace(s)
+	digits := strings.IndexFunc(t, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
+	if digits < 0 {
+		digits = len(t)
 	}
-	return n, nil
+	num, unit := t[:digits], strings.ToLower(strings.TrimSpace(t[digits:]))
+	hu, ok := memUnits[unit]
+	// humanize would also take digit groups (1,000); ParseBytes refuses a
+	// number without digits or with two points.
+	if ok && strings.ContainsAny(num, "0123456789") {
+		if n, err := humanize.ParseBytes(num + hu); err == nil && n >= 1 && n <= 1<<62 {
+			return int64(n), nil
+		}
+	}
+	return 0, usagef("--mem: bad size %q: want a positive number with a unit, such as 512MiB or 4GiB", s)
 }
 
 // problemFlags select a board, a position on it and a goal.

@@ -25,7 +25,7 @@ func runGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	count := fs.Int("count", 0, "make this many distinct levels")
 	pack := fs.Int("pack", 0, "make a progression of this many levels, difficulty strictly rising")
 	calibrate := fs.Int("calibrate", 0, "make a pool of this many levels and print the board's grade cut points for generate/calibration.json")
-	pegs := fs.String("pegs", "6-20", "peg counts of the levels, MIN-MAX")
+	pegs := fs.String("pegs", "", "peg counts of the levels, MIN-MAX (default 6-20; on a board of 20 holes or fewer, a third of the holes, at least 2, to all holes but 2)")
 	symmetric := fs.Bool("symmetric", false, "only layouts that a mirror or rotation of the board maps onto themselves")
 	seed := fs.Uint64("seed", 1, "random seed; the same seed and flags give the same output for any --workers")
 	out := fs.String("out", "", "write the levels to this file instead of stdout")
@@ -45,14 +45,18 @@ func runGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	lo, hi, ok := strings.Cut(*pegs, "-")
-	min, err1 := strconv.Atoi(lo)
-	max, err2 := strconv.Atoi(hi)
-	if !ok || err1 != nil || err2 != nil {
-		return usagef("--pegs %q: want MIN-MAX, such as 6-20", *pegs)
-	}
-	if min < 2 || max < min || max >= b.Holes() {
-		return usagef("--pegs %s: want 2 <= MIN <= MAX < %d (board %s has %d holes)", *pegs, b.Holes(), b.Name(), b.Holes())
+	min, max := defaultPegs(b.Holes())
+	if *pegs != "" {
+		lo, hi, ok := strings.Cut(*pegs, "-")
+		var err1, err2 error
+		min, err1 = strconv.Atoi(lo)
+		max, err2 = strconv.Atoi(hi)
+		if !ok || err1 != nil || err2 != nil {
+			return usagef("--pegs %q: want MIN-MAX, such as 6-20", *pegs)
+		}
+		if min < 2 || max < min || max >= b.Holes() {
+			return usagef("--pegs %s: want 2 <= MIN <= MAX < %d (board %s has %d holes)", *pegs, b.Holes(), b.Name(), b.Holes())
+		}
 	}
 	n := 0
 	for _, x := range []int{*count, *pack, *calibrate} {
@@ -121,6 +125,20 @@ func writeLevels(stdout io.Writer, out string, f report.Format, b *engine.Board,
 		fmt.Fprintf(w, "level %d: %d pegs, grade %d, score %.3f, par %d\n%s\n", i+1, l.Pegs, l.Grade, l.Score, l.Par, b.Picture(l.Position()))
 	}
 	return nil
+}
+
+// defaultPegs is the --pegs range where none is given: 6-20 on a board of
+// more than 20 holes, as it always was (the English board has 33). On a
+// smaller board 20 pegs do not fit, so the range runs from a third of the
+// holes (at least 2, the fewest a level can have) to all holes but 2 (all
+// but 1 is one of the board's classic starts, which pegs starts lists):
+// 5-13 on the 15-hole triangle, 3-8 on triangle:4. It fits every board
+// with a jump, which has at least 3 holes.
+func defaultPegs(holes int) (lo, hi int) {
+	if holes > 20 {
+		return 6, 20
+	}
+	return max(2, holes/3), max(2, holes-2)
 }
 
 func defaultWorkers() int { return max(1, numCPU()) }

@@ -70,6 +70,7 @@ func TestGolden(t *testing.T) {
 		{"grade_classic3_csv", "grade --levels testdata/classic3.levels --format csv"},
 		{"grade_plus_json", "grade --position ....o....o....ooooo....o....o.... --format json"},
 		{"generate_small", "generate --board english --count 3 --pegs 6-9 --seed 4 --workers 2"},
+		{"generate_triangle", "generate --board triangle --count 5"},
 		{"hint_position", "hint --board english --position ....o...ooo.....o......o........."},
 	}
 	for _, tt := range tests {
@@ -150,6 +151,7 @@ func TestErrors(t *testing.T) {
 		{[]string{"generate", "--count", "3", "--pack", "2"}, 2, "give one of --count, --pack or --calibrate"},
 		{[]string{"generate", "--count", "3", "--pegs", "40-50"}, 2, "--pegs 40-50: want 2 <= MIN <= MAX < 33 (board english has 33 holes)"},
 		{[]string{"generate", "--count", "3", "--pegs", "9-4"}, 2, "want 2 <= MIN <= MAX"},
+		{[]string{"generate", "--board", "triangle", "--count", "3", "--pegs", "6-20"}, 2, "--pegs 6-20: want 2 <= MIN <= MAX < 15 (board triangle has 15 holes)"},
 		{[]string{"grade", "--position", "o.o.............................."}, 1, "position has no solution to goal center"},
 		{[]string{"bench", "--strategies", "warp"}, 2, `unknown strategy "warp"`},
 		{[]string{"bench", "--format", "yaml"}, 2, `unknown format "yaml"`},
