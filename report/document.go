@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -183,14 +182,4 @@ func (d *Document) Save(dir string) error {
 		return err
 	}
 	return writeFile(filepath.Join(dir, "index.html"), &html)
-}
-
-// mkdirs makes the report's directories.
-func mkdirs(dir string) error {
-	for _, d := range []string{dir, filepath.Join(dir, "data"), filepath.Join(dir, "figures"), filepath.Join(dir, "figures", "levels")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return err
-		}
-	}
-	return nil
 }

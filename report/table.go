@@ -1,5 +1,3 @@
-// Package report presents results: tables in text, Markdown, CSV and JSON,
-// and plots.
 package report
 
 import (

@@ -1,0 +1,10 @@
+// Package report presents results and never runs a search: it takes what
+// the searches, the generator and the benchmarks found and shows it.
+//
+// A Table is written as text, Markdown, CSV or JSON (Format). Figures are
+// gonum plots (ProfilePlot, BoardMap, ScoreByPegs, StrategyTimes, ...)
+// saved as SVG and PNG, and SavePicture draws a position as a level
+// picture. A Document of sections, tables and figures is written as
+// Markdown and HTML. Package report/build runs the searches and assembles
+// the whole report.
+package report
