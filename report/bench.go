@@ -21,7 +21,8 @@ func BenchTable(results []bench.Result) *Table {
 			fastest[r.Problem] = r.Median
 		}
 	}
-	t := &Table{Header: []string{"problem", "strategy", "workers", "solvable", "median", "min", "max", "relative", "positions", "positions/s", "allocs/op", "bytes/op", "peak heap"}}
+	t := &Table{Header: []string{"problem", "strategy", "workers", "solvable", "median", "min", "max", "relative", "positions", "positions/s", "allocs/op", "bytes/op", "peak heap"},
+		Counts: []string{"positions", "positions/s", "allocs/op", "bytes/op", "peak heap"}}
 	for _, r := range results {
 		if r.TimedOut {
 			t.Add(r.Problem, r.Strategy, strconv.Itoa(r.Workers), "timed out", "", "", "", "", "", "", "", "", "")

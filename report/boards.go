@@ -12,7 +12,8 @@ import (
 // BoardsTable lists the built-in boards: their holes, jumps, symmetries,
 // position classes and centre.
 func BoardsTable() (*Table, error) {
-	t := &Table{Header: []string{"name", "description", "holes", "jumps", "symmetries", "classes", "centre"}}
+	t := &Table{Header: []string{"name", "description", "holes", "jumps", "symmetries", "classes", "centre"},
+		Counts: []string{"holes", "jumps", "symmetries", "classes"}}
 	for _, info := range engine.Boards() {
 		b, err := engine.Lookup(info.Name)
 		if err != nil {

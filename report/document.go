@@ -157,7 +157,7 @@ img { max-width: 100%; }
 <p>{{.Caption}}</p>
 {{if not .DataOnly}}{{with .Table}}<table>
 <tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
-{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{range .Shown}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table>{{end}}{{end}}
 {{if and .Table .Name}}<p class="data">Data: <a href="data/{{.Name}}.csv">CSV</a>, <a href="data/{{.Name}}.json">JSON</a></p>{{end}}
 {{if .Figure}}<p><img src="figures/{{.Figure}}.svg" alt="{{.Caption}}"></p>{{end}}

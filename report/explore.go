@@ -19,7 +19,7 @@ func LayersTable(layers []search.LayerStats) *Table { return layersTable(layers,
 // layersTable is LayersTable, without the winnable column for a search
 // that found no winnable positions.
 func layersTable(layers []search.LayerStats, winnable bool) *Table {
-	t := &Table{Header: []string{"pegs", "reachable", "reachable raw", "dead ends"}}
+	t := &Table{Header: []string{"pegs", "reachable", "reachable raw", "dead ends"}, Counts: []string{"reachable", "reachable raw", "winnable", "dead ends"}}
 	if winnable {
 		t.Header = []string{"pegs", "reachable", "reachable raw", "winnable", "dead ends"}
 	}
@@ -33,14 +33,18 @@ func layersTable(layers []search.LayerStats, winnable bool) *Table {
 	return t
 }
 
-// keyed returns t with its header words joined by underscores, the way
-// pegs explore heads its tables: by their JSON field names.
+// keyed returns t with its column names' words joined by underscores, the
+// way pegs explore heads its tables: by their JSON field names.
 func keyed(t *Table) *Table {
-	k := *t
-	k.Header = make([]string, len(t.Header))
-	for i, h := range t.Header {
-		k.Header[i] = strings.ReplaceAll(h, " ", "_")
+	key := func(names []string) []string {
+		out := make([]string, len(names))
+		for i, n := range names {
+			out[i] = strings.ReplaceAll(n, " ", "_")
+		}
+		return out
 	}
+	k := *t
+	k.Header, k.Counts = key(t.Header), key(t.Counts)
 	return &k
 }
 
@@ -122,7 +126,7 @@ func WriteExplore(w io.Writer, f Format, prob search.Problem, a *search.Analysis
 		note = " (--whole-group: some move the start, so positions are those reachable from any of its images)"
 	}
 	fmt.Fprintf(w, "board %s, %d pegs, goal: %s; counts up to %d symmetries%s\n\n%s\n", b.Name(), prob.Start.Pegs(), goalText(b, prob.Goal), a.Symmetries, note, b.Picture(prob.Start))
-	sum := &Table{Header: []string{"measure", "value"}}
+	sum := &Table{Header: []string{"measure", "value"}, Counts: []string{"value"}}
 	sum.Add("reachable positions", strconv.FormatInt(a.Reachable, 10))
 	sum.Add("reachable, counting symmetric images", strconv.FormatInt(a.ReachableRaw, 10))
 	sum.Add("winnable positions", strconv.FormatInt(a.Winnable, 10))
@@ -201,7 +205,7 @@ func WriteReachable(w io.Writer, f Format, prob search.Problem, a *search.Analys
 		note = " (--whole-group: positions reachable from any of the start's images)"
 	}
 	fmt.Fprintf(w, "board %s, %d pegs: reachable positions up to %d symmetries%s\n\n%s\n", b.Name(), prob.Start.Pegs(), a.Symmetries, note, b.Picture(prob.Start))
-	sum := &Table{Header: []string{"measure", "value"}}
+	sum := &Table{Header: []string{"measure", "value"}, Counts: []string{"value"}}
 	sum.Add("reachable positions", strconv.FormatInt(a.Reachable, 10))
 	sum.Add("reachable, counting symmetric images", strconv.FormatInt(a.ReachableRaw, 10))
 	sum.Add("dead ends", strconv.FormatInt(a.DeadEnds, 10))
@@ -256,7 +260,7 @@ type WinnableLayerJSON struct {
 func WriteWinnable(w io.Writer, f Format, prob search.Problem, ws *search.WinSet) error {
 	b := prob.Board
 	var layers []WinnableLayerJSON
-	t := &Table{Header: []string{"pegs", "reachable", "winnable"}}
+	t := &Table{Header: []string{"pegs", "reachable", "winnable"}, Counts: []string{"reachable", "winnable"}}
 	for _, l := range ws.Layers {
 		lj := WinnableLayerJSON{Pegs: l.Pegs, Winnable: l.Winnable}
 		reach := ""

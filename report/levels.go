@@ -12,7 +12,8 @@ import (
 // LevelsTable tabulates graded levels: their metrics, score and the score's
 // parts. names label the rows; when shorter than levels, rows are numbered.
 func LevelsTable(levels []generate.Level, names []string) *Table {
-	t := &Table{Header: []string{"level", "pegs", "reachable", "win share", "solutions", "games", "P0", "P1", "J1", "critical", "unique first", "par", "score", "grade", "log10 J1", "critical part", "unique part", "solutions part"}}
+	t := &Table{Header: []string{"level", "pegs", "reachable", "win share", "solutions", "games", "P0", "P1", "J1", "critical", "unique first", "par", "score", "grade", "log10 J1", "critical part", "unique part", "solutions part"},
+		Counts: []string{"reachable", "solutions", "games"}}
 	g4 := func(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
 	for i, l := range levels {
 		name := strconv.Itoa(i + 1)

@@ -15,7 +15,8 @@ import (
 
 // StartsTable tabulates the exhaustive analysis of single-vacancy starts.
 func StartsTable(b *engine.Board, results []search.StartResult) *Table {
-	t := &Table{Header: []string{"start", "class", "reachable", "winnable", "solutions", "finishes", "finish in start hole"}}
+	t := &Table{Header: []string{"start", "class", "reachable", "winnable", "solutions", "finishes", "finish in start hole"},
+		Counts: []string{"reachable", "winnable", "solutions", "finish in start hole"}}
 	for _, r := range results {
 		if !r.Decided {
 			solv, und := PairFinishes(r.Pairs)

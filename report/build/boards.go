@@ -15,7 +15,8 @@ import (
 // boards is section 1: every board of the plan, and the whole state space
 // of its classic start where the plan searches it.
 func (b *builder) boards(ctx context.Context) (report.Section, error) {
-	t := &report.Table{Header: []string{"board", "holes", "jumps", "symmetries", "position classes", "classic start", "goal", "reachable", "reachable raw", "can reach goal", "solutions", "complete games", "random-play win"}}
+	t := &report.Table{Header: []string{"board", "holes", "jumps", "symmetries", "position classes", "classic start", "goal", "reachable", "reachable raw", "can reach goal", "solutions", "complete games", "random-play win"},
+		Counts: []string{"holes", "jumps", "symmetries", "position classes", "reachable", "reachable raw", "can reach goal", "solutions", "complete games"}}
 	var gallery []report.Picture
 	for _, name := range b.plan.boards {
 		bd, err := engine.Lookup(name)
