@@ -7,6 +7,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"unicode"
 )
 
 // Document is a report: sections of text, tables and figures, written as
@@ -75,6 +76,13 @@ func (d *Document) WriteMarkdown(w io.Writer) error {
 	if d.Status != "" {
 		fmt.Fprintf(&b, "**%s**\n\n", d.Status)
 	}
+	if len(d.Sections) > 0 {
+		b.WriteString("**Contents**\n\n")
+		for i, s := range d.Sections {
+			fmt.Fprintf(&b, "%d. [%s](#%s)\n", i+1, s.Title, anchor(i+1, s.Title))
+		}
+		b.WriteString("\n")
+	}
 	for i, s := range d.Sections {
 		fmt.Fprintf(&b, "## %d. %s\n\n%s\n\n", i+1, s.Title, s.Text)
 		for _, it := range s.Items {
@@ -110,6 +118,24 @@ func (d *Document) WriteMarkdown(w io.Writer) error {
 	return err
 }
 
+// anchor is the id of the heading of section n, titled title: the id
+// GitHub and most Markdown renderers give "## n. title" (lower case,
+// spaces as hyphens, other punctuation dropped: "3. State-space
+// profiles" is 3-state-space-profiles), which the HTML page gives its
+// heading too, so that the contents' links work in both.
+func anchor(n int, title string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(fmt.Sprintf("%d. %s", n, title)) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
 func alt(s string) string {
 	s = strings.ReplaceAll(s, "[", "(")
 	return strings.ReplaceAll(s, "]", ")")
@@ -119,12 +145,13 @@ func alt(s string) string {
 // figures beside it.
 func (d *Document) WriteHTML(w io.Writer) error {
 	type section struct {
-		N int
+		N      int
+		Anchor string
 		Section
 	}
 	var secs []section
 	for i, s := range d.Sections {
-		secs = append(secs, section{i + 1, s})
+		secs = append(secs, section{i + 1, anchor(i+1, s.Title), s})
 	}
 	return page.Execute(w, map[string]any{"Title": d.Title, "Intro": d.Intro, "Status": d.Status, "Sections": secs})
 }
@@ -144,14 +171,21 @@ img { max-width: 100%; }
 .gallery img { height: 8em; margin: 0.3em; }
 .status { color: #a00; font-weight: bold; }
 .data { font-size: 0.85em; }
+.contents p { font-weight: bold; margin-bottom: 0.2em; }
+.contents ol { margin-top: 0; }
 </style>
 </head>
 <body>
 <h1>{{.Title}}</h1>
 <p>{{.Intro}}</p>
 {{if .Status}}<p class="status">{{.Status}}</p>{{end}}
+{{if .Sections}}<nav class="contents"><p>Contents</p>
+<ol>
+{{range .Sections}}<li><a href="#{{.Anchor}}">{{.Title}}</a></li>
+{{end}}</ol>
+</nav>{{end}}
 {{range .Sections}}
-<h2>{{.N}}. {{.Title}}</h2>
+<h2 id="{{.Anchor}}">{{.N}}. {{.Title}}</h2>
 <p>{{.Text}}</p>
 {{range .Items}}
 <p>{{.Caption}}</p>
