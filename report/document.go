@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"unicode"
@@ -216,4 +217,25 @@ func (d *Document) Save(dir string) error {
 		return err
 	}
 	return writeFile(filepath.Join(dir, "index.html"), &html)
+}
+
+// writeFile writes wt to a file, through a temporary file renamed into
+// place, so that an interrupted report never leaves half a file.
+func writeFile(name string, wt interface {
+	WriteTo(w io.Writer) (int64, error)
+}) error {
+	tmp, err := os.CreateTemp(filepath.Dir(name), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	if _, err := wt.WriteTo(tmp); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), name)
 }

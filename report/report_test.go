@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"gonum.org/v1/plot/vg/draw"
 
 	"pegs/bench"
 	"pegs/engine"
@@ -90,7 +91,7 @@ func svgOutline(raw []byte) (string, error) {
 // figureOutline draws a figure as SVG and returns its outline.
 func figureOutline(t *testing.T, fig Figure) string {
 	t.Helper()
-	wt, err := fig.Plot.WriterTo(fig.Width, fig.Height, "svg")
+	wt, err := fig.WriterTo("svg")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,6 +126,13 @@ func TestProfileSVG(t *testing.T) {
 		}
 	}
 	golden(t, "profile_triangle.svg.txt", []byte(out))
+	// The legend is drawn beside the plot, not inside its data area.
+	if w := fig.Plot.Legend.Rectangle(draw.Canvas{}).Size().X; w != 0 {
+		t.Errorf("the plot's own legend, drawn over the data, is %v wide; want it empty", w)
+	}
+	if w, _ := fig.size(); w <= fig.Width+fig.Legend.Rectangle(draw.Canvas{}).Size().X {
+		t.Errorf("figure %v wide for a plot of %v: no room beside it for the legend", w, fig.Width)
+	}
 }
 
 // TestPerformancePlots draws the benchmark figures from made-up results and
