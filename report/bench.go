@@ -1,6 +1,8 @@
 package report
 
 import (
+	"fmt"
+	"io"
 	"strconv"
 	"time"
 
@@ -19,7 +21,8 @@ func BenchTable(results []bench.Result) *Table {
 			fastest[r.Problem] = r.Median
 		}
 	}
-	t := &Table{Header: []string{"problem", "strategy", "workers", "solvable", "median", "min", "max", "relative", "positions", "positions/s", "allocs/op", "bytes/op", "peak heap"}}
+	t := &Table{Header: []string{"problem", "strategy", "workers", "solvable", "median", "min", "max", "relative", "positions", "positions/s", "allocs/op", "bytes/op", "peak heap"},
+		Counts: []string{"positions", "positions/s", "allocs/op", "bytes/op", "peak heap"}}
 	for _, r := range results {
 		if r.TimedOut {
 			t.Add(r.Problem, r.Strategy, strconv.Itoa(r.Workers), "timed out", "", "", "", "", "", "", "", "", "")
@@ -73,4 +76,56 @@ func dur(d time.Duration) string {
 		return strconv.FormatFloat(float64(d)/1e6, 'f', 2, 64) + "ms"
 	}
 	return strconv.FormatFloat(d.Seconds(), 'f', 2, 64) + "s"
+}
+
+// BenchJSON is one result of pegs bench in JSON: a strategy on a problem
+// at a worker count.
+type BenchJSON struct {
+	Problem   string  `json:"problem"`
+	Strategy  string  `json:"strategy"`
+	Workers   int     `json:"workers"`
+	TimedOut  bool    `json:"timed_out"`
+	Solvable  bool    `json:"solvable"`
+	Winnable  int64   `json:"winnable"`
+	Positions int64   `json:"positions"`
+	RunsNS    []int64 `json:"runs_ns"`
+	MedianNS  int64   `json:"median_ns"`
+	MinNS     int64   `json:"min_ns"`
+	MaxNS     int64   `json:"max_ns"`
+	PerSecond float64 `json:"positions_per_second"`
+	Allocs    uint64  `json:"allocs_per_op"`
+	Bytes     uint64  `json:"bytes_per_op"`
+	PeakHeapB uint64  `json:"peak_heap_bytes"`
+}
+
+// WriteBench writes benchmark results: in JSON an array of BenchJSON, in
+// CSV their BenchTable, in text and Markdown the BenchTable and, where a
+// strategy ran at several worker counts, the ScalingTable.
+func WriteBench(w io.Writer, f Format, results []bench.Result) error {
+	switch f {
+	case JSON:
+		out := []BenchJSON{}
+		for _, r := range results {
+			x := BenchJSON{Problem: r.Problem, Strategy: r.Strategy, Workers: r.Workers, TimedOut: r.TimedOut,
+				Solvable: r.Answer.Solvable, Winnable: r.Answer.Winnable, Positions: r.Answer.Positions,
+				MedianNS: r.Median.Nanoseconds(), MinNS: r.Min.Nanoseconds(), MaxNS: r.Max.Nanoseconds(),
+				PerSecond: r.PositionsPerSecond(), Allocs: r.Allocs, Bytes: r.Bytes, PeakHeapB: r.PeakHeap, RunsNS: []int64{}}
+			for _, d := range r.Runs {
+				x.RunsNS = append(x.RunsNS, d.Nanoseconds())
+			}
+			out = append(out, x)
+		}
+		return encodeJSON(w, out)
+	case CSV:
+		return BenchTable(results).Write(w, f)
+	}
+	if err := BenchTable(results).Write(w, f); err != nil {
+		return err
+	}
+	scaling := ScalingTable(results)
+	if len(scaling.Rows) == 0 {
+		return nil // no strategy ran at several worker counts
+	}
+	fmt.Fprintln(w)
+	return scaling.Write(w, f)
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode"
 )
 
 // Document is a report: sections of text, tables and figures, written as
@@ -76,6 +77,13 @@ func (d *Document) WriteMarkdown(w io.Writer) error {
 	if d.Status != "" {
 		fmt.Fprintf(&b, "**%s**\n\n", d.Status)
 	}
+	if len(d.Sections) > 0 {
+		b.WriteString("**Contents**\n\n")
+		for i, s := range d.Sections {
+			fmt.Fprintf(&b, "%d. [%s](#%s)\n", i+1, s.Title, anchor(i+1, s.Title))
+		}
+		b.WriteString("\n")
+	}
 	for i, s := range d.Sections {
 		fmt.Fprintf(&b, "## %d. %s\n\n%s\n\n", i+1, s.Title, s.Text)
 		for _, it := range s.Items {
@@ -111,6 +119,24 @@ func (d *Document) WriteMarkdown(w io.Writer) error {
 	return err
 }
 
+// anchor is the id of the heading of section n, titled title: the id
+// GitHub and most Markdown renderers give "## n. title" (lower case,
+// spaces as hyphens, other punctuation dropped: "3. State-space
+// profiles" is 3-state-space-profiles), which the HTML page gives its
+// heading too, so that the contents' links work in both.
+func anchor(n int, title string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(fmt.Sprintf("%d. %s", n, title)) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
 func alt(s string) string {
 	s = strings.ReplaceAll(s, "[", "(")
 	return strings.ReplaceAll(s, "]", ")")
@@ -120,12 +146,13 @@ func alt(s string) string {
 // figures beside it.
 func (d *Document) WriteHTML(w io.Writer) error {
 	type section struct {
-		N int
+		N      int
+		Anchor string
 		Section
 	}
 	var secs []section
 	for i, s := range d.Sections {
-		secs = append(secs, section{i + 1, s})
+		secs = append(secs, section{i + 1, anchor(i+1, s.Title), s})
 	}
 	return page.Execute(w, map[string]any{"Title": d.Title, "Intro": d.Intro, "Status": d.Status, "Sections": secs})
 }
@@ -145,20 +172,27 @@ img { max-width: 100%; }
 .gallery img { height: 8em; margin: 0.3em; }
 .status { color: #a00; font-weight: bold; }
 .data { font-size: 0.85em; }
+.contents p { font-weight: bold; margin-bottom: 0.2em; }
+.contents ol { margin-top: 0; }
 </style>
 </head>
 <body>
 <h1>{{.Title}}</h1>
 <p>{{.Intro}}</p>
 {{if .Status}}<p class="status">{{.Status}}</p>{{end}}
+{{if .Sections}}<nav class="contents"><p>Contents</p>
+<ol>
+{{range .Sections}}<li><a href="#{{.Anchor}}">{{.Title}}</a></li>
+{{end}}</ol>
+</nav>{{end}}
 {{range .Sections}}
-<h2>{{.N}}. {{.Title}}</h2>
+<h2 id="{{.Anchor}}">{{.N}}. {{.Title}}</h2>
 <p>{{.Text}}</p>
 {{range .Items}}
 <p>{{.Caption}}</p>
 {{if not .DataOnly}}{{with .Table}}<table>
 <tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
-{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{range .Shown}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table>{{end}}{{end}}
 {{if and .Table .Name}}<p class="data">Data: <a href="data/{{.Name}}.csv">CSV</a>, <a href="data/{{.Name}}.json">JSON</a></p>{{end}}
 {{if .Figure}}<p><img src="figures/{{.Figure}}.svg" alt="{{.Caption}}"></p>{{end}}
@@ -185,12 +219,23 @@ func (d *Document) Save(dir string) error {
 	return writeFile(filepath.Join(dir, "index.html"), &html)
 }
 
-// mkdirs makes the report's directories.
-func mkdirs(dir string) error {
-	for _, d := range []string{dir, filepath.Join(dir, "data"), filepath.Join(dir, "figures"), filepath.Join(dir, "figures", "levels")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return err
-		}
+// writeFile writes wt to a file, through a temporary file renamed into
+// place, so that an interrupted report never leaves half a file.
+func writeFile(name string, wt interface {
+	WriteTo(w io.Writer) (int64, error)
+}) error {
+	tmp, err := os.CreateTemp(filepath.Dir(name), ".tmp-*")
+	if err != nil {
+		return err
 	}
-	return nil
+	if _, err := wt.WriteTo(tmp); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), name)
 }

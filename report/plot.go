@@ -1,12 +1,8 @@
 package report
 
 import (
-	"fmt"
 	"image/color"
-	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -24,64 +20,11 @@ import (
 	"pegs/search"
 )
 
-// Figure is a plot with the size it is drawn at.
-type Figure struct {
-	Plot          *plot.Plot
-	Width, Height vg.Length
-}
-
-// Save writes the figure as name.svg and name.png in dir.
-func (f Figure) Save(dir, name string) error {
-	for _, ext := range []string{"svg", "png"} {
-		wt, err := f.Plot.WriterTo(f.Width, f.Height, ext)
-		if err != nil {
-			return err
-		}
-		if err := writeFile(filepath.Join(dir, name+"."+ext), wt); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-const (
-	plotWidth  = 16 * vg.Centimeter
-	plotHeight = 10 * vg.Centimeter
-)
-
-// newPlot starts a plot with its title and axis labels; logY puts the y
-// axis on a log scale.
-func newPlot(title, x, y string, logY bool) *plot.Plot {
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text = x
-	p.Y.Label.Text = y
-	if logY {
-		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
-	}
-	return p
-}
-
-// addLine adds series i as a line with marks and a legend entry.
-func addLine(p *plot.Plot, i int, name string, pts plotter.XYs) error {
-	line, marks, err := plotter.NewLinePoints(pts)
-	if err != nil {
-		return err
-	}
-	line.Color, line.Dashes = seriesColour(i), plotutil.Dashes(i)
-	marks.Color, marks.Shape = seriesColour(i), plotutil.Shape(i)
-	p.Add(line, marks)
-	p.Legend.Add(name, line, marks)
-	return nil
-}
-
 // ProfilePlot draws a state space by peg count on a log scale: positions
 // reachable up to symmetry, those that can still win, and dead ends. Layers
 // with no position of a kind leave a gap, since a log scale has no zero.
 func ProfilePlot(title string, layers []search.LayerStats) (Figure, error) {
 	p := newPlot(title, "pegs on the board", "positions (up to symmetry, log scale)", true)
-	p.Legend.Top = true
 	series := []struct {
 		name string
 		get  func(search.LayerStats) int64
@@ -104,7 +47,7 @@ func ProfilePlot(title string, layers []search.LayerStats) (Figure, error) {
 			return Figure{}, err
 		}
 	}
-	return Figure{p, plotWidth, plotHeight}, nil
+	return newFigure(p, plotWidth, plotHeight), nil
 }
 
 // BoardMap draws a board as it looks, each hole coloured by its value, and
@@ -114,7 +57,6 @@ func BoardMap(title string, b *engine.Board, values []float64, label func(float6
 	p := plot.New()
 	p.Title.Text = title
 	p.HideAxes()
-	p.Legend.Top = true
 	p.Legend.TextStyle.Font.Size = vg.Points(9)
 	var distinct []float64
 	undecided := false
@@ -185,44 +127,14 @@ func BoardMap(title string, b *engine.Board, values []float64, label func(float6
 		labels.TextStyle[i].Font.Size = 7
 	}
 	p.Add(labels)
-	// Keep the holes round: the same scale on both axes, with room on the
-	// right for the legend.
-	const legendRoom = 4.5
-	p.X.Min, p.X.Max = -0.6, xmax+0.6+legendRoom
+	// Keep the holes round: the same scale on both axes (the legend is
+	// beside the plot).
+	p.X.Min, p.X.Max = -0.6, xmax+0.6
 	p.Y.Min, p.Y.Max = -ymax-0.6, 0.6
 	unit := 1.1 * vg.Centimeter
-	w := vg.Length(xmax+1.2+legendRoom) * unit
+	w := vg.Length(xmax+1.2) * unit
 	h := vg.Length(ymax+1.2)*unit + 1.2*vg.Centimeter
-	return Figure{p, w, h}, nil
-}
-
-// swatch is a legend thumbnail: a square of colour.
-type swatch struct{ color color.Color }
-
-func (s swatch) Thumbnail(c *draw.Canvas) {
-	side := min(c.Max.X-c.Min.X, c.Max.Y-c.Min.Y)
-	x0, y0 := c.Max.X-side, c.Min.Y
-	c.FillPolygon(s.color, []vg.Point{{X: x0, Y: y0}, {X: x0, Y: y0 + side}, {X: x0 + side, Y: y0 + side}, {X: x0 + side, Y: y0}})
-}
-
-// seriesColours extends gonum's default palette (seven colours) for
-// figures with more series, such as the nine solver strategies: grey and
-// teal, hues the palette lacks, then its dark shades.
-var seriesColours = slices.Concat(plotutil.SoftColors,
-	[]color.Color{color.RGBA{R: 0x80, G: 0x80, B: 0x80, A: 0xff}, color.RGBA{R: 0x00, G: 0x80, B: 0x80, A: 0xff}},
-	plotutil.DarkColors)
-
-// seriesColour returns the colour of series i.
-func seriesColour(i int) color.Color { return seriesColours[i%len(seriesColours)] }
-
-// ramp returns colour i of n on a light-to-dark blue scale.
-func ramp(i, n int) color.Color {
-	t := 0.0
-	if n > 1 {
-		t = float64(i) / float64(n-1)
-	}
-	lerp := func(a, b float64) uint8 { return uint8(math.Round(a + (b-a)*t)) }
-	return color.RGBA{R: lerp(0xde, 0x08), G: lerp(0xeb, 0x30), B: lerp(0xf7, 0x6b), A: 0xff}
+	return newFigure(p, w, h), nil
 }
 
 // ScoreHistogram draws the distribution of difficulty scores of a pool of
@@ -239,14 +151,13 @@ func ScoreHistogram(title string, levels []generate.Level) (Figure, error) {
 	}
 	h.FillColor = plotutil.Color(0)
 	p.Add(h)
-	return Figure{p, plotWidth, plotHeight}, nil
+	return newFigure(p, plotWidth, plotHeight), nil
 }
 
 // ScoreByPegs draws each level's difficulty against its peg count, one
 // colour per grade.
 func ScoreByPegs(title string, levels []generate.Level) (Figure, error) {
 	p := newPlot(title, "pegs at the start", "difficulty score D (dimensionless)", false)
-	p.Legend.Top, p.Legend.Left = true, true
 	byGrade := map[int]plotter.XYs{}
 	for _, l := range levels {
 		byGrade[l.Grade] = append(byGrade[l.Grade], plotter.XY{X: float64(l.Pegs), Y: l.Score})
@@ -269,7 +180,7 @@ func ScoreByPegs(title string, levels []generate.Level) (Figure, error) {
 		}
 		p.Legend.Add(name, s)
 	}
-	return Figure{p, plotWidth, plotHeight}, nil
+	return newFigure(p, plotWidth, plotHeight), nil
 }
 
 // gradeColour runs from green (grade 1) to red (grade 5).
@@ -309,7 +220,6 @@ func fastest(results []bench.Result) (problems, strategies []string, best map[[2
 func StrategyTimes(title string, results []bench.Result) (Figure, error) {
 	problems, strategies, best := fastest(results)
 	p := newPlot(title, "problem", "median wall time (ms, log scale)", true)
-	p.Legend.Top, p.Legend.Left = true, true
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, d := range best {
 		ms := float64(d) / 1e6
@@ -321,7 +231,7 @@ func StrategyTimes(title string, results []bench.Result) (Figure, error) {
 	floor := lo / 3
 	width := 0.8 / float64(len(strategies))
 	for i, s := range strategies {
-		bars := &logBars{floor: floor, top: hi * 300, width: width, color: seriesColour(i)}
+		bars := &logBars{floor: floor, top: hi * 2, width: width, color: seriesColour(i)}
 		for j, pr := range problems {
 			if d, ok := best[[2]string{pr, s}]; ok {
 				bars.x = append(bars.x, float64(j)-0.4+width*(float64(i)+0.5))
@@ -332,7 +242,7 @@ func StrategyTimes(title string, results []bench.Result) (Figure, error) {
 		p.Legend.Add(s, bars)
 	}
 	p.NominalX(problems...)
-	return Figure{p, plotWidth + 4*vg.Centimeter, plotHeight + 2*vg.Centimeter}, nil
+	return newFigure(p, plotWidth+4*vg.Centimeter, plotHeight), nil
 }
 
 // logBars are bars rising from a floor, for a log-scale axis, where bars
@@ -372,7 +282,6 @@ func (b *logBars) Thumbnail(c *draw.Canvas) {
 // the ideal (speed-up equal to workers) for reference.
 func ScalingPlot(title string, results []bench.Result) (Figure, error) {
 	p := newPlot(title, "workers (goroutines)", "speed-up over 1 worker (×)", false)
-	p.Legend.Top, p.Legend.Left = true, true
 	type key struct{ problem, strategy string }
 	times := map[key]map[int]time.Duration{}
 	var strategies []string
@@ -427,26 +336,5 @@ func ScalingPlot(title string, results []bench.Result) (Figure, error) {
 	}
 	p.Y.Min = 0
 	p.X.Min = 0.8
-	return Figure{p, plotWidth, plotHeight}, nil
-}
-
-// writeFile writes wt to a file, through a temporary file renamed into
-// place, so that an interrupted report never leaves half a file.
-func writeFile(name string, wt interface {
-	WriteTo(w io.Writer) (int64, error)
-}) error {
-	tmp, err := os.CreateTemp(filepath.Dir(name), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	if _, err := wt.WriteTo(tmp); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", name, err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), name)
+	return newFigure(p, plotWidth, plotHeight), nil
 }

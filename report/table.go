@@ -1,5 +1,3 @@
-// Package report presents results: tables in text, Markdown, CSV and JSON,
-// and plots.
 package report
 
 import (
@@ -7,8 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/big"
+	"slices"
 	"strings"
 
+	"github.com/dustin/go-humanize"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
@@ -45,14 +46,63 @@ type Table struct {
 	Title  string
 	Header []string
 	Rows   [][]string
+	// Counts names the columns of counts. Text, Markdown and HTML show
+	// the integer that begins each of their cells, alone or followed by a
+	// space and words ("3408 each", "12 MiB"), with its digits grouped in
+	// threes (23,475,688), for a reader; CSV and JSON keep every cell as
+	// it is, for a program. Other cells of a count column (a note, a
+	// blank, a fraction) are shown as they are. Columns are named rather
+	// than every integer grouped so that integers that are not counts
+	// (hole labels, level names such as a year) are never touched.
+	Counts []string
 }
 
 // Add appends a row.
 func (t *Table) Add(cells ...string) { t.Rows = append(t.Rows, cells) }
 
+// Shown returns the rows as text, Markdown and HTML show them: the
+// counts of the Counts columns with their digits grouped.
+func (t *Table) Shown() [][]string {
+	var counts []int
+	for j, h := range t.Header {
+		if slices.Contains(t.Counts, h) {
+			counts = append(counts, j)
+		}
+	}
+	if len(counts) == 0 {
+		return t.Rows
+	}
+	rows := make([][]string, len(t.Rows))
+	for i, r := range t.Rows {
+		rows[i] = slices.Clone(r)
+		for _, j := range counts {
+			if j < len(r) {
+				rows[i][j] = grouped(r[j])
+			}
+		}
+	}
+	return rows
+}
+
+// grouped returns cell with the digits of the integer, of any size, that
+// it begins with, alone or before a space, grouped in threes; any other
+// cell ("", "not counted", "0.5", "2ms", "007", "1: 6816 each") it
+// returns as it is.
+func grouped(cell string) string {
+	num, rest, words := strings.Cut(cell, " ")
+	n, ok := new(big.Int).SetString(num, 10)
+	if !ok || n.String() != num {
+		return cell
+	}
+	if words {
+		return humanize.BigComma(n) + " " + rest
+	}
+	return humanize.BigComma(n)
+}
+
 // Write writes the table in format f. Text and Markdown tables are drawn by
-// tablewriter; CSV has one header line; JSON is an array of objects keyed by
-// the header.
+// tablewriter, their counts grouped (see Counts); CSV has one header line;
+// JSON is an array of objects keyed by the header.
 func (t *Table) Write(w io.Writer, f Format) error {
 	switch f {
 	case CSV:
@@ -89,7 +139,7 @@ func (t *Table) Write(w io.Writer, f Format) error {
 	}
 	tbl := tablewriter.NewTable(w, opts...)
 	tbl.Header(toAny(t.Header)...)
-	for _, r := range t.Rows {
+	for _, r := range t.Shown() {
 		if err := tbl.Append(toAny(r)...); err != nil {
 			return err
 		}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -67,59 +66,12 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}
-	if werr := writeBench(stdout, f, benchfmt, results); werr != nil {
+	write := func() error { return report.WriteBench(stdout, f, results) }
+	if benchfmt {
+		write = func() error { return bench.WriteBenchfmt(stdout, results) }
+	}
+	if werr := write(); werr != nil {
 		return werr
 	}
 	return err
-}
-
-func writeBench(w io.Writer, f report.Format, benchfmt bool, results []bench.Result) error {
-	if benchfmt {
-		return bench.WriteBenchfmt(w, results)
-	}
-	switch f {
-	case report.JSON:
-		type row struct {
-			Problem   string  `json:"problem"`
-			Strategy  string  `json:"strategy"`
-			Workers   int     `json:"workers"`
-			TimedOut  bool    `json:"timed_out"`
-			Solvable  bool    `json:"solvable"`
-			Winnable  int64   `json:"winnable"`
-			Positions int64   `json:"positions"`
-			RunsNS    []int64 `json:"runs_ns"`
-			MedianNS  int64   `json:"median_ns"`
-			MinNS     int64   `json:"min_ns"`
-			MaxNS     int64   `json:"max_ns"`
-			PerSecond float64 `json:"positions_per_second"`
-			Allocs    uint64  `json:"allocs_per_op"`
-			Bytes     uint64  `json:"bytes_per_op"`
-			PeakHeapB uint64  `json:"peak_heap_bytes"`
-		}
-		out := []row{}
-		for _, r := range results {
-			x := row{Problem: r.Problem, Strategy: r.Strategy, Workers: r.Workers, TimedOut: r.TimedOut,
-				Solvable: r.Answer.Solvable, Winnable: r.Answer.Winnable, Positions: r.Answer.Positions,
-				MedianNS: r.Median.Nanoseconds(), MinNS: r.Min.Nanoseconds(), MaxNS: r.Max.Nanoseconds(),
-				PerSecond: r.PositionsPerSecond(), Allocs: r.Allocs, Bytes: r.Bytes, PeakHeapB: r.PeakHeap, RunsNS: []int64{}}
-			for _, d := range r.Runs {
-				x.RunsNS = append(x.RunsNS, d.Nanoseconds())
-			}
-			out = append(out, x)
-		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
-	case report.CSV:
-		return report.BenchTable(results).Write(w, f)
-	}
-	if err := report.BenchTable(results).Write(w, f); err != nil {
-		return err
-	}
-	scaling := report.ScalingTable(results)
-	if len(scaling.Rows) == 0 {
-		return nil // no strategy ran at several worker counts
-	}
-	fmt.Fprintln(w)
-	return scaling.Write(w, f)
 }

@@ -3,9 +3,7 @@ package main
 import (
 	"context"
 	"io"
-	"strconv"
 
-	"pegs/engine"
 	"pegs/report"
 )
 
@@ -19,18 +17,9 @@ func runBoards(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	t := report.Table{Header: []string{"name", "description", "holes", "jumps", "symmetries", "classes", "centre"}}
-	for _, info := range engine.Boards() {
-		b, err := engine.Lookup(info.Name)
-		if err != nil {
-			return err
-		}
-		centre := "-"
-		if c, ok := b.Centre(); ok {
-			centre = b.Label(c)
-		}
-		t.Add(b.Name(), info.Description, strconv.Itoa(b.Holes()), strconv.Itoa(len(b.Jumps())),
-			strconv.Itoa(b.Symmetry().Len()), strconv.Itoa(b.Classes()), centre)
+	t, err := report.BoardsTable()
+	if err != nil {
+		return err
 	}
 	return t.Write(stdout, f)
 }

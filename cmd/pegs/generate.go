@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -85,9 +84,7 @@ func runGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		}
 		entry := generate.BoardCutoffs{Goal: b.FormatGoal(goal), Pool: len(pool),
 			Command: "pegs " + strings.Join(append([]string{"generate"}, args...), " "), Cuts: generate.Cutoffs(pool)}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]generate.BoardCutoffs{b.Name(): entry})
+		return report.WriteCutoffs(stdout, b.Name(), entry)
 	}
 	// Interrupted, --count keeps the levels finished: they come in candidate
 	// order, so they are the first levels the whole run would give.
@@ -116,15 +113,7 @@ func writeLevels(stdout io.Writer, out string, f report.Format, b *engine.Board,
 		defer fh.Close()
 		w = fh
 	}
-	if f == report.JSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"board": b.Name(), "goal": b.FormatGoal(goal), "seed": seed, "levels": levels})
-	}
-	for i, l := range levels {
-		fmt.Fprintf(w, "level %d: %d pegs, grade %d, score %.3f, par %d\n%s\n", i+1, l.Pegs, l.Grade, l.Score, l.Par, b.Picture(l.Position()))
-	}
-	return nil
+	return report.WriteLevels(w, f, b, goal, seed, levels)
 }
 
 // defaultPegs is the --pegs range where none is given: 6-20 on a board of

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -71,14 +70,7 @@ func runGrade(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	var rows []generate.Level
 	var names []string
-	write := func() error {
-		if f == report.JSON {
-			enc := json.NewEncoder(stdout)
-			enc.SetIndent("", "  ")
-			return enc.Encode(map[string]any{"board": b.Name(), "goal": b.FormatGoal(goal), "levels": rows})
-		}
-		return report.LevelsTable(rows, names).Write(stdout, f)
-	}
+	write := func() error { return report.WriteGrades(stdout, f, b, goal, rows, names) }
 	// Interrupted, the levels graded so far are kept.
 	stopped := func(err error) error {
 		if !errors.Is(err, context.Canceled) || len(rows) == 0 {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -93,7 +92,7 @@ func runHint(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	return writeHint(stdout, f, b, p, goal, h)
+	return report.WriteHint(stdout, f, b, p, goal, h)
 }
 
 // parseStartOrPicture reads holes to vacate or a picture.
@@ -103,79 +102,6 @@ func parseStartOrPicture(b *engine.Board, s string) (engine.Position, error) {
 		pf = positionFlags{position: s}
 	}
 	return pf.load(b)
-}
-
-type hintJSON struct {
-	Status         string   `json:"status"`
-	Jump           *string  `json:"jump"`
-	CenterPossible bool     `json:"center_possible"`
-	GoalPossible   bool     `json:"goal_possible"`
-	OnePegPossible bool     `json:"one_peg_possible"`
-	Fewest         int      `json:"fewest_reachable"`
-	Undo           int      `json:"undo"`
-	Movable        []string `json:"movable"`
-	Position       string   `json:"position"`
-}
-
-func statusText(b *engine.Board, goal engine.Goal, h search.Hint) string {
-	hole := "goal"
-	if c, ok := b.Centre(); ok && goal.Kind == engine.OnePegAt && goal.Hole == c {
-		hole = "centre"
-	} else if goal.Kind == engine.OnePegAt {
-		hole = b.Label(goal.Hole)
-	}
-	switch h.Status {
-	case search.GoalPossible:
-		if goal.Kind == engine.OnePeg {
-			return "one peg still possible"
-		}
-		return hole + " still possible"
-	case search.OnePegOnly:
-		return hole + " out of reach; one peg still possible"
-	case search.Won:
-		return "won"
-	}
-	return "dead end"
-}
-
-func writeHint(w io.Writer, f report.Format, b *engine.Board, p engine.Position, goal engine.Goal, h search.Hint) error {
-	movable := []string{}
-	for _, m := range h.Movable {
-		movable = append(movable, b.Label(m))
-	}
-	centre := false
-	if c, ok := b.Centre(); ok {
-		centre = h.GoalPossible && goal.Kind == engine.OnePegAt && goal.Hole == c
-	}
-	if f == report.JSON {
-		out := hintJSON{Status: statusText(b, goal, h), CenterPossible: centre, GoalPossible: h.GoalPossible,
-			OnePegPossible: h.OnePegPossible, Fewest: h.Fewest, Undo: h.Undo, Movable: movable, Position: b.Line(p)}
-		if h.Jump != nil {
-			s := b.FormatJump(*h.Jump)
-			out.Jump = &s
-		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
-	}
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "%s\n%s\n", b.Picture(p), statusText(b, goal, h))
-	if h.Jump != nil {
-		fmt.Fprintf(&sb, "hint: %s\n", b.FormatJump(*h.Jump))
-	}
-	if h.Status == search.DeadEnd {
-		fmt.Fprintf(&sb, "fewest pegs still reachable: %d\n", h.Fewest)
-	}
-	if h.Undo > 0 {
-		fmt.Fprintf(&sb, "take back %s to make the goal possible again\n", plural(h.Undo, "jump"))
-	}
-	jumpers := strings.Join(movable, " ")
-	if jumpers == "" {
-		jumpers = "none"
-	}
-	fmt.Fprintf(&sb, "pegs that can jump: %s\n", jumpers)
-	_, err := io.WriteString(w, sb.String())
-	return err
 }
 
 func runOracle(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -8,7 +8,7 @@ import (
 	"io"
 	"path/filepath"
 
-	"pegs/report"
+	"pegs/report/build"
 )
 
 func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -34,11 +34,11 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	opt := report.Options{Full: *full, Seed: *seed, Workers: sf.workers, Memory: budget}
+	opt := build.Options{Full: *full, Seed: *seed, Workers: sf.workers, Memory: budget}
 	if isTerminal(stderr) {
 		opt.Progress = func(step string) { fmt.Fprintf(stderr, "\r\033[K%s", step) }
 	}
-	err = report.Build(ctx, *out, opt)
+	err = build.Report(ctx, *out, opt)
 	if opt.Progress != nil {
 		fmt.Fprint(stderr, "\r\033[K")
 	}

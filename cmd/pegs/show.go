@@ -2,8 +2,9 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
+
+	"pegs/report"
 )
 
 func runShow(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -23,12 +24,5 @@ func runShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	centre := "none"
-	if c, ok := b.Centre(); ok {
-		centre = b.Label(c)
-	}
-	_, err = fmt.Fprintf(stdout, "board %s: %d holes, %d jumps, %d symmetries, %d position classes, centre %s\n\n%s\n%s\n%d pegs: %s\n",
-		b.Name(), b.Holes(), len(b.Jumps()), b.Symmetry().Len(), b.Classes(), centre,
-		b.LabelPicture(), b.Picture(p), p.Pegs(), b.Line(p))
-	return err
+	return report.WriteBoard(stdout, b, p)
 }

@@ -1,0 +1,140 @@
+package build
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"pegs/bench"
+	"pegs/engine"
+	"pegs/generate"
+	"pegs/internal/bytesize"
+	"pegs/report"
+	"pegs/search"
+)
+
+// levels is section 4: the plan's pools of generated levels, a pack taken
+// from the first, and the classic English levels graded the same way.
+func (b *builder) levels(ctx context.Context) (report.Section, error) {
+	sec := report.Section{Text: "Levels made by reverse play from the goal, measured on their whole state space, scored by the documented difficulty D " +
+		"(log10 J1 + 0.15·critical + 0.3·uniqueFirst − 0.2·log10(1 + solutions/(pegs − 1))) and graded 1..5 by the board's calibration. " +
+		"Every level was solved again and its solution replayed before it was kept."}
+	for i, pp := range b.plan.pools {
+		items, err := b.pool(ctx, pp, i == 0 && b.plan.pack > 0)
+		if err != nil {
+			return report.Section{}, err
+		}
+		sec.Items = append(sec.Items, items...)
+	}
+	if b.plan.classicMax > 0 {
+		items, err := b.classic(ctx)
+		if err != nil {
+			return report.Section{}, err
+		}
+		sec.Items = append(sec.Items, items...)
+	}
+	return sec, nil
+}
+
+// pool generates the levels of pp and shows their scores; with pack, it
+// also takes the plan's pack from them.
+func (b *builder) pool(ctx context.Context, pp poolPlan, pack bool) ([]report.Item, error) {
+	bd, err := engine.Lookup(pp.board)
+	if err != nil {
+		return nil, err
+	}
+	goal, err := bd.ParseGoal(pp.goal)
+	if err != nil {
+		return nil, err
+	}
+	b.progress(fmt.Sprintf("generating %d %s levels", pp.size, pp.board))
+	pool, err := generate.Generate(ctx, bd, pp.size, generate.Options{Goal: goal, MinPegs: pp.minP, MaxPegs: pp.maxP,
+		Seed: b.opt.Seed, Workers: b.opt.Workers, Memory: b.opt.Memory})
+	if err != nil {
+		return nil, fmt.Errorf("generating %s levels: %w", pp.board, err)
+	}
+	var items []report.Item
+	if pack {
+		levels, err := generate.Progression(pool, b.plan.pack)
+		if err != nil {
+			return nil, err
+		}
+		var gallery []report.Picture
+		for j, l := range levels {
+			file := fmt.Sprintf("levels/pack-%02d", j+1)
+			if err := report.SavePicture(b.path("figures"), file, bd, l.Position()); err != nil {
+				return nil, err
+			}
+			gallery = append(gallery, report.Picture{File: file, Caption: fmt.Sprintf("%d: %d pegs, grade %d", j+1, l.Pegs, l.Grade)})
+		}
+		items = append(items,
+			report.Item{Caption: fmt.Sprintf("A pack of %d %s levels (goal %s) taken from the pool at evenly spaced difficulty ranks: scores rise strictly.", len(levels), pp.board, pp.goal),
+				Table: report.LevelsTable(levels, nil), Name: "pack-" + fileName(pp.board)},
+			report.Item{Caption: "The pack's levels as pictures for a game's level list (PNG and SVG in figures/levels).", Gallery: gallery})
+	}
+	hist, err := report.ScoreHistogram(fmt.Sprintf("%s: difficulty of %d generated levels (%d-%d pegs)", pp.board, len(pool), pp.minP, pp.maxP), pool)
+	if err != nil {
+		return nil, err
+	}
+	file := "scores-" + fileName(pp.board)
+	if err := hist.Save(b.path("figures"), file); err != nil {
+		return nil, err
+	}
+	sc, err := report.ScoreByPegs(fmt.Sprintf("%s: difficulty against size, coloured by grade", pp.board), pool)
+	if err != nil {
+		return nil, err
+	}
+	if err := sc.Save(b.path("figures"), "score-pegs-"+fileName(pp.board)); err != nil {
+		return nil, err
+	}
+	return append(items,
+		report.Item{Caption: fmt.Sprintf("Every level of the %s pool, with its metrics (in the data files only).", pp.board), Table: report.LevelsTable(pool, nil), Name: "pool-" + fileName(pp.board), DataOnly: true},
+		report.Item{Caption: fmt.Sprintf("Distribution of difficulty scores in the %s pool.", pp.board), Figure: file},
+		report.Item{Caption: fmt.Sprintf("Each %s level's difficulty against its pegs, coloured by its grade on the %s calibration.", pp.board, pp.board), Figure: "score-pegs-" + fileName(pp.board)}), nil
+}
+
+// classic grades the classic English levels with the generator's measure.
+func (b *builder) classic(ctx context.Context) ([]report.Item, error) {
+	b.progress("grading the classic levels")
+	probs, err := bench.Suite("classic", engine.English())
+	if err != nil {
+		return nil, err
+	}
+	var levels []generate.Level
+	var names, skipped []string
+	var gallery []report.Picture
+	for _, p := range probs {
+		if p.Start.Pegs() > b.plan.classicMax {
+			skipped = append(skipped, fmt.Sprintf("%s (%d pegs)", p.Name, p.Start.Pegs()))
+			continue
+		}
+		m, d, err := generate.Grade(ctx, p.Board, p.Start, p.Goal, search.Options{Memory: b.opt.Memory})
+		if errors.Is(err, search.ErrMemory) {
+			skipped = append(skipped, fmt.Sprintf("%s (over the %s memory budget)", p.Name, bytesize.Format(b.opt.Memory)))
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("grading %s: %w", p.Name, err)
+		}
+		l, err := generate.NewLevel(ctx, p.Board, p.Start, p.Goal, m, d)
+		if err != nil {
+			return nil, fmt.Errorf("grading %s: %w", p.Name, err)
+		}
+		levels = append(levels, l)
+		names = append(names, p.Name)
+		file := "levels/classic-" + p.Name
+		if err := report.SavePicture(b.path("figures"), file, p.Board, p.Start); err != nil {
+			return nil, err
+		}
+		gallery = append(gallery, report.Picture{File: file, Caption: fmt.Sprintf("%s: %d pegs, grade %d", p.Name, l.Pegs, l.Grade)})
+	}
+	caption := "The classic English levels, in their traditional order, graded with the same measure."
+	if len(skipped) > 0 {
+		caption += " Not graded in this mode: " + strings.Join(skipped, ", ") + "."
+	}
+	return []report.Item{
+		{Caption: caption, Table: report.LevelsTable(levels, names), Name: "classic"},
+		{Caption: "The classic levels as pictures.", Gallery: gallery},
+	}, nil
+}

@@ -1,0 +1,195 @@
+package build
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"pegs/bench"
+	"pegs/engine"
+	"pegs/report"
+	"pegs/search"
+)
+
+// Options say what a report covers and how it runs.
+type Options struct {
+	// Full adds the searches that take many minutes: exact counts for every
+	// English start, the French starts, every board's state space within
+	// Memory, a larger level pool and longer benchmarks.
+	Full    bool
+	Seed    uint64
+	Workers int   // zero means GOMAXPROCS
+	Memory  int64 // budget for each search; zero means search.DefaultMemory
+	// Progress, if set, hears of each step as it starts.
+	Progress func(step string)
+}
+
+// plan is the work of each section; the quick and full reports differ only
+// in their plans.
+type plan struct {
+	boards     []string // section 1: every board listed
+	exploreMax int      // boards with more holes are listed but not searched
+	profiles   []string // section 3: boards searched in section 1
+	// vacancies lists more single-vacancy starts whose whole state space
+	// section 3 searches (goal: one peg anywhere), as "board:hole".
+	vacancies  []string
+	starts     []startPlan
+	pools      []poolPlan
+	pack       int // levels in the pack, taken from the first pool
+	classicMax int // classic levels with more pegs are not graded; 0 skips them
+	bench      string
+	benchOpt   bench.Options
+}
+
+// startPlan says how to decide a board's single-vacancy starts: "exact"
+// (search.Starts: every finish with its solutions), "pairs"
+// (search.StartPairs: which finishes are solvable) or "feasible" (position
+// classes only, no search).
+type startPlan struct {
+	board, how string
+}
+
+// poolPlan is a pool of generated levels: its board and goal, how many
+// levels, and their fewest and most pegs.
+type poolPlan struct {
+	board, goal      string
+	size, minP, maxP int
+}
+
+func quickPlan() plan {
+	return plan{
+		boards:     []string{"english", "french", "triangle:4", "triangle", "triangle:6", "triangle:7", "triangle:8", "triangle:9", "triangle:10", "diamond", "wiegleb"},
+		exploreMax: 33,
+		profiles:   []string{"english", "triangle", "triangle:7"},
+		starts:     []startPlan{{"english", "pairs"}, {"french", "feasible"}, {"triangle", "exact"}, {"triangle:6", "exact"}},
+		pools:      []poolPlan{{"english", "center", 160, 6, 16}, {"triangle", "any", 80, 5, 12}},
+		pack:       10,
+		classicMax: 24,
+		bench:      "classic",
+		benchOpt:   bench.Quick(),
+	}
+}
+
+func fullPlan() plan {
+	p := quickPlan()
+	p.exploreMax = engine.MaxHoles
+	p.profiles = []string{"english", "triangle", "triangle:7", "triangle:8"}
+	p.vacancies = []string{"french:c1", "french:d2", "french:d3"}
+	p.starts = []startPlan{{"english", "exact"}, {"french", "pairs"}, {"triangle", "exact"}, {"triangle:6", "exact"}}
+	p.pools = []poolPlan{{"english", "center", 1000, 6, 16}, {"triangle", "any", 400, 5, 12}}
+	p.pack = 20
+	p.classicMax = engine.MaxHoles
+	p.benchOpt = bench.Options{Runs: 3, Timeout: time.Minute}
+	return p
+}
+
+// Report runs the searches, generates levels, benchmarks the solvers and
+// writes the report into dir: index.md, index.html, figures/ and data/.
+// The index is rewritten after each section, so an interrupted build (ctx
+// cancelled) leaves the finished sections intact; Report then returns
+// ctx's error.
+func Report(ctx context.Context, dir string, opt Options) error {
+	p := quickPlan()
+	if opt.Full {
+		p = fullPlan()
+	}
+	return run(ctx, dir, p, opt)
+}
+
+// builder holds what the sections of one report share.
+type builder struct {
+	dir  string
+	opt  Options
+	plan plan
+	// analyses of the classic start of each board searched in section 1.
+	analyses map[string]*search.Analysis
+}
+
+// run writes the report of plan p into dir, one section at a time.
+func run(ctx context.Context, dir string, p plan, opt Options) error {
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	if opt.Memory <= 0 {
+		opt.Memory = search.DefaultMemory
+	}
+	if err := mkdirs(dir); err != nil {
+		return err
+	}
+	b := &builder{dir: dir, opt: opt, plan: p, analyses: map[string]*search.Analysis{}}
+	mode := "quick"
+	if opt.Full {
+		mode = "full"
+	}
+	doc := &report.Document{
+		Title: "Peg solitaire: boards, solvable starts, state spaces, graded levels and solver performance",
+		Intro: fmt.Sprintf("Made by `pegs report` (%s mode, seed %d). Every count is computed by the searches of this run and is exact; "+
+			"tables are deterministic for a seed, timings aside. Tables are also in data/ as CSV and JSON; figures are in figures/ as SVG and PNG.", mode, opt.Seed),
+	}
+	sections := []struct {
+		title string
+		run   func(context.Context) (report.Section, error)
+	}{
+		{"Boards", b.boards},
+		{"Solvable starts", b.starts},
+		{"State-space profiles", b.profiles},
+		{"Generated levels", b.levels},
+		{"Solver performance", b.performance},
+	}
+	for i, s := range sections {
+		b.progress(fmt.Sprintf("section %d/%d: %s", i+1, len(sections), strings.ToLower(s.title)))
+		sec, err := s.run(ctx)
+		if err != nil {
+			if errors.Is(err, context.Canceled) || ctx.Err() != nil {
+				doc.Status = fmt.Sprintf("Interrupted during section %d (%s); the sections before it are complete.", i+1, s.title)
+			} else {
+				doc.Status = fmt.Sprintf("Stopped by an error in section %d (%s): %v", i+1, s.title, err)
+			}
+			if serr := doc.Save(dir); serr != nil {
+				return serr
+			}
+			return fmt.Errorf("section %s: %w", s.title, err)
+		}
+		sec.Title = s.title
+		if err := sec.WriteData(b.path("data")); err != nil {
+			return err
+		}
+		doc.Sections = append(doc.Sections, sec)
+		if err := doc.Save(dir); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mkdirs makes the report's directories.
+func mkdirs(dir string) error {
+	for _, d := range []string{dir, filepath.Join(dir, "data"), filepath.Join(dir, "figures"), filepath.Join(dir, "figures", "levels")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (b *builder) path(elem ...string) string {
+	return filepath.Join(append([]string{b.dir}, elem...)...)
+}
+
+func (b *builder) progress(step string) {
+	if b.opt.Progress != nil {
+		b.opt.Progress(step)
+	}
+}
+
+func (b *builder) exploreOptions() search.ExploreOptions {
+	return search.ExploreOptions{Workers: b.opt.Workers, Memory: b.opt.Memory}
+}
+
+// fileName is a board's name as part of a file name.
+func fileName(board string) string { return strings.ReplaceAll(board, ":", "") }

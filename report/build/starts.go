@@ -1,0 +1,67 @@
+package build
+
+import (
+	"context"
+	"fmt"
+
+	"pegs/engine"
+	"pegs/report"
+	"pegs/search"
+)
+
+// starts is section 2: which single-vacancy starts of each board of the
+// plan can end with one peg, and where, decided as the plan says.
+func (b *builder) starts(ctx context.Context) (report.Section, error) {
+	sec := report.Section{Text: "Which single-vacancy starts can end with one peg, and where. " +
+		"\"Exact\" boards were searched exhaustively for every start, so every finish comes with its number of solutions; " +
+		"\"solvable\" boards had each (vacancy, finish) pair that the position classes allow decided by the depth-first solver; " +
+		"\"feasible\" boards show only what the position classes allow, an upper bound that the full report decides."}
+	for _, sp := range b.plan.starts {
+		bd, err := engine.Lookup(sp.board)
+		if err != nil {
+			return report.Section{}, err
+		}
+		b.progress(fmt.Sprintf("starts on %s (%s)", sp.board, sp.how))
+		var it report.Item
+		var fig report.Figure
+		switch sp.how {
+		case "exact":
+			res, err := search.Starts(ctx, bd, b.exploreOptions(), nil)
+			if err != nil {
+				return report.Section{}, fmt.Errorf("starts on %s: %w", sp.board, err)
+			}
+			it = report.Item{Caption: fmt.Sprintf("%s, exact: every single-vacancy start up to symmetry, its reachable positions, and its solutions by finishing hole.", sp.board),
+				Table: report.StartsTable(bd, res)}
+			fig, err = report.StartsMap(bd, res)
+			if err != nil {
+				return report.Section{}, err
+			}
+		case "pairs":
+			pairs, err := search.StartPairs(ctx, bd, search.Options{Memory: b.opt.Memory}, 0)
+			if err != nil {
+				return report.Section{}, fmt.Errorf("starts on %s: %w", sp.board, err)
+			}
+			it = report.Item{Caption: fmt.Sprintf("%s, solvable: for each start class, the finishing holes one peg can reach (every pair solved and its solution replayed).", sp.board),
+				Table: report.PairsTable(bd, pairs)}
+			fig, err = report.PairsMap(bd, pairs)
+			if err != nil {
+				return report.Section{}, err
+			}
+		case "feasible":
+			it = report.Item{Caption: fmt.Sprintf("%s, feasible: for each start class, the finishing holes the position classes allow (not searched in quick mode; `--full` decides each).", sp.board),
+				Table: report.FeasibleTable(bd)}
+			fig, err = report.FeasibleMap(bd)
+			if err != nil {
+				return report.Section{}, err
+			}
+		default:
+			return report.Section{}, fmt.Errorf("unknown starts plan %q", sp.how)
+		}
+		it.Name = "starts-" + fileName(sp.board)
+		if err := fig.Save(b.path("figures"), it.Name); err != nil {
+			return report.Section{}, err
+		}
+		sec.Items = append(sec.Items, it, report.Item{Caption: "The board drawn as it looks, each hole coloured by the result of the start that vacates it.", Figure: it.Name})
+	}
+	return sec, nil
+}
