@@ -24,12 +24,10 @@ import (
 	"pegs/search"
 )
 
-// Problem is one position to solve toward a goal.
+// Problem is one position to solve toward a goal, by name.
 type Problem struct {
-	Name  string
-	Board *engine.Board
-	Start engine.Position
-	Goal  engine.Goal
+	Name string
+	search.Problem
 }
 
 // Answer is what a strategy found: whether the goal can be met and, for
@@ -47,34 +45,37 @@ type Strategy struct {
 	Run      func(ctx context.Context, p Problem, workers int) (Answer, error)
 }
 
-func solveWith(level search.Level) func(context.Context, Problem, int) (Answer, error) {
+// solveWith returns the depth-first strategy s, whose runs share their
+// endgame tables: the first run on a board (the warm-up) builds them.
+func solveWith(s search.Strategy, tables *search.Tables) func(context.Context, Problem, int) (Answer, error) {
 	return func(ctx context.Context, p Problem, _ int) (Answer, error) {
-		sol, err := search.Solve(ctx, p.Board, p.Start, p.Goal, search.Options{Level: level})
+		sol, err := search.Solve(ctx, p.Problem, search.Options{Strategy: s, Tables: tables})
 		return Answer{Solvable: sol.Solvable, Winnable: -1, Positions: sol.Nodes}, err
 	}
 }
 
 // Strategies returns every strategy, in the order tables list them.
 func Strategies() []Strategy {
+	tables := &search.Tables{}
 	return []Strategy{
-		{Name: "backtrack", Run: solveWith(search.Plain)},
-		{Name: "dfs-table", Run: solveWith(search.Table)},
-		{Name: "dfs-symmetry", Run: solveWith(search.Symmetric)},
-		{Name: "dfs-pruned", Run: solveWith(search.Pruned)},
-		{Name: "dfs-beam", Run: solveWith(search.Full)},
+		{Name: "backtrack", Run: solveWith(search.Backtrack, tables)},
+		{Name: "dfs-table", Run: solveWith(search.DeadTable, tables)},
+		{Name: "dfs-symmetry", Run: solveWith(search.SymmetryTable, tables)},
+		{Name: "dfs-pruned", Run: solveWith(search.Pruned, tables)},
+		{Name: "dfs-beam", Run: solveWith(search.Best, tables)},
 		{Name: "dfs+layered", Parallel: true, Run: func(ctx context.Context, p Problem, w int) (Answer, error) {
-			sol, err := search.Decide(ctx, search.Problem{Board: p.Board, Start: p.Start, Goal: p.Goal}, search.ExploreOptions{Workers: w})
+			sol, err := search.Decide(ctx, p.Problem, search.Options{Workers: w, Tables: tables})
 			return Answer{Solvable: sol.Solvable, Winnable: -1, Positions: sol.Nodes}, err
 		}},
 		{Name: "layered", Parallel: true, Run: func(ctx context.Context, p Problem, w int) (Answer, error) {
-			a, err := search.Explore(ctx, search.Problem{Board: p.Board, Start: p.Start, Goal: p.Goal}, search.ExploreOptions{Workers: w})
+			a, err := search.Explore(ctx, p.Problem, search.Options{Workers: w})
 			if err != nil {
 				return Answer{}, err
 			}
 			return Answer{Solvable: a.Solutions.Sign() > 0, Winnable: a.Winnable, Positions: a.Reachable}, nil
 		}},
 		{Name: "bidirectional", Parallel: true, Run: func(ctx context.Context, p Problem, w int) (Answer, error) {
-			ws, err := search.Winnable(ctx, search.Problem{Board: p.Board, Start: p.Start, Goal: p.Goal}, search.ExploreOptions{Workers: w})
+			ws, err := search.Winnable(ctx, p.Problem, search.Options{Workers: w})
 			if err != nil {
 				return Answer{}, err
 			}
@@ -85,7 +86,7 @@ func Strategies() []Strategy {
 			return Answer{Solvable: ws.Contains(p.Start), Winnable: ws.Winnable, Positions: reached}, nil
 		}},
 		{Name: "fewest-moves", Parallel: true, Run: func(ctx context.Context, p Problem, w int) (Answer, error) {
-			ms, err := search.FewestMoves(ctx, p.Board, p.Start, p.Goal, search.ExploreOptions{Workers: w})
+			ms, err := search.FewestMoves(ctx, p.Problem, search.Options{Workers: w})
 			if err != nil {
 				return Answer{}, err
 			}
@@ -151,26 +152,26 @@ func Suite(name string, b *engine.Board) ([]Problem, error) {
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, Problem{c.name, eng, p, g})
+			out = append(out, Problem{c.name, search.Problem{Board: eng, Start: p, Goal: g}})
 		}
 		return out, nil
 	case "triangle":
 		tri, _ := engine.Lookup("triangle")
 		var out []Problem
 		for h := range tri.Holes() {
-			out = append(out, Problem{"vacate-" + tri.Label(h), tri, tri.Full() &^ (1 << uint(h)), engine.Goal{Kind: engine.OnePeg}})
+			out = append(out, Problem{"vacate-" + tri.Label(h), search.Problem{Board: tri, Start: tri.Full() &^ (1 << uint(h)), Goal: engine.Goal{Kind: engine.OnePeg}}})
 		}
 		return out, nil
 	case "english":
 		eng := engine.English()
 		g, _ := eng.ParseGoal("center")
-		return []Problem{{"centre", eng, eng.Start(), g}}, nil
+		return []Problem{{"centre", search.Problem{Board: eng, Start: eng.Start(), Goal: g}}}, nil
 	case "french":
 		fr := engine.French()
 		var out []Problem
 		for _, h := range []string{"c1", "d2", "d3"} {
 			p, _ := fr.Vacate(h)
-			out = append(out, Problem{"vacate-" + h, fr, p, engine.Goal{Kind: engine.OnePeg}})
+			out = append(out, Problem{"vacate-" + h, search.Problem{Board: fr, Start: p, Goal: engine.Goal{Kind: engine.OnePeg}}})
 		}
 		return out, nil
 	case "midgame":
@@ -184,7 +185,7 @@ func Suite(name string, b *engine.Board) ([]Problem, error) {
 				moves := eng.Moves(nil, p)
 				p = p.Apply(moves[rng.IntN(len(moves))]) // 24 pegs or more always have a jump
 			}
-			out = append(out, Problem{fmt.Sprintf("game-%d", len(out)+1), eng, p, g})
+			out = append(out, Problem{fmt.Sprintf("game-%d", len(out)+1), search.Problem{Board: eng, Start: p, Goal: g}})
 		}
 		return out, nil
 	case "generated":
@@ -196,7 +197,7 @@ func Suite(name string, b *engine.Board) ([]Problem, error) {
 		}
 		var out []Problem
 		for i, l := range levels {
-			out = append(out, Problem{fmt.Sprintf("gen-%02d", i+1), eng, l.Position(), g})
+			out = append(out, Problem{fmt.Sprintf("gen-%02d", i+1), search.Problem{Board: eng, Start: l.Position(), Goal: g}})
 		}
 		return out, nil
 	}
@@ -223,7 +224,7 @@ func levelFile(path string, b *engine.Board) ([]Problem, error) {
 	}
 	var out []Problem
 	for _, l := range levels {
-		out = append(out, Problem{l.Name, b, l.Position, goal})
+		out = append(out, Problem{l.Name, search.Problem{Board: b, Start: l.Position, Goal: goal}})
 	}
 	return out, nil
 }

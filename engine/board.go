@@ -419,30 +419,33 @@ func Boards() []BoardInfo {
 }
 
 // Lookup returns the built-in board with the given name: english, french,
-// triangle, triangle:N (N = 4..10), diamond or wiegleb.
+// triangle, triangle:N (N = 4..10), diamond or wiegleb. Each built-in board
+// is built once and then shared: a Board is immutable, and searches may
+// key tables by it.
 func Lookup(name string) (*Board, error) {
 	n := strings.ToLower(strings.TrimSpace(name))
 	if n == "triangle:5" {
 		n = "triangle"
 	}
-	cacheMu.Lock()
-	defer cacheMu.Unlock()
-	if b, ok := cache[n]; ok {
-		return b, nil
+	if b, ok := builtBoards[n]; ok {
+		return b()
 	}
-	b, err := lookup(n, name)
-	if err == nil {
-		cache[n] = b
-	}
-	return b, err
+	return lookup(n, name)
 }
 
-// Built-in boards are immutable, so Lookup hands out one copy of each; a
-// search can then keep tables per board.
-var (
-	cacheMu sync.Mutex
-	cache   = map[string]*Board{}
-)
+// builtBoards builds each built-in board once, by name.
+var builtBoards = func() map[string]func() (*Board, error) {
+	m := map[string]func() (*Board, error){}
+	for _, e := range builtin {
+		m[e.name] = sync.OnceValues(e.make)
+	}
+	for rows := 4; rows <= 10; rows++ {
+		if rows != 5 {
+			m["triangle:"+strconv.Itoa(rows)] = sync.OnceValues(func() (*Board, error) { return Triangle(rows) })
+		}
+	}
+	return m
+}()
 
 func lookup(n, name string) (*Board, error) {
 	for _, e := range builtin {

@@ -12,6 +12,7 @@ import (
 
 	"pegs/engine"
 	"pegs/search"
+	"pegs/search/measure"
 )
 
 // Options say what levels to make.
@@ -92,6 +93,8 @@ func Generate(ctx context.Context, b *engine.Board, count int, opt Options) ([]L
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// The workers' solves share their endgame tables.
+	tables := &search.Tables{}
 	g, gctx := errgroup.WithContext(ctx)
 	results := make(chan result)
 	var next atomic.Uint64
@@ -103,7 +106,7 @@ func Generate(ctx context.Context, b *engine.Board, count int, opt Options) ([]L
 				r.i = i
 				if p := candidate(b, opt, i); p != 0 {
 					var err error
-					if r.l, r.good, err = make1(gctx, b, p, opt); err != nil {
+					if r.l, r.good, err = make1(gctx, b, p, opt, tables); err != nil {
 						return err
 					}
 				}
@@ -239,27 +242,38 @@ func symmetricCandidate(b *engine.Board, opt Options, rng *rand.Rand, target int
 
 // make1 measures and solves one candidate; good is false for a level a
 // random player wins too often.
-func make1(ctx context.Context, b *engine.Board, p engine.Position, opt Options) (Level, bool, error) {
+func make1(ctx context.Context, b *engine.Board, p engine.Position, opt Options, tables *search.Tables) (Level, bool, error) {
+	sopt := search.Options{Memory: opt.Memory, Tables: tables}
+	prob := search.Problem{Board: b, Start: p, Goal: opt.Goal}
 	if opt.Symmetric {
-		sol, err := search.Solve(ctx, b, p, opt.Goal, search.Options{Memory: opt.Memory})
+		sol, err := search.Solve(ctx, prob, sopt)
 		if err != nil || !sol.Solvable {
 			return Level{}, false, err
 		}
 	}
 	// The par is measured only for levels that pass.
-	m, ok, err := search.MeasureIf(ctx, b, p, opt.Goal, search.Options{Memory: opt.Memory}, acceptable)
+	m, ok, err := measure.LevelIf(ctx, b, p, opt.Goal, memory(opt.Memory), acceptable)
 	if err != nil || !ok {
 		return Level{}, false, err
 	}
 	d := Score(m)
-	l, err := NewLevel(ctx, b, p, opt.Goal, m, d)
+	l, err := newLevel(ctx, b, p, opt.Goal, m, d, sopt)
 	return l, err == nil, err
 }
 
-// NewLevel assembles a level from its metrics, solving it again and
-// replaying the solution.
-func NewLevel(ctx context.Context, b *engine.Board, p engine.Position, goal engine.Goal, m search.LevelMetrics, d Difficulty) (Level, error) {
-	sol, err := search.Solve(ctx, b, p, goal, search.Options{})
+// memory returns a budget in bytes: n, or search.DefaultMemory if n is not
+// positive.
+func memory(n int64) int64 {
+	if n > 0 {
+		return n
+	}
+	return search.DefaultMemory
+}
+
+// newLevel assembles a level from its metrics, solving it again (with opt)
+// and replaying the solution.
+func newLevel(ctx context.Context, b *engine.Board, p engine.Position, goal engine.Goal, m measure.Metrics, d Difficulty, opt search.Options) (Level, error) {
+	sol, err := search.Solve(ctx, search.Problem{Board: b, Start: p, Goal: goal}, opt)
 	if err != nil {
 		return Level{}, err
 	}

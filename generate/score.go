@@ -1,7 +1,7 @@
 // Package generate grades peg solitaire levels by difficulty.
 //
 // The difficulty score combines exact metrics of a level's whole state
-// space (search.Measure):
+// space (measure.Level):
 //
 //	D = log10(J1) + 0.15·critical + 0.3·uniqueFirst − 0.2·log10(1 + solutions/(pegs − 1))
 //
@@ -14,11 +14,14 @@ package generate
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
 	"math/big"
 
 	"pegs/engine"
 	"pegs/search"
+	"pegs/search/measure"
 )
 
 // Difficulty is a level's score and its parts.
@@ -31,7 +34,7 @@ type Difficulty struct {
 }
 
 // Score computes the difficulty of measured metrics.
-func Score(m search.LevelMetrics) Difficulty {
+func Score(m measure.Metrics) Difficulty {
 	var d Difficulty
 	d.Attempts = math.Log10(m.J1)
 	d.Critical = 0.15 * float64(m.Critical)
@@ -46,17 +49,30 @@ func Score(m search.LevelMetrics) Difficulty {
 	return d
 }
 
-// Grade measures a level and scores it.
-func Grade(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, opt search.Options) (search.LevelMetrics, Difficulty, error) {
-	m, err := search.Measure(ctx, b, start, goal, opt)
-	if err != nil {
-		return m, Difficulty{}, err
+// ErrUnsolvable reports a level that cannot meet its goal.
+var ErrUnsolvable = errors.New("no line of jumps reaches it")
+
+// Grade measures the level that starts at start on board b (its metrics
+// on its whole state space), scores its difficulty, and solves it and
+// replays the solution, as Generate does for the levels it makes. opt's
+// Memory bounds the measuring and the solving. A level that cannot meet
+// goal is an ErrUnsolvable error.
+func Grade(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, opt search.Options) (Level, error) {
+	if !b.Feasible(start, goal) {
+		return Level{}, fmt.Errorf("%w: the position class rules it out", ErrUnsolvable)
 	}
-	return m, Score(m), nil
+	m, err := measure.Level(ctx, b, start, goal, memory(opt.Memory))
+	if err != nil {
+		return Level{}, err
+	}
+	if m.Solutions.Sign() == 0 {
+		return Level{}, ErrUnsolvable
+	}
+	return newLevel(ctx, b, start, goal, m, Score(m), opt)
 }
 
 // acceptable reports whether measured metrics make a level: solvable, and
 // not won by a random player more than half the time.
-func acceptable(m search.LevelMetrics) bool {
+func acceptable(m measure.Metrics) bool {
 	return m.Solutions.Sign() > 0 && m.P0 <= maxP0
 }

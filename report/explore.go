@@ -53,7 +53,7 @@ func goalText(b *engine.Board, g engine.Goal) string {
 	switch g.Kind {
 	case engine.OnePeg:
 		return "one peg anywhere"
-	case engine.Fewest:
+	case engine.FewestPegs:
 		return "fewest pegs"
 	}
 	return "one peg at " + b.Label(g.Hole)

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"pegs/engine"
-	"pegs/search"
+	"pegs/search/hint"
 )
 
 // HintJSON is the JSON output of pegs hint.
@@ -25,7 +25,7 @@ type HintJSON struct {
 }
 
 // statusText says in words what is still possible from a position.
-func statusText(b *engine.Board, goal engine.Goal, h search.Hint) string {
+func statusText(b *engine.Board, goal engine.Goal, h hint.Hint) string {
 	hole := "goal"
 	if c, ok := b.Centre(); ok && goal.Kind == engine.OnePegAt && goal.Hole == c {
 		hole = "centre"
@@ -33,14 +33,14 @@ func statusText(b *engine.Board, goal engine.Goal, h search.Hint) string {
 		hole = b.Label(goal.Hole)
 	}
 	switch h.Status {
-	case search.GoalPossible:
+	case hint.GoalPossible:
 		if goal.Kind == engine.OnePeg {
 			return "one peg still possible"
 		}
 		return hole + " still possible"
-	case search.OnePegOnly:
+	case hint.OnePegOnly:
 		return hole + " out of reach; one peg still possible"
-	case search.Won:
+	case hint.Won:
 		return "won"
 	}
 	return "dead end"
@@ -49,7 +49,7 @@ func statusText(b *engine.Board, goal engine.Goal, h search.Hint) string {
 // WriteHint writes hint h for position p toward goal on board b: in text
 // the position, what is still possible, the next good jump, how many jumps
 // to take back and the pegs that can jump; in JSON HintJSON.
-func WriteHint(w io.Writer, f Format, b *engine.Board, p engine.Position, goal engine.Goal, h search.Hint) error {
+func WriteHint(w io.Writer, f Format, b *engine.Board, p engine.Position, goal engine.Goal, h hint.Hint) error {
 	movable := []string{}
 	for _, m := range h.Movable {
 		movable = append(movable, b.Label(m))
@@ -72,7 +72,7 @@ func WriteHint(w io.Writer, f Format, b *engine.Board, p engine.Position, goal e
 	if h.Jump != nil {
 		fmt.Fprintf(&sb, "hint: %s\n", b.FormatJump(*h.Jump))
 	}
-	if h.Status == search.DeadEnd {
+	if h.Status == hint.DeadEnd {
 		fmt.Fprintf(&sb, "fewest pegs still reachable: %d\n", h.Fewest)
 	}
 	if h.Undo > 0 {

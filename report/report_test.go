@@ -111,7 +111,7 @@ func TestProfileSVG(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := search.Explore(context.Background(), search.Problem{Board: b, Start: b.Full() &^ 1, Goal: engine.Goal{Kind: engine.OnePeg}}, search.ExploreOptions{})
+	a, err := search.Explore(context.Background(), search.Problem{Board: b, Start: b.Full() &^ 1, Goal: engine.Goal{Kind: engine.OnePeg}}, search.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,20 +3,17 @@ package search
 import (
 	"context"
 
-	"pegs/engine"
 	"pegs/search/internal/bfs"
+	"pegs/search/internal/dfs"
 )
 
 // MovesSolution is a solution with the fewest moves, where a move is one or
-// more consecutive jumps by the same peg.
+// more consecutive jumps by the same peg. Its Nodes count the positions
+// the breadth-first search expanded.
 type MovesSolution struct {
-	Solvable bool
-	Refuted  bool // by position class, without a search
-	Jumps    []engine.Jump
-	Moves    int
-	// Nodes counts the positions the breadth-first search expanded;
-	// Winnable the positions it was restricted to.
-	Nodes    int64
+	Solution
+	Moves int
+	// Winnable counts the positions the search was restricted to.
 	Winnable int64
 }
 
@@ -37,12 +34,17 @@ func FewestMoves(ctx context.Context, prob Problem, opt Options) (MovesSolution,
 		return MovesSolution{}, err
 	}
 	if !b.Feasible(start, goal) {
-		return MovesSolution{Refuted: true}, nil
+		return MovesSolution{Solution: Solution{Refuted: true, Final: start}}, nil
 	}
 	ws, err := Winnable(ctx, prob, opt)
 	if err != nil {
 		return MovesSolution{}, err
 	}
 	r, err := bfs.FewestMoves(ctx, b, start, goal, ws.group, ws.containsCanonical)
-	return MovesSolution{Solvable: r.Solvable, Jumps: r.Jumps, Moves: r.Moves, Nodes: r.Nodes, Winnable: ws.Winnable}, err
+	sol := MovesSolution{Solution: Solution{Jumps: r.Jumps, Final: start, Nodes: r.Nodes}, Moves: r.Moves, Winnable: ws.Winnable}
+	if err == nil && r.Solvable {
+		sol.Final, err = dfs.Replay(b, start, goal, r.Jumps)
+		sol.Solvable = err == nil
+	}
+	return sol, err
 }

@@ -3,14 +3,12 @@ package search
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math/big"
 	"math/bits"
 	"slices"
 	"time"
 
 	"pegs/engine"
-	"pegs/internal/bytesize"
 	"pegs/search/internal/key"
 	"pegs/search/internal/layered"
 	"pegs/search/internal/memory"
@@ -36,90 +34,97 @@ var errTooManyStarts = errors.New("more start classes than a word holds beside a
 // single-vacancy start: the union holds the answer, so no walk back is
 // needed. A position and its tags share one 64-bit word (see packing), so
 // the boards with more start classes than free bits beside their holes
-// (64 - holes) search one start at a time. A layer past the middle is kept until the layer it pairs with
-// (the complements' peg count) is found; then each start's solutions are
-// counted through its winnable positions (countWinning).
+// (64 - holes) search one start at a time. A layer past the middle is
+// kept until the layer it pairs with (the complements' peg count) is
+// found; then each start's solutions are counted through its winnable
+// positions (countWinning).
 func startsTogether(ctx context.Context, b *engine.Board, reps []int, opt Options, done func(i int, a *Analysis) error) error {
-	t0 := time.Now()
 	n := b.Holes()
 	pk, ok := key.PackingFor(n, len(reps))
 	if !ok {
 		return errTooManyStarts
 	}
 	group := b.Symmetry()
-	gen := movegen.New(b, group)
-	mem := memory.New(opt.memory())
-	workers := opt.Workers
-	as := make([]*Analysis, len(reps))
+	t := &together{t0: time.Now(), b: b, reps: reps, opt: opt, pk: pk, group: group, gen: movegen.New(b, group),
+		mem: memory.New(opt.memory()), upper: map[int]*layered.Layer{}, win: map[int]*layered.Layer{}, layers: map[int]int{}}
+	defer func() {
+		for _, l := range t.upper {
+			t.mem.Give(l.Bytes())
+		}
+	}()
+	if err := t.forward(ctx); err != nil {
+		return err
+	}
+	for pegs, l := range t.win {
+		by := tagCounts(l.Keys, pk.Tags, opt.Workers)
+		for i, a := range t.as {
+			a.Layers[t.layers[pegs]].Winnable = by[i]
+		}
+	}
+	for i := range reps {
+		if err := t.count(ctx, i); err != nil {
+			return err
+		}
+		if err := done(i, t.as[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// together is the state of startsTogether.
+type together struct {
+	t0    time.Time
+	b     *engine.Board
+	reps  []int
+	opt   Options
+	pk    key.Packing
+	group *engine.Group
+	gen   *movegen.Gen
+	mem   *memory.Budget
+	as    []*Analysis // by start
+	// upper holds the layers past the middle until paired; win the
+	// winnable positions and their tags, by peg count.
+	upper, win map[int]*layered.Layer
+	layers     map[int]int // peg count -> index in each analysis's Layers
+}
+
+// forward expands the union of the starts' state spaces layer by layer,
+// counting each start's positions, and pairs each layer with the one of
+// its complements' peg count to find the winnable positions.
+func (t *together) forward(ctx context.Context) error {
+	n, b, pk, mem := t.b.Holes(), t.b, t.pk, t.mem
 	first := &layered.Layer{Pegs: n - 1}
-	for i, h := range reps {
-		as[i] = &Analysis{Symmetries: group.Len(), Solutions: new(big.Int),
-			SolutionsByFinish: map[int]*big.Int{}, SolutionsByOrbit: map[int]*big.Int{}, Orbits: map[int][]int{}}
-		first.Keys = append(first.Keys, pk.Key(group.Canonical(b.Full()&^(1<<uint(h))))|1<<uint(i))
+	for i, h := range t.reps {
+		t.as = append(t.as, &Analysis{Symmetries: t.group.Len(), Solutions: new(big.Int),
+			SolutionsByFinish: map[int]*big.Int{}, SolutionsByOrbit: map[int]*big.Int{}, Orbits: map[int][]int{}})
+		first.Keys = append(first.Keys, pk.Key(t.group.Canonical(b.Full()&^(1<<uint(h))))|1<<uint(i))
 	}
 	slices.Sort(first.Keys)
 	if err := mem.Take(first.Bytes(), "the first layer"); err != nil {
 		return err
 	}
-	e := &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: workers, Pack: &pk, Mem: mem}
-	upper := map[int]*layered.Layer{} // layers past the middle, until paired
-	win := map[int]*layered.Layer{}   // winnable positions and their tags
-	defer func() {
-		for _, l := range upper {
-			mem.Give(l.Bytes())
-		}
-	}()
-	// pair finds the winnable positions of lower layer l and of the layer
-	// with the complements' peg count.
-	pair := func(l *layered.Layer) error {
-		up := l
-		if n-l.Pegs != l.Pegs {
-			up = upper[n-l.Pegs]
-			delete(upper, n-l.Pegs)
-		}
-		if up == nil {
-			return nil
-		}
-		if err := mem.Take(int64(up.Len())*16, "the complements of a layer"); err != nil {
-			return err
-		}
-		lw, err := pick(l, layered.ComplementKeys(up.Keys, b, group, pk, workers), pk.Tags, workers, mem)
-		mem.Give(int64(up.Len()) * 16)
-		if err != nil {
-			return err
-		}
-		win[l.Pegs] = lw
-		if up != l {
-			// Complemented, l's winnable positions are up's.
-			uw, err := pick(up, layered.ComplementKeys(lw.Keys, b, group, pk, workers), pk.Tags, workers, mem)
-			if err != nil {
-				return err
-			}
-			win[up.Pegs] = uw
-			mem.Give(up.Bytes())
-		}
-		return nil
-	}
-	layers := map[int]int{} // peg count -> index in each analysis's Layers
+	e := &layered.Expander{Gen: t.gen, Tuning: t.opt.knobs.layered, Workers: t.opt.Workers, Pack: &pk, Mem: mem}
+	progress := t.opt.config().Progress
 	for cur := first; ; {
-		if opt.Progress != nil {
+		if progress != nil {
 			pegs := cur.Pegs
-			e.Progress = func(done, total int) { opt.Progress(Progress{Phase: "forward", Pegs: pegs, Done: done, Total: total}) }
+			e.Progress = func(done, total int) { progress("forward", pegs, done, total) }
 		}
 		next, st, err := e.Next(ctx, cur)
 		if err != nil {
 			mem.Give(cur.Bytes())
 			return err
 		}
-		by := tagCounts(cur.Keys, pk.Tags, workers)
-		layers[cur.Pegs] = len(as[0].Layers)
-		for i, a := range as {
+		by := tagCounts(cur.Keys, pk.Tags, t.opt.Workers)
+		t.layers[cur.Pegs] = len(t.as[0].Layers)
+		for i, a := range t.as {
 			a.Layers = append(a.Layers, LayerStats{Pegs: cur.Pegs, Reachable: by[i], ReachableRaw: st.RawBy[i], DeadEnds: st.DeadBy[i]})
 		}
 		if 2*cur.Pegs > n {
-			upper[cur.Pegs] = cur
+			t.upper[cur.Pegs] = cur
 		} else {
-			err := pair(cur)
+			err := t.pair(cur)
 			mem.Give(cur.Bytes())
 			if err != nil {
 				mem.Give(next.Bytes())
@@ -128,57 +133,84 @@ func startsTogether(ctx context.Context, b *engine.Board, reps []int, opt Option
 		}
 		if next.Len() == 0 {
 			mem.Give(next.Bytes())
-			break
+			return nil
 		}
 		// Layers grow toward the middle, and those past it are kept until
 		// paired: if the layers still to come there, each at least as big
 		// as this one, cannot fit, stop now rather than at the middle (the
 		// French board's union gives up after about a minute).
 		if ahead := int64(next.Pegs - n/2 - 1); ahead > 0 {
-			if need := mem.Used() + ahead*next.Bytes(); need > mem.Limit() {
+			if more := ahead * next.Bytes(); mem.Used()+more > mem.Limit() {
 				mem.Give(next.Bytes())
-				return fmt.Errorf("%w: the union of the starts' state spaces needs at least %s (budget %s, set with --mem)",
-					ErrMemory, bytesize.Format(need), bytesize.Format(mem.Limit()))
+				return &MemoryError{What: "the layers of the union of the starts' state spaces still to come", Need: more, InUse: mem.Used(), Budget: mem.Limit()}
 			}
 		}
 		cur = next
 	}
-	for pegs, l := range win {
-		by := tagCounts(l.Keys, pk.Tags, workers)
-		for i, a := range as {
-			a.Layers[layers[pegs]].Winnable = by[i]
-		}
+}
+
+// pair finds the winnable positions of lower layer l and of the layer with
+// the complements' peg count.
+func (t *together) pair(l *layered.Layer) error {
+	n, mem, workers := t.b.Holes(), t.mem, t.opt.Workers
+	up := l
+	if n-l.Pegs != l.Pegs {
+		up = t.upper[n-l.Pegs]
+		delete(t.upper, n-l.Pegs)
 	}
-	for i, a := range as {
-		// A start's layers are those it reaches.
-		a.Layers = slices.DeleteFunc(a.Layers, func(l LayerStats) bool { return l.Reachable == 0 })
-		for _, l := range a.Layers {
-			a.Reachable += l.Reachable
-			a.ReachableRaw += l.ReachableRaw
-			a.Winnable += l.Winnable
-			a.DeadEnds += l.DeadEnds
-		}
-		keys := withTag(win, pk, i, workers)
-		var held int64
-		for _, l := range keys {
-			held += l.Bytes()
-		}
-		if err := mem.Take(held, "a start's winnable positions"); err != nil {
-			return err
-		}
-		prob := Problem{Board: b, Start: b.Full() &^ (1 << uint(reps[i])), Goal: engine.Goal{Kind: engine.OnePeg}}
-		// Starts reports no random-play odds: count paths only.
-		err := a.countWinning(ctx, prob, &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: workers, Counts: true, NoMass: true, Mem: mem}, keys, opt.config().Progress)
-		mem.Give(held)
+	if up == nil {
+		return nil
+	}
+	if err := mem.Take(int64(up.Len())*16, "the complements of a layer"); err != nil {
+		return err
+	}
+	lw, err := pick(l, layered.ComplementKeys(up.Keys, t.b, t.group, t.pk, workers), t.pk.Tags, workers, mem)
+	mem.Give(int64(up.Len()) * 16)
+	if err != nil {
+		return err
+	}
+	t.win[l.Pegs] = lw
+	if up != l {
+		// Complemented, l's winnable positions are up's.
+		uw, err := pick(up, layered.ComplementKeys(lw.Keys, t.b, t.group, t.pk, workers), t.pk.Tags, workers, mem)
 		if err != nil {
 			return err
 		}
-		a.PeakBytes = mem.Peak()
-		a.Elapsed = time.Since(t0)
-		if err := done(i, a); err != nil {
-			return err
-		}
+		t.win[up.Pegs] = uw
+		mem.Give(up.Bytes())
 	}
+	return nil
+}
+
+// count sums start i's layers and counts its solutions through its
+// winnable positions.
+func (t *together) count(ctx context.Context, i int) error {
+	a := t.as[i]
+	// A start's layers are those it reaches.
+	a.Layers = slices.DeleteFunc(a.Layers, func(l LayerStats) bool { return l.Reachable == 0 })
+	for _, l := range a.Layers {
+		a.Reachable += l.Reachable
+		a.ReachableRaw += l.ReachableRaw
+		a.Winnable += l.Winnable
+		a.DeadEnds += l.DeadEnds
+	}
+	keys := withTag(t.win, t.pk, i, t.opt.Workers)
+	var held int64
+	for _, l := range keys {
+		held += l.Bytes()
+	}
+	if err := t.mem.Take(held, "a start's winnable positions"); err != nil {
+		return err
+	}
+	defer t.mem.Give(held)
+	prob := Problem{Board: t.b, Start: t.b.Full() &^ (1 << uint(t.reps[i])), Goal: engine.Goal{Kind: engine.OnePeg}}
+	// Starts reports no random-play odds: count paths only.
+	e := &layered.Expander{Gen: t.gen, Tuning: t.opt.knobs.layered, Workers: t.opt.Workers, Counts: true, NoMass: true, Mem: t.mem}
+	if err := a.countWinning(ctx, prob, e, keys, t.opt.config().Progress); err != nil {
+		return err
+	}
+	a.PeakBytes = t.mem.Peak()
+	a.Elapsed = time.Since(t.t0)
 	return nil
 }
 

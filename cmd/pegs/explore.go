@@ -16,7 +16,7 @@ func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var pf problemFlags
 	var sf searchFlags
 	pf.register(fs, false)
-	sf.register(fs, "8GiB")
+	sf.register(fs, search.DefaultExhaustiveMemory)
 	format := fs.String("format", "text", "output format: text, markdown, csv (the layer table) or json")
 	winOnly := fs.Bool("winnable-only", false, "find only the winnable positions (faster: no path counts)")
 	whole := fs.Bool("whole-group", false, "with --goal any, count positions up to every symmetry of the board even where it moves the start\n(up to 8 times fewer positions on a start no symmetry fixes; finishes that only those symmetries tell apart are counted together)")
@@ -47,7 +47,7 @@ func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *reachOnly && *noGames {
 		return usagef("--reachable-only counts no games already: leave out --no-games")
 	}
-	opt := search.ExploreOptions{Workers: sf.workers, Memory: budget, Progress: progress(stderr, ""), WholeGroup: *whole, NoGames: *noGames, ReachableOnly: *reachOnly}
+	opt := search.Options{Workers: sf.workers, Memory: budget, Progress: progress(stderr, ""), WholeGroup: *whole, NoGames: *noGames, ReachableOnly: *reachOnly}
 	if *winOnly {
 		w, err := search.Winnable(ctx, prob, opt)
 		if w != nil && errors.Is(err, context.Canceled) {

@@ -279,9 +279,11 @@ type searchFlags struct {
 	many bool
 }
 
-func (f *searchFlags) register(fs *flag.FlagSet, mem string) {
+// register adds --workers and --mem, whose default is mem bytes (one of
+// search's default budgets).
+func (f *searchFlags) register(fs *flag.FlagSet, mem int64) {
 	fs.IntVar(&f.workers, "workers", 0, "worker goroutines (default: one per CPU)")
-	fs.StringVar(&f.mem, "mem", mem, "memory budget; a search stops with a message before passing it")
+	fs.StringVar(&f.mem, "mem", humanize.IBytes(uint64(mem)), "memory budget; a search stops with a message before passing it")
 }
 
 // load checks the flags and returns the budget in bytes; it also asks the

@@ -12,6 +12,7 @@ import (
 	"pegs/engine"
 	"pegs/generate"
 	"pegs/report"
+	"pegs/search"
 )
 
 func runGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -20,7 +21,7 @@ func runGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	sf := searchFlags{many: true}
 	pf.boardFlags.register(fs)
 	pf.registerGoal(fs, false)
-	sf.register(fs, "4GiB")
+	sf.register(fs, search.DefaultMemory)
 	count := fs.Int("count", 0, "make this many distinct levels")
 	pack := fs.Int("pack", 0, "make a progression of this many levels, difficulty strictly rising")
 	calibrate := fs.Int("calibrate", 0, "make a pool of this many levels and print the board's grade cut points for generate/calibration.json")

@@ -19,7 +19,7 @@ func runGrade(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var sf searchFlags
 	pf.boardFlags.register(fs)
 	pf.registerGoal(fs, false)
-	sf.register(fs, "4GiB")
+	sf.register(fs, search.DefaultMemory)
 	position := fs.String("position", "", "the level: a picture or @FILE")
 	levels := fs.String("levels", "", "a file of levels, one 'name picture' per line")
 	format := fs.String("format", "text", "output format: text, markdown, csv or json")
@@ -82,18 +82,12 @@ func runGrade(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		return reported{err}
 	}
+	tables := &search.Tables{}
 	for _, l := range lv {
-		if !b.Feasible(l.pos, goal) {
-			return fmt.Errorf("level %s cannot reach goal %s (position class)", l.name, b.FormatGoal(goal))
+		lvl, err := generate.Grade(ctx, b, l.pos, goal, search.Options{Memory: budget, Tables: tables})
+		if errors.Is(err, generate.ErrUnsolvable) {
+			return fmt.Errorf("level %s has no solution to goal %s: %w", l.name, b.FormatGoal(goal), err)
 		}
-		m, d, err := generate.Grade(ctx, b, l.pos, goal, search.Options{Memory: budget})
-		if err != nil {
-			return stopped(fmt.Errorf("level %s: %w", l.name, err))
-		}
-		if m.Solutions.Sign() == 0 {
-			return fmt.Errorf("level %s has no solution to goal %s", l.name, b.FormatGoal(goal))
-		}
-		lvl, err := generate.NewLevel(ctx, b, l.pos, goal, m, d)
 		if err != nil {
 			return stopped(fmt.Errorf("level %s: %w", l.name, err))
 		}

@@ -7,9 +7,12 @@ import (
 	"os"
 	"strings"
 
+	"github.com/dustin/go-humanize"
+
 	"pegs/engine"
 	"pegs/report"
 	"pegs/search"
+	"pegs/search/hint"
 )
 
 func runHint(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -22,7 +25,7 @@ func runHint(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	history := fs.String("history", "", "the jumps played from --start, such as 'f4-d4, d2-d4' (chains allowed)")
 	oracleFile := fs.String("oracle", "", "an oracle file from 'pegs oracle' for this level: answers without searching")
 	format := fs.String("format", "text", "output format: text or json")
-	mem := fs.String("mem", "4GiB", "memory budget for the searches")
+	mem := fs.String("mem", humanize.IBytes(search.DefaultMemory), "memory budget for the searches")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -38,7 +41,7 @@ func runHint(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	var hist *search.History
+	var hist *hint.History
 	if *startFlag != "" {
 		start, err := parseStartOrPicture(b, *startFlag)
 		if err != nil {
@@ -48,7 +51,7 @@ func runHint(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if err != nil {
 			return usagef("--history: %w", err)
 		}
-		hist = &search.History{Start: start, Jumps: jumps}
+		hist = &hint.History{Start: start, Jumps: jumps}
 	} else if *history != "" {
 		return usagef("--history needs --start")
 	}
@@ -69,13 +72,14 @@ func runHint(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if p == 0 {
 		return usagef("the position has no pegs")
 	}
-	var oracle search.Winner
+	adv := hint.NewAdvisor(hint.Options{Memory: budget})
+	defer adv.Close()
 	if *oracleFile != "" {
 		fh, err := os.Open(*oracleFile)
 		if err != nil {
 			return err
 		}
-		o, err := search.LoadOracle(fh, b)
+		o, err := hint.LoadOracle(fh, b)
 		fh.Close()
 		if err != nil {
 			return fmt.Errorf("%s: %w", *oracleFile, err)
@@ -86,9 +90,9 @@ func runHint(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if hist != nil && hist.Start != o.Start() {
 			return usagef("--oracle %s is for the level that starts %s, not --start %s", *oracleFile, b.Line(o.Start()), b.Line(hist.Start))
 		}
-		oracle = o
+		adv.AddOracle(o)
 	}
-	h, err := search.Advise(ctx, b, p, goal, hist, oracle, search.Options{Memory: budget})
+	h, err := adv.Hint(ctx, b, p, goal, hist)
 	if err != nil {
 		return err
 	}
@@ -109,7 +113,7 @@ func runOracle(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var pf problemFlags
 	var sf searchFlags
 	pf.register(fs, false)
-	sf.register(fs, "8GiB")
+	sf.register(fs, search.DefaultExhaustiveMemory)
 	out := fs.String("out", "", "file to write (required)")
 	fewest := fs.Bool("fewest", false, "also store the fewest pegs of the dead ends of many pegs (a bigger file; every hint a lookup)")
 	if err := parse(fs, args); err != nil {
@@ -126,12 +130,12 @@ func runOracle(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	o, err := search.NewOracle(ctx, search.Problem{Board: b, Start: start, Goal: goal}, search.ExploreOptions{Workers: sf.workers, Memory: budget, Progress: progress(stderr, "")})
+	o, err := hint.NewOracle(ctx, search.Problem{Board: b, Start: start, Goal: goal}, search.Options{Workers: sf.workers, Memory: budget, Progress: progress(stderr, "")})
 	if err != nil {
 		return err
 	}
 	if *fewest {
-		if err := o.AddFewest(ctx, search.ExploreOptions{Workers: sf.workers, Memory: budget, Progress: progress(stderr, "")}); err != nil {
+		if err := o.AddFewest(ctx, search.Options{Workers: sf.workers, Memory: budget, Progress: progress(stderr, "")}); err != nil {
 			return err
 		}
 	}

@@ -18,6 +18,10 @@ import (
 	"os/signal"
 	"sort"
 	"strings"
+
+	"github.com/dustin/go-humanize"
+
+	"pegs/search"
 )
 
 func main() {
@@ -47,15 +51,26 @@ func exitCode(err error, stderr io.Writer) int {
 	var ue usageError
 	if errors.As(err, &ue) {
 		if !ue.printed {
-			fmt.Fprintln(stderr, "pegs:", oneLine(err.Error()))
+			fmt.Fprintln(stderr, "pegs:", message(err))
 		}
 		return 2
 	}
-	fmt.Fprintln(stderr, "pegs:", oneLine(err.Error()))
+	fmt.Fprintln(stderr, "pegs:", message(err))
 	return 1
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// message returns err as one line; a search's memory refusal names the
+// flag that sets the budget.
+func message(err error) string {
+	s := err.Error()
+	if me, ok := errors.AsType[*search.MemoryError](err); ok {
+		budget := humanize.IBytes(uint64(me.Budget))
+		s = strings.Replace(s, "(budget "+budget+")", "(budget "+budget+", set with --mem)", 1)
+	}
+	return oneLine(s)
+}
 
 // reported marks a failure the command has already told the user about
 // (an interruption, and where what finished went): exit status 1, nothing

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"pegs/report/build"
+	"pegs/search"
 )
 
 func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -18,7 +19,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	full := fs.Bool("full", false, "add exact counts for every English start, the French starts, larger boards, a larger level pool and longer benchmarks (hours)")
 	seed := fs.Uint64("seed", 1, "seed of the generated levels")
 	var sf searchFlags
-	sf.register(fs, "8GiB")
+	sf.register(fs, search.DefaultExhaustiveMemory)
 	if err := parse(fs, args); err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var pf problemFlags
 	var sf searchFlags
 	pf.register(fs, true)
-	sf.register(fs, "4GiB")
+	sf.register(fs, search.DefaultMemory)
 	format := fs.String("format", "text", "output format: text or json")
 	metric := fs.String("metric", "jumps", "jumps: any solution, as jumps; moves: a solution with the fewest moves (a chain of jumps by one peg is one move), proved shortest")
 	if err := parse(fs, args); err != nil {
@@ -39,7 +39,7 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case "jumps":
 	case "moves":
 		byMoves = true
-		if goal.Kind == engine.Fewest {
+		if goal.Kind == engine.FewestPegs {
 			return usagef("--metric moves needs a one-peg goal (any, center or a hole)")
 		}
 	default:
@@ -48,17 +48,14 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	t0 := time.Now()
 	var sol search.Solution
 	if byMoves {
-		ms, err := search.FewestMoves(ctx, b, start, goal, search.ExploreOptions{Workers: sf.workers, Memory: budget, Progress: progress(stderr, "")})
+		ms, err := search.FewestMoves(ctx, search.Problem{Board: b, Start: start, Goal: goal}, search.Options{Workers: sf.workers, Memory: budget, Progress: progress(stderr, "")})
 		if err != nil {
 			return err
 		}
-		sol = search.Solution{Solvable: ms.Solvable, Refuted: ms.Refuted, Jumps: ms.Jumps, Nodes: ms.Nodes, Final: start}
-		if ms.Solvable {
-			sol.Final, _ = b.Replay(start, ms.Jumps)
-		}
+		sol = ms.Solution
 	} else {
 		var err error
-		sol, err = search.Decide(ctx, search.Problem{Board: b, Start: start, Goal: goal}, search.ExploreOptions{Workers: sf.workers, Memory: budget, Progress: progress(stderr, "")})
+		sol, err = search.Decide(ctx, search.Problem{Board: b, Start: start, Goal: goal}, search.Options{Workers: sf.workers, Memory: budget, Progress: progress(stderr, "")})
 		if err != nil {
 			return err
 		}

@@ -17,7 +17,7 @@ func runStarts(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	bf.register(fs)
 	goalFlag := fs.String("goal", "all", "what the board picture marks: any (one peg anywhere), complement (one peg in the start hole) or all (both)")
 	var sf searchFlags
-	sf.register(fs, "8GiB")
+	sf.register(fs, search.DefaultExhaustiveMemory)
 	format := fs.String("format", "text", "output format: text, markdown, csv or json")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -39,7 +39,7 @@ func runStarts(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	opt := search.ExploreOptions{Workers: sf.workers, Memory: budget, Progress: progress(stderr, "starts: ")}
+	opt := search.Options{Workers: sf.workers, Memory: budget, Progress: progress(stderr, "starts: ")}
 	results, err := search.Starts(ctx, b, opt, func(r search.StartResult) {
 		if isTerminal(stderr) {
 			fmt.Fprintf(stderr, "\rstart %s done%s\n", b.Label(r.Hole), strings.Repeat(" ", 40))

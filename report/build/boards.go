@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/dustin/go-humanize"
+
 	"pegs/engine"
-	"pegs/internal/bytesize"
 	"pegs/report"
 	"pegs/search"
 )
@@ -41,7 +42,7 @@ func (b *builder) boards(ctx context.Context) (report.Section, error) {
 			a, err := search.Explore(ctx, search.Problem{Board: bd, Start: start, Goal: goal}, b.exploreOptions())
 			switch {
 			case errors.Is(err, search.ErrMemory):
-				t.Add(append(row, "over the "+bytesize.Format(b.opt.Memory)+" memory budget", "", "", "", "", "")...)
+				t.Add(append(row, "over the "+humanize.IBytes(uint64(b.opt.Memory))+" memory budget", "", "", "", "", "")...)
 			case err != nil:
 				return report.Section{}, fmt.Errorf("%s: %w", name, err)
 			default:

@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dustin/go-humanize"
+
 	"pegs/bench"
 	"pegs/engine"
 	"pegs/generate"
-	"pegs/internal/bytesize"
 	"pegs/report"
 	"pegs/search"
 )
@@ -109,15 +110,11 @@ func (b *builder) classic(ctx context.Context) ([]report.Item, error) {
 			skipped = append(skipped, fmt.Sprintf("%s (%d pegs)", p.Name, p.Start.Pegs()))
 			continue
 		}
-		m, d, err := generate.Grade(ctx, p.Board, p.Start, p.Goal, search.Options{Memory: b.opt.Memory})
+		l, err := generate.Grade(ctx, p.Board, p.Start, p.Goal, search.Options{Memory: b.opt.Memory, Tables: b.tables})
 		if errors.Is(err, search.ErrMemory) {
-			skipped = append(skipped, fmt.Sprintf("%s (over the %s memory budget)", p.Name, bytesize.Format(b.opt.Memory)))
+			skipped = append(skipped, fmt.Sprintf("%s (over the %s memory budget)", p.Name, humanize.IBytes(uint64(b.opt.Memory))))
 			continue
 		}
-		if err != nil {
-			return nil, fmt.Errorf("grading %s: %w", p.Name, err)
-		}
-		l, err := generate.NewLevel(ctx, p.Board, p.Start, p.Goal, m, d)
 		if err != nil {
 			return nil, fmt.Errorf("grading %s: %w", p.Name, err)
 		}

@@ -108,6 +108,8 @@ type builder struct {
 	plan plan
 	// analyses of the classic start of each board searched in section 1.
 	analyses map[string]*search.Analysis
+	// tables are shared by the report's depth-first searches.
+	tables *search.Tables
 }
 
 // run writes the report of plan p into dir, one section at a time.
@@ -121,7 +123,7 @@ func run(ctx context.Context, dir string, p plan, opt Options) error {
 	if err := mkdirs(dir); err != nil {
 		return err
 	}
-	b := &builder{dir: dir, opt: opt, plan: p, analyses: map[string]*search.Analysis{}}
+	b := &builder{dir: dir, opt: opt, plan: p, analyses: map[string]*search.Analysis{}, tables: &search.Tables{}}
 	mode := "quick"
 	if opt.Full {
 		mode = "full"
@@ -187,8 +189,8 @@ func (b *builder) progress(step string) {
 	}
 }
 
-func (b *builder) exploreOptions() search.ExploreOptions {
-	return search.ExploreOptions{Workers: b.opt.Workers, Memory: b.opt.Memory}
+func (b *builder) exploreOptions() search.Options {
+	return search.Options{Workers: b.opt.Workers, Memory: b.opt.Memory}
 }
 
 // fileName is a board's name as part of a file name.

@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dustin/go-humanize"
+
 	"pegs/engine"
-	"pegs/internal/bytesize"
 	"pegs/report"
 	"pegs/search"
 )
@@ -67,7 +68,7 @@ func (b *builder) vacancy(ctx context.Context, v string) ([]report.Item, error) 
 	a, err := search.Explore(ctx, search.Problem{Board: bd, Start: start, Goal: engine.Goal{Kind: engine.OnePeg}}, opt)
 	if errors.Is(err, search.ErrMemory) {
 		return []report.Item{{Caption: fmt.Sprintf("%s, vacate %s: the whole state space needs more than the %s memory budget; not searched to the end.",
-			bd.Name(), hole, bytesize.Format(b.opt.Memory))}}, nil
+			bd.Name(), hole, humanize.IBytes(uint64(b.opt.Memory)))}}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", v, err)

@@ -89,79 +89,15 @@ func LevelIf(ctx context.Context, b *engine.Board, start engine.Position, goal e
 	case goal.Kind == engine.FewestPegs:
 		return Metrics{}, false, errors.New("measuring a level needs a one-peg goal (any, center or a hole)")
 	}
-	gen := movegen.New(b, b.GoalSymmetry(goal))
-	group := gen.Group
-	memo := newNodeTable()
-	// imgs[d] holds the symmetric images of the position at depth d, each
-	// child's images being its parent's XOR the jump's image masks.
-	imgs := make([][]engine.Position, start.Pegs()+1)
-	for d := range imgs {
-		imgs[d] = make([]engine.Position, group.Len())
+	w := newWalk(ctx, b, start, goal, budget)
+	root := w.visit(start, 0)
+	if w.err != nil {
+		return Metrics{}, false, w.err
 	}
-	group.Images(start, imgs[0])
-	var visit func(p engine.Position, depth int) *levelNode
-	visit = func(p engine.Position, depth int) *levelNode {
-		n, fresh := memo.get(movegen.Canonical(imgs[depth]))
-		if !fresh {
-			return n
-		}
-		if memo.n&0xfff == 0 && err == nil {
-			err = ctx.Err()
-			if held := int64(memo.n) * nodeBytes; held > budget {
-				const chunk = 0x1000 * nodeBytes // held since the last look
-				err = &search.MemoryError{What: fmt.Sprintf("the %d positions of a level", memo.n), Need: chunk, InUse: held - chunk, Budget: budget}
-			}
-		}
-		moves := gen.AppendMoves(nil, p)
-		if len(moves) == 0 || err != nil {
-			n.win = goal.Reached(p)
-			n.stuck = !n.win
-			n.games = exact.U128{Lo: 1}
-			if n.win {
-				n.p0, n.p1, n.sol = 1, 1, exact.U128{Lo: 1}
-			}
-			return n
-		}
-		var win bool
-		var p0, p1, length float64
-		var sol, games exact.U128
-		allowed := 0
-		for _, k := range moves {
-			gen.ChildImages(imgs[depth+1], imgs[depth], k)
-			c := visit(p^gen.Masks[k], depth+1)
-			win = win || c.win
-			p0 += c.p0
-			sol, _ = sol.Add(c.sol)
-			games, _ = games.Add(c.games)
-			if !c.stuck {
-				allowed++
-				p1 += c.p1
-				length += c.len
-			}
-		}
-		if allowed == 0 {
-			// Every jump sticks: the player has no choice to make.
-			for _, k := range moves {
-				c := memo.find(group.Canonical(p ^ gen.Masks[k]))
-				p1 += c.p1
-				length += c.len
-			}
-			allowed = len(moves)
-		}
-		n.win, n.sol, n.games = win, sol, games
-		n.p0 = p0 / float64(len(moves))
-		n.p1 = p1 / float64(allowed)
-		n.len = 1 + length/float64(allowed)
-		return n
-	}
-	root := visit(start, 0)
-	if err != nil {
-		return Metrics{}, false, err
-	}
-	m = Metrics{Pegs: start.Pegs(), Reachable: int64(memo.n), Solutions: root.sol.Big(), Games: root.games.Big(),
+	m = Metrics{Pegs: start.Pegs(), Reachable: int64(w.memo.n), Solutions: root.sol.Big(), Games: root.games.Big(),
 		P0: root.p0, P1: root.p1, MeanAttempt: root.len}
-	for i := range memo.n {
-		if memo.node(uint32(i)).win {
+	for i := range w.memo.n {
+		if w.memo.node(uint32(i)).win {
 			m.Winnable++
 		}
 	}
@@ -170,44 +106,16 @@ func LevelIf(ctx context.Context, b *engine.Board, start engine.Position, goal e
 	} else {
 		m.J1 = math.Inf(1)
 	}
-	// The most likely winning line: from the start, the winnable child the
-	// P1 player is likeliest to win from.
-	winningFirst := 0
-	for _, k := range gen.AppendMoves(nil, start) {
-		if memo.find(group.Canonical(start ^ gen.Masks[k])).win {
-			winningFirst++
-		}
-	}
-	m.UniqueFirst = winningFirst == 1
-	for p := start; root.win; {
-		moves := gen.AppendMoves(nil, p)
-		if len(moves) == 0 {
-			break
-		}
-		var best engine.Position
-		bestP, losing := -1.0, false
-		for _, k := range moves {
-			q := p ^ gen.Masks[k]
-			c := memo.find(group.Canonical(q))
-			if !c.win {
-				losing = true
-				continue
-			}
-			if c.p1 > bestP {
-				best, bestP = q, c.p1
-			}
-		}
-		if losing {
-			m.Critical++
-		}
-		p = best
+	m.UniqueFirst = w.winningChildren(start) == 1
+	if root.win {
+		m.Critical = w.critical(start)
 	}
 	if keep != nil && !keep(m) {
 		return m, false, nil
 	}
 	if root.win {
-		ms, err := bfs.FewestMoves(ctx, b, start, goal, group, func(c engine.Position) bool {
-			n := memo.find(c)
+		ms, err := bfs.FewestMoves(ctx, b, start, goal, w.group, func(c engine.Position) bool {
+			n := w.memo.find(c)
 			return n != nil && n.win
 		})
 		if err != nil {
@@ -216,6 +124,134 @@ func LevelIf(ctx context.Context, b *engine.Board, start engine.Position, goal e
 		m.FewestMoves = ms.Moves
 	}
 	return m, true, nil
+}
+
+// walk is a depth-first walk of a level's whole state space, memoized by
+// canonical position.
+type walk struct {
+	ctx    context.Context
+	goal   engine.Goal
+	budget int64
+	gen    *movegen.Gen
+	group  *engine.Group
+	memo   *nodeTable
+	// imgs[d] holds the symmetric images of the position at depth d, each
+	// child's images being its parent's XOR the jump's image masks.
+	imgs [][]engine.Position
+	err  error
+}
+
+func newWalk(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, budget int64) *walk {
+	gen := movegen.New(b, b.GoalSymmetry(goal))
+	w := &walk{ctx: ctx, goal: goal, budget: budget, gen: gen, group: gen.Group, memo: newNodeTable()}
+	w.imgs = make([][]engine.Position, start.Pegs()+1)
+	for d := range w.imgs {
+		w.imgs[d] = make([]engine.Position, w.group.Len())
+	}
+	w.group.Images(start, w.imgs[0])
+	return w
+}
+
+// visit returns the node of p, reached at depth, measuring it and every
+// position it reaches on first sight.
+func (w *walk) visit(p engine.Position, depth int) *levelNode {
+	n, fresh := w.memo.get(movegen.Canonical(w.imgs[depth]))
+	if !fresh {
+		return n
+	}
+	if w.memo.n&0xfff == 0 && w.err == nil {
+		w.err = w.ctx.Err()
+		if held := int64(w.memo.n) * nodeBytes; held > w.budget {
+			const chunk = 0x1000 * nodeBytes // held since the last look
+			w.err = &search.MemoryError{What: fmt.Sprintf("the %d positions of a level", w.memo.n), Need: chunk, InUse: held - chunk, Budget: w.budget}
+		}
+	}
+	moves := w.gen.AppendMoves(nil, p)
+	if len(moves) == 0 || w.err != nil {
+		n.win = w.goal.Reached(p)
+		n.stuck = !n.win
+		n.games = exact.U128{Lo: 1}
+		if n.win {
+			n.p0, n.p1, n.sol = 1, 1, exact.U128{Lo: 1}
+		}
+		return n
+	}
+	var win bool
+	var p0, p1, length float64
+	var sol, games exact.U128
+	allowed := 0
+	for _, k := range moves {
+		w.gen.ChildImages(w.imgs[depth+1], w.imgs[depth], k)
+		c := w.visit(p^w.gen.Masks[k], depth+1)
+		win = win || c.win
+		p0 += c.p0
+		sol, _ = sol.Add(c.sol)
+		games, _ = games.Add(c.games)
+		if !c.stuck {
+			allowed++
+			p1 += c.p1
+			length += c.len
+		}
+	}
+	if allowed == 0 {
+		// Every jump sticks: the player has no choice to make.
+		for _, k := range moves {
+			c := w.memo.find(w.group.Canonical(p ^ w.gen.Masks[k]))
+			p1 += c.p1
+			length += c.len
+		}
+		allowed = len(moves)
+	}
+	n.win, n.sol, n.games = win, sol, games
+	n.p0 = p0 / float64(len(moves))
+	n.p1 = p1 / float64(allowed)
+	n.len = 1 + length/float64(allowed)
+	return n
+}
+
+// child returns the node of p's child by jump k.
+func (w *walk) child(p engine.Position, k int16) *levelNode {
+	return w.memo.find(w.group.Canonical(p ^ w.gen.Masks[k]))
+}
+
+// winningChildren counts the jumps from p that keep the level winnable.
+func (w *walk) winningChildren(p engine.Position) int {
+	n := 0
+	for _, k := range w.gen.AppendMoves(nil, p) {
+		if w.child(p, k).win {
+			n++
+		}
+	}
+	return n
+}
+
+// critical counts the positions on the most likely winning line from p (a
+// winnable position: from each, the winnable child the P1 player is
+// likeliest to win from) at which some jump loses.
+func (w *walk) critical(p engine.Position) int {
+	critical := 0
+	for {
+		moves := w.gen.AppendMoves(nil, p)
+		if len(moves) == 0 {
+			return critical
+		}
+		var best engine.Position
+		bestP, losing := -1.0, false
+		for _, k := range moves {
+			c := w.child(p, k)
+			if !c.win {
+				losing = true
+				continue
+			}
+			if c.p1 > bestP {
+				best, bestP = p^w.gen.Masks[k], c.p1
+			}
+		}
+		if losing {
+			critical++
+		}
+		p = best
+	}
 }
 
 // nodeTable maps canonical positions to their nodes: open addressing over

@@ -3,9 +3,15 @@ package layered
 import (
 	"fmt"
 	"math/bits"
+	"sort"
 	"unsafe"
 
+	"golang.org/x/sync/errgroup"
+
+	"pegs/engine"
+	"pegs/search/internal/key"
 	"pegs/search/internal/memory"
+	"pegs/search/internal/pool"
 )
 
 // bucketTable holds the distinct children of one bucket found so far while
@@ -82,7 +88,7 @@ func (t *bucketTable[R]) alloc(size int) error {
 			return err // t is as it was
 		}
 		nt := *t
-		nt.slots, nt.size, nt.n = written[R](size+tableSlack), size, 0
+		nt.slots, nt.size, nt.n = memory.Touched[R](size+tableSlack), size, 0
 		if nt.place(old) {
 			*t = nt
 			break
@@ -97,20 +103,6 @@ func (t *bucketTable[R]) alloc(size int) error {
 		t.mem.Give(freed)
 	}
 	return nil
-}
-
-// written returns n zero values with every page of their memory written
-// once. Memory fresh from the system reads as a shared page of zeros until
-// it is written, and a table's first touch of a slot is a probe's read: each
-// page then faults twice, and the second fault flushes the page from every
-// core's TLB (an interrupt to each, through the hypervisor on a VM).
-func written[R any](n int) []R {
-	s := make([]R, n)
-	step := max(1, 4096/int(unsafe.Sizeof(*new(R))))
-	for i := 0; i < n; i += step {
-		s[i] = *new(R)
-	}
-	return s
 }
 
 // place puts the keys of old, which are distinct, in t, reporting false if
@@ -190,7 +182,7 @@ func (t *bucketTable[R]) close() error {
 			t.free()
 			return err
 		}
-		t.reached = written[uint64](words)
+		t.reached = memory.Touched[uint64](words)
 		t.n = 0
 	}
 	return nil
@@ -432,4 +424,86 @@ func addPacked(t *bucketTable[packed], rs []packed) error {
 		}
 	}
 	return nil
+}
+
+// seedCoded seeds and closes the tables of a layer's buckets with the keys
+// of stored layer s (see bucketTable.seed), each key its mixed key shifted
+// up by shift, decoding them a chunk at a time so that they are never held
+// whole. One pass counts each bucket's keys. Then, where the tables are
+// keyed by packed word (shift is the packing's; see expander.withinCode),
+// the code's order, each bucket's keys come in a run and in the order of
+// their home slots: each worker decodes the runs of its own buckets and
+// fills their tables front to back. Keyed by mixed key, each worker
+// decodes every key and puts those of its own buckets, each in a random
+// slot of what may be gigabytes of tables (on the French board that took
+// most of the walk back). (A layer decoded whole took 1.7 GB beside its
+// tables at the French walk back's widest.)
+func seedCoded[R rec](tabs []bucketTable[R], s *Stored, shift uint, workers int) error {
+	nb, bb := len(tabs), tabs[0].bb
+	const step = 1 << 14 // positions decoded at once
+	counts := make([][]int, pool.ChunkCount(s.N, workers))
+	pool.Chunks(s.N, workers, func(c, lo, hi int) {
+		count := make([]int, nb)
+		var buf []engine.Position
+		for at := lo; at < hi; at += step {
+			buf = s.Positions(buf[:0], at, min(hi, at+step))
+			for _, p := range buf {
+				count[bucketOf(key.Mix(p)<<shift, bb)]++
+			}
+		}
+		counts[c] = count
+	})
+	// start[b]: where bucket b's run begins when the code is in runs.
+	start := make([]int, nb+1)
+	for b := range nb {
+		start[b+1] = start[b]
+		for _, count := range counts {
+			start[b+1] += count[b]
+		}
+	}
+	var g errgroup.Group
+	g.SetLimit(pool.Size(workers))
+	for b := range tabs {
+		g.Go(func() error {
+			return tabs[b].alloc(tabs[b].seedSize(start[b+1] - start[b]))
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	runs := shift == s.pk.Shift
+	nw := pool.Size(workers)
+	for w := range nw {
+		g.Go(func() error {
+			// Runs of buckets of about equal keys, or equal buckets.
+			lo, hi := w*nb/nw, (w+1)*nb/nw
+			from, to := 0, s.N
+			if runs {
+				lo = sort.SearchInts(start[:nb], w*s.N/nw)
+				if hi = nb; w+1 < nw {
+					hi = sort.SearchInts(start[:nb], (w+1)*s.N/nw)
+				}
+				from, to = start[lo], start[hi]
+			}
+			var buf []engine.Position
+			for at := from; at < to; at += step {
+				buf = s.Positions(buf[:0], at, min(to, at+step))
+				for _, p := range buf {
+					k := key.Mix(p) << shift
+					if b := bucketOf(k, bb); b >= lo && b < hi {
+						if err := tabs[b].put(k); err != nil {
+							return err
+						}
+					}
+				}
+			}
+			for b := lo; b < hi; b++ {
+				if err := tabs[b].close(); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	return g.Wait()
 }

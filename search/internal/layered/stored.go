@@ -112,70 +112,93 @@ func (s *Stored) Positions(dst []engine.Position, lo, hi int) []engine.Position 
 }
 
 // codeTables codes the keys of a layer's bucket tables (bare mixed keys, a
-// bucket a table) as storedKeys, and frees the tables: collect calls it for
-// a layer that is to wait coded, so that the layer is never held as keys
-// beside its tables (2 GB more at the French c1 run's widest layers, where
-// a 6 GiB budget stopped it). Its parts are ranges of packed words, in order
-// as storeKeys's are: each table's keys are packed and split by part where
-// they are, then each part's pieces are gathered from every table, sorted
-// and coded, parts in parallel.
+// bucket a table) as a Stored layer, and frees the tables: collect calls
+// it for a layer that is to wait coded, so that the layer is never held as
+// keys beside its tables (2 GB more at the French c1 run's widest layers,
+// where a 6 GiB budget stopped it). Its parts are ranges of packed words,
+// in order as StoreKeys's are: each table's keys are packed and split by
+// part where they are (split), then each part's pieces are gathered from
+// every table, sorted and coded, parts in parallel (code).
 func codeTables(ctx context.Context, tabs []bucketTable[uint64], holes, workers int, mem *memory.Budget) (*Stored, error) {
-	defer func() {
-		for b := range tabs {
-			if tabs[b].slots != nil {
-				tabs[b].free()
-			}
-		}
-	}()
-	pk, _ := key.PackingFor(holes, 0)
-	total, largest := 0, 0
+	c := &tableCoder{tabs: tabs, mem: mem, nw: pool.Size(workers)}
+	defer c.free()
+	c.pk, _ = key.PackingFor(holes, 0)
 	for b := range tabs {
-		total += tabs[b].n
-		largest = max(largest, tabs[b].n)
+		c.total += tabs[b].n
+		c.largest = max(c.largest, tabs[b].n)
 	}
-	s := &Stored{N: total, pk: pk}
 	// Parts of about a million keys, at least two a worker.
-	nw := pool.Size(workers)
-	pbits := uint(1)
-	for pbits < 8 && (total>>(pbits+20) > 0 || 1<<pbits < 2*nw) {
-		pbits++
+	c.pbits = uint(1)
+	for c.pbits < 8 && (c.total>>(c.pbits+20) > 0 || 1<<c.pbits < 2*c.nw) {
+		c.pbits++
 	}
-	np := 1 << pbits
-	var scratch int64
-	defer func() { mem.Give(scratch) }()
-	hold := func(n int64) error {
-		if n <= scratch {
-			return nil
-		}
-		if err := mem.Take(n-scratch, "coding a layer"); err != nil {
-			return err
-		}
-		scratch = n
-		return nil
-	}
-	if err := hold(int64(largest) * 8 * int64(nw)); err != nil {
+	if err := c.split(ctx); err != nil {
 		return nil, err
 	}
+	return c.code(ctx)
+}
+
+// tableCoder is codeTables's state.
+type tableCoder struct {
+	tabs           []bucketTable[uint64]
+	mem            *memory.Budget
+	nw             int
+	pk             key.Packing
+	total, largest int  // keys in all, and in the fullest table
+	pbits          uint // top bits of a packed word that pick its part
 	// ends[b][c] is where part c's keys begin among table b's once split
 	// into dense[b], which takes the place of the table: the layer is
 	// held at 8 bytes a key while it is coded, not at its tables' load
 	// (on the French c1 run's widest layer, where coding passed a 5.5 GiB
 	// budget).
-	ends := make([][]int, len(tabs))
-	dense := make([][]uint64, len(tabs))
-	var denseBytes atomic.Int64
-	defer func() { mem.Give(denseBytes.Load()) }()
-	bufs := make(chan []uint64, nw)
-	for range nw {
-		bufs <- make([]uint64, largest)
+	ends       [][]int
+	dense      [][]uint64
+	denseBytes atomic.Int64
+	scratch    int64 // scratch memory charged
+}
+
+// free gives back the tables left and the memory charged.
+func (c *tableCoder) free() {
+	for b := range c.tabs {
+		if c.tabs[b].slots != nil {
+			c.tabs[b].free()
+		}
+	}
+	c.mem.Give(c.scratch + c.denseBytes.Load())
+}
+
+// hold charges scratch memory up to n bytes in all.
+func (c *tableCoder) hold(n int64) error {
+	if n <= c.scratch {
+		return nil
+	}
+	if err := c.mem.Take(n-c.scratch, "coding a layer"); err != nil {
+		return err
+	}
+	c.scratch = n
+	return nil
+}
+
+// split packs each table's keys and splits them by part into dense,
+// tables in parallel, freeing each table.
+func (c *tableCoder) split(ctx context.Context) error {
+	if err := c.hold(int64(c.largest) * 8 * int64(c.nw)); err != nil {
+		return err
+	}
+	np := 1 << c.pbits
+	c.ends = make([][]int, len(c.tabs))
+	c.dense = make([][]uint64, len(c.tabs))
+	bufs := make(chan []uint64, c.nw)
+	for range c.nw {
+		bufs <- make([]uint64, c.largest)
 	}
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(nw)
-	for b := range tabs {
+	g.SetLimit(c.nw)
+	for b := range c.tabs {
 		g.Go(func() error {
-			t := &tabs[b]
+			t := &c.tabs[b]
 			end := make([]int, np+1)
-			ends[b] = end
+			c.ends[b] = end
 			if t.slots == nil {
 				return nil
 			}
@@ -184,93 +207,93 @@ func codeTables(ctx context.Context, tabs []bucketTable[uint64], holes, workers 
 			n := 0
 			for i, k := range t.slots {
 				if k != 0 && (t.reached == nil || t.reached[i/64]&(1<<(i%64)) != 0) {
-					w := k << pk.Shift // pk.key(unmix(k))
+					w := k << c.pk.Shift // pk.Key(key.Unmix(k))
 					tmp[n] = w
 					n++
-					end[w>>(64-pbits)+1]++
+					end[w>>(64-c.pbits)+1]++
 				}
 			}
-			for c := range np {
-				end[c+1] += end[c]
+			for p := range np {
+				end[p+1] += end[p]
 			}
-			if err := mem.Take(int64(n)*8, "coding a layer"); err != nil {
+			if err := c.mem.Take(int64(n)*8, "coding a layer"); err != nil {
 				return err
 			}
-			denseBytes.Add(int64(n) * 8)
+			c.denseBytes.Add(int64(n) * 8)
 			d := make([]uint64, n)
 			next := slices.Clone(end)
 			for _, w := range tmp[:n] {
-				c := w >> (64 - pbits)
-				d[next[c]] = w
-				next[c]++
+				p := w >> (64 - c.pbits)
+				d[next[p]] = w
+				next[p]++
 			}
-			dense[b] = d
+			c.dense[b] = d
 			t.free()
 			return gctx.Err()
 		})
 	}
-	if err := g.Wait(); err != nil {
-		return nil, err
-	}
-	s.parts = make([]*key.RankList, np)
-	s.at = make([]int, np)
+	return g.Wait()
+}
+
+// code gathers each part's pieces from every table, sorts and codes them,
+// parts in parallel, and returns the Stored layer.
+func (c *tableCoder) code(ctx context.Context) (*Stored, error) {
+	np := 1 << c.pbits
+	s := &Stored{N: c.total, pk: c.pk, parts: make([]*key.RankList, np), at: make([]int, np)}
 	sizes := make([]int, np)
 	at, widest := 0, 0
-	for c := range np {
-		for b := range tabs {
-			sizes[c] += ends[b][c+1] - ends[b][c]
+	for p := range np {
+		for b := range c.tabs {
+			sizes[p] += c.ends[b][p+1] - c.ends[b][p]
 		}
-		s.at[c] = at
-		at += sizes[c]
-		widest = max(widest, sizes[c])
+		s.at[p] = at
+		at += sizes[p]
+		widest = max(widest, sizes[p])
 	}
-	if err := hold(int64(widest) * 16 * int64(nw)); err != nil {
+	if err := c.hold(int64(widest) * 16 * int64(c.nw)); err != nil {
 		return nil, err
 	}
-	for range nw {
-		<-bufs
-	}
-	pairs := make(chan [2][]uint64, nw)
-	for range nw {
+	pairs := make(chan [2][]uint64, c.nw)
+	for range c.nw {
 		pairs <- [2][]uint64{make([]uint64, widest), make([]uint64, widest)}
 	}
-	g, gctx = errgroup.WithContext(ctx)
-	g.SetLimit(nw)
-	for c := range np {
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(c.nw)
+	for p := range np {
 		g.Go(func() error {
 			ab := <-pairs
 			defer func() { pairs <- ab }()
 			var pieces [][]uint64
-			for b := range tabs {
-				if piece := dense[b][ends[b][c]:ends[b][c+1]]; len(piece) > 0 {
+			for b := range c.tabs {
+				if piece := c.dense[b][c.ends[b][p]:c.ends[b][p+1]]; len(piece) > 0 {
 					pieces = append(pieces, piece)
 				}
 			}
-			part := key.SortShared(pieces, ab[0][:sizes[c]], ab[1][:sizes[c]], pbits)
+			part := key.SortShared(pieces, ab[0][:sizes[p]], ab[1][:sizes[p]], c.pbits)
 			for i := range part {
-				part[i] >>= pk.Shift
+				part[i] >>= c.pk.Shift
 			}
-			s.parts[c] = key.NewRankList(part)
-			if err := mem.Take(s.parts[c].Bytes(), "a coded layer"); err != nil {
-				s.parts[c] = nil
+			s.parts[p] = key.NewRankList(part)
+			if err := c.mem.Take(s.parts[p].Bytes(), "a coded layer"); err != nil {
+				s.parts[p] = nil
 				return err
 			}
 			return gctx.Err()
 		})
 	}
 	if err := g.Wait(); err != nil {
-		for _, p := range s.parts {
-			if p != nil {
-				mem.Give(p.Bytes())
+		for _, part := range s.parts {
+			if part != nil {
+				c.mem.Give(part.Bytes())
 			}
 		}
 		return nil, err
 	}
-	// Empty parts go: positions steps from a part to the next.
+	// Empty parts go: Positions steps from a part to the next.
 	parts, ats := s.parts[:0], s.at[:0]
-	for c, p := range s.parts {
-		if p.Len() > 0 {
-			parts, ats = append(parts, p), append(ats, s.at[c])
+	for p, part := range s.parts {
+		if part.Len() > 0 {
+			parts, ats = append(parts, part), append(ats, s.at[p])
 		}
 	}
 	s.parts, s.at = parts, ats

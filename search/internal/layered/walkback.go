@@ -2,7 +2,6 @@ package layered
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 
@@ -155,9 +154,7 @@ func ParentsOf(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen, w
 		}
 	}
 	found, _, err := e.Grow(ctx, &Layer{Pegs: l.Pegs + 1, Keys: next})
-	if errors.Is(err, memory.ErrExceeded) {
-		err = fmt.Errorf("%w, finding the winnable positions of %d pegs", err, l.Pegs)
-	}
+	doing(err, fmt.Sprintf("finding the winnable positions of %d pegs", l.Pegs))
 	if err != nil {
 		return nil, err
 	}

@@ -25,16 +25,16 @@ type Error struct {
 	Need   int64  // bytes more it needed
 	InUse  int64  // bytes in use when it asked
 	Budget int64  // the budget
-	// Pegs, if positive, is the peg count of the layer the search was
-	// finding.
-	Pegs int
+	// Doing, if set, says what the search was doing, such as "finding
+	// the positions of 28 pegs".
+	Doing string
 }
 
 func (e *Error) Error() string {
 	s := fmt.Sprintf("%v: %s more for %s, %s in use (budget %s)", ErrExceeded,
 		humanize.IBytes(uint64(e.Need)), e.What, humanize.IBytes(uint64(e.InUse)), humanize.IBytes(uint64(e.Budget)))
-	if e.Pegs > 0 {
-		s += fmt.Sprintf(", finding the positions of %d pegs", e.Pegs)
+	if e.Doing != "" {
+		s += ", " + e.Doing
 	}
 	return s
 }

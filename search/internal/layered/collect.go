@@ -1,0 +1,81 @@
+package layered
+
+import (
+	"context"
+
+	"golang.org/x/sync/errgroup"
+
+	"pegs/search/internal/exact"
+)
+
+// collect turns the buckets' tables into a sorted layer; keyShift is how
+// far up their keys are shifted (see expander.keyShift).
+func collect[R rec](ctx context.Context, e *Expander, tabs []bucketTable[R], pegs int, keyShift uint) (*Layer, error) {
+	total := 0
+	offs := make([]int, len(tabs)+1)
+	for b := range tabs {
+		total += tabs[b].n
+		offs[b+1] = total
+	}
+	// Tables of packed words (see expander.keyShift) are not coded here:
+	// codeTables reads mixed keys.
+	if keyTabs, ok := any(tabs).([]bucketTable[uint64]); ok && e.Code != nil && keyShift == 0 {
+		var tableBytes int64
+		for b := range keyTabs {
+			tableBytes += int64(len(keyTabs[b].slots)) * 8
+		}
+		if e.Code(total, tableBytes) {
+			s, err := codeTables(ctx, keyTabs, e.Gen.Board.Holes(), e.Workers, e.Mem)
+			if err != nil {
+				return nil, err
+			}
+			return &Layer{Pegs: pegs, Stored: s}, nil
+		}
+	}
+	l := &Layer{Pegs: pegs, Keys: make([]uint64, total)}
+	if e.Counts {
+		l.M = make([]exact.U128, total)
+		if !e.NoMass {
+			l.Q = make([]uint64, total)
+		}
+	}
+	if err := e.Mem.Take(l.Bytes(), "a layer"); err != nil {
+		return nil, err
+	}
+	var g errgroup.Group
+	g.SetLimit(e.nworkers())
+	for b := range tabs {
+		g.Go(func() error {
+			if tabs[b].slots == nil {
+				return nil
+			}
+			base := offs[b]
+			switch recs := any(tabs[b].sorted()).(type) {
+			case []record:
+				for j, r := range recs {
+					l.Keys[base+j], l.M[base+j] = r.key, r.m
+					if l.Q != nil {
+						l.Q[base+j] = r.q
+					}
+				}
+			case []paths:
+				for j, r := range recs {
+					l.Keys[base+j], l.M[base+j] = r.key, exact.U128{Lo: r.m}
+				}
+			case []narrow:
+				for j, r := range recs {
+					l.Keys[base+j], l.M[base+j], l.Q[base+j] = r.key, exact.U128{Lo: r.m}, r.q
+				}
+			case []uint64:
+				copy(l.Keys[base:], recs)
+			case []packed:
+				for j, r := range recs {
+					l.Keys[base+j] = uint64(r)
+				}
+			}
+			tabs[b].free()
+			return nil
+		})
+	}
+	return l, g.Wait()
+}

@@ -1,0 +1,454 @@
+package layered
+
+import (
+	"context"
+	"errors"
+	"math/bits"
+	"slices"
+	"sync/atomic"
+	"unsafe"
+
+	"golang.org/x/sync/errgroup"
+
+	"pegs/engine"
+	"pegs/search/internal/key"
+	"pegs/search/internal/pool"
+)
+
+// expansion is one layer being expanded into the next, for one kind of
+// child R (see rec): the parents, the buckets' tables of distinct children
+// and the workers' lists of children waiting for them.
+type expansion[R rec] struct {
+	e   *Expander
+	cur *Layer
+	n   int // parents
+	// lists picks a worker's lists of children of kind R, a list a bucket.
+	lists func(*workerState) *[][]R
+	// coded: the parents are a stored layer (plain keys only), expanded as
+	// it is decoded, a chunk at a time.
+	coded bool
+	// keyShift is how far up the tables' keys are shifted (see
+	// Expander.keyShift); pk, the packing of keys so shifted.
+	keyShift uint
+	pk       key.Packing
+	size     int64 // bytes of a child
+	bbits    int   // key bits that pick a bucket
+	nb       int   // buckets
+	// tabs[b] holds bucket b's distinct children found so far, in tables
+	// of tsize home slots each.
+	tabs  []bucketTable[R]
+	tsize int
+	// closed: the tables are seeded with the keys the next layer keeps
+	// (Within or WithinCode), and other children are dropped.
+	closed bool
+	// bare: children are plain keys, with no counts or tags.
+	bare      bool
+	workers   []*workerState
+	listBytes int64 // the workers' lists, charged to the budget
+	done      atomic.Int64
+}
+
+// expand is Next for one kind of child: lists picks a worker's lists of
+// that kind.
+//
+// Parents are expanded in rounds. In a round, workers expand chunks of
+// parents and append each child to a per-worker list for its bucket (the
+// top bits of its mixed key); then each bucket's children go into its
+// table of distinct children (bucketTable), buckets in parallel, so both
+// phases touch memory in cache-sized pieces and no locks are taken.
+func expand[R rec](ctx context.Context, e *Expander, cur *Layer, lists func(*workerState) *[][]R) (*Layer, Stats, error) {
+	x, err := newExpansion(e, cur, lists)
+	if err != nil {
+		return nil, Stats{}, err
+	}
+	defer x.free()
+	if err := x.seed(); err != nil {
+		return nil, Stats{}, err
+	}
+	idle, roundChildren := x.prepareWorkers()
+	// A round's parents: enough to fill about roundChildren children at ten
+	// jumps a parent.
+	round := max(1024, roundChildren/10)
+	chunk := max(256, min(1<<12, round/(8*e.nworkers())+1))
+	for lo := 0; lo < x.n; lo += round {
+		if err := x.round(ctx, idle, lo, min(x.n, lo+round), chunk); err != nil {
+			return nil, Stats{}, err
+		}
+	}
+	return x.finish(ctx)
+}
+
+func newExpansion[R rec](e *Expander, cur *Layer, lists func(*workerState) *[][]R) (*expansion[R], error) {
+	x := &expansion[R]{e: e, cur: cur, n: cur.Len(), lists: lists, keyShift: e.keyShift(),
+		coded: cur.Keys == nil && cur.Stored != nil, size: int64(unsafe.Sizeof(*new(R))),
+		closed: e.Within != nil || e.WithinCode != nil, bare: !e.Counts && e.Pack == nil}
+	if x.keyShift != 0 {
+		x.pk = e.WithinCode.pk
+	}
+	if x.coded {
+		if e.Counts || e.Pack != nil {
+			return nil, errors.New("a stored layer has no counts or tags to expand")
+		}
+		x.n = cur.Stored.N
+	}
+	for (x.n*2)>>uint(x.bbits) > 4096 && x.bbits < 9 {
+		x.bbits++
+	}
+	x.nb = 1 << uint(x.bbits)
+	// Each bucket's table is sized for its share of the children expected
+	// at TableFill, and doubles past maxLoad.
+	x.tsize = SlotsFor(e.Expect(x.n)/x.nb, TableFill)
+	x.tabs = make([]bucketTable[R], x.nb)
+	for b := range x.tabs {
+		x.tabs[b] = bucketTable[R]{size: x.tsize, bb: uint(x.bbits), mem: e.Mem}
+		if e.Pack != nil {
+			x.tabs[b].low = e.Pack.Tags
+		}
+	}
+	return x, nil
+}
+
+// free gives back the tables not yet collected and the lists.
+func (x *expansion[R]) free() {
+	for b := range x.tabs {
+		if x.tabs[b].slots != nil {
+			x.tabs[b].free()
+		}
+	}
+	x.e.Mem.Give(x.listBytes)
+}
+
+// seed closes the tables on the keys the next layer keeps, if any: from
+// their code, or each bucket's keys, buckets in parallel.
+func (x *expansion[R]) seed() error {
+	e := x.e
+	switch {
+	case e.WithinCode != nil:
+		if err := seedCoded(x.tabs, e.WithinCode, x.keyShift, e.Workers); err != nil {
+			return err
+		}
+	case e.Within != nil:
+		var g errgroup.Group
+		g.SetLimit(e.nworkers())
+		for b := range x.tabs {
+			g.Go(func() error {
+				lo, hi := 0, len(e.Within)
+				if b > 0 {
+					lo, _ = slices.BinarySearch(e.Within, uint64(b)<<uint(64-x.bbits))
+				}
+				if b+1 < x.nb {
+					hi, _ = slices.BinarySearch(e.Within, uint64(b+1)<<uint(64-x.bbits))
+				}
+				return x.tabs[b].seed(e.Within[lo:hi])
+			})
+		}
+		if err := g.Wait(); err != nil {
+			return err
+		}
+	}
+	if x.closed && e.Seeded != nil {
+		e.Seeded()
+	}
+	return nil
+}
+
+// prepareWorkers gives each worker lists of this kind with room for a
+// round's share of children, and returns the pool of idle workers and the
+// children a round holds.
+func (x *expansion[R]) prepareWorkers() (chan *workerState, int) {
+	e := x.e
+	nw := e.nworkers()
+	if len(e.states) != nw {
+		e.states = make([]*workerState, nw)
+		for i := range e.states {
+			e.states[i] = newWorkerState(e.Gen)
+		}
+	}
+	x.workers = e.states
+	roundChildren := RoundSize(x.n, x.size, e.Mem.Limit())
+	// Where the budget is tight, a round's lists take at most half of
+	// what the tables leave at their expected size (closed tables are
+	// already in use).
+	free := e.Mem.Limit() - e.Mem.Used()
+	if !x.closed {
+		free -= int64(x.tsize) * int64(x.nb) * x.size
+	}
+	roundChildren = max(roundRecords, min(roundChildren, int(max(0, free)/2/(x.size*5/4))))
+	idle := make(chan *workerState, nw)
+	for _, w := range x.workers {
+		// Keep only this kind's lists: the expansion picks its kind by
+		// which lists are set.
+		out := x.lists(w)
+		kept := *out
+		w.recs, w.nars, w.paths, w.keys, w.packs = nil, nil, nil, nil, nil
+		*out = kept
+		if len(*out) != x.nb {
+			*out = make([][]R, x.nb)
+		}
+		// Room for a round's share of children, so appends rarely copy.
+		want := min(roundChildren, 10*x.n) / (nw * x.nb) * 5 / 4
+		for b := range *out {
+			if cap((*out)[b]) < want {
+				(*out)[b] = make([]R, 0, want)
+			}
+		}
+		w.stats = Stats{}
+		idle <- w
+	}
+	return idle, roundChildren
+}
+
+// round expands parents lo..hi in chunks of chunk on the workers, then
+// puts their children in the tables.
+func (x *expansion[R]) round(ctx context.Context, idle chan *workerState, lo, hi, chunk int) error {
+	nw := x.e.nworkers()
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(nw)
+	for clo := lo; clo < hi; clo += chunk {
+		chi := min(hi, clo+chunk)
+		g.Go(func() error {
+			if err := gctx.Err(); err != nil {
+				return err
+			}
+			w := <-idle
+			defer func() { idle <- w }()
+			x.expandChunk(w, clo, chi)
+			if x.e.Progress != nil {
+				x.e.Progress(int(x.done.Add(int64(chi-clo))), x.n)
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	// Account for the lists as they stand at their largest.
+	var lb int64
+	for _, w := range x.workers {
+		for _, o := range *x.lists(w) {
+			lb += int64(cap(o)) * x.size
+		}
+	}
+	if lb > x.listBytes {
+		if err := x.e.Mem.Take(lb-x.listBytes, "the children of a layer"); err != nil {
+			return err
+		}
+		x.listBytes = lb
+	}
+	return x.table(ctx)
+}
+
+// expandChunk appends the children of parents lo..hi to w's lists: the
+// hot loop of every layered search.
+func (x *expansion[R]) expandChunk(w *workerState, lo, hi int) {
+	e, cur := x.e, x.cur
+	if x.coded {
+		w.parents = cur.Stored.Positions(w.parents[:0], lo, hi)
+	}
+	nsym := e.Gen.NSym
+	full := e.Gen.Board.Full()
+	for i := lo; i < hi; i++ {
+		var p engine.Position
+		switch {
+		case x.coded:
+			p = w.parents[i-lo]
+		case e.Pack != nil:
+			p = e.Pack.Pos(cur.Keys[i])
+		default:
+			p = key.Unmix(cur.Keys[i])
+		}
+		imgs := w.par.Set(p)
+		fixed := 0
+		for _, img := range imgs {
+			if img == p {
+				fixed++
+			}
+		}
+		w.stats.Raw += int64(nsym / fixed)
+		mover := p // whose jumps make the children
+		if e.Undo {
+			mover = full &^ p
+		}
+		switch {
+		case x.bare:
+			x.bareChildren(w, mover)
+		case e.Pack != nil:
+			x.taggedChildren(w, mover, cur.Keys[i]&e.Pack.Tags, int64(nsym/fixed))
+		default:
+			x.countedChildren(w, mover, i)
+		}
+	}
+}
+
+// bareChildren appends the plain keys of mover's children to w's lists,
+// each child's key made as its jump is found (see movegen.Gen.AppendMoves).
+func (x *expansion[R]) bareChildren(w *workerState, mover engine.Position) {
+	gen := x.e.Gen
+	q, empty := gen.LatticeOf(mover)
+	children := 0
+	for gi := range gen.Groups {
+		sg := &gen.Groups[gi]
+		for f := sg.Legal(q, empty); f != 0; f &= f - 1 {
+			k := key.Mix(w.par.Child(sg.First(f))) << x.keyShift
+			b := bucketOf(k, uint(x.bbits))
+			w.keys[b] = append(w.keys[b], k)
+			children++
+		}
+	}
+	if children == 0 {
+		w.stats.DeadEnds++
+	}
+}
+
+// taggedChildren appends the packed words of mover's children, with the
+// tags of the starts that reach it, to w's lists; raw is its positions
+// counting symmetric images.
+func (x *expansion[R]) taggedChildren(w *workerState, mover engine.Position, tags uint64, raw int64) {
+	w.moves = x.e.Gen.AppendMoves(w.moves[:0], mover)
+	for t := tags; t != 0; t &= t - 1 {
+		s := bits.TrailingZeros64(t)
+		w.stats.RawBy[s] += raw
+		if len(w.moves) == 0 {
+			w.stats.DeadBy[s]++
+		}
+	}
+	for _, k := range w.moves {
+		pw := x.e.Pack.Key(w.par.Child(k)) | tags
+		b := bucketOf(pw, uint(x.bbits))
+		w.packs[b] = append(w.packs[b], packed(pw))
+	}
+	if len(w.moves) == 0 {
+		w.stats.DeadEnds++
+	}
+}
+
+// countedChildren appends the children of mover, parent i, with their
+// path counts and random-play mass, to w's lists of whichever kind is set.
+func (x *expansion[R]) countedChildren(w *workerState, mover engine.Position, i int) {
+	cur := x.cur
+	w.moves = x.e.Gen.AppendMoves(w.moves[:0], mover)
+	m := cur.M[i]
+	var q uint64
+	if cur.Q != nil {
+		q = cur.Q[i]
+	}
+	if len(w.moves) == 0 {
+		w.stats.DeadEnds++
+		s, of := w.stats.Games.Add(m)
+		w.stats.overflow = w.stats.overflow || of
+		w.stats.Games = s
+		return
+	}
+	q /= uint64(len(w.moves))
+	bb := uint(x.bbits)
+	switch {
+	case w.paths != nil:
+		for _, k := range w.moves {
+			ck := key.Mix(w.par.Child(k))
+			w.paths[bucketOf(ck, bb)] = append(w.paths[bucketOf(ck, bb)], paths{ck, m.Lo})
+		}
+	case w.nars != nil:
+		for _, k := range w.moves {
+			ck := key.Mix(w.par.Child(k))
+			w.nars[bucketOf(ck, bb)] = append(w.nars[bucketOf(ck, bb)], narrow{ck, m.Lo, q})
+		}
+	default:
+		for _, k := range w.moves {
+			ck := key.Mix(w.par.Child(k))
+			w.recs[bucketOf(ck, bb)] = append(w.recs[bucketOf(ck, bb)], record{ck, m, q})
+		}
+	}
+}
+
+// table puts each bucket's children from the workers' lists into its
+// table, buckets in parallel.
+func (x *expansion[R]) table(ctx context.Context) error {
+	overflow := make([]bool, x.nb)
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(x.e.nworkers())
+	for b := range x.tabs {
+		g.Go(func() error {
+			t := &x.tabs[b]
+			for _, w := range x.workers {
+				list := (*x.lists(w))[b]
+				if len(list) == 0 {
+					continue
+				}
+				if t.slots == nil {
+					if err := t.alloc(t.size); err != nil {
+						return err
+					}
+				}
+				of, err := t.add(list)
+				if err != nil {
+					return err
+				}
+				overflow[b] = overflow[b] || of
+				(*x.lists(w))[b] = list[:0]
+			}
+			return gctx.Err()
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	if slices.Contains(overflow, true) {
+		return ErrOverflow
+	}
+	return nil
+}
+
+// finish sums the workers' stats and collects the tables into the next
+// layer.
+func (x *expansion[R]) finish(ctx context.Context) (*Layer, Stats, error) {
+	e := x.e
+	st := Stats{Positions: int64(x.n)}
+	for _, w := range x.workers {
+		st.Raw += w.stats.Raw
+		st.DeadEnds += w.stats.DeadEnds
+		for s := range st.RawBy {
+			st.RawBy[s] += w.stats.RawBy[s]
+			st.DeadBy[s] += w.stats.DeadBy[s]
+		}
+		s, of := st.Games.Add(w.stats.Games)
+		st.overflow = st.overflow || w.stats.overflow || of
+		st.Games = s
+	}
+	if st.overflow {
+		return nil, st, ErrOverflow
+	}
+	if x.listBytes > min(maxKeptLists, max(e.Mem.Limit()/16, minKeptLists)) {
+		// Lists this large are not worth keeping for the next layer
+		// while the tables turn into it.
+		for _, w := range x.workers {
+			*x.lists(w) = nil
+		}
+		e.Mem.Give(x.listBytes)
+		x.listBytes = 0
+	}
+	if e.Spent != nil {
+		e.Spent(x.cur)
+	}
+	next, err := collect(ctx, e, x.tabs, x.cur.Pegs-1, x.keyShift)
+	if err == nil && x.keyShift != 0 {
+		// Found as packed words: back to mixed keys, in their order.
+		pool.Chunks(len(next.Keys), e.Workers, func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				next.Keys[i] = key.Mix(x.pk.Pos(next.Keys[i]))
+			}
+		})
+		key.Sort(next.Keys, e.Workers)
+	}
+	if err == nil && !x.closed && x.n > 0 {
+		e.ratios = append(e.ratios, float64(next.Size())/float64(x.n))
+	}
+	return next, st, err
+}
+
+// bucketOf returns the bucket of a mixed key among 1<<bits: its top bits.
+func bucketOf(key uint64, bits uint) int {
+	if bits == 0 {
+		return 0
+	}
+	return int(key >> (64 - bits))
+}

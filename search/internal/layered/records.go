@@ -1,0 +1,91 @@
+package layered
+
+import (
+	"unsafe"
+
+	"pegs/engine"
+	"pegs/search/internal/exact"
+	"pegs/search/internal/movegen"
+)
+
+// record is one child found by a worker when the search carries counts,
+// waiting to be added to its bucket.
+type record struct {
+	key uint64
+	m   exact.U128
+	q   uint64
+}
+
+// narrow is a record whose path count fits in 64 bits, which holds for
+// every child when the parents' counts are below 2^51 (see narrowEnough):
+// three quarters of the bytes to move and hold.
+type narrow struct {
+	key uint64
+	m   uint64
+	q   uint64
+}
+
+// paths is a narrow record without random-play mass, for a search that
+// counts only paths: two thirds of the bytes.
+type paths struct {
+	key uint64
+	m   uint64
+}
+
+// packed is a child in a search from several starts: a packed word,
+// position and tags (see packing).
+type packed uint64
+
+// narrowEnough reports whether every child of l can count its paths in 64
+// bits. A child's count sums its parents' counts over the jumps that lead
+// to its orbit: at most one per jump undone in each of its images, and no
+// board has more than 64 holes x 8 directions x 12 symmetries < 2^13 of
+// those, so parents below 2^51 keep every child below 2^64.
+func narrowEnough(l *Layer, below uint64) bool {
+	for _, m := range l.M {
+		if m.Hi != 0 || m.Lo >= below {
+			return false
+		}
+	}
+	return true
+}
+
+// rec is what a bucket holds: a record, a narrow record, a paths record
+// (no random-play mass), a bare mixed key when the search carries no counts
+// (a quarter of the bytes to sort and hold), or a packed word with tags.
+// The key is the first word of each, so keyOf reads it without knowing
+// which (for a packed word, with its tags: the tables mask them).
+type rec interface {
+	uint64 | narrow | paths | record | packed
+}
+
+func keyOf[R rec](r *R) uint64 { return *(*uint64)(unsafe.Pointer(r)) }
+
+// workerState holds one worker's children, one list per bucket, in the
+// layer's kind: recs (128-bit counts), nars (64-bit counts), paths (64-bit
+// counts, no mass), keys (no counts) or packs (tagged). Only that kind's
+// lists are set while a layer is expanded.
+type workerState struct {
+	recs  [][]record
+	nars  [][]narrow
+	paths [][]paths
+	keys  [][]uint64
+	packs [][]packed
+	par   *movegen.Parent // the parent being expanded
+	moves []int16
+	// parents holds a chunk of a stored layer's positions, decoded.
+	parents []engine.Position
+	stats   Stats
+}
+
+func newWorkerState(gen *movegen.Gen) *workerState {
+	return &workerState{par: gen.NewParent()}
+}
+
+// fold adds r's counts into x (same key) and reports whether the path
+// count passed 128 bits.
+func (x *record) fold(r *record) (overflow bool) {
+	x.m, overflow = x.m.Add(r.m)
+	x.q += r.q
+	return overflow
+}
