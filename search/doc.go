@@ -1,0 +1,149 @@
+// Package search decides peg solitaire problems exactly: it solves or
+// refutes one position, and searches whole state spaces layer by layer to
+// count what they hold.
+//
+// A Problem is a start position and a goal on a board. Every search reduces
+// positions by symmetry through engine.Group.Canonical, restricted to the
+// symmetries that keep the start and goal in place (Problem.Group). A "no
+// solution" is always the end of a complete search or a proof by position
+// class, never a guess after a limit; a search that would pass its memory
+// budget (Options.Memory) stops with a *MemoryError before it allocates.
+//
+// Which function answers which question:
+//
+//   - Solve: is this position solvable, and how? Depth first.
+//   - Decide: the same, turning to layered searches where depth first is
+//     slow (what `pegs solve` uses).
+//   - FewestMoves: a solution with the fewest moves (chains of jumps by
+//     one peg), with the proof that none is shorter.
+//   - Explore: everything about a start's whole state space: reachable,
+//     winnable and dead-end positions, solutions by finishing hole,
+//     complete games, the random player's chance.
+//   - Winnable, WinnableGoals: the positions that can still meet a goal.
+//   - Starts, StartPairs: every single-vacancy start of a board and where
+//     its last peg can finish.
+//
+// Hints for games (package search/hint) and the metrics of a level
+// (package search/measure) are built on these.
+//
+// # Solving
+//
+// Solve searches depth first with a table of the canonical positions it
+// has refuted, so that no position is refuted twice. The position class
+// (Conway's 3-colourings: the parities no jump changes) refutes a start at
+// once when no goal position shares it; a pagoda function (hole weights
+// that no jump raises in total) toward the goal hole cuts children that
+// cannot reach it; jumps are tried in an order that leaves the fewest
+// isolated pegs and brings pegs toward the centre or goal. Positions of few
+// pegs are decided by an endgame table: the first layers of a forward
+// search from the complements of the goal's positions, since backward play
+// is forward play with pegs and holes swapped. Give many small searches one
+// Tables (Options.Tables) so that they share these tables.
+//
+// Depth first commits to its first choices, and on boards larger than the
+// English one a wrong early jump can hold it for minutes. So past a budget
+// of positions it alternates with beam searches, which expand a layer at a
+// time but keep only the best few positions, scored by isolated pegs, pegs
+// on holes few jumps pass over (edges, arms' ends) and distance from the
+// centre; widths and depth-first budgets grow fourfold a round. A beam can
+// only find a solution; depth first, which resumes with what it has
+// refuted, finishes any proof. The strategies (Options.Strategy) turn
+// these techniques off one at a time, for `pegs bench` to compare.
+//
+// For a FewestPegs goal, Solve searches every position the start reaches
+// for the fewest pegs, stopping at a proven floor: one peg, or two where
+// the position class rules one out.
+//
+// # Deciding
+//
+// Depth first finds the solutions of most positions within a few thousand
+// positions, but refutes a lost position of many pegs slowly. Decide gives
+// depth first a budget (2^14 positions up to 20 pegs, doubling with each
+// peg past 20); past it, it searches layer by layer from the start and from
+// the goal until the two sides meet (see Meeting in the middle), and takes
+// a solution through the winnable positions found. For a FewestPegs goal a
+// meeting for one peg anywhere comes first; then depth first from a floor
+// of two; then the last layer of everything the start reaches gives the
+// fewest, and depth first stops at the first position with that many.
+//
+// # Layered search
+//
+// The exhaustive searches hold the positions of one peg count at a time as
+// a layer: a sorted array of canonical positions, each stored as a mixed
+// key (multiplied by an odd constant, so that keys spread evenly and their
+// top bits split a layer into even shards). A layer is expanded into the
+// next on a pool of workers (Options.Workers): each worker appends every
+// child, with what it carries, to a list for its bucket (the key's top
+// bits); then each bucket's children go into its own table, folding the
+// counts of repeats, buckets in parallel. No locks are taken, and the
+// counts are exact integers whose sums do not depend on the order workers
+// add them in: the output is the same for any number of workers.
+//
+// # Whole state-space analysis
+//
+// Explore carries, forward, the number of paths into every position
+// (128-bit counts: the English board's complete games pass 2^64) and the
+// chance that a random player (choosing uniformly among legal jumps)
+// reaches it, so solutions, complete games and the random-play win
+// probability come out of one pass. The winnable positions are then found
+// walking back up from the goal: the parents of a winnable position are
+// found by undoing jumps, and those that are reachable are winnable.
+//
+// Complete games need the paths into every reachable position; with
+// NoGames the forward pass carries keys only and a second pass counts
+// paths and random play through the winnable positions alone. With
+// ReachableOnly only two layers are held at a time. Layers that wait for
+// the walk back are coded once their keys pass a share of the budget:
+// packed within the board's bits, sorted, as varint gaps (about a quarter
+// of the bytes). WholeGroup counts up to every symmetry of the board even
+// where it moves the start (for one peg anywhere): a start on a corner
+// then searches up to 8 times fewer positions, its solutions still exact.
+//
+// # Winnable positions
+//
+// Winnable finds the positions that can still meet the goal without
+// counting paths. When the start is the complement of the goal's position
+// (the centre game), a position of k pegs is winnable exactly when it and
+// its complement (of n-k pegs on a board of n holes) are both reachable,
+// so the search goes forward only to the middle layer and complements the
+// layers past it; on a board of an odd number of holes the middle's
+// children are looked up in a set of their complements rather than found.
+//
+// # Meeting in the middle
+//
+// A meeting searches forward from the start and forward from the
+// complements of the goal's positions, each step growing the side whose
+// last layer is smaller, until the start's side has m pegs and the goal's
+// n-m: a start's position whose complement the goal's side reached is
+// winnable, and walking back from those gives the winnable positions of
+// every layer the start's side found. Neither side reaches the other's
+// widest layers.
+//
+// # Starts
+//
+// Starts analyses every single-vacancy start of a board up to symmetry in
+// one search over the union of their state spaces, each position tagged
+// with the starts that reach it (tags share the position's 64-bit word).
+// A position can end with one peg anywhere exactly when its complement is
+// reachable from some single-vacancy start, so the union holds the answer
+// without a walk back. Boards whose union passes the budget are searched
+// one start at a time; a start whose own search passes it has each of its
+// class-feasible finishes solved depth first (StartPairs).
+//
+// # Fewest moves
+//
+// FewestMoves searches breadth first by moves over the winnable positions:
+// level k holds the winnable positions first reached by k moves, and a
+// move from a position is every chain of jumps by one of its pegs. The
+// first level holding a goal position gives the fewest moves; the complete
+// levels before it are the proof. Every position of a solution is
+// winnable, so the restriction loses nothing, and the winnable set bounds
+// the search.
+//
+// # Memory
+//
+// Every large array is charged to the search's budget before it is made;
+// a search that would pass it stops with a *MemoryError carrying the
+// numbers. The commands print it with the flag that sets the budget, and
+// `pegs explore` names the flag that needs less memory.
+package search

@@ -1,0 +1,174 @@
+package search
+
+import (
+	"context"
+	"math/big"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"pegs/engine"
+)
+
+func TestTriangleStarts(t *testing.T) {
+	pub := loadPublished(t)
+	b := lookup(t, "triangle")
+	results, err := Starts(context.Background(), b, Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(results) != len(pub.Triangle15Starts) {
+		t.Fatalf("%d start classes, want %d", len(results), len(pub.Triangle15Starts))
+	}
+	ownFinish := 0
+	for i, r := range results {
+		want := pub.Triangle15Starts[i]
+		var class []int
+		for _, h := range r.Class {
+			class = append(class, h+1)
+		}
+		if diff := cmp.Diff(want.Holes, class); diff != "" {
+			t.Errorf("class %d (-want +got):\n%s", i, diff)
+		}
+		if got := r.Solutions.Int64(); got != want.Solutions {
+			t.Errorf("vacate %d: %d solutions, want %d", r.Hole+1, got, want.Solutions)
+		}
+		own := int64(0)
+		for _, f := range r.Finishes {
+			if !f.Each {
+				t.Errorf("vacate %d: finishes %v not split", r.Hole+1, f.Holes)
+			}
+			if slices.Contains(f.Holes, r.Hole) {
+				own = f.Solutions.Int64()
+			}
+		}
+		if own != want.OwnHole {
+			t.Errorf("vacate %d: %d solutions finishing in the start hole, want %d", r.Hole+1, own, want.OwnHole)
+		}
+		if own > 0 {
+			ownFinish += len(r.Class)
+		}
+	}
+	if ownFinish != 12 {
+		t.Errorf("%d start holes can finish where they started, want 12", ownFinish)
+	}
+}
+
+func TestStartsTogetherAgrees(t *testing.T) {
+	// A board no symmetry maps to itself: 18 start classes, 18 tags.
+	odd, err := engine.Parse("odd", "ooo\nooooo\nooooo\n ooo\n  oo", engine.Square)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"triangle", "triangle:4", "triangle:6", "odd", "triangle/wide"} {
+		b := odd
+		if name != "odd" {
+			b = lookup(t, strings.TrimSuffix(name, "/wide"))
+		}
+		opt := Options{}
+		if strings.HasSuffix(name, "/wide") {
+			opt = wide(opt)
+		}
+		reps, _ := startClasses(b)
+		got := map[int]*Analysis{}
+		err := startsTogether(context.Background(), b, reps, opt, func(i int, a *Analysis) error {
+			got[reps[i]] = a
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(reps) {
+			t.Fatalf("%s: %d starts analysed, want %d", name, len(got), len(reps))
+		}
+		for _, h := range reps {
+			prob := Problem{b, b.Full() &^ (1 << uint(h)), engine.Goal{Kind: engine.OnePeg}}
+			want, err := Explore(context.Background(), prob, Options{WholeGroup: true, NoGames: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := got[h]
+			want.PeakBytes, want.Elapsed, a.PeakBytes, a.Elapsed = 0, 0, 0, 0
+			want.RandomWin = 0
+			if diff := cmp.Diff(want, a, cmp.Comparer(func(x, y *big.Int) bool { return x.Cmp(y) == 0 })); diff != "" {
+				t.Errorf("%s vacate %s: together differs from alone (-alone +together):\n%s", name, b.Label(h), diff)
+			}
+		}
+	}
+}
+
+func TestStartsFallback(t *testing.T) {
+	b := lookup(t, "triangle:6")
+	reps, _ := startClasses(b)
+	var union int64
+	err := startsTogether(context.Background(), b, reps, Options{}, func(_ int, a *Analysis) error {
+		union = max(union, a.PeakBytes)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	budget := union * 3 / 4
+	if err := startsTogether(context.Background(), b, reps, Options{Memory: budget}, func(int, *Analysis) error { return nil }); !isMemory(err) {
+		t.Fatalf("union with %d bytes: err = %v, want ErrMemory", budget, err)
+	}
+	want, err := Starts(context.Background(), b, Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Starts(context.Background(), b, Options{Memory: budget}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d starts with %d bytes, %d without a limit", len(got), budget, len(want))
+	}
+	counted := 0
+	for i, w := range want {
+		g := got[i]
+		perHole := map[int]*big.Int{}
+		for _, f := range w.Finishes {
+			if !f.Each {
+				t.Fatalf("vacate %s: finishes %v not split without a limit", b.Label(w.Hole), f.Holes)
+			}
+			for _, h := range f.Holes {
+				perHole[h] = f.Solutions
+			}
+		}
+		if g.Hole != w.Hole {
+			t.Fatalf("start %d: vacate %s, want %s", i, b.Label(g.Hole), b.Label(w.Hole))
+		}
+		if !g.Decided {
+			for _, p := range g.Pairs {
+				_, solvable := perHole[p.Finish]
+				if !p.Decided || p.Solvable != solvable {
+					t.Errorf("vacate %s, finish %s: pair decided %v, solvable %v; want solvable %v", b.Label(w.Hole), b.Label(p.Finish), p.Decided, p.Solvable, solvable)
+				}
+			}
+			continue
+		}
+		counted++
+		if g.Reachable != w.Reachable || g.Winnable != w.Winnable || g.Solutions.Cmp(w.Solutions) != 0 {
+			t.Errorf("vacate %s: one at a time %+v, together %+v", b.Label(w.Hole), g, w)
+			continue
+		}
+		for _, f := range g.Finishes {
+			sum := new(big.Int)
+			for _, h := range f.Holes {
+				if n, ok := perHole[h]; ok {
+					sum.Add(sum, n)
+				}
+			}
+			n := f.Solutions
+			if f.Each {
+				n = new(big.Int).Mul(f.Solutions, big.NewInt(int64(len(f.Holes))))
+			}
+			if sum.Cmp(n) != 0 {
+				t.Errorf("vacate %s, finish %v: %s solutions one at a time, %s together", b.Label(w.Hole), f.Holes, n, sum)
+			}
+		}
+	}
+	t.Logf("with %d bytes: %d of %d starts counted one at a time, the rest pair by pair", budget, counted, len(want))
+}

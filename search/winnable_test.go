@@ -1,0 +1,118 @@
+package search
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"pegs/engine"
+	"pegs/search/internal/key"
+	"pegs/search/internal/layered"
+	"pegs/search/internal/memory"
+	"pegs/search/internal/movegen"
+)
+
+func TestWalkBackMirror(t *testing.T) {
+	// The 4x6 rectangle has an even number of holes (24), so its middle
+	// layer's complements have as many pegs; the others an odd number.
+	rect, err := engine.Parse("rect", strings.Repeat("oooooo\n", 4), engine.Square)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range [][3]string{{"triangle", "1", "1"}, {"triangle:6", "5", "5"}, {"rect", "a1", "a1"}, {"english", "d4", "center"}} {
+		if c[0] == "english" && testing.Short() {
+			continue
+		}
+		b := rect
+		if c[0] != "rect" {
+			b = lookup(t, c[0])
+		}
+		start, err := b.Vacate(c[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		prob := Problem{b, start, goal(t, b, c[2])}
+		gen := movegen.New(b, prob.Group())
+		if !layered.Mirrored(prob.Board, prob.Start, prob.Goal, gen.Group) {
+			t.Fatalf("%s, vacate %s, goal %s: not mirrored", c[0], c[1], c[2])
+		}
+		mem := memory.New(1 << 30)
+		e := &layered.Expander{Gen: gen, Mem: mem}
+		fwd, err := layered.Forward(context.Background(), e, []*layered.Layer{{Pegs: prob.Start.Pegs(), Keys: []uint64{key.Mix(gen.Group.Canonical(prob.Start))}}}, "forward", nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byPegs := map[int]*layered.Layer{}
+		for _, l := range fwd {
+			byPegs[l.Pegs] = l
+		}
+		walk := func(mirror bool) map[int][]uint64 {
+			win := map[int][]uint64{}
+			before := mem.Used()
+			err := layered.WalkBack(context.Background(), prob.Goal, gen, byPegs, prob.Start.Pegs(), false, mirror, layered.Config{}, mem, func(pegs int, keys []uint64) error {
+				win[pegs] = keys
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if after := mem.Used(); after != before {
+				t.Errorf("%s: budget in use %d after the walk back, %d before", c[0], after, before)
+			}
+			return win
+		}
+		want, got := walk(false), walk(true)
+		if len(want) < 3 {
+			t.Fatalf("%s: %d layers of winnable positions", c[0], len(want))
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: winnable positions mirrored past the middle differ (-walked +mirrored):\n%s", c[0], diff)
+		}
+		// Winnable meets in the middle from the forward layers alone.
+		ws, err := Winnable(context.Background(), prob, Options{Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, ws.keys); diff != "" {
+			t.Errorf("%s: winnable positions met in the middle differ (-walked +met):\n%s", c[0], diff)
+		}
+	}
+}
+
+func TestWinnableGoalsTogether(t *testing.T) {
+	cases := []struct{ board, start, goal string }{
+		{"triangle", "1", "1"},
+		{"triangle:6", "5", "5"},
+		{"english", "d4", "center"},
+	}
+	for _, c := range cases {
+		if c.board == "english" && testing.Short() {
+			continue
+		}
+		b := lookup(t, c.board)
+		start, err := b.Vacate(c.start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prob := Problem{b, start, goal(t, b, c.goal)}
+		anyProb := Problem{b, start, engine.Goal{Kind: engine.OnePeg}}
+		sets, err := WinnableGoals(context.Background(), prob, []engine.Goal{prob.Goal, anyProb.Goal}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, p := range []Problem{prob, anyProb} {
+			alone, err := Winnable(context.Background(), p, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for pegs := 1; pegs <= start.Pegs(); pegs++ {
+				if got, want := sets[i].keys[pegs], alone.keys[pegs]; !slices.Equal(got, want) {
+					t.Errorf("%s vacate %s, goal %v, %d pegs: %d winnable together, %d alone", c.board, c.start, p.Goal, pegs, len(got), len(want))
+				}
+			}
+		}
+	}
+}
