@@ -88,7 +88,7 @@ func (a *Advisor) Hint(ctx context.Context, b *engine.Board, p engine.Position, 
 	if err := r.chooseOracle(ctx); err != nil {
 		return h, err
 	}
-	defer r.buildAfter()
+	defer r.buildAfter(ctx)
 	return r.answer(ctx, h)
 }
 
@@ -203,8 +203,7 @@ func (r *request) use(o *Oracle) {
 // sets depth first's budget where no oracle answers.
 func (r *request) chooseOracle(ctx context.Context) error {
 	a, b, p := r.a, r.b, r.p
-	check := r.config(r.goal, dfs.LoneNodes(b.Complement(p), a.knobs.loneBase))
-	check.Dead = nil
+	check := r.plain(dfs.LoneNodes(b.Complement(p), a.knobs.loneBase))
 	if r.hist != nil {
 		r.levelStart, r.inLevel = r.hist.Start, true
 		if o := a.oracleFor(b, r.hist.Start, r.goal); o != nil {
@@ -255,11 +254,12 @@ func (r *request) chooseOracle(ctx context.Context) error {
 }
 
 // buildAfter starts building the level's tables if the hint needed a
-// layered search, for the hints after it (a game server's): building first
-// would take longer (on the English board 4 s on one core, against about a
-// second on two for the slowest layered refutations, of 26 and 27 pegs).
-func (r *request) buildAfter() {
-	if r.buildLater {
+// layered search and was not cancelled, for the hints after it (a game
+// server's): building first would take longer (on the English board 4 s
+// on one core, against about a second on two for the slowest layered
+// refutations, of 26 and 27 pegs).
+func (r *request) buildAfter(ctx context.Context) {
+	if r.buildLater && ctx.Err() == nil {
 		r.a.startLevel(r.b, r.levelStart, r.goal, r.a.memory()/2)
 	}
 }
@@ -276,7 +276,15 @@ func (r *request) config(g engine.Goal, maxNodes int64) dfs.Config {
 	if r.dead[g] == nil {
 		r.dead[g] = dfs.NewPosSet(mem)
 	}
-	return dfs.Config{Memory: r.a.memory(), Techniques: dfs.All(), MaxNodes: maxNodes, Dead: r.dead[g], Tables: &r.a.tables}
+	c := r.plain(maxNodes)
+	c.Dead = r.dead[g]
+	return c
+}
+
+// plain returns depth first's configuration within maxNodes, with no
+// shared table of refuted positions.
+func (r *request) plain(maxNodes int64) dfs.Config {
+	return dfs.Config{Memory: r.a.memory(), Techniques: dfs.All(), MaxNodes: maxNodes, Tables: &r.a.tables}
 }
 
 // layerMemory is the budget of a layered search of p's: half, when it
@@ -370,8 +378,7 @@ func (r *request) win(ctx context.Context, q engine.Position, g engine.Goal) (bo
 	res, err := dfs.Solve(ctx, r.b, q, g, r.config(g, r.maxNodes))
 	if errors.Is(err, dfs.ErrNodeLimit) && r.ownGame {
 		r.ownGame = false
-		check := r.config(g, dfs.LoneNodes(r.b.Complement(r.p), r.a.knobs.loneBase))
-		in, err := startReaches(ctx, r.b, r.b.Start(), r.p, check)
+		in, err := startReaches(ctx, r.b, r.b.Start(), r.p, r.plain(dfs.LoneNodes(r.b.Complement(r.p), r.a.knobs.loneBase)))
 		if err != nil {
 			return false, nil, err
 		}
@@ -463,8 +470,8 @@ func (r *request) fewest(ctx context.Context) (int, error) {
 			return n, nil
 		}
 	}
-	few := r.config(engine.Goal{Kind: engine.FewestPegs}, r.maxNodes)
-	few.Dead, few.Floor = nil, 2
+	few := r.plain(r.maxNodes)
+	few.Floor = 2
 	if r.hist != nil {
 		// The level's tables answer this only once their fewest pegs are
 		// built too, which comes after them: building them would not
