@@ -27,91 +27,95 @@ type endgame struct {
 const endgameSize = 1 << 16
 
 // Tables keeps what searches on the same boards share, built once and
-// read-only after: move generators and distance pagodas by board and goal,
-// and endgame tables by board, goal and position class. It is safe for
-// concurrent use; the zero value is empty, and a nil *Tables shares
-// nothing (each search builds its own).
+// read-only after: by board and goal, the move generator, the pagodas and
+// the scores of holes that order jumps and rank beams, and, by position
+// class too, the endgame tables. It is safe for concurrent use; the zero
+// value is empty, and a nil *Tables shares nothing (each search builds its
+// own).
 type Tables struct {
-	mu       sync.Mutex
-	gens     map[tableKey]*movegen.Gen
-	pagodas  map[tableKey]*engine.Pagoda
-	endgames map[tableKey]*endgame
+	goals sync.Map // goalKey -> *goalTables
 }
 
-// tableKey names a table: a board and a goal, with a position class for
-// endgame tables and a hole for pagodas.
-type tableKey struct {
+// goalKey names a board and goal.
+type goalKey struct {
 	board *engine.Board
 	goal  engine.Goal
-	class engine.Class
-	hole  int
 }
 
-// shared returns the table of k in m, making it with build the first
-// time (outside the lock: two searches may build it at once, and the first
-// to finish is kept). A nil t builds every time.
-func shared[T any](t *Tables, m *map[tableKey]T, k tableKey, build func() (T, bool)) T {
+// goalTables is what searches of one board and goal share.
+type goalTables struct {
+	gen *movegen.Gen
+	// pagoda is the distance pagoda toward the goal hole (nil for any
+	// hole), need its value there; ord the one toward the centre (or the
+	// goal hole) that orders jumps.
+	pagoda *engine.Pagoda
+	need   int
+	ord    *engine.Pagoda
+	// dist is each hole's distance from the centre or goal by ord, cost
+	// a peg's part of a beam's score (see newGoalTables).
+	dist, cost []int
+	endgames   sync.Map // engine.Class -> *endgame
+}
+
+// forGoal returns the tables of board b's goal, building them on first
+// use; a nil t builds them every time.
+func (t *Tables) forGoal(b *engine.Board, goal engine.Goal) *goalTables {
 	if t == nil {
-		v, _ := build()
-		return v
+		return newGoalTables(b, goal)
 	}
-	t.mu.Lock()
-	v, ok := (*m)[k]
-	t.mu.Unlock()
-	if ok {
-		return v
+	k := goalKey{b, goal}
+	if g, ok := t.goals.Load(k); ok {
+		return g.(*goalTables)
 	}
-	v, keep := build()
-	if !keep {
-		return v
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if *m == nil {
-		*m = map[tableKey]T{}
-	}
-	if old, ok := (*m)[k]; ok {
-		return old
-	}
-	(*m)[k] = v
-	return v
+	g, _ := t.goals.LoadOrStore(k, newGoalTables(b, goal))
+	return g.(*goalTables)
 }
 
-// gen returns the move generator for a goal's symmetry.
-func (t *Tables) gen(b *engine.Board, goal engine.Goal) *movegen.Gen {
-	var m *map[tableKey]*movegen.Gen
-	if t != nil {
-		m = &t.gens
+func newGoalTables(b *engine.Board, goal engine.Goal) *goalTables {
+	g := &goalTables{gen: movegen.New(b, b.GoalSymmetry(goal))}
+	if goal.Kind == engine.OnePegAt {
+		g.pagoda = b.DistancePagoda(goal.Hole)
+		g.need = g.pagoda.Weight(goal.Hole)
 	}
-	return shared(t, m, tableKey{board: b, goal: goal}, func() (*movegen.Gen, bool) {
-		return movegen.New(b, b.GoalSymmetry(goal)), true
-	})
+	if c, ok := b.Centre(); ok {
+		g.ord = b.DistancePagoda(c)
+	} else {
+		g.ord = b.DistancePagoda(goal.Hole)
+	}
+	top := g.ord.Weight(g.ord.Top())
+	g.dist = make([]int, b.Holes())
+	for h := range g.dist {
+		g.dist[h] = top - g.ord.Weight(h)
+	}
+	// A peg costs a beam its distance, and twice the jumps over its hole
+	// short of the most any hole has: few jumps take a peg off a board's
+	// edges and arms' ends, and a beam that leaves pegs there strands them.
+	over := make([]int, b.Holes())
+	most := 0
+	for _, j := range g.gen.Jumps {
+		over[j.Over]++
+		most = max(most, over[j.Over])
+	}
+	g.cost = make([]int, b.Holes())
+	for h := range g.cost {
+		g.cost[h] = g.dist[h] + 2*(most-over[h])
+	}
+	return g
 }
 
-// pagoda returns the distance pagoda toward a hole.
-func (t *Tables) pagoda(b *engine.Board, hole int) *engine.Pagoda {
-	var m *map[tableKey]*engine.Pagoda
-	if t != nil {
-		m = &t.pagodas
+// endgame returns the endgame table for a position class, building it on
+// first use; it returns nil if it cannot be built within the memory
+// budget (and builds it again next time: a larger budget may allow it).
+func (g *goalTables) endgame(ctx context.Context, b *engine.Board, goal engine.Goal, class engine.Class, budget int64) *endgame {
+	if e, ok := g.endgames.Load(class); ok {
+		return e.(*endgame)
 	}
-	return shared(t, m, tableKey{board: b, hole: hole}, func() (*engine.Pagoda, bool) {
-		return b.DistancePagoda(hole), true
-	})
-}
-
-// endgame returns the endgame table for a goal and position class,
-// building it on first use; it returns nil if it cannot be built within
-// the memory budget (and builds it again next time: a larger budget may
-// allow it).
-func (t *Tables) endgame(ctx context.Context, b *engine.Board, goal engine.Goal, class engine.Class, gen *movegen.Gen, budget int64) *endgame {
-	var m *map[tableKey]*endgame
-	if t != nil {
-		m = &t.endgames
+	e := buildEndgame(ctx, b, goal, class, g.gen, budget)
+	if e == nil {
+		return nil
 	}
-	return shared(t, m, tableKey{board: b, goal: goal, class: class}, func() (*endgame, bool) {
-		e := buildEndgame(ctx, b, goal, class, gen, budget)
-		return e, e != nil
-	})
+	actual, _ := g.endgames.LoadOrStore(class, e)
+	return actual.(*endgame)
 }
 
 // buildEndgame builds the endgame table for a goal and position class, or

@@ -174,11 +174,10 @@ type solver struct {
 	gen      *movegen.Gen
 	goal     engine.Goal
 	pagoda   *engine.Pagoda
-	ord      *engine.Pagoda
 	end      *endgame
 	tech     Techniques
 	dist     []int
-	cost     []int // a peg's part of beamScore by hole: see newSolver
+	cost     []int // a peg's part of beamScore by hole: see newGoalTables
 	need     int
 	table    *PosSet
 	pegs0    int
@@ -199,40 +198,13 @@ type solver struct {
 
 func newSolver(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, cfg Config) *solver {
 	n := start.Pegs()
-	t := cfg.Tables
-	s := &solver{ctx: ctx, gen: t.gen(b, goal), goal: goal, table: NewPosSet(cfg.Memory), pegs0: n, best: n + 1, tech: cfg.Techniques}
+	gt := cfg.Tables.forGoal(b, goal)
+	s := &solver{ctx: ctx, gen: gt.gen, goal: goal, table: NewPosSet(cfg.Memory), pegs0: n, best: n + 1, tech: cfg.Techniques,
+		pagoda: gt.pagoda, need: gt.need, dist: gt.dist, cost: gt.cost, maxNodes: cfg.MaxNodes}
 	s.floor = max(1, cfg.Floor)
 	g := s.gen.Group
-	if goal.Kind == engine.OnePegAt {
-		s.pagoda = t.pagoda(b, goal.Hole)
-		s.need = s.pagoda.Weight(goal.Hole)
-	}
-	if c, ok := b.Centre(); ok {
-		s.ord = t.pagoda(b, c)
-	} else {
-		s.ord = t.pagoda(b, goal.Hole)
-	}
-	top := s.ord.Weight(s.ord.Top())
-	s.dist = make([]int, b.Holes())
-	for h := range s.dist {
-		s.dist[h] = top - s.ord.Weight(h)
-	}
-	// A peg costs a beam its distance, and twice the jumps over its hole
-	// short of the most any hole has: few jumps take a peg off a board's
-	// edges and arms' ends, and a beam that leaves pegs there strands them.
-	over := make([]int, b.Holes())
-	most := 0
-	for _, j := range s.gen.Jumps {
-		over[j.Over]++
-		most = max(most, over[j.Over])
-	}
-	s.cost = make([]int, b.Holes())
-	for h := range s.cost {
-		s.cost[h] = s.dist[h] + 2*(most-over[h])
-	}
-	s.maxNodes = cfg.MaxNodes
 	if goal.Kind != engine.FewestPegs && s.tech.Prune {
-		s.end = t.endgame(ctx, b, goal, b.Class(start), s.gen, cfg.Memory)
+		s.end = gt.endgame(ctx, b, goal, b.Class(start), cfg.Memory)
 	}
 	if !s.tech.Prune {
 		s.pagoda = nil

@@ -32,7 +32,7 @@ type Gen struct {
 	images []engine.Position
 	NSym   int // Group.Len()
 	// images8 is images padded to eight symmetries per jump (repeating the
-	// identity) for groups of at most eight, so ChildKey8 finds a child's
+	// identity) for groups of at most eight, so Parent.Child finds a child's
 	// canonical form in registers.
 	images8 [][8]engine.Position
 }
@@ -205,15 +205,4 @@ func (m *Gen) Images8Of(p engine.Position, dst *[8]engine.Position) {
 	for s := m.NSym; s < 8; s++ {
 		dst[s] = dst[0]
 	}
-}
-
-// ChildKey8 returns the canonical form of p ^ jump k given p's padded
-// images.
-func (m *Gen) ChildKey8(imgs *[8]engine.Position, k int16) engine.Position {
-	im := &m.images8[k]
-	c := imgs[0] ^ im[0]
-	for s := 1; s < 8; s++ {
-		c = min(c, imgs[s]^im[s])
-	}
-	return c
 }

@@ -7,20 +7,21 @@ import "pegs/engine"
 // scratch: a child's images are its parent's XOR the jump's image masks.
 // A Parent belongs to one goroutine.
 type Parent struct {
-	gen   *Gen
-	imgs  []engine.Position
-	cimgs []engine.Position
-	img8  [8]engine.Position // the parent's images when gen.images8 is set
+	gen     *Gen
+	images8 [][8]engine.Position // gen.images8, at hand for Child
+	imgs    []engine.Position
+	cimgs   []engine.Position
+	img8    [8]engine.Position // the parent's images when images8 is set
 }
 
 // NewParent returns a Parent for gen's positions.
 func (m *Gen) NewParent() *Parent {
-	return &Parent{gen: m, imgs: make([]engine.Position, m.NSym), cimgs: make([]engine.Position, m.NSym)}
+	return &Parent{gen: m, images8: m.images8, imgs: make([]engine.Position, m.NSym), cimgs: make([]engine.Position, m.NSym)}
 }
 
 // Set loads p's images and returns them.
 func (w *Parent) Set(p engine.Position) []engine.Position {
-	if w.gen.images8 != nil {
+	if w.images8 != nil {
 		w.gen.Images8Of(p, &w.img8)
 		return w.img8[:w.gen.NSym]
 	}
@@ -30,9 +31,15 @@ func (w *Parent) Set(p engine.Position) []engine.Position {
 // Child returns the canonical form of the child by jump k of the position
 // last Set.
 func (w *Parent) Child(k int16) engine.Position {
-	if w.gen.images8 == nil {
+	if w.images8 == nil {
 		w.gen.ChildImages(w.cimgs, w.imgs, k)
 		return Canonical(w.cimgs)
 	}
-	return w.gen.ChildKey8(&w.img8, k)
+	// In registers: the images of jump k's holes, eight of them.
+	im := &w.images8[k]
+	c := w.img8[0] ^ im[0]
+	for s := 1; s < 8; s++ {
+		c = min(c, w.img8[s]^im[s])
+	}
+	return c
 }
