@@ -14,6 +14,10 @@ import (
 	"pegs/search/internal/dfs"
 )
 
+// BenchmarkHint measures hints on the English board: one position with and
+// without an oracle, a lookup, and every position of 30 random games (one
+// op hints them all; ns/hint is the mean, p99-ms and max-ms the tail a
+// game sees) with each kind of oracle.
 func BenchmarkHint(b *testing.B) {
 	eng := engine.English()
 	g, _ := eng.ParseGoal("center")
@@ -50,29 +54,8 @@ func BenchmarkHint(b *testing.B) {
 			o.Winnable(p)
 		}
 	})
-	// Every position of 30 random games, dead ends included: one op hints
-	// them all; ns/hint is the mean, p99-ms and max-ms the tail a game sees.
-	type step struct {
-		p    engine.Position
-		hist *History
-	}
-	var steps []step
-	lone := 0 // the positions of the first 10 games
-	games := rand.New(rand.NewPCG(3, 4))
-	for game := range 30 {
-		jumps := eng.RandomGame(eng.Start(), games)
-		if game == 10 {
-			lone = len(steps)
-		}
-		p := eng.Start()
-		for i := 0; ; i++ {
-			steps = append(steps, step{p, &History{eng.Start(), jumps[:i]}})
-			if i == len(jumps) {
-				break
-			}
-			p = p.Apply(jumps[i])
-		}
-	}
+	hb := &hintBench{eng: eng, goal: g, prob: prob, file: o}
+	steps, lone := hb.gameSteps()
 	// With the oracle file, every position of the 30 games; a lone
 	// position (no file, no history: depth first, then layered), those of
 	// the first 10 (about 250 hints, half a minute).
@@ -89,40 +72,6 @@ func BenchmarkHint(b *testing.B) {
 	// Lone positions with no file and no tables (oracle=none) are timed as
 	// a one-shot process sees them, which does not build the level: it is
 	// marked as too big to build.
-	var fewest, level, levelWithFewest *Oracle
-	withFewest := func(b *testing.B) *Oracle {
-		if fewest == nil {
-			f, _ := roundTrip(b, o)
-			if err := f.AddFewest(context.Background(), search.Options{}); err != nil {
-				b.Fatal(err)
-			}
-			fewest = f
-		}
-		return fewest
-	}
-	// levelOracle returns the level's oracle as an Advisor's build leaves
-	// it: the winnable tables, then (withFewest) a copy with the fewest
-	// pegs of dead ends too; each is built on first use.
-	levelOracle := func(b *testing.B, withFewest bool) *Oracle {
-		if level == nil {
-			lo, err := NewOracle(context.Background(), prob, search.Options{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			level = lo
-		}
-		if !withFewest {
-			return level
-		}
-		if levelWithFewest == nil {
-			f := *level
-			if err := f.AddFewest(context.Background(), search.Options{}); err != nil {
-				b.Fatal(err)
-			}
-			levelWithFewest = &f
-		}
-		return levelWithFewest
-	}
 	file := func(*testing.B) *Oracle { return o }
 	noFile := func(*testing.B) *Oracle { return nil }
 	for _, c := range []struct {
@@ -132,9 +81,9 @@ func BenchmarkHint(b *testing.B) {
 		noHist bool
 	}{
 		{"positions=random-games/oracle=file", steps, file, false},
-		{"positions=random-games/oracle=file+fewest", steps, withFewest, false},
+		{"positions=random-games/oracle=file+fewest", steps, hb.withFewest, false},
 		{"positions=random-games/oracle=file/history=none", steps, file, true},
-		{"positions=random-games/oracle=file+fewest/history=none", steps, withFewest, true},
+		{"positions=random-games/oracle=file+fewest/history=none", steps, hb.withFewest, true},
 		{"positions=random-games/oracle=level", steps, noFile, false},
 		{"positions=random-games/oracle=level+fewest", steps, noFile, false},
 		{"positions=random-games/oracle=level/history=none", steps, noFile, true},
@@ -142,33 +91,8 @@ func BenchmarkHint(b *testing.B) {
 		{"positions=random-games/oracle=none", steps[:lone], noFile, true},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			a := NewAdvisor(Options{})
+			a := hb.advisor(b, c.name, c.o(b), c.steps[len(c.steps)-1].p)
 			defer a.Close()
-			w := c.o(b)
-			if w != nil {
-				a.AddOracle(w)
-			}
-			// The first depth-first search of a goal builds its endgame
-			// table (tens of ms, once an Advisor): build them first, so
-			// that each sub-benchmark times the hints alone, run alone or
-			// not.
-			last := c.steps[len(c.steps)-1].p
-			for _, goal := range []engine.Goal{g, {Kind: engine.OnePeg}} {
-				cfg := dfs.Config{Memory: a.memory(), Techniques: dfs.All(), Tables: &a.tables}
-				if _, err := dfs.Solve(context.Background(), eng, last, goal, cfg); err != nil {
-					b.Fatal(err)
-				}
-			}
-			// Without a file but with a history, the level's tables are
-			// built by the first hint that depth first does not answer
-			// soon (about 1.5 s, once an Advisor): build them first, so
-			// that the hints are timed as a game server sees them after
-			// that.
-			if strings.HasSuffix(c.name, "oracle=none") {
-				a.setTooBig(eng, eng.Start(), g, math.MaxInt64)
-			} else if w == nil {
-				a.setLevelOracle(levelOracle(b, strings.Contains(c.name, "+fewest")))
-			}
 			var times []time.Duration
 			for b.Loop() {
 				for _, s := range c.steps {
@@ -183,16 +107,123 @@ func BenchmarkHint(b *testing.B) {
 					times = append(times, time.Since(t0))
 				}
 			}
-			var total time.Duration
-			for _, t := range times {
-				total += t
-			}
-			slices.Sort(times)
-			b.ReportMetric(float64(total)/float64(len(times)), "ns/hint")
-			b.ReportMetric(float64(times[len(times)/2])/1e6, "median-ms")
-			b.ReportMetric(float64(times[len(times)*9/10])/1e6, "p90-ms")
-			b.ReportMetric(float64(times[len(times)*99/100])/1e6, "p99-ms")
-			b.ReportMetric(float64(times[len(times)-1])/1e6, "max-ms")
+			reportTimes(b, times)
 		})
 	}
+}
+
+// step is a position of a game and how it got there.
+type step struct {
+	p    engine.Position
+	hist *History
+}
+
+// hintBench holds what BenchmarkHint's sub-benchmarks share, each built on
+// first use: the level's oracle as a file gives it, with its fewest table,
+// and as an Advisor's build leaves it.
+type hintBench struct {
+	eng                            *engine.Board
+	goal                           engine.Goal
+	prob                           search.Problem
+	file, fewest, level, levelFull *Oracle
+}
+
+// gameSteps returns every position of 30 random games, dead ends
+// included, and how many of them the first 10 games hold.
+func (hb *hintBench) gameSteps() (steps []step, lone int) {
+	eng := hb.eng
+	games := rand.New(rand.NewPCG(3, 4))
+	for game := range 30 {
+		jumps := eng.RandomGame(eng.Start(), games)
+		if game == 10 {
+			lone = len(steps)
+		}
+		p := eng.Start()
+		for i := 0; ; i++ {
+			steps = append(steps, step{p, &History{eng.Start(), jumps[:i]}})
+			if i == len(jumps) {
+				break
+			}
+			p = p.Apply(jumps[i])
+		}
+	}
+	return steps, lone
+}
+
+// withFewest returns the file's oracle, read back, with its fewest table.
+func (hb *hintBench) withFewest(b *testing.B) *Oracle {
+	if hb.fewest == nil {
+		f, _ := roundTrip(b, hb.file)
+		if err := f.AddFewest(context.Background(), search.Options{}); err != nil {
+			b.Fatal(err)
+		}
+		hb.fewest = f
+	}
+	return hb.fewest
+}
+
+// levelOracle returns the level's oracle as an Advisor's build leaves it:
+// the winnable tables, then (full) a copy with the fewest pegs of dead
+// ends too.
+func (hb *hintBench) levelOracle(b *testing.B, full bool) *Oracle {
+	if hb.level == nil {
+		lo, err := NewOracle(context.Background(), hb.prob, search.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		hb.level = lo
+	}
+	if !full {
+		return hb.level
+	}
+	if hb.levelFull == nil {
+		f := *hb.level
+		if err := f.AddFewest(context.Background(), search.Options{}); err != nil {
+			b.Fatal(err)
+		}
+		hb.levelFull = &f
+	}
+	return hb.levelFull
+}
+
+// advisor returns an Advisor for sub-benchmark name, given oracle w (nil
+// for none), warmed up so that the hints along the games are timed as a
+// game server sees them.
+func (hb *hintBench) advisor(b *testing.B, name string, w *Oracle, last engine.Position) *Advisor {
+	a := NewAdvisor(Options{})
+	if w != nil {
+		a.AddOracle(w)
+	}
+	// The first depth-first search of a goal builds its endgame table
+	// (tens of ms, once an Advisor): build them first, so that each
+	// sub-benchmark times the hints alone, run alone or not.
+	for _, goal := range []engine.Goal{hb.goal, {Kind: engine.OnePeg}} {
+		cfg := dfs.Config{Memory: a.memory(), Techniques: dfs.All(), Tables: &a.tables}
+		if _, err := dfs.Solve(context.Background(), hb.eng, last, goal, cfg); err != nil {
+			b.Fatal(err)
+		}
+	}
+	// Without a file but with a history, the level's tables are built by
+	// the first hint that depth first does not answer soon (about 1.5 s,
+	// once an Advisor): build them first.
+	if strings.HasSuffix(name, "oracle=none") {
+		a.setTooBig(hb.eng, hb.eng.Start(), hb.goal, math.MaxInt64)
+	} else if w == nil {
+		a.setLevelOracle(hb.levelOracle(b, strings.Contains(name, "+fewest")))
+	}
+	return a
+}
+
+// reportTimes reports the mean hint and the tail a game sees.
+func reportTimes(b *testing.B, times []time.Duration) {
+	var total time.Duration
+	for _, t := range times {
+		total += t
+	}
+	slices.Sort(times)
+	b.ReportMetric(float64(total)/float64(len(times)), "ns/hint")
+	b.ReportMetric(float64(times[len(times)/2])/1e6, "median-ms")
+	b.ReportMetric(float64(times[len(times)*9/10])/1e6, "p90-ms")
+	b.ReportMetric(float64(times[len(times)*99/100])/1e6, "p99-ms")
+	b.ReportMetric(float64(times[len(times)-1])/1e6, "max-ms")
 }
