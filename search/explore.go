@@ -94,7 +94,7 @@ func Explore(ctx context.Context, prob Problem, opt Options) (*Analysis, error) 
 		return a.reachable(ctx, first, &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Mem: mem}, opt.config().Progress, t0)
 	}
 	if !opt.NoGames {
-		first.M, first.Q = []exact.U128{{Lo: 1}}, []uint64{exact.FixedOne}
+		first.M = []exact.U128{{Lo: 1}}
 	}
 	// Stopped by cancellation, the analysis keeps what the forward pass
 	// finished: its layers' positions, as ReachableOnly reports them.
@@ -123,7 +123,7 @@ func Explore(ctx context.Context, prob Problem, opt Options) (*Analysis, error) 
 	if err != nil {
 		return stopped(err)
 	}
-	win, err := a.findWinnable(ctx, prob, gen, opt, mem, fwd, opt.NoGames)
+	win, err := a.findWinnable(ctx, prob, gen, opt, mem, fwd)
 	if err != nil {
 		return stopped(err)
 	}
@@ -135,6 +135,12 @@ func Explore(ctx context.Context, prob Problem, opt Options) (*Analysis, error) 
 		if err := a.countWinning(ctx, prob, &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Counts: true, Mem: mem}, win, opt.config().Progress); err != nil {
 			return stopped(err)
 		}
+	}
+	if a.RandomWin, err = randomWin(ctx, prob, gen, win, opt, mem); err != nil {
+		return stopped(err)
+	}
+	for _, l := range win {
+		mem.Give(l.Bytes())
 	}
 	a.total(mem, t0)
 	return a, nil
@@ -216,7 +222,6 @@ func (a *Analysis) reachable(ctx context.Context, first *layered.Layer, e *layer
 // random-play win probability from the one-peg layer l with its counts.
 func (a *Analysis) countFinishes(prob Problem, group *engine.Group, l *layered.Layer) {
 	split := group.Stabilizer(prob.Start).Len() == group.Len()
-	var win uint64
 	for i, k := range l.Keys {
 		p := key.Unmix(k)
 		if !prob.Goal.Reached(p) {
@@ -235,11 +240,7 @@ func (a *Analysis) countFinishes(prob Problem, group *engine.Group, l *layered.L
 			}
 		}
 		a.Solutions.Add(a.Solutions, l.M[i].Big())
-		if l.Q != nil {
-			win += l.Q[i]
-		}
 	}
-	a.RandomWin = float64(win) / exact.FixedOne
 }
 
 // countWinning counts paths and random play forward again, from the start
@@ -256,7 +257,7 @@ func (a *Analysis) countWinning(ctx context.Context, prob Problem, e *layered.Ex
 	if first == nil {
 		first = win[p0].Stored.Keys(e.Workers) // the start alone
 	}
-	cur := &layered.Layer{Pegs: p0, Keys: first, M: []exact.U128{{Lo: 1}}, Q: []uint64{exact.FixedOne}}
+	cur := &layered.Layer{Pegs: p0, Keys: first, M: []exact.U128{{Lo: 1}}}
 	for cur.Pegs > 1 {
 		if progress != nil {
 			pegs := cur.Pegs
@@ -301,12 +302,12 @@ func holeOf(p engine.Position) int {
 }
 
 // findWinnable marks the positions of the forward layers that can reach the
-// goal (see walkBack), letting each layer go once done with it. If keep is
-// set it returns them by peg count, held in mem: as keys, or coded (see
-// storedKeys) once their keys pass a share of the budget, as the forward
-// layers are (on the French c1 run about 1 GB less at the walk back's
-// widest layer, where a 6 GiB budget stopped it).
-func (a *Analysis) findWinnable(ctx context.Context, prob Problem, gen *movegen.Gen, opt Options, mem *memory.Budget, fwd []*layered.Layer, keep bool) (map[int]*layered.Layer, error) {
+// goal (see layered.WalkBack), letting each layer go once done with it,
+// and returns them by peg count, held in mem: as keys, or coded (see
+// layered.Stored) once their keys pass a share of the budget, as the
+// forward layers are (on the French c1 run about 1 GB less at the walk
+// back's widest layer, where a 6 GiB budget stopped it).
+func (a *Analysis) findWinnable(ctx context.Context, prob Problem, gen *movegen.Gen, opt Options, mem *memory.Budget, fwd []*layered.Layer) (map[int]*layered.Layer, error) {
 	if len(layered.BackwardSeeds(prob.Board, prob.Start, prob.Goal, gen.Group)) == 0 {
 		return nil, nil
 	}
@@ -329,9 +330,6 @@ func (a *Analysis) findWinnable(ctx context.Context, prob Problem, gen *movegen.
 	}
 	err := layered.WalkBack(ctx, prob.Goal, gen, byPegs, fwd[0].Pegs, true, layered.Mirrored(prob.Board, prob.Start, prob.Goal, gen.Group), opt.config(), mem, func(pegs int, keys []uint64) error {
 		a.Layers[index[pegs]].Winnable = int64(len(keys))
-		if !keep {
-			return nil
-		}
 		// The walk back is done with the layer below, which storing
 		// overwrites, but not yet with this one.
 		code()

@@ -16,6 +16,7 @@ type published struct {
 	EnglishWinnable         int64    `json:"english_winnable"`
 	EnglishSolutions        string   `json:"english_solutions"`
 	EnglishGames            string   `json:"english_games"`
+	EnglishRandomWin        float64  `json:"english_random_win,string"`
 	FrenchOnePeg            []string `json:"french_one_peg_vacancies"`
 	Triangle15Starts        []struct {
 		Holes     []int `json:"holes"`

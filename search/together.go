@@ -24,7 +24,7 @@ var errTooManyStarts = errors.New("more start classes than a word holds beside a
 // class under the board's whole group) in one search, and calls done with
 // each one's analysis, in order, as Explore with WholeGroup and NoGames
 // would make it but for RandomWin, which it leaves zero (Starts does not
-// report it, and counting paths alone moves a third fewer bytes).
+// report it).
 //
 // The searches from different starts meet: on the English board the seven
 // classes reach 594M positions between them but only 284M distinct ones.
@@ -204,8 +204,8 @@ func (t *together) count(ctx context.Context, i int) error {
 	}
 	defer t.mem.Give(held)
 	prob := Problem{Board: t.b, Start: t.b.Full() &^ (1 << uint(t.reps[i])), Goal: engine.Goal{Kind: engine.OnePeg}}
-	// Starts reports no random-play odds: count paths only.
-	e := &layered.Expander{Gen: t.gen, Tuning: t.opt.knobs.layered, Workers: t.opt.Workers, Counts: true, NoMass: true, Mem: t.mem}
+	// Starts reports no random-play odds: paths are all it counts.
+	e := &layered.Expander{Gen: t.gen, Tuning: t.opt.knobs.layered, Workers: t.opt.Workers, Counts: true, Mem: t.mem}
 	if err := a.countWinning(ctx, prob, e, keys, t.opt.config().Progress); err != nil {
 		return err
 	}

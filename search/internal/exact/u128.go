@@ -1,5 +1,7 @@
 // Package exact holds the exact counts of the layered searches: unsigned
-// 128-bit integers, for path counts that pass 2^64 on the English board.
+// 128-bit integers, for path counts that pass 2^64 on the English board,
+// and probabilities in 128-bit fixed point whose float64 is proven
+// correctly rounded.
 package exact
 
 import (
@@ -24,7 +26,3 @@ func (a U128) Big() *big.Int {
 	return x.Or(x, new(big.Int).SetUint64(a.Lo))
 }
 
-// FixedOne is probability 1 in the fixed-point form used for random play:
-// integer sums are exact whatever order workers add them in, so results do
-// not depend on scheduling. Each division rounds down by less than 2^-63.
-const FixedOne = 1 << 63

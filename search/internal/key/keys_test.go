@@ -235,3 +235,36 @@ func TestRankList(t *testing.T) {
 		}
 	}
 }
+
+// TestIndex checks an index against the places of its keys, and keys it
+// lacks.
+func TestIndex(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for _, n := range []int{0, 1, 1000, 100000} {
+		in := map[uint64]bool{}
+		var keys []uint64
+		for len(keys) < n {
+			k := Mix(engine.Position(rng.Uint64() >> 24))
+			if k != 0 && !in[k] {
+				in[k] = true
+				keys = append(keys, k)
+			}
+		}
+		slices.Sort(keys)
+		x := NewIndex(keys)
+		for i, k := range keys {
+			if got, ok := x.Find(k); !ok || got != i {
+				t.Fatalf("%d keys: Find(%#x) = %d, %v; want %d", n, k, got, ok, i)
+			}
+		}
+		for range 1000 {
+			k := Mix(engine.Position(rng.Uint64() >> 24))
+			if _, ok := x.Find(k); ok != in[k] {
+				t.Fatalf("%d keys: Find(%#x) found %v, want %v", n, k, ok, in[k])
+			}
+		}
+		if got, want := IndexBytes(n), int64(len(x.slots))*12; got != want {
+			t.Errorf("%d keys: IndexBytes %d, the index takes %d", n, got, want)
+		}
+	}
+}

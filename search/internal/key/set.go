@@ -179,3 +179,45 @@ func (s *Set) Has(k uint64) bool {
 		}
 	}
 }
+
+// Index is a read-only hash table from the keys of a sorted array to their
+// places in it.
+type Index struct {
+	slots []uint64 // keys; 0 is empty
+	at    []uint32 // at[i] is the place of slots[i]
+	shift uint
+}
+
+// IndexBytes returns the memory an Index of n keys takes.
+func IndexBytes(n int) int64 {
+	slots, _ := setSize(n)
+	return int64(slots) * 12
+}
+
+// NewIndex returns the index of keys (distinct, not 0, fewer than 2^32).
+func NewIndex(keys []uint64) *Index {
+	size, _ := setSize(len(keys))
+	x := &Index{slots: memory.Touched[uint64](size), at: make([]uint32, size), shift: uint(64 - bits.Len(uint(size)-1))}
+	mask := size - 1
+	for j, k := range keys {
+		i := int(k >> x.shift)
+		for x.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		x.slots[i], x.at[i] = k, uint32(j)
+	}
+	return x
+}
+
+// Find returns the place of k, or false if k is not indexed.
+func (x *Index) Find(k uint64) (int, bool) {
+	mask := len(x.slots) - 1
+	for i := int(k >> x.shift); ; i = (i + 1) & mask {
+		switch x.slots[i] {
+		case k:
+			return int(x.at[i]), true
+		case 0:
+			return 0, false
+		}
+	}
+}

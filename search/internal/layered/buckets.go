@@ -202,8 +202,6 @@ func (t *bucketTable[R]) add(items []R) (overflow bool, err error) {
 	switch x := any(t).(type) {
 	case *bucketTable[uint64]:
 		return false, addKeys(x, any(items).([]uint64))
-	case *bucketTable[narrow]:
-		return false, addNarrow(x, any(items).([]narrow))
 	case *bucketTable[paths]:
 		return false, addPaths(x, any(items).([]paths))
 	case *bucketTable[record]:
@@ -293,39 +291,6 @@ func reachKeys(t *bucketTable[uint64], ks []uint64) {
 			t.n++
 		}
 	}
-}
-
-func addNarrow(t *bucketTable[narrow], rs []narrow) error {
-	slots, limit := t.slots, t.limit()
-	for _, r := range rs {
-		i := t.home(r.key)
-		for {
-			s := &slots[i]
-			if s.key == r.key {
-				s.m += r.m
-				s.q += r.q
-				break
-			}
-			if s.key != 0 {
-				i++
-				continue
-			}
-			if t.closed {
-				break
-			}
-			if t.n < limit && i < len(slots)-1 {
-				*s = r
-				t.n++
-				break
-			}
-			if err := t.alloc(2 * t.size); err != nil {
-				return err
-			}
-			slots, limit = t.slots, t.limit()
-			i = t.home(r.key)
-		}
-	}
-	return nil
 }
 
 func addPaths(t *bucketTable[paths], rs []paths) error {

@@ -17,11 +17,11 @@ import (
 )
 
 // TestRecordFold checks that folding wide records carries into the high
-// word of the path count and adds the random-play mass.
+// word of the path count.
 func TestRecordFold(t *testing.T) {
-	x := record{key: 1, m: exact.U128{Lo: ^uint64(0)}, q: 4}
-	if of := x.fold(&record{key: 1, m: exact.U128{Lo: 2}, q: 3}); of || x.m != (exact.U128{Lo: 1, Hi: 1}) || x.q != 7 {
-		t.Errorf("fold = %+v, overflow %v; want m 2^64+1, q 7, no overflow", x, of)
+	x := record{key: 1, m: exact.U128{Lo: ^uint64(0)}}
+	if of := x.fold(&record{key: 1, m: exact.U128{Lo: 2}}); of || x.m != (exact.U128{Lo: 1, Hi: 1}) {
+		t.Errorf("fold = %+v, overflow %v; want m 2^64+1, no overflow", x, of)
 	}
 	y := record{key: 1, m: exact.U128{Lo: 1, Hi: ^uint64(0)}}
 	if of := y.fold(&record{key: 1, m: exact.U128{Hi: 1}}); !of {
@@ -37,22 +37,22 @@ func TestBucketTable(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	const bb = 3 // every key in bucket 5 of 8
 	for _, n := range []int{1, 100, 5000} {
-		var all []narrow
+		var all []paths
 		for _, k := range bucketKeys(rng, n, bb, 5) {
-			all = append(all, narrow{key: k, m: rng.Uint64N(1 << 40), q: rng.Uint64N(1 << 40)})
+			all = append(all, paths{key: k, m: rng.Uint64N(1 << 40)})
 		}
 		// The fold of all records, by key, in order; and of packed words,
 		// whose keys are the records' less their low six bits, which hold
 		// tags.
 		const low = 1<<6 - 1
-		sums := map[uint64]narrow{}
+		sums := map[uint64]paths{}
 		ors := map[uint64]packed{}
 		for _, r := range all {
 			x := sums[r.key]
-			sums[r.key] = narrow{r.key, x.m + r.m, x.q + r.q}
+			sums[r.key] = paths{r.key, x.m + r.m}
 			ors[r.key&^low] |= packed(r.key&^low | 1<<(r.m%6))
 		}
-		var want []narrow
+		var want []paths
 		for _, k := range slices.Sorted(maps.Keys(sums)) {
 			want = append(want, sums[k])
 		}
@@ -61,7 +61,7 @@ func TestBucketTable(t *testing.T) {
 			wantPacked = append(wantPacked, ors[k])
 		}
 		mem := memory.New(1 << 30)
-		nt := bucketTable[narrow]{size: 100, bb: bb, mem: mem}
+		nt := bucketTable[paths]{size: 100, bb: bb, mem: mem}
 		kt := bucketTable[uint64]{size: 100, bb: bb, mem: mem}
 		rt := bucketTable[record]{size: 100, bb: bb, mem: mem}
 		tt := bucketTable[packed]{size: 100, bb: bb, low: low, mem: mem}
@@ -77,7 +77,7 @@ func TestBucketTable(t *testing.T) {
 			var ts []packed
 			for _, r := range batch {
 				ks = append(ks, r.key)
-				rs = append(rs, record{key: r.key, m: exact.U128{Lo: r.m}, q: r.q})
+				rs = append(rs, record{key: r.key, m: exact.U128{Lo: r.m}})
 				ts = append(ts, packed(r.key&^low|1<<(r.m%6)))
 			}
 			if _, err := tt.add(ts); err != nil {
@@ -94,7 +94,7 @@ func TestBucketTable(t *testing.T) {
 			}
 		}
 		if got := nt.sorted(); !slices.Equal(got, want) {
-			t.Errorf("%d records: narrow table holds %d, want %d as one fold", n, len(got), len(want))
+			t.Errorf("%d records: paths table holds %d, want %d as one fold", n, len(got), len(want))
 		}
 		if got := tt.sorted(); !slices.Equal(got, wantPacked) {
 			t.Errorf("%d records: packed table holds %d words, want %d as one fold", n, len(got), len(wantPacked))
@@ -104,7 +104,7 @@ func TestBucketTable(t *testing.T) {
 			t.Fatalf("%d records: tables hold %d keys and %d records, want %d", n, len(gotKeys), len(gotRecs), len(want))
 		}
 		for i, w := range want {
-			if gotKeys[i] != w.key || gotRecs[i] != (record{key: w.key, m: exact.U128{Lo: w.m}, q: w.q}) {
+			if gotKeys[i] != w.key || gotRecs[i] != (record{key: w.key, m: exact.U128{Lo: w.m}}) {
 				t.Fatalf("%d records: keys or records differ from the fold at %d", n, i)
 			}
 		}

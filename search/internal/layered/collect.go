@@ -35,9 +35,6 @@ func collect[R rec](ctx context.Context, e *Expander, tabs []bucketTable[R], peg
 	l := &Layer{Pegs: pegs, Keys: make([]uint64, total)}
 	if e.Counts {
 		l.M = make([]exact.U128, total)
-		if !e.NoMass {
-			l.Q = make([]uint64, total)
-		}
 	}
 	if err := e.Mem.Take(l.Bytes(), "a layer"); err != nil {
 		return nil, err
@@ -54,17 +51,10 @@ func collect[R rec](ctx context.Context, e *Expander, tabs []bucketTable[R], peg
 			case []record:
 				for j, r := range recs {
 					l.Keys[base+j], l.M[base+j] = r.key, r.m
-					if l.Q != nil {
-						l.Q[base+j] = r.q
-					}
 				}
 			case []paths:
 				for j, r := range recs {
 					l.Keys[base+j], l.M[base+j] = r.key, exact.U128{Lo: r.m}
-				}
-			case []narrow:
-				for j, r := range recs {
-					l.Keys[base+j], l.M[base+j], l.Q[base+j] = r.key, exact.U128{Lo: r.m}, r.q
 				}
 			case []uint64:
 				copy(l.Keys[base:], recs)

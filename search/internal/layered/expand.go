@@ -180,7 +180,7 @@ func (x *expansion[R]) prepareWorkers() (chan *workerState, int) {
 		// which lists are set.
 		out := x.lists(w)
 		kept := *out
-		w.recs, w.nars, w.paths, w.keys, w.packs = nil, nil, nil, nil, nil
+		w.recs, w.paths, w.keys, w.packs = nil, nil, nil, nil
 		*out = kept
 		if len(*out) != x.nb {
 			*out = make([][]R, x.nb)
@@ -299,12 +299,8 @@ func (x *expansion[R]) expandChunk(w *workerState, lo, hi int) {
 			x.tagged(w, cur.Keys[i]&pack.Tags, int64(nsym/fixed))
 			continue
 		}
-		// Past here the children carry counts.
+		// Past here the children carry path counts.
 		m := cur.M[i]
-		var q uint64
-		if cur.Q != nil {
-			q = cur.Q[i]
-		}
 		if len(w.moves) == 0 {
 			w.stats.DeadEnds++
 			s, of := w.stats.Games.Add(m)
@@ -312,26 +308,18 @@ func (x *expansion[R]) expandChunk(w *workerState, lo, hi int) {
 			w.stats.Games = s
 			continue
 		}
-		q /= uint64(len(w.moves))
-		switch {
-		case w.paths != nil:
+		if w.paths != nil {
 			for _, k := range w.moves {
 				ck := key.Mix(par.Child(k))
 				b := bucketOf(ck, bb)
 				w.paths[b] = append(w.paths[b], paths{ck, m.Lo})
 			}
-		case w.nars != nil:
-			for _, k := range w.moves {
-				ck := key.Mix(par.Child(k))
-				b := bucketOf(ck, bb)
-				w.nars[b] = append(w.nars[b], narrow{ck, m.Lo, q})
-			}
-		default:
-			for _, k := range w.moves {
-				ck := key.Mix(par.Child(k))
-				b := bucketOf(ck, bb)
-				w.recs[b] = append(w.recs[b], record{ck, m, q})
-			}
+			continue
+		}
+		for _, k := range w.moves {
+			ck := key.Mix(par.Child(k))
+			b := bucketOf(ck, bb)
+			w.recs[b] = append(w.recs[b], record{ck, m})
 		}
 	}
 }

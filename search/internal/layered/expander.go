@@ -15,8 +15,7 @@ import (
 type Expander struct {
 	Gen     *movegen.Gen
 	Workers int
-	Counts  bool // carry path counts and random-play mass
-	NoMass  bool // with counts: carry path counts only
+	Counts  bool // carry path counts
 	// Pack, if set, is how positions and the starts that reach them are
 	// packed in a search from several starts (see packing).
 	Pack *key.Packing
@@ -128,11 +127,8 @@ func doing(err error, what string) {
 
 // Grow is Next without the note on a memory error.
 func (e *Expander) Grow(ctx context.Context, cur *Layer) (*Layer, Stats, error) {
-	if e.Counts && e.NoMass && narrowEnough(cur, e.Tuning.narrowBelow()) {
-		return expand(ctx, e, cur, func(w *workerState) *[][]paths { return &w.paths })
-	}
 	if e.Counts && narrowEnough(cur, e.Tuning.narrowBelow()) {
-		return expand(ctx, e, cur, func(w *workerState) *[][]narrow { return &w.nars })
+		return expand(ctx, e, cur, func(w *workerState) *[][]paths { return &w.paths })
 	}
 	if e.Counts {
 		return expand(ctx, e, cur, func(w *workerState) *[][]record { return &w.recs })

@@ -36,8 +36,8 @@ func Forward(ctx context.Context, e *Expander, start []*Layer, phase string, pro
 			visit(cur, st)
 		}
 		// Counts are needed only to make the next layer's.
-		e.Mem.Give(int64(len(cur.M))*16 + int64(len(cur.Q))*8)
-		cur.M, cur.Q = nil, nil
+		e.Mem.Give(int64(len(cur.M)) * 16)
+		cur.M = nil
 		last := next.Size() == 0
 		if last {
 			e.Mem.Give(next.Bytes())

@@ -10,14 +10,13 @@ import (
 )
 
 // Layer is one peg count's canonical positions, sorted by mixed key, with
-// optional path counts and random-play probability mass. In a search from
+// optional path counts. In a search from
 // several starts the keys are packed words instead, with their tags (see
 // packing).
 type Layer struct {
 	Pegs int
 	Keys []uint64
 	M    []exact.U128 // paths from the start to the position's orbit
-	Q    []uint64     // probability (fixed point) that random play reaches the orbit; nil without mass
 	// Stored, if set, holds the keys coded while the layer waits (keys is
 	// then nil unless loaded; see store and load).
 	Stored *Stored
@@ -34,7 +33,7 @@ func (l *Layer) Size() int {
 }
 
 func (l *Layer) Bytes() int64 {
-	n := int64(len(l.Keys))*8 + int64(len(l.M))*16 + int64(len(l.Q))*8
+	n := int64(len(l.Keys))*8 + int64(len(l.M))*16
 	if l.Stored != nil {
 		n += l.Stored.Bytes()
 	}
@@ -138,18 +137,12 @@ func (l *Layer) Only(keys []uint64, low uint64, workers int) *Layer {
 	if l.M != nil {
 		out.M = make([]exact.U128, len(idx))
 	}
-	if l.Q != nil {
-		out.Q = make([]uint64, len(idx))
-	}
 	pool.Chunks(len(idx), workers, func(_, lo, hi int) {
 		for j := lo; j < hi; j++ {
 			i := idx[j]
 			out.Keys[j] = l.Keys[i]
 			if out.M != nil {
 				out.M[j] = l.M[i]
-			}
-			if out.Q != nil {
-				out.Q[j] = l.Q[i]
 			}
 		}
 	})

@@ -8,25 +8,16 @@ import (
 	"pegs/search/internal/movegen"
 )
 
-// record is one child found by a worker when the search carries counts,
-// waiting to be added to its bucket.
+// record is one child found by a worker when the search carries path
+// counts, waiting to be added to its bucket.
 type record struct {
 	key uint64
 	m   exact.U128
-	q   uint64
 }
 
-// narrow is a record whose path count fits in 64 bits, which holds for
+// paths is a record whose path count fits in 64 bits, which holds for
 // every child when the parents' counts are below 2^51 (see narrowEnough):
-// three quarters of the bytes to move and hold.
-type narrow struct {
-	key uint64
-	m   uint64
-	q   uint64
-}
-
-// paths is a narrow record without random-play mass, for a search that
-// counts only paths: two thirds of the bytes.
+// two thirds of the bytes to move and hold.
 type paths struct {
 	key uint64
 	m   uint64
@@ -50,24 +41,23 @@ func narrowEnough(l *Layer, below uint64) bool {
 	return true
 }
 
-// rec is what a bucket holds: a record, a narrow record, a paths record
-// (no random-play mass), a bare mixed key when the search carries no counts
-// (a quarter of the bytes to sort and hold), or a packed word with tags.
+// rec is what a bucket holds: a record, a paths record (a 64-bit count), a
+// bare mixed key when the search carries no counts (half the bytes of a
+// paths record to sort and hold), or a packed word with tags.
 // The key is the first word of each, so keyOf reads it without knowing
 // which (for a packed word, with its tags: the tables mask them).
 type rec interface {
-	uint64 | narrow | paths | record | packed
+	uint64 | paths | record | packed
 }
 
 func keyOf[R rec](r *R) uint64 { return *(*uint64)(unsafe.Pointer(r)) }
 
 // workerState holds one worker's children, one list per bucket, in the
-// layer's kind: recs (128-bit counts), nars (64-bit counts), paths (64-bit
-// counts, no mass), keys (no counts) or packs (tagged). Only that kind's
-// lists are set while a layer is expanded.
+// layer's kind: recs (128-bit counts), paths (64-bit counts), keys (no
+// counts) or packs (tagged). Only that kind's lists are set while a layer
+// is expanded.
 type workerState struct {
 	recs  [][]record
-	nars  [][]narrow
 	paths [][]paths
 	keys  [][]uint64
 	packs [][]packed
@@ -86,6 +76,5 @@ func newWorkerState(gen *movegen.Gen) *workerState {
 // count passed 128 bits.
 func (x *record) fold(r *record) (overflow bool) {
 	x.m, overflow = x.m.Add(r.m)
-	x.q += r.q
 	return overflow
 }

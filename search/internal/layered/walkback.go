@@ -97,7 +97,7 @@ func WalkBack(ctx context.Context, goal engine.Goal, gen *movegen.Gen, fwd map[i
 		l.Drop(mem)
 		if free {
 			mem.Give(l.Bytes())
-			l.Keys, l.Stored, l.M, l.Q = nil, nil, nil, nil
+			l.Keys, l.Stored, l.M = nil, nil, nil
 		}
 		if pegs <= top && n-pegs > top && n-pegs <= p0 {
 			if err := mem.Take(int64(len(keys))*8, "the winnable positions to mirror"); err != nil {
@@ -149,7 +149,7 @@ func ParentsOf(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen, w
 		// its code is 0.4 GB at the walk back's widest layer).
 		e.Seeded = func() {
 			mem.Give(l.Bytes())
-			l.Keys, l.Stored, l.M, l.Q = nil, nil, nil, nil
+			l.Keys, l.Stored, l.M = nil, nil, nil
 			e.Within, e.WithinCode = nil, nil
 		}
 	}

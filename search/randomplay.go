@@ -1,0 +1,112 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+
+	"pegs/search/internal/exact"
+	"pegs/search/internal/key"
+	"pegs/search/internal/layered"
+	"pegs/search/internal/memory"
+	"pegs/search/internal/movegen"
+	"pegs/search/internal/pool"
+)
+
+// randomWin returns the probability that a player choosing uniformly among
+// the legal jumps meets prob's goal from its start, correctly rounded, from
+// the winnable positions win (layers by peg count, keys or coded, under
+// gen's group; a layer loaded from its code is let go again).
+//
+// The chance P(p) of winning from p is the mean of its children's over
+// all its jumps, winning or not, and a child that cannot win has none; so
+// it is found layer by layer from one peg up over the winnable positions
+// alone. Each P is held in 128-bit fixed point (see exact.DivFloor): a
+// division rounds down by less than a unit, 2^-118, and a mean of values
+// each short by at most e units is short by at most e, so the start's is
+// short by fewer units than it has pegs. If that interval holds a point
+// where float64 rounding changes, which the checks in exact.ProbFloat64
+// find, the answer cannot be given exactly and randomWin says so.
+func randomWin(ctx context.Context, prob Problem, gen *movegen.Gen, win map[int]*layered.Layer, opt Options, mem *memory.Budget) (float64, error) {
+	p0 := prob.Start.Pegs()
+	var prev []uint64     // the winnable keys of the layer below, sorted
+	var vals []exact.U128 // their chances
+	var held int64
+	defer func() { mem.Give(held) }()
+	for pegs := 1; pegs <= p0; pegs++ {
+		l := win[pegs]
+		if l == nil || l.Size() == 0 {
+			return 0, nil // no winnable position of this many pegs: none above either
+		}
+		keys := l.Keys
+		if keys == nil {
+			if err := l.Load(opt.Workers, mem); err != nil {
+				return 0, err
+			}
+			keys = l.Keys
+		}
+		next, bytes, err := chances(ctx, gen, keys, prev, vals, opt, mem)
+		l.Drop(mem) // a layer decoded here goes back to its code
+		if err != nil {
+			return 0, err
+		}
+		mem.Give(held)
+		prev, vals, held = keys, next, bytes
+	}
+	p, ok := exact.ProbFloat64(vals[0], uint64(p0))
+	if !ok {
+		return 0, fmt.Errorf("search: the random player's chance, %g, lies within %d units of 2^-118 of where float64 rounding changes: it cannot be given correctly rounded", p, p0)
+	}
+	return p, nil
+}
+
+// chances returns the chance of winning from each winnable position keys
+// (of one peg count, sorted), given those of the layer below, prev with
+// vals (none for one peg: every winnable position of one peg is won), and
+// the bytes it holds, charged to mem.
+func chances(ctx context.Context, gen *movegen.Gen, keys, prev []uint64, vals []exact.U128, opt Options, mem *memory.Budget) ([]exact.U128, int64, error) {
+	bytes := int64(len(keys)) * 16
+	if err := mem.Take(bytes, "the random player's chances"); err != nil {
+		return nil, 0, err
+	}
+	out := make([]exact.U128, len(keys))
+	if prev == nil {
+		for i := range out {
+			out[i] = exact.ProbOne
+		}
+		return out, bytes, nil
+	}
+	ib := key.IndexBytes(len(prev))
+	if err := mem.Take(ib, "the random player's chances"); err != nil {
+		mem.Give(bytes)
+		return nil, 0, err
+	}
+	defer mem.Give(ib)
+	index := key.NewIndex(prev)
+	var stopped atomic.Bool
+	pool.Chunks(len(keys), opt.Workers, func(_, lo, hi int) {
+		if ctx.Err() != nil {
+			stopped.Store(true)
+			return
+		}
+		par := gen.NewParent()
+		var moves []int16
+		for i := lo; i < hi; i++ {
+			p := key.Unmix(keys[i])
+			par.Set(p)
+			moves = gen.AppendMoves(moves[:0], p)
+			var sum exact.U128
+			for _, k := range moves {
+				if j, ok := index.Find(key.Mix(par.Child(k))); ok {
+					sum, _ = sum.Add(vals[j]) // at most 1023 ones: no overflow
+				}
+			}
+			out[i] = exact.DivFloor(sum, uint64(len(moves)))
+		}
+	})
+	if stopped.Load() {
+		mem.Give(bytes)
+		return nil, 0, ctx.Err()
+	}
+	return out, bytes, nil
+}
