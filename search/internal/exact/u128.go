@@ -25,4 +25,3 @@ func (a U128) Big() *big.Int {
 	x.Lsh(x, 64)
 	return x.Or(x, new(big.Int).SetUint64(a.Lo))
 }
-
