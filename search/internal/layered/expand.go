@@ -294,32 +294,42 @@ func (x *expansion[R]) expandChunk(w *workerState, lo, hi int) {
 			}
 			continue
 		}
-		w.moves = gen.AppendMoves(w.moves[:0], mover)
 		if pack != nil {
+			w.moves = gen.AppendMoves(w.moves[:0], mover)
 			x.tagged(w, cur.Keys[i]&pack.Tags, int64(nsym/fixed))
 			continue
 		}
-		// Past here the children carry path counts.
+		// Past here the children carry path counts, each made as its
+		// jump is found.
 		m := cur.M[i]
-		if len(w.moves) == 0 {
+		q, empty := gen.LatticeOf(mover)
+		children := 0
+		if w.paths != nil {
+			for gi := range gen.Groups {
+				sg := &gen.Groups[gi]
+				for f := sg.Legal(q, empty); f != 0; f &= f - 1 {
+					ck := key.Mix(par.Child(sg.First(f)))
+					b := bucketOf(ck, bb)
+					w.paths[b] = append(w.paths[b], paths{ck, m.Lo})
+					children++
+				}
+			}
+		} else {
+			for gi := range gen.Groups {
+				sg := &gen.Groups[gi]
+				for f := sg.Legal(q, empty); f != 0; f &= f - 1 {
+					ck := key.Mix(par.Child(sg.First(f)))
+					b := bucketOf(ck, bb)
+					w.recs[b] = append(w.recs[b], record{ck, m})
+					children++
+				}
+			}
+		}
+		if children == 0 {
 			w.stats.DeadEnds++
 			s, of := w.stats.Games.Add(m)
 			w.stats.overflow = w.stats.overflow || of
 			w.stats.Games = s
-			continue
-		}
-		if w.paths != nil {
-			for _, k := range w.moves {
-				ck := key.Mix(par.Child(k))
-				b := bucketOf(ck, bb)
-				w.paths[b] = append(w.paths[b], paths{ck, m.Lo})
-			}
-			continue
-		}
-		for _, k := range w.moves {
-			ck := key.Mix(par.Child(k))
-			b := bucketOf(ck, bb)
-			w.recs[b] = append(w.recs[b], record{ck, m})
 		}
 	}
 }
