@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"flag"
 	"strings"
 	"testing"
 
@@ -55,46 +56,76 @@ func BenchmarkSolve(b *testing.B) {
 	}
 }
 
+// french runs the French board's benchmark, minutes an op.
+var french = flag.Bool("french", false, "run BenchmarkExplore on the French board (d3, whole group, reachable only: minutes an op)")
+
+// BenchmarkExplore measures the layered searches on whole state spaces:
+// full analyses, the winnable set alone, and (with -french) the French
+// board's d3 class counted positions alone. peak-MiB is the search's
+// largest charge to its memory budget.
 func BenchmarkExplore(b *testing.B) {
 	cases := []struct {
 		board, start, goal string
-		winOnly            bool
+		search             string
+		opt                Options
 	}{
-		{"triangle", "1", "any", false},
-		{"triangle:6", "1", "any", false},
-		{"english", "d4", "center", true},
-		{"english", "d4", "center", false},
+		{"triangle", "1", "any", "full", Options{}},
+		{"triangle:6", "1", "any", "full", Options{}},
+		{"english", "d4", "center", "winnable", Options{}},
+		{"english", "d4", "center", "full", Options{}},
+		{"french", "d3", "any", "reachable", Options{WholeGroup: true, ReachableOnly: true, Memory: 6 << 30}},
 	}
 	for _, c := range cases {
 		bd, _ := engine.Lookup(c.board)
 		start, _ := bd.Vacate(c.start)
 		g, _ := bd.ParseGoal(c.goal)
 		prob := Problem{bd, start, g}
-		kind := "full"
-		if c.winOnly {
-			kind = "winnable"
-		}
 		for _, w := range []int{1, 2} {
-			b.Run("board="+c.board+"/search="+kind+"/workers="+string(rune('0'+w)), func(b *testing.B) {
-				var positions int64
+			b.Run("board="+c.board+"/search="+c.search+"/workers="+string(rune('0'+w)), func(b *testing.B) {
+				if c.board == "french" && !*french {
+					b.Skip("minutes an op: run with -french")
+				}
+				opt := c.opt
+				opt.Workers = w
+				var positions, peak int64
 				for b.Loop() {
-					if c.winOnly {
-						ws, err := Winnable(context.Background(), prob, Options{Workers: w})
+					if c.search == "winnable" {
+						ws, err := Winnable(context.Background(), prob, opt)
 						if err != nil {
 							b.Fatal(err)
 						}
 						positions += ws.Winnable
+						peak = max(peak, ws.PeakBytes)
 						continue
 					}
-					a, err := Explore(context.Background(), prob, Options{Workers: w})
+					a, err := Explore(context.Background(), prob, opt)
 					if err != nil {
 						b.Fatal(err)
 					}
 					positions += a.Reachable
+					peak = max(peak, a.PeakBytes)
 				}
 				b.ReportMetric(float64(positions)/b.Elapsed().Seconds(), "positions/s")
+				b.ReportMetric(float64(peak)/(1<<20), "peak-MiB")
 			})
 		}
+	}
+}
+
+// BenchmarkFirstSolution measures what `pegs solve` does for a board's
+// usual start, cold: every table the solve needs is built in the op.
+func BenchmarkFirstSolution(b *testing.B) {
+	for _, name := range []string{"english", "wiegleb"} {
+		bd, _ := engine.Lookup(name)
+		g, _ := bd.ParseGoal("center")
+		b.Run("board="+name, func(b *testing.B) {
+			for b.Loop() {
+				sol, err := Decide(context.Background(), Problem{bd, bd.Start(), g}, Options{})
+				if err != nil || !sol.Solvable {
+					b.Fatal(sol.Solvable, err)
+				}
+			}
+		})
 	}
 }
 
