@@ -82,12 +82,21 @@
 // # Whole state-space analysis
 //
 // Explore carries, forward, the number of paths into every position
-// (128-bit counts: the English board's complete games pass 2^64) and the
-// chance that a random player (choosing uniformly among legal jumps)
-// reaches it, so solutions, complete games and the random-play win
-// probability come out of one pass. The winnable positions are then found
-// walking back up from the goal: the parents of a winnable position are
-// found by undoing jumps, and those that are reachable are winnable.
+// (128-bit counts: the English board's complete games pass 2^64), so
+// solutions and complete games come out of one pass. The winnable
+// positions are then found walking back up from the goal: the parents of
+// a winnable position are found by undoing jumps, and those that are
+// reachable are winnable.
+//
+// The chance that a random player (choosing uniformly among the legal
+// jumps) wins is found last, layer by layer from one peg up over the
+// winnable positions alone: a position's chance is the mean of its
+// children's over all its jumps, and a child that cannot win has none.
+// Chances are held in 128-bit fixed point (one is 2^118); each division
+// rounds down by less than 2^-118, so the start's chance is known within
+// as many units as it has pegs, and Explore checks that this interval has
+// one nearest float64: Analysis.RandomWin is correctly rounded, not
+// approximately right.
 //
 // Complete games need the paths into every reachable position; with
 // NoGames the forward pass carries keys only and a second pass counts

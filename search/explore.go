@@ -47,7 +47,7 @@ type Analysis struct {
 	// is left, wins included.
 	Games *big.Int
 	// RandomWin is the probability that a player choosing uniformly among
-	// the legal jumps meets the goal (exact to within 1e-9).
+	// the legal jumps meets the goal, correctly rounded.
 	RandomWin float64
 	Layers    []LayerStats
 	PeakBytes int64
@@ -57,14 +57,14 @@ type Analysis struct {
 // Explore searches the whole state space of a problem layer by layer,
 // sharded over a worker pool, and counts everything in Analysis exactly.
 //
-// Forward, each layer carries the number of paths into every position and
-// the probability that random play reaches it, so solutions, complete games
-// and the random-play win probability come out of one pass. Winnable
-// positions are then found walking back up from the goal positions reached:
-// the parents of a winnable position are found by undoing jumps, and those
-// that are reachable are winnable. With NoGames, the forward pass finds
-// keys only and a second pass counts on the winnable positions (see
-// countWinning).
+// Forward, each layer carries the number of paths into every position, so
+// solutions and complete games come out of one pass. Winnable positions are
+// then found walking back up from the goal positions reached: the parents
+// of a winnable position are found by undoing jumps, and those that are
+// reachable are winnable. With NoGames, the forward pass finds keys only
+// and a second pass counts on the winnable positions (see countWinning).
+// Last, the random player's chance is found over the winnable positions
+// (see randomWin). The package documentation says more.
 //
 // Cancelled, it returns with ctx's error the layers the forward pass
 // finished, counted as with ReachableOnly (no winnable positions or path
