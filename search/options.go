@@ -73,7 +73,7 @@ type Options struct {
 // paths that large boards take; the zero value is the default.
 type knobs struct {
 	layered  layered.Tuning
-	loneBase int64 // see loneNodes
+	loneBase int64 // see dfs.LoneNodes
 }
 
 // memory returns the budget in bytes.

@@ -41,7 +41,7 @@ type Finish struct {
 // Starts analyses every single-vacancy start of a board up to symmetry:
 // reachable positions, which holes the last peg can finish in, and the
 // solutions to each. It reduces each search by the board's whole group
-// (ExploreOptions.WholeGroup). A start whose exhaustive search passes the
+// (Options.WholeGroup). A start whose exhaustive search passes the
 // memory budget is not counted; instead each of its class-feasible finishes
 // is solved depth first (StartResult.Pairs), so that every pair is still
 // decided unless that search passes the budget too. Nothing is guessed.
@@ -153,7 +153,7 @@ func decided(ctx context.Context, b *engine.Board, h int, class []int, a *Analys
 
 // Finishes lists the one-peg finishes of an analysis of prob and their
 // solutions: one hole each, or, when the search was reduced by symmetries
-// that move the start (ExploreOptions.WholeGroup), groups of holes that
+// that move the start (Options.WholeGroup), groups of holes that
 // only those symmetries tell apart, with their joint count (see
 // StartResult.Finishes).
 func (a *Analysis) Finishes(prob Problem) []Finish {

@@ -32,7 +32,7 @@ var errTooManyStarts = errors.New("more start classes than a word holds beside a
 // with the starts that reach it. A position is winnable (can end with one
 // peg anywhere) exactly when its complement is reachable from some
 // single-vacancy start: the union holds the answer, so no walk back is
-// needed. A position and its tags share one 64-bit word (see packing), so
+// needed. A position and its tags share one 64-bit word (see key.Packing), so
 // the boards with more start classes than free bits beside their holes
 // (64 - holes) search one start at a time. A layer past the middle is
 // kept until the layer it pairs with (the complements' peg count) is

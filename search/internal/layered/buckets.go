@@ -31,7 +31,7 @@ type bucketTable[R rec] struct {
 	slots []R    // size home slots, then tableSlack more; key 0 is empty
 	size  int    // home slots
 	bb    uint   // top key bits that pick the bucket
-	low   uint64 // bits below a packed word's key: its tags (see packing)
+	low   uint64 // bits below a packed word's key: its tags (see key.Packing)
 	n     int    // keys held
 	mem   *memory.Budget
 	// closed tables hold a fixed set of keys, seeded before any child
@@ -50,7 +50,7 @@ type bucketTable[R rec] struct {
 const tableSlack = 64
 
 // Loads in tenths: a table doubles past maxLoad; a layer's tables are sized
-// for TableFill at the children expected (see expander.expect), which
+// for TableFill at the children expected (see Expander.Expect), which
 // leaves room for an estimate up to a sixth short; a closed table is sized
 // for seedFill, as children that miss its keys probe to an empty slot, or
 // for maxLoad where a layer's tables would pass an eighth of the budget
@@ -395,7 +395,7 @@ func addPacked(t *bucketTable[packed], rs []packed) error {
 // of stored layer s (see bucketTable.seed), each key its mixed key shifted
 // up by shift, decoding them a chunk at a time so that they are never held
 // whole. One pass counts each bucket's keys. Then, where the tables are
-// keyed by packed word (shift is the packing's; see expander.withinCode),
+// keyed by packed word (shift is the packing's; see Expander.WithinCode),
 // the code's order, each bucket's keys come in a run and in the order of
 // their home slots: each worker decodes the runs of its own buckets and
 // fills their tables front to back. Keyed by mixed key, each worker

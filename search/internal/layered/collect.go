@@ -9,7 +9,7 @@ import (
 )
 
 // collect turns the buckets' tables into a sorted layer; keyShift is how
-// far up their keys are shifted (see expander.keyShift).
+// far up their keys are shifted (see Expander.keyShift).
 func collect[R rec](ctx context.Context, e *Expander, tabs []bucketTable[R], pegs int, keyShift uint) (*Layer, error) {
 	total := 0
 	offs := make([]int, len(tabs)+1)
@@ -17,7 +17,7 @@ func collect[R rec](ctx context.Context, e *Expander, tabs []bucketTable[R], peg
 		total += tabs[b].n
 		offs[b+1] = total
 	}
-	// Tables of packed words (see expander.keyShift) are not coded here:
+	// Tables of packed words (see Expander.keyShift) are not coded here:
 	// codeTables reads mixed keys.
 	if keyTabs, ok := any(tabs).([]bucketTable[uint64]); ok && e.Code != nil && keyShift == 0 {
 		var tableBytes int64

@@ -17,7 +17,7 @@ type Expander struct {
 	Workers int
 	Counts  bool // carry path counts
 	// Pack, if set, is how positions and the starts that reach them are
-	// packed in a search from several starts (see packing).
+	// packed in a search from several starts (see key.Packing).
 	Pack *key.Packing
 	// Within, if set, holds the keys (sorted) that the next layer keeps:
 	// children with other keys are dropped as they come, before they take
@@ -51,7 +51,7 @@ type Expander struct {
 	Code func(n int, tableBytes int64) bool
 	// Store is whether forward codes the layers it has expanded once the
 	// keys it holds pass a share of the budget (Tuning.Share; see
-	// storedKeys): they wait for the walk back in about a quarter of the
+	// Stored): they wait for the walk back in about a quarter of the
 	// memory.
 	Store bool
 	Mem   *memory.Budget

@@ -18,7 +18,7 @@ type Layer struct {
 	Keys []uint64
 	M    []exact.U128 // paths from the start to the position's orbit
 	// Stored, if set, holds the keys coded while the layer waits (keys is
-	// then nil unless loaded; see store and load).
+	// then nil unless loaded; see Store and Load).
 	Stored *Stored
 }
 
@@ -57,7 +57,7 @@ func (l *Layer) Load(workers int, mem *memory.Budget) error {
 	if err := mem.Take(int64(l.Stored.N)*8, "a stored layer's positions"); err != nil {
 		return err
 	}
-	l.Keys = l.Stored.Keys(workers) // sorted in place (see sortKeys)
+	l.Keys = l.Stored.Keys(workers) // sorted in place (see key.Sort)
 	return nil
 }
 

@@ -98,7 +98,7 @@ func MeetingKeys(ctx context.Context, keys, goal []uint64, gen *movegen.Gen, cfg
 	return slices.Concat(out...), nil
 }
 
-// NewSetIn returns a keySet of keys with its memory charged to mem
+// NewSetIn returns a key.Set of keys with its memory charged to mem
 // before it is made (what says what it is for, in a refusal), and a func
 // that gives it back.
 func NewSetIn(keys []uint64, workers int, mem *memory.Budget, what string) (*key.Set, func(), error) {

@@ -23,7 +23,7 @@ import (
 // those gives the winnable positions of every forward layer. Where the
 // sides are one jump apart (the goal's at n-m+1) and the start's is the
 // smaller, its positions' children are looked up in the goal's side
-// instead of found (see meetingKeys): a position is winnable when one of
+// instead of found (see MeetingKeys): a position is winnable when one of
 // them is. Neither side
 // reaches the other's widest layers: from a lost English position of 26
 // pegs the Meeting goes 12 jumps forward and 13 from the goal, where a
@@ -71,7 +71,7 @@ func Meet(ctx context.Context, b *engine.Board, start engine.Position, goal engi
 	eg := &Expander{Gen: movegen.New(b, mt.back), Workers: cfg.Workers, Mem: mem}
 	// lookup: the sides are one jump apart and the start's is the
 	// smaller, so its children are looked up rather than found (see
-	// meetingKeys).
+	// MeetingKeys).
 	lookup := false
 	for f.Len() > 0 && g.Len() > 0 && f.Pegs+g.Pegs > n {
 		e, from, phase := ef, f, "forward"

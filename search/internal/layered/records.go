@@ -24,7 +24,7 @@ type paths struct {
 }
 
 // packed is a child in a search from several starts: a packed word,
-// position and tags (see packing).
+// position and tags (see key.Packing).
 type packed uint64
 
 // narrowEnough reports whether every child of l can count its paths in 64

@@ -133,7 +133,7 @@ func ComplementKeys(keys []uint64, b *engine.Board, group *engine.Group, pk key.
 // tables closed on l's keys, which keep those found: memory for l's keys
 // in tables, where sorting every parent found took three words each (7 GiB
 // on the French board's widest winnable layers). With free, l lets go of
-// its keys and code (see walkBack) once they are in the tables.
+// its keys and code (see WalkBack) once they are in the tables.
 func ParentsOf(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen, workers int, mem *memory.Budget, free bool) ([]uint64, error) {
 	if len(next) == 0 || l.Size() == 0 {
 		return nil, nil

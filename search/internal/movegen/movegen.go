@@ -144,7 +144,7 @@ func (m *Gen) ToLattice(p engine.Position) engine.Position {
 }
 
 // AppendMoves appends the indices of the legal jumps in p to dst. The
-// hottest loops (a layer's expansion into plain keys, meetingKeys) take the
+// hottest loops (a layer's expansion into keys, the lookups where two searches meet) take the
 // same steps themselves and work on each jump as it is found, rather than
 // write a list of jumps and read it again (English --winnable-only: 0.97 s
 // -> 0.89 s).
