@@ -58,9 +58,6 @@ func Decide(ctx context.Context, prob Problem, opt Options) (Solution, error) {
 	if err := prob.check(); err != nil {
 		return Solution{}, err
 	}
-	if opt.Tables == nil {
-		opt.Tables = &Tables{} // for the several depth-first searches here
-	}
 	unlimited := opt
 	unlimited.MaxNodes = 0
 	first := opt

@@ -170,11 +170,17 @@ func Replay(b *engine.Board, start engine.Position, goal engine.Goal, jumps []en
 }
 
 type solver struct {
-	ctx      context.Context
-	gen      *movegen.Gen
-	goal     engine.Goal
-	pagoda   *engine.Pagoda
-	end      *endgame
+	ctx    context.Context
+	gen    *movegen.Gen
+	goal   engine.Goal
+	pagoda *engine.Pagoda
+	end    *endgame
+	// gt, if set, is where the full endgame table comes from once the
+	// search has gone on long (see bigEndgameAfter); class and budget
+	// are the start's class and the table's memory budget.
+	gt       *goalTables
+	class    engine.Class
+	budget   int64
 	tech     Techniques
 	dist     []int
 	cost     []int // a peg's part of beamScore by hole: see newGoalTables
@@ -204,7 +210,15 @@ func newSolver(ctx context.Context, b *engine.Board, start engine.Position, goal
 	s.floor = max(1, cfg.Floor)
 	g := s.gen.Group
 	if goal.Kind != engine.FewestPegs && s.tech.Prune {
-		s.end = gt.endgame(ctx, b, goal, b.Class(start), cfg.Memory)
+		s.class, s.budget = b.Class(start), cfg.Memory
+		if cfg.Tables != nil {
+			// Searches that share their tables build the full endgame
+			// table once, for all of them.
+			s.end = gt.endgame(ctx, b, goal, s.class, s.budget, fullEndgame)
+		} else {
+			s.gt = gt
+			s.end = gt.endgame(ctx, b, goal, s.class, s.budget, smallEndgame)
+		}
 	}
 	if !s.tech.Prune {
 		s.pagoda = nil
@@ -232,6 +246,13 @@ func (s *solver) check() bool {
 		if s.maxNodes > 0 && s.nodes >= s.maxNodes {
 			s.err = ErrNodeLimit
 			return false
+		}
+		if s.gt != nil && s.nodes >= bigEndgameAfter {
+			// A long search: the full endgame table shortens it.
+			if e := s.gt.endgame(s.ctx, s.gen.Board, s.goal, s.class, s.budget, fullEndgame); e != nil {
+				s.end = e
+			}
+			s.gt = nil
 		}
 	}
 	return true
