@@ -67,6 +67,8 @@ func TestGolden(t *testing.T) {
 		{"hint_triangle", "hint --board triangle --start 1 --history 4-1,6-4"},
 		{"hint_stuck", "hint --board triangle --position o.........o...o"},
 		{"hint_dead_json", "hint --board triangle --start 1 --history 4-1,6-4,1-6,7-2 --format json"},
+		{"hint_fewest", "hint --board triangle --start 1 --history 6-1,13-6,8-3,15-13,6-15"},
+		{"hint_fewest_json", "hint --board triangle --start 1 --history 6-1,13-6,8-3,15-13,6-15 --format json"},
 		{"grade_classic3_csv", "grade --levels testdata/classic3.levels --format csv"},
 		{"grade_plus_json", "grade --position ....o....o....ooooo....o....o.... --format json"},
 		{"generate_small", "generate --board english --count 3 --pegs 6-9 --seed 4 --workers 2"},
