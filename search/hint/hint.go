@@ -266,7 +266,7 @@ func (r *request) chooseOracle(ctx context.Context) error {
 // refutations, of 26 and 27 pegs).
 func (r *request) buildAfter(ctx context.Context) {
 	if r.buildLater && ctx.Err() == nil {
-		r.a.startLevel(r.b, r.levelStart, r.goal, r.a.memory()/2)
+		r.a.startLevel(r.b, r.levelStart, r.goal, r.a.buildMemory())
 	}
 }
 
@@ -308,7 +308,7 @@ func (r *request) layerMemory() int64 {
 func (r *request) tables() *levelBuild {
 	if r.build == nil && r.inLevel {
 		if r.hist != nil {
-			r.build = r.a.startLevel(r.b, r.levelStart, r.goal, r.a.memory()/2)
+			r.build = r.a.startLevel(r.b, r.levelStart, r.goal, r.a.buildMemory())
 		} else {
 			r.build = r.a.building(r.b, r.levelStart, r.goal)
 		}
