@@ -78,12 +78,13 @@ func TestBadRequests(t *testing.T) {
 // TestLimits checks the answers past the server's limits: the request's
 // deadline, the memory budget, and a busy pool.
 func TestLimits(t *testing.T) {
-	s, _ := testServer(t, Config{Memory: 4 << 20, Limits: Limits{Timeout: 50 * time.Millisecond, Slots: 2}})
+	quick, _ := testServer(t, Config{Limits: Limits{Timeout: 50 * time.Millisecond}})
 	// A lone lost position of 26 pegs takes most of a second.
-	w := do(t, s, "POST", "/api/hint", `{"position": "ooooooooooooooooooooooo...o...o.o"}`)
+	w := do(t, quick, "POST", "/api/hint", `{"position": "ooooooooooooooooooooooo...o...o.o"}`)
 	if w.Code != http.StatusServiceUnavailable || !strings.Contains(w.Body.String(), "did not finish within") {
 		t.Errorf("past the deadline: %d %s", w.Code, w.Body)
 	}
+	s, _ := testServer(t, Config{Memory: 4 << 20, Limits: Limits{Slots: 2}})
 	w = do(t, s, "POST", "/api/solve", `{"level": "classic-7", "metric": "moves"}`)
 	if w.Code != http.StatusUnprocessableEntity || !strings.Contains(w.Body.String(), "memory budget exceeded") {
 		t.Errorf("past the memory budget: %d %s", w.Code, w.Body)
