@@ -159,6 +159,11 @@ func TestErrors(t *testing.T) {
 		{[]string{"bench", "--format", "yaml"}, 2, `unknown format "yaml"`},
 		{[]string{"bench", "--suite", "@testdata/missing.levels"}, 1, "no such file"},
 		{[]string{"solve", "--metric", "moves", "--goal", "fewest"}, 2, "one-peg goal"},
+		{[]string{"serve", "--levels", "testdata/missing.json"}, 1, "no such file"},
+		{[]string{"serve", "--levels", "testdata/classic.levels"}, 1, "testdata/classic.levels: not a level pack of pegs generate"},
+		{[]string{"serve", "--geometry", "hex"}, 2, `unknown geometry "hex"`},
+		{[]string{"serve", "--addr", "nowhere"}, 1, "missing port in address"},
+		{[]string{"serve", "--mem", "lots"}, 2, `bad size "lots"`},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer
