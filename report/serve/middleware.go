@@ -96,7 +96,7 @@ func writeError(w http.ResponseWriter, err error) {
 	case errors.Is(err, search.ErrMemory):
 		status, msg = http.StatusUnprocessableEntity, err.Error()
 	}
-	if sw, ok := w.(*statusWriter); ok && status == http.StatusInternalServerError {
+	if sw, ok := w.(*statusWriter); ok {
 		sw.err = err
 	}
 	var body bytes.Buffer
@@ -125,8 +125,8 @@ func writeBody(w http.ResponseWriter, status int, body []byte) {
 	w.Write(body)
 }
 
-// statusWriter records a response's status and size for the log, and an
-// internal error's cause.
+// statusWriter records a response's status and size for the log, and the
+// error it answers.
 type statusWriter struct {
 	http.ResponseWriter
 	status int
@@ -150,9 +150,9 @@ func (w *statusWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// logged logs every request of the API: method, path, status, bytes and
-// milliseconds, at info level; a busy server's 503 at warning level;
-// server errors at error level with their cause. The page's files and the
+// logged logs every request of the API: method, path, status, bytes,
+// milliseconds and the error answered, at info level; a busy server's 503
+// at warning level; server errors at error level. The page's files and the
 // health checks, which probes poll, are logged at debug level unless they
 // fail.
 func (s *Server) logged(next http.Handler) http.Handler {

@@ -173,6 +173,9 @@ func (s *Server) addPack(p Pack) error {
 	s.packs = append(s.packs, pack)
 	for i, l := range p.Levels {
 		lv := &level{Level: l, ID: levelID(p.ID, i), pack: pack, moves: newMemo()}
+		if _, dup := s.levels[lv.ID]; dup {
+			return fmt.Errorf("pack %s: level id %s is taken", p.Name, lv.ID)
+		}
 		s.levels[lv.ID] = lv
 		k := levelKey{p.Board, l.Start, p.Goal}
 		if _, dup := s.starts[k]; !dup {
