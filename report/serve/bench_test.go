@@ -37,8 +37,10 @@ func BenchmarkServeHints(b *testing.B) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		go s.Serve(ctx, ln)
-		for !s.Ready() {
-			time.Sleep(50 * time.Millisecond)
+		for deadline := time.Now().Add(5 * time.Minute); !s.Ready(); time.Sleep(50 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				b.Fatal("the oracles of the classic levels are not built after 5 minutes")
+			}
 		}
 		url := "http://" + ln.Addr().String() + "/api/hint"
 		client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients}, Timeout: time.Minute}
@@ -76,6 +78,7 @@ func BenchmarkServeHints(b *testing.B) {
 			elapsed += time.Since(t0)
 			latencies = append(latencies, slices.Concat(got...)...)
 		}
+		client.CloseIdleConnections()
 		slices.Sort(latencies)
 		pct := func(p float64) float64 {
 			return float64(latencies[int(p*float64(len(latencies)-1))].Microseconds()) / 1000
