@@ -45,7 +45,7 @@ func runGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	min, max := defaultPegs(b.Holes())
+	min, max := generate.DefaultPegs(b.Holes())
 	if *pegs != "" {
 		lo, hi, ok := strings.Cut(*pegs, "-")
 		var err1, err2 error
@@ -115,20 +115,6 @@ func writeLevels(stdout io.Writer, out string, f report.Format, b *engine.Board,
 		w = fh
 	}
 	return report.WriteLevels(w, f, b, goal, seed, levels)
-}
-
-// defaultPegs is the --pegs range where none is given: 6-20 on a board of
-// more than 20 holes, as it always was (the English board has 33). On a
-// smaller board 20 pegs do not fit, so the range runs from a third of the
-// holes (at least 2, the fewest a level can have) to all holes but 2 (all
-// but 1 is one of the board's classic starts, which pegs starts lists):
-// 5-13 on the 15-hole triangle, 3-8 on triangle:4. It fits every board
-// with a jump, which has at least 3 holes.
-func defaultPegs(holes int) (lo, hi int) {
-	if holes > 20 {
-		return 6, 20
-	}
-	return max(2, holes/3), max(2, holes-2)
 }
 
 func defaultWorkers() int { return max(1, numCPU()) }

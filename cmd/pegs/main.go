@@ -18,6 +18,7 @@ import (
 	"os/signal"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/dustin/go-humanize"
 
@@ -25,7 +26,7 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(exitCode(err, os.Stderr))
@@ -114,6 +115,7 @@ func init() {
 		"generate": {"make solvable, distinct, graded levels or a progression", runGenerate},
 		"report":   {"run the searches, generate levels, benchmark the solvers and write the report", runReport},
 		"oracle":   {"write a level's winnable positions to a compact file for hints", runOracle},
+		"serve":    {"serve levels, hints and solutions over HTTP, with a page to play them", runServe},
 	}
 }
 

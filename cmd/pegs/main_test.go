@@ -67,6 +67,8 @@ func TestGolden(t *testing.T) {
 		{"hint_triangle", "hint --board triangle --start 1 --history 4-1,6-4"},
 		{"hint_stuck", "hint --board triangle --position o.........o...o"},
 		{"hint_dead_json", "hint --board triangle --start 1 --history 4-1,6-4,1-6,7-2 --format json"},
+		{"hint_fewest", "hint --board triangle --start 1 --history 6-1,13-6,8-3,15-13,6-15"},
+		{"hint_fewest_json", "hint --board triangle --start 1 --history 6-1,13-6,8-3,15-13,6-15 --format json"},
 		{"grade_classic3_csv", "grade --levels testdata/classic3.levels --format csv"},
 		{"grade_plus_json", "grade --position ....o....o....ooooo....o....o.... --format json"},
 		{"generate_small", "generate --board english --count 3 --pegs 6-9 --seed 4 --workers 2"},
@@ -157,6 +159,11 @@ func TestErrors(t *testing.T) {
 		{[]string{"bench", "--format", "yaml"}, 2, `unknown format "yaml"`},
 		{[]string{"bench", "--suite", "@testdata/missing.levels"}, 1, "no such file"},
 		{[]string{"solve", "--metric", "moves", "--goal", "fewest"}, 2, "one-peg goal"},
+		{[]string{"serve", "--levels", "testdata/missing.json"}, 1, "no such file"},
+		{[]string{"serve", "--levels", "testdata/classic.levels"}, 1, "testdata/classic.levels: not a level pack of pegs generate"},
+		{[]string{"serve", "--geometry", "hex"}, 2, `unknown geometry "hex"`},
+		{[]string{"serve", "--addr", "nowhere"}, 1, "missing port in address"},
+		{[]string{"serve", "--mem", "lots"}, 2, `bad size "lots"`},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer

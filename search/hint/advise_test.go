@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -110,7 +111,8 @@ func TestHintsOnRandomGames(t *testing.T) {
 				// search that stops at two, must match a depth-first
 				// search's: exhaustive up to 16 pegs, and past that stopping
 				// at two too (one peg is refuted by the winnable set).
-				if h.Status == DeadEnd && c == 0 {
+				checkLost(t, b, p, h)
+				if lost(h.Status) && c == 0 {
 					floor := 2
 					if p.Pegs() <= 16 {
 						floor = 1
@@ -182,7 +184,8 @@ func TestLoneHints(t *testing.T) {
 			if win && p.Pegs() > 1 && (h.Jump == nil || !b.Legal(p, *h.Jump) || !ws.Contains(p.Apply(*h.Jump))) {
 				t.Fatalf("game %d at %s: hinted jump %v does not keep the game winnable", game, b.Line(p), h.Jump)
 			}
-			if h.Status == DeadEnd && p.Pegs() <= 16 {
+			checkLost(t, b, p, h)
+			if lost(h.Status) && p.Pegs() <= 16 {
 				sol, err := fewestPegs(context.Background(), b, p, 1, 0)
 				if err != nil || sol.Final.Pegs() != h.Fewest {
 					t.Fatalf("game %d at %s: fewest %d, exhaustive search says %d (%v)", game, b.Line(p), h.Fewest, sol.Final.Pegs(), err)
@@ -233,9 +236,10 @@ func TestLoneDeadEndFewest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h.Status != DeadEnd || h.Fewest != 2 {
-		t.Fatalf("hint %v, fewest %d; want a dead end, fewest 2", h.Status, h.Fewest)
+	if h.Status != FewestOnly || h.Fewest != 2 {
+		t.Fatalf("hint %v, fewest %d; want one peg out of reach, fewest 2", h.Status, h.Fewest)
 	}
+	checkLost(t, b, p, h)
 	if listed != 0 {
 		t.Errorf("the fewest pegs listed everything the position reaches (%d times); want depth first's two-peg finish", listed)
 	}
@@ -341,6 +345,57 @@ func TestHintEdgeCases(t *testing.T) {
 	h, err = a.Hint(context.Background(), b, p, g, nil)
 	if err != nil || h.Status != DeadEnd || h.Fewest != 2 || h.OnePegPossible {
 		t.Errorf("two apart: %+v %v", h, err)
+	}
+}
+
+// TestHintFewestOnly checks the hint of a game where one peg is out of
+// reach but jumps remain (the 15-hole triangle after 6-1, 13-6, 8-3,
+// 15-13, 6-15, where pegs 1 and 12 can jump): a jump toward the fewest
+// pegs still reachable, and the jumps to take back, whether the fewest
+// come from a search or from the oracle's fewest table. The wanted figures
+// come from exhaustive depth-first searches.
+func TestHintFewestOnly(t *testing.T) {
+	b := lookup(t, "triangle")
+	g := goal(t, b, "any")
+	start, _ := b.Vacate("1")
+	jumps, err := b.ParseMoves("6-1 13-6 8-3 15-13 6-15")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := b.Replay(start, jumps)
+	sol, err := fewestPegs(context.Background(), b, p, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	undo := 0
+	for k := 1; k <= len(jumps) && undo == 0; k++ {
+		q, _ := b.Replay(start, jumps[:len(jumps)-k])
+		if res, err := fewestPegs(context.Background(), b, q, 1, 0); err == nil && res.Final.Pegs() == 1 {
+			undo = k
+		}
+	}
+	for _, tabled := range []bool{false, true} {
+		a := NewAdvisor(Options{})
+		if tabled {
+			a.setFewestFrom(1)
+			<-a.startLevel(b, start, g, a.memory()).full
+		}
+		h, err := a.Hint(context.Background(), b, p, g, &History{start, jumps})
+		a.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.Status != FewestOnly || h.Fewest != sol.Final.Pegs() || h.Undo != undo || h.OnePegPossible {
+			t.Errorf("tabled %v: %v, fewest %d, undo %d; want %v, fewest %d, undo %d", tabled, h.Status, h.Fewest, h.Undo, FewestOnly, sol.Final.Pegs(), undo)
+		}
+		var labels []string
+		for _, m := range h.Movable {
+			labels = append(labels, b.Label(m))
+		}
+		if got := strings.Join(labels, " "); got != "1 12" {
+			t.Errorf("tabled %v: pegs that can jump %s, want 1 12", tabled, got)
+		}
+		checkLost(t, b, p, h)
 	}
 }
 

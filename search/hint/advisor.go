@@ -24,6 +24,19 @@ type Options struct {
 	// an oracle answers, or of a dead end's fewest pegs in a game with a
 	// history; a hint without an oracle sets its own budgets.
 	MaxNodes int64
+	// BuildMemory, if positive, is the budget in bytes of each level's
+	// oracle built in the background; zero means half of Memory (the
+	// hint that starts a build keeps the other half).
+	BuildMemory int64
+	// MaxLevels, if positive, bounds the levels whose oracles (or whose
+	// failure to fit) the Advisor keeps from the builds hints start: past
+	// it, the least recently used is dropped. The levels given to Prepare
+	// are kept for the Advisor's life and do not count.
+	MaxLevels int
+	// MaxBuilds, if positive, bounds the builds of level oracles running
+	// at once: a hint that would start one more searches without it.
+	// Prepare always starts its build, but its builds count.
+	MaxBuilds int
 }
 
 // Advisor answers hints (see Advisor.Hint). It keeps the oracles of the
@@ -43,6 +56,7 @@ type Advisor struct {
 	// each level whose oracle this Advisor builds.
 	given  []*Oracle
 	levels map[levelKey]*level
+	clock  uint64 // counts the uses of levels, for MaxLevels
 	knobs  knobs
 }
 
@@ -131,6 +145,8 @@ type level struct {
 	build   *levelBuild
 	tooBig  int64 // the largest budget its tables passed; 0 if none
 	running bool
+	pinned  bool   // given to Prepare: never dropped
+	used    uint64 // the Advisor's clock at its last use
 }
 
 // built returns the oracle of a level if a has built it, else nil.
@@ -138,9 +154,19 @@ func (a *Advisor) built(b *engine.Board, start engine.Position, goal engine.Goal
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if l := a.levels[keyOf(b, start, goal)]; l != nil {
+		a.clock++
+		l.used = a.clock
 		return l.oracle
 	}
 	return nil
+}
+
+// buildMemory returns the budget in bytes of a level's build.
+func (a *Advisor) buildMemory() int64 {
+	if a.opt.BuildMemory > 0 {
+		return a.opt.BuildMemory
+	}
+	return a.memory() / 2
 }
 
 // building returns the build of a level under way, or nil.
@@ -161,8 +187,9 @@ type levelBuild struct {
 	err  error
 	// full is closed when the build ends: after the winnable tables, the
 	// fewest pegs of the level's dead ends (see Oracle.AddFewest) are
-	// built too.
-	full chan struct{}
+	// built too, unless fewestErr says why not.
+	full      chan struct{}
+	fewestErr error
 }
 
 // startLevel starts building the tables of the level that starts at start,
@@ -175,6 +202,15 @@ type levelBuild struct {
 // about 20 s on one core), which then answer a dead end's hint too
 // without searching.
 func (a *Advisor) startLevel(b *engine.Board, start engine.Position, goal engine.Goal, budget int64) *levelBuild {
+	return a.start(b, start, goal, budget, false)
+}
+
+// errBusy refuses a build past Options.MaxBuilds.
+var errBusy = errors.New("too many builds of level oracles under way")
+
+// start is startLevel; pin keeps the level for the Advisor's life and
+// starts its build even past Options.MaxBuilds.
+func (a *Advisor) start(b *engine.Board, start engine.Position, goal engine.Goal, budget int64, pin bool) *levelBuild {
 	k := keyOf(b, start, goal)
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -183,6 +219,8 @@ func (a *Advisor) startLevel(b *engine.Board, start engine.Position, goal engine
 		l = &level{}
 		a.levels[k] = l
 	}
+	a.clock++
+	l.used, l.pinned = a.clock, l.pinned || pin
 	if l.running {
 		return l.build
 	}
@@ -193,13 +231,18 @@ func (a *Advisor) startLevel(b *engine.Board, start engine.Position, goal engine
 		close(lb.full)
 		return lb
 	}
-	if l.tooBig >= budget || a.ctx.Err() != nil {
-		lb.err = search.ErrMemory
-		if a.ctx.Err() != nil {
+	if l.tooBig >= budget || a.ctx.Err() != nil || !pin && a.opt.MaxBuilds > 0 && a.runningBuilds() >= a.opt.MaxBuilds {
+		switch {
+		case a.ctx.Err() != nil:
 			lb.err = a.ctx.Err()
+		case l.tooBig >= budget:
+			lb.err = search.ErrMemory
+		default:
+			lb.err = errBusy
 		}
 		close(lb.done)
 		close(lb.full)
+		a.evict()
 		return lb
 	}
 	l.build, l.running = lb, true
@@ -223,6 +266,7 @@ func (a *Advisor) startLevel(b *engine.Board, start engine.Position, goal engine
 		}
 		if lb.err != nil || a.knobs.noFewest {
 			l.running = false
+			a.evict()
 		}
 		noFewest := a.knobs.noFewest
 		a.mu.Unlock()
@@ -235,15 +279,53 @@ func (a *Advisor) startLevel(b *engine.Board, start engine.Position, goal engine
 		// table takes its place for later hints.
 		f := *lb.o
 		f.fewestMin = a.knobs.fewestFrom
-		err := f.AddFewest(a.ctx, opt)
+		lb.fewestErr = f.AddFewest(a.ctx, opt)
 		a.mu.Lock()
-		if err == nil {
+		if lb.fewestErr == nil {
 			l.oracle = &f
 		}
 		l.running = false
+		a.evict()
 		a.mu.Unlock()
 	}()
 	return lb
+}
+
+// runningBuilds returns the number of builds under way; a.mu is held.
+func (a *Advisor) runningBuilds() int {
+	n := 0
+	for _, l := range a.levels {
+		if l.running {
+			n++
+		}
+	}
+	return n
+}
+
+// evict drops the least recently used levels past Options.MaxLevels,
+// among those neither pinned nor being built; a.mu is held.
+func (a *Advisor) evict() {
+	if a.opt.MaxLevels <= 0 {
+		return
+	}
+	for {
+		var oldest *levelKey
+		var at uint64
+		n := 0
+		for k, l := range a.levels {
+			if l.pinned || l.running {
+				continue
+			}
+			n++
+			if oldest == nil || l.used < at {
+				oldest, at = &k, l.used
+			}
+		}
+		if n <= a.opt.MaxLevels {
+			return
+		}
+		delete(a.levels, *oldest)
+	}
 }
 
 // ready returns the tables once they are built, else nil.

@@ -28,7 +28,7 @@ func ExampleAdvisor_Hint() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Printf("%s: take back %d jump; at best %d pegs from here\n", h.Status, h.Undo, h.Fewest)
+	fmt.Printf("%s: take back %d jump; at best %d pegs from here, after %s\n", h.Status, h.Undo, h.Fewest, b.FormatJump(*h.Jump))
 	// Output:
-	// dead end: take back 1 jump; at best 2 pegs from here
+	// one peg out of reach: take back 1 jump; at best 2 pegs from here, after c1-c3
 }

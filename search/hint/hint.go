@@ -20,7 +20,10 @@ const (
 	GoalPossible Status = "goal still possible"
 	// OnePegOnly: the goal hole is out of reach but one peg elsewhere is not.
 	OnePegOnly Status = "goal hole out of reach; one peg still possible"
-	// DeadEnd: one peg is no longer possible.
+	// FewestOnly: one peg is out of reach, but jumps remain; the hint's
+	// jump keeps the fewest pegs still reachable (Hint.Fewest).
+	FewestOnly Status = "one peg out of reach"
+	// DeadEnd: no jump is left, and the goal is not met.
 	DeadEnd Status = "dead end"
 	// Won: the goal is met.
 	Won Status = "won"
@@ -29,15 +32,18 @@ const (
 // Hint is the advice for one position of a game.
 type Hint struct {
 	Status Status
-	// Jump keeps the best finish still possible; nil in a dead end or when
-	// no jump is left.
+	// Jump keeps the best finish still possible: the goal, else one peg
+	// anywhere, else the fewest pegs still reachable. It is nil when no
+	// jump is left (DeadEnd, Won, or one peg at another hole than the
+	// goal's).
 	Jump *engine.Jump
 	// GoalPossible reports whether the goal can still be met: for a centre
 	// goal, whether the centre is still possible.
 	GoalPossible bool
 	// OnePegPossible reports whether one peg anywhere is still possible.
 	OnePegPossible bool
-	// Fewest is the fewest pegs still reachable.
+	// Fewest is the fewest pegs still reachable: 1 while one peg is
+	// possible, the pegs left in a dead end.
 	Fewest int
 	// Undo is the fewest jumps of the history to take back to reach a
 	// position from which the goal is possible again; 0 if it is possible
@@ -260,7 +266,7 @@ func (r *request) chooseOracle(ctx context.Context) error {
 // refutations, of 26 and 27 pegs).
 func (r *request) buildAfter(ctx context.Context) {
 	if r.buildLater && ctx.Err() == nil {
-		r.a.startLevel(r.b, r.levelStart, r.goal, r.a.memory()/2)
+		r.a.startLevel(r.b, r.levelStart, r.goal, r.a.buildMemory())
 	}
 }
 
@@ -302,7 +308,7 @@ func (r *request) layerMemory() int64 {
 func (r *request) tables() *levelBuild {
 	if r.build == nil && r.inLevel {
 		if r.hist != nil {
-			r.build = r.a.startLevel(r.b, r.levelStart, r.goal, r.a.memory()/2)
+			r.build = r.a.startLevel(r.b, r.levelStart, r.goal, r.a.buildMemory())
 		} else {
 			r.build = r.a.building(r.b, r.levelStart, r.goal)
 		}
@@ -438,11 +444,14 @@ func (r *request) answer(ctx context.Context, h Hint) (Hint, error) {
 		}
 	}
 	h.OnePegPossible = ok
-	if ok {
+	switch {
+	case ok:
 		h.Status, h.Jump, h.Fewest = OnePegOnly, jump, 1
-	} else {
-		h.Status = DeadEnd
-		if h.Fewest, err = r.fewest(ctx); err != nil {
+	case len(h.Movable) == 0:
+		h.Status, h.Fewest = DeadEnd, r.p.Pegs()
+	default:
+		h.Status = FewestOnly
+		if h.Fewest, h.Jump, err = r.fewest(ctx); err != nil {
 			return h, err
 		}
 	}
@@ -460,14 +469,20 @@ func (r *request) answer(ctx context.Context, h Hint) (Hint, error) {
 	return h, nil
 }
 
-// fewest returns the fewest pegs a dead end p can reach: from an oracle's
-// fewest table; else, one peg being refuted, two is the floor, and depth
-// first stops at the first two-peg finish it finds; past its budget, the
-// last layer of everything p reaches.
-func (r *request) fewest(ctx context.Context) (int, error) {
+// fewest returns the fewest pegs p can reach, one peg being out of reach
+// and a jump left, and a jump toward them (whose child can still reach that
+// many): from an oracle's fewest table; else, one peg being refuted, two is
+// the floor, and depth first stops at the first two-peg finish it finds;
+// past its budget, the last layer of everything p reaches gives the
+// fewest, and depth first stops at the first finish with that many.
+func (r *request) fewest(ctx context.Context) (int, *engine.Jump, error) {
 	if r.oracle != nil {
 		if n, ok := r.oracle.Fewest(r.p); ok {
-			return n, nil
+			if j := r.tabledToward(n); j != nil {
+				return n, j, nil
+			}
+			j, err := r.toward(ctx, n)
+			return n, j, err
 		}
 	}
 	few := r.plain(r.maxNodes)
@@ -488,7 +503,10 @@ func (r *request) fewest(ctx context.Context) (int, error) {
 	fewest := engine.Goal{Kind: engine.FewestPegs}
 	res, err := dfs.Solve(ctx, r.b, r.p, fewest, few)
 	if !errors.Is(err, dfs.ErrNodeLimit) {
-		return res.Final.Pegs(), err
+		if err != nil {
+			return 0, nil, err
+		}
+		return res.Final.Pegs(), first(res.Jumps), nil
 	}
 	// The last layer of everything p reaches.
 	list := search.Explore
@@ -500,10 +518,51 @@ func (r *request) fewest(ctx context.Context) (int, error) {
 	if errors.Is(err, search.ErrMemory) {
 		few.MaxNodes = 0
 		res, err = dfs.Solve(ctx, r.b, r.p, fewest, few)
-		return res.Final.Pegs(), err
+		if err != nil {
+			return 0, nil, err
+		}
+		return res.Final.Pegs(), first(res.Jumps), nil
 	}
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
-	return an.Fewest(), nil
+	j, err := r.toward(ctx, an.Fewest())
+	return an.Fewest(), j, err
+}
+
+// tabledToward returns a jump of p whose child the oracle's fewest table
+// shows to reach n pegs, or nil when the table does not know the children
+// (they have fewer pegs than it holds).
+func (r *request) tabledToward(n int) *engine.Jump {
+	for _, j := range r.b.Moves(nil, r.p) {
+		if m, ok := r.oracle.Fewest(r.p.Apply(j)); ok && m == n {
+			return &j
+		}
+	}
+	return nil
+}
+
+// toward returns the first jump of a way from p to n pegs, n being the
+// fewest p can reach: depth first (with its beams) stops at the first
+// finish of n pegs. It has no limit of positions, since such a finish
+// exists; the context bounds it.
+func (r *request) toward(ctx context.Context, n int) (*engine.Jump, error) {
+	cfg := r.plain(0)
+	cfg.Floor = n
+	res, err := dfs.Solve(ctx, r.b, r.p, engine.Goal{Kind: engine.FewestPegs}, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if res.Final.Pegs() != n {
+		return nil, fmt.Errorf("internal error: depth first from %s ends with %d pegs, not the fewest %d", r.b.Line(r.p), res.Final.Pegs(), n)
+	}
+	return first(res.Jumps), nil
+}
+
+// first returns the first of jumps, or nil if there is none.
+func first(jumps []engine.Jump) *engine.Jump {
+	if len(jumps) == 0 {
+		return nil
+	}
+	return &jumps[0]
 }

@@ -68,3 +68,29 @@ func position(t *testing.T, b *engine.Board, labels ...string) engine.Position {
 	}
 	return p
 }
+
+// lost reports whether a hint's status says one peg is out of reach.
+func lost(s Status) bool { return s == FewestOnly || s == DeadEnd }
+
+// checkLost checks the hint of a position p where one peg is out of reach:
+// a dead end has no jump left and its pegs as its fewest; otherwise the
+// hint's jump is legal and its child can still end with the fewest pegs
+// (depth first finds such a finish, stopping there: none can have fewer).
+func checkLost(t *testing.T, b *engine.Board, p engine.Position, h Hint) {
+	t.Helper()
+	moves := b.Moves(nil, p)
+	switch h.Status {
+	case DeadEnd:
+		if len(moves) != 0 || h.Jump != nil || h.Fewest != p.Pegs() {
+			t.Fatalf("at %s: a dead end with %d jumps left, jump %v, fewest %d", b.Line(p), len(moves), h.Jump, h.Fewest)
+		}
+	case FewestOnly:
+		if len(moves) == 0 || h.Jump == nil || !b.Legal(p, *h.Jump) {
+			t.Fatalf("at %s: one peg out of reach with %d jumps left, hinted jump %v", b.Line(p), len(moves), h.Jump)
+		}
+		sol, err := fewestPegs(context.Background(), b, p.Apply(*h.Jump), h.Fewest, 0)
+		if err != nil || sol.Final.Pegs() != h.Fewest {
+			t.Fatalf("at %s: after the hinted jump %s, %d pegs at best, want %d (%v)", b.Line(p), b.FormatJump(*h.Jump), sol.Final.Pegs(), h.Fewest, err)
+		}
+	}
+}

@@ -1,4 +1,4 @@
-package main
+package generate
 
 import "testing"
 
@@ -17,12 +17,12 @@ func TestDefaultPegs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			lo, hi := defaultPegs(tt.holes)
+			lo, hi := DefaultPegs(tt.holes)
 			if lo != tt.wantLo || hi != tt.wantHi {
-				t.Errorf("defaultPegs(%d) = %d-%d, want %d-%d", tt.holes, lo, hi, tt.wantLo, tt.wantHi)
+				t.Errorf("DefaultPegs(%d) = %d-%d, want %d-%d", tt.holes, lo, hi, tt.wantLo, tt.wantHi)
 			}
 			if lo < 2 || hi < lo || hi >= tt.holes {
-				t.Errorf("defaultPegs(%d) = %d-%d does not fit the board", tt.holes, lo, hi)
+				t.Errorf("DefaultPegs(%d) = %d-%d does not fit the board", tt.holes, lo, hi)
 			}
 		})
 	}

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"strings"
+
+	"pegs/engine"
+	"pegs/report/serve"
+	"pegs/search"
+)
+
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("serve", "[--addr HOST:PORT] [--levels FILE ...] [--geometry G] [--mem SIZE] [--workers N]", stderr)
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on; the default answers this machine only")
+	var packs fileList
+	fs.Var(&packs, "levels", "a level pack written by 'pegs generate' to offer after the classic levels; repeat for more")
+	geometry := fs.String("geometry", "square", "geometry of the --levels packs' boards that are board files: square, diagonal or triangular")
+	sf := searchFlags{many: true}
+	sf.register(fs, search.DefaultMemory)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	budget, err := sf.load()
+	if err != nil {
+		return err
+	}
+	geom, err := engine.ParseGeometry(*geometry)
+	if err != nil {
+		return usageError{err: err}
+	}
+	cfg := serve.Config{Memory: budget, Workers: sf.workers, Log: slog.New(slog.NewTextHandler(stderr, nil))}
+	for _, file := range packs {
+		p, err := serve.LoadPack(file, geom)
+		if err != nil {
+			return err
+		}
+		cfg.Packs = append(cfg.Packs, p)
+	}
+	srv, err := serve.New(cfg)
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	srv.Start()
+	return srv.Serve(ctx, ln)
+}
+
+// fileList is a flag that may be given more than once.
+type fileList []string
+
+func (f *fileList) String() string { return strings.Join(*f, ",") }
+
+func (f *fileList) Set(s string) error {
+	*f = append(*f, s)
+	return nil
+}

@@ -1,0 +1,257 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"runtime"
+	"time"
+
+	"pegs/engine"
+	"pegs/generate"
+	"pegs/report"
+	"pegs/search"
+	"pegs/search/hint"
+)
+
+// hint answers POST /api/hint as pegs hint --format json does. A loaded
+// level's hints are lookups once its oracle is built; other hints search,
+// in a slot.
+func (s *Server) hint(w http.ResponseWriter, r *http.Request) error {
+	var req hintRequest
+	if err := decode(http.MaxBytesReader(w, r.Body, s.lim.Body), s.lim.Body, &req); err != nil {
+		return err
+	}
+	g, err := s.resolveGame(req)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), s.lim.Timeout)
+	defer cancel()
+	if !s.answers(g.level) {
+		release, err := s.acquire(ctx, s.lim.Wait)
+		if err != nil {
+			return err
+		}
+		defer release()
+	}
+	h, err := s.adv.Hint(ctx, g.b, g.p, g.goal, g.hist)
+	if errors.Is(err, hint.ErrHistory) {
+		return badRequest("%v", err)
+	}
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := report.WriteHint(&buf, report.JSON, g.b, g.p, g.goal, h); err != nil {
+		return err
+	}
+	writeBody(w, http.StatusOK, buf.Bytes())
+	return nil
+}
+
+// solve answers POST /api/solve as pegs solve --format json does: metric
+// jumps (the default) any solution, moves one with the fewest moves,
+// which a loaded level keeps once found.
+func (s *Server) solve(w http.ResponseWriter, r *http.Request) error {
+	var req solveRequest
+	if err := decode(http.MaxBytesReader(w, r.Body, s.lim.Body), s.lim.Body, &req); err != nil {
+		return err
+	}
+	var byMoves bool
+	switch req.Metric {
+	case "", "jumps":
+	case "moves":
+		byMoves = true
+	default:
+		return badRequest("metric %q: want jumps or moves", req.Metric)
+	}
+	pr, err := s.resolve(req.problemFields, !byMoves)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), s.lim.Timeout)
+	defer cancel()
+	prob := search.Problem{Board: pr.b, Start: pr.start, Goal: pr.goal}
+	find := func(ctx context.Context) (search.Solution, time.Duration, error) {
+		release, err := s.acquire(ctx, 0)
+		if err != nil {
+			return search.Solution{}, 0, err
+		}
+		defer release()
+		t0 := time.Now()
+		opt := search.Options{Workers: s.workers(), Memory: s.slotMemory(), Tables: &s.tables}
+		var sol search.Solution
+		if byMoves {
+			var ms search.MovesSolution
+			ms, err = search.FewestMoves(ctx, prob, opt)
+			sol = ms.Solution
+		} else {
+			sol, err = search.Decide(ctx, prob, opt)
+		}
+		return sol, time.Since(t0), err
+	}
+	var sol search.Solution
+	var elapsed time.Duration
+	if byMoves && pr.level != nil {
+		sol, elapsed, err = pr.level.moves.get(ctx, find)
+	} else {
+		sol, elapsed, err = find(ctx)
+	}
+	if err != nil {
+		return err
+	}
+	// Nothing is answered that the engine has not replayed.
+	if final, err := pr.b.Replay(pr.start, sol.Jumps); err != nil || final != sol.Final {
+		return fmt.Errorf("solution of %s does not replay: %v", pr.b.Line(pr.start), err)
+	}
+	var buf bytes.Buffer
+	if err := report.WriteSolve(&buf, report.JSON, prob, sol, byMoves, elapsed); err != nil {
+		return err
+	}
+	writeBody(w, http.StatusOK, buf.Bytes())
+	return nil
+}
+
+// grade answers POST /api/grade as pegs grade --position --format json
+// does, for levels of at most Limits.GradePegs pegs.
+func (s *Server) grade(w http.ResponseWriter, r *http.Request) error {
+	var req gradeRequest
+	if err := decode(http.MaxBytesReader(w, r.Body, s.lim.Body), s.lim.Body, &req); err != nil {
+		return err
+	}
+	pr, err := s.resolve(req.problemFields, false)
+	if err != nil {
+		return err
+	}
+	if n := pr.start.Pegs(); n > s.lim.GradePegs {
+		return tooBig("too many pegs: the level has %d, the server grades levels of at most %d (pegs grade has no limit)", n, s.lim.GradePegs)
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), s.lim.Timeout)
+	defer cancel()
+	release, err := s.acquire(ctx, 0)
+	if err != nil {
+		return err
+	}
+	defer release()
+	lvl, err := generate.Grade(ctx, pr.b, pr.start, pr.goal, search.Options{Memory: s.slotMemory(), Tables: &s.tables})
+	if errors.Is(err, generate.ErrUnsolvable) {
+		return tooBig("the level has no solution to goal %s: %v", pr.b.FormatGoal(pr.goal), err)
+	}
+	if err != nil {
+		return err
+	}
+	name := "position"
+	if pr.level != nil {
+		name = pr.level.ID
+	}
+	var buf bytes.Buffer
+	if err := report.WriteGrades(&buf, report.JSON, pr.b, pr.goal, []generate.Level{lvl}, []string{name}); err != nil {
+		return err
+	}
+	writeBody(w, http.StatusOK, buf.Bytes())
+	return nil
+}
+
+// generate answers POST /api/generate as pegs generate does (a level
+// pack), for at most Limits.Generate levels.
+func (s *Server) generate(w http.ResponseWriter, r *http.Request) error {
+	var req generateRequest
+	if err := decode(http.MaxBytesReader(w, r.Body, s.lim.Body), s.lim.Body, &req); err != nil {
+		return err
+	}
+	b, err := s.board(req.Board)
+	if err != nil {
+		return err
+	}
+	goal, err := goalOf(b, req.Goal, false)
+	if err != nil {
+		return err
+	}
+	n := max(req.Count, req.Pack)
+	if req.Count < 0 || req.Pack < 0 || (req.Count > 0) == (req.Pack > 0) {
+		return badRequest("give count or pack, one of them, a positive number")
+	}
+	if n > s.lim.Generate {
+		return tooBig("%d levels: the server makes at most %d a request (pegs generate has no limit)", n, s.lim.Generate)
+	}
+	lo, hi, err := pegRange(b, req.Pegs)
+	if err != nil {
+		return err
+	}
+	seed := uint64(1)
+	if req.Seed != nil {
+		seed = *req.Seed
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), s.lim.Timeout)
+	defer cancel()
+	release, err := s.acquire(ctx, 0)
+	if err != nil {
+		return err
+	}
+	defer release()
+	opt := generate.Options{Goal: goal, MinPegs: lo, MaxPegs: hi, Seed: seed, Workers: s.workers(), Memory: s.slotMemory(), Symmetric: req.Symmetric}
+	var levels []generate.Level
+	if req.Count > 0 {
+		levels, err = generate.Generate(ctx, b, n, opt)
+	} else {
+		levels, err = generate.Pack(ctx, b, n, opt)
+	}
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := report.WriteLevels(&buf, report.JSON, b, goal, seed, levels); err != nil {
+		return err
+	}
+	writeBody(w, http.StatusOK, buf.Bytes())
+	return nil
+}
+
+// workers returns the goroutines of one layered search.
+func (s *Server) workers() int {
+	if s.cfg.Workers > 0 {
+		return s.cfg.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// memo keeps a level's fewest-moves solution once found: the first request
+// finds it while the others wait (as long as their deadlines allow).
+type memo struct {
+	lock    chan struct{} // held while finding
+	done    bool
+	sol     search.Solution
+	elapsed time.Duration
+}
+
+func newMemo() *memo { return &memo{lock: make(chan struct{}, 1)} }
+
+// get returns the solution, found by find if no request has found it yet.
+func (m *memo) get(ctx context.Context, find func(context.Context) (search.Solution, time.Duration, error)) (search.Solution, time.Duration, error) {
+	select {
+	case m.lock <- struct{}{}:
+	case <-ctx.Done():
+		return search.Solution{}, 0, ctx.Err()
+	}
+	defer func() { <-m.lock }()
+	if m.done {
+		return m.sol, m.elapsed, nil
+	}
+	sol, elapsed, err := find(ctx)
+	if err == nil {
+		m.done, m.sol, m.elapsed = true, sol, elapsed
+	}
+	return sol, elapsed, err
+}
+
+// goalHole returns the label of goal's hole, or nil for one peg anywhere.
+func goalHole(b *engine.Board, goal engine.Goal) *string {
+	if goal.Kind != engine.OnePegAt {
+		return nil
+	}
+	l := b.Label(goal.Hole)
+	return &l
+}

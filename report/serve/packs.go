@@ -1,0 +1,146 @@
+package serve
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"pegs/bench"
+	"pegs/engine"
+	"pegs/generate"
+	"pegs/report"
+)
+
+// Pack is a pack of levels the server offers: the classic seven
+// (ClassicPack), or a pack pegs generate wrote (LoadPack).
+type Pack struct {
+	// ID names the pack in level ids: lower-case letters, digits and
+	// dashes.
+	ID     string
+	Name   string
+	Board  *engine.Board
+	Goal   engine.Goal
+	Seed   uint64
+	Levels []Level
+}
+
+// Level is one level of a pack.
+type Level struct {
+	Name  string
+	Start engine.Position
+	// Info is the level as pegs generate writes it; Graded reports
+	// whether its measures are filled in.
+	Info   generate.Level
+	Graded bool
+}
+
+// ClassicPack returns the seven classic levels of the English board,
+// toward the centre, in their traditional order (see bench.Suite), with
+// no measures: pegs grade measures them.
+func ClassicPack() (Pack, error) {
+	probs, err := bench.Suite("classic", nil)
+	if err != nil {
+		return Pack{}, err
+	}
+	b := probs[0].Board
+	pack := Pack{ID: "classic", Name: "classic", Board: b, Goal: probs[0].Goal}
+	for _, p := range probs {
+		pack.Levels = append(pack.Levels, Level{Name: p.Name, Start: p.Start, Info: generate.Level{
+			Board: b.Name(), Goal: b.FormatGoal(p.Goal), Picture: b.Line(p.Start), Pegs: p.Start.Pegs(),
+			Symmetries: b.Symmetry().Stabilizer(p.Start).Len(),
+		}})
+	}
+	return pack, nil
+}
+
+// LoadPack reads a level pack as pegs generate writes it (--format json).
+// Its board is a built-in one, or a board file (see engine.Parse) of
+// geometry geom named as pegs generate was given it: found as named, or
+// beside the pack. The pack's id is its file name without extension.
+func LoadPack(path string, geom engine.Geometry) (Pack, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Pack{}, err
+	}
+	var file report.LevelsJSON
+	if err := json.Unmarshal(data, &file); err != nil {
+		return Pack{}, fmt.Errorf("%s: not a level pack of pegs generate: %w", path, err)
+	}
+	b, err := packBoard(path, file.Board, geom)
+	if err != nil {
+		return Pack{}, fmt.Errorf("%s: %w", path, err)
+	}
+	goal, err := b.ParseGoal(file.Goal)
+	if err != nil || goal.Kind == engine.FewestPegs {
+		return Pack{}, fmt.Errorf("%s: goal %q: want a one-peg goal of board %s", path, file.Goal, b.Name())
+	}
+	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	pack := Pack{ID: slug(name), Name: name, Board: b, Goal: goal, Seed: file.Seed}
+	if len(file.Levels) == 0 {
+		return Pack{}, fmt.Errorf("%s: the pack has no levels", path)
+	}
+	for i, l := range file.Levels {
+		p, err := b.ParsePosition(l.Picture)
+		if err == nil && p == 0 {
+			err = errors.New("no pegs")
+		}
+		if err == nil && (l.Board != file.Board || l.Goal != file.Goal) {
+			err = fmt.Errorf("board %s and goal %s, not the pack's %s and %s", l.Board, l.Goal, file.Board, file.Goal)
+		}
+		if err != nil {
+			return Pack{}, fmt.Errorf("%s: level %d: %w", path, i+1, err)
+		}
+		pack.Levels = append(pack.Levels, Level{Name: strconv.Itoa(i + 1), Start: p, Info: l, Graded: true})
+	}
+	return pack, nil
+}
+
+// packBoard returns a pack's board: built-in, or a board file named as
+// given or beside the pack.
+func packBoard(path, name string, geom engine.Geometry) (*engine.Board, error) {
+	b, err := engine.Lookup(name)
+	if err == nil || !errors.Is(err, engine.ErrUnknownBoard) || strings.HasPrefix(name, "triangle:") {
+		return b, err
+	}
+	text, err := os.ReadFile(name)
+	if errors.Is(err, os.ErrNotExist) && !filepath.IsAbs(name) {
+		text, err = os.ReadFile(filepath.Join(filepath.Dir(path), name))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("board %q is neither built in nor a board file: %w", name, err)
+	}
+	b, err = engine.Parse(name, string(text), geom)
+	if err != nil {
+		return nil, fmt.Errorf("board %s: %w", name, err)
+	}
+	return b, nil
+}
+
+// slug returns s in lower case with every run of characters other than
+// letters and digits turned into one dash: a pack's id.
+func slug(s string) string {
+	var sb strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			if dash && sb.Len() > 0 {
+				sb.WriteByte('-')
+			}
+			sb.WriteRune(r)
+			dash = false
+		} else {
+			dash = true
+		}
+	}
+	if sb.Len() == 0 {
+		return "pack"
+	}
+	return sb.String()
+}
+
+// levelID returns the id of level i (from 0) of the pack with id pack.
+func levelID(pack string, i int) string { return pack + "-" + strconv.Itoa(i+1) }
