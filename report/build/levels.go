@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/dustin/go-humanize"
@@ -22,7 +23,7 @@ func (b *builder) levels(ctx context.Context) (report.Section, error) {
 		"The player who looks k jumps ahead never plays a jump it sees lose within k jumps and chooses among the others at random; " +
 		"W_k is its chance to win an attempt, and a level's foresight needed f is the k at which W_k reaches 1/2 (read between integers on log W). " +
 		"The score is log10(n·b^f), the lines such a player weighs over a game of n = pegs − 1 jumps with b jumps a position, " +
-		"and grades 1..5 split one scale for every board at the percentiles of a generated English pool (package generate). " +
+		"and grades 1..5 split one scale for every board at the percentiles of a generated pool (package generate): " + scaleText(generate.Scale()) + ". " +
 		"Every level was solved again and its solution replayed before it was kept."}
 	for i, pp := range b.plan.pools {
 		items, err := b.pool(ctx, pp, i == 0 && b.plan.pack > 0)
@@ -154,4 +155,13 @@ func (b *builder) classic(ctx context.Context) ([]report.Item, error) {
 		{Caption: "The classic levels as pictures.", Gallery: gallery},
 		{Caption: "How often the player who looks k jumps ahead wins each classic level; a level's foresight needed is where its curve crosses 1/2.", Figure: "foresight-classic"},
 	}, nil
+}
+
+// scaleText says where the grade scale splits and what pool it comes from.
+func scaleText(c generate.Calibration) string {
+	cuts := make([]string, len(c.Cuts))
+	for i, x := range c.Cuts {
+		cuts[i] = strconv.FormatFloat(x, 'f', 2, 64)
+	}
+	return fmt.Sprintf("scores above %s start grades 2 to 5, from %d %s levels (`%s`)", strings.Join(cuts, ", "), c.Pool, c.Board, c.Command)
 }
