@@ -6,16 +6,15 @@ import (
 	"slices"
 )
 
-// Calibration holds, per board, the score cut points between grades 1..5:
-// the 20th, 40th, 60th and 80th percentiles of the scores of a large
-// generated pool, and the command that made them.
+// Calibration is the grade scale: the score cut points between grades
+// 1..5, the 20th, 40th, 60th and 80th percentiles of the scores of a large
+// pool of generated levels, and the pool and command that made them. The
+// score counts lines, so one scale serves every board (see the package
+// doc).
 type Calibration struct {
-	Version int                     `json:"version"`
-	Boards  map[string]BoardCutoffs `json:"boards"`
-}
-
-// BoardCutoffs are one board's grade boundaries.
-type BoardCutoffs struct {
+	Version int       `json:"version"`
+	Note    string    `json:"note,omitempty"`
+	Board   string    `json:"board"`
 	Goal    string    `json:"goal"`
 	Pool    int       `json:"pool"`
 	Command string    `json:"command"`
@@ -25,23 +24,26 @@ type BoardCutoffs struct {
 //go:embed calibration.json
 var calibrationJSON []byte
 
-var calibration = func() Calibration {
+// scale is the grade scale every level is graded on.
+var scale = func() Calibration {
 	var c Calibration
-	if err := json.Unmarshal(calibrationJSON, &c); err != nil {
-		panic("generate: bad calibration.json: " + err.Error())
+	if err := json.Unmarshal(calibrationJSON, &c); err != nil || len(c.Cuts) != 4 || !slices.IsSorted(c.Cuts) {
+		panic("generate: calibration.json does not hold four rising cut points")
 	}
 	return c
 }()
 
-// GradeOf returns the grade 1..5 of a score on a board, or 0 when the board
-// has no calibration.
-func GradeOf(board string, score float64) int {
-	c, ok := calibration.Boards[board]
-	if !ok || len(c.Cuts) != 4 {
-		return 0
-	}
+// Scale returns the grade scale, as calibration.json holds it.
+func Scale() Calibration {
+	c := scale
+	c.Cuts = slices.Clone(c.Cuts)
+	return c
+}
+
+// GradeOf returns the grade 1..5 of a score on the grade scale.
+func GradeOf(score float64) int {
 	g := 1
-	for _, cut := range c.Cuts {
+	for _, cut := range scale.Cuts {
 		if score > cut {
 			g++
 		}
@@ -61,4 +63,19 @@ func Cutoffs(pool []Level) []float64 {
 		cuts[i] = s[(i+1)*len(s)/5]
 	}
 	return cuts
+}
+
+// calibrationNote explains calibration.json to its reader.
+const calibrationNote = "The grade scale: cut points between grades 1..5, the 20/40/60/80th percentiles of the difficulty scores of the generated pool below. " +
+	"Scores count the lines a player weighs, whatever the board, so this one scale grades levels on every board. " +
+	"Rebuild it with the command shown and replace this file with its output."
+
+// Calibrate returns the grade scale that a pool of levels makes, noting
+// the command that generated the pool.
+func Calibrate(pool []Level, command string) Calibration {
+	c := Calibration{Version: 3, Note: calibrationNote, Pool: len(pool), Command: command, Cuts: Cutoffs(pool)}
+	if len(pool) > 0 {
+		c.Board, c.Goal = pool[0].Board, pool[0].Goal
+	}
+	return c
 }

@@ -29,23 +29,28 @@ type Options struct {
 
 // Level is a generated or graded level, as a game loads it.
 type Level struct {
-	Board      string     `json:"board"`
-	Goal       string     `json:"goal"`
-	Picture    string     `json:"picture"`
-	Pegs       int        `json:"pegs"`
-	Grade      int        `json:"grade,omitempty"`
-	Score      float64    `json:"score"`
-	Difficulty Difficulty `json:"difficulty"`
-	Metrics    Metrics    `json:"metrics"`
-	Solution   []string   `json:"solution"`
-	Par        int        `json:"par"`
+	// Name is the level's name in the file it was graded from, if any.
+	Name    string  `json:"name,omitempty"`
+	Board   string  `json:"board"`
+	Goal    string  `json:"goal"`
+	Picture string  `json:"picture"`
+	Pegs    int     `json:"pegs"`
+	Grade   int     `json:"grade"`
+	Score   float64 `json:"score"`
+	// Explanation says what the grade means for a player (Explain).
+	Explanation string     `json:"explanation"`
+	Difficulty  Difficulty `json:"difficulty"`
+	Metrics     Metrics    `json:"metrics"`
+	Solution    []string   `json:"solution"`
+	Par         int        `json:"par"`
 	// Symmetries counts the board's symmetries that map the layout onto
 	// itself, the identity included: 1 for an asymmetric layout.
 	Symmetries int `json:"symmetries"`
 	position   engine.Position
 }
 
-// Metrics are the measured metrics of a level, in JSON form.
+// Metrics are the measured metrics of a level, in JSON form (see package
+// search/measure).
 type Metrics struct {
 	Reachable   int64   `json:"reachable"`
 	WinShare    float64 `json:"win_share"`
@@ -56,6 +61,30 @@ type Metrics struct {
 	J1          float64 `json:"j1"`
 	Critical    int     `json:"critical"`
 	UniqueFirst bool    `json:"unique_first"`
+	Branching   float64 `json:"branching"`
+	// Foresight holds W_k, from look-ahead 0 (the random player) to the
+	// first that always wins.
+	Foresight       []Foresight `json:"foresight"`
+	ForesightNeeded float64     `json:"foresight_needed"`
+}
+
+// Foresight is how a player who looks LookAhead jumps ahead fares: its
+// probability to win an attempt, and the attempts it expects to need.
+type Foresight struct {
+	LookAhead        int     `json:"look_ahead"`
+	WinProbability   float64 `json:"win_probability"`
+	ExpectedAttempts float64 `json:"expected_attempts"`
+}
+
+// newMetrics returns measured metrics in JSON form.
+func newMetrics(m measure.Metrics) Metrics {
+	j := Metrics{Reachable: m.Reachable, WinShare: m.WinShare(), Solutions: m.Solutions.String(), Games: m.Games.String(),
+		P0: m.P0, P1: m.P1, J1: m.J1, Critical: m.Critical, UniqueFirst: m.UniqueFirst,
+		Branching: m.Branching, ForesightNeeded: m.ForesightNeeded()}
+	for k, w := range m.Foresight {
+		j.Foresight = append(j.Foresight, Foresight{LookAhead: k, WinProbability: w, ExpectedAttempts: 1 / w})
+	}
+	return j
 }
 
 // Position returns the level's starting position.
@@ -282,14 +311,12 @@ func newLevel(ctx context.Context, b *engine.Board, p engine.Position, goal engi
 	}
 	l := Level{
 		Board: b.Name(), Goal: b.FormatGoal(goal), Picture: b.Line(p), Pegs: p.Pegs(),
-		Score: d.Score, Difficulty: d, Par: m.FewestMoves, position: p, Symmetries: b.Symmetry().Stabilizer(p).Len(),
-		Metrics: Metrics{Reachable: m.Reachable, WinShare: m.WinShare(), Solutions: m.Solutions.String(), Games: m.Games.String(),
-			P0: m.P0, P1: m.P1, J1: m.J1, Critical: m.Critical, UniqueFirst: m.UniqueFirst},
+		Grade: GradeOf(d.Score), Score: d.Score, Explanation: Explain(m), Difficulty: d, Metrics: newMetrics(m),
+		Par: m.FewestMoves, position: p, Symmetries: b.Symmetry().Stabilizer(p).Len(),
 	}
 	for _, j := range sol.Jumps {
 		l.Solution = append(l.Solution, b.FormatJump(j))
 	}
-	l.Grade = GradeOf(b.Name(), d.Score)
 	return l, nil
 }
 

@@ -1,15 +1,3 @@
-// Package generate grades peg solitaire levels by difficulty.
-//
-// The difficulty score combines exact metrics of a level's whole state
-// space (measure.Level):
-//
-//	D = log10(J1) + 0.15·critical + 0.3·uniqueFirst − 0.2·log10(1 + solutions/(pegs − 1))
-//
-// where J1 is the expected number of jumps a player who avoids stuck losing
-// positions needs to win with restarts, critical counts the positions on
-// the most likely winning line where some jump loses, uniqueFirst is 1 when
-// only one first jump can win, and the last term rewards levels with many
-// solutions per jump. The parts are reported with the total.
 package generate
 
 import (
@@ -17,36 +5,80 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/big"
+
+	"github.com/dustin/go-humanize"
 
 	"pegs/engine"
 	"pegs/search"
 	"pegs/search/measure"
 )
 
-// Difficulty is a level's score and its parts.
+// Difficulty is a level's score and its parts (see the package doc):
+// Score = LengthPart + ForesightPart, the decimal logarithm of the lines a
+// player who looks just far enough ahead to win half of its attempts
+// weighs over a game.
 type Difficulty struct {
-	Score       float64 `json:"score"`
-	Attempts    float64 `json:"log10_j1"`
-	Critical    float64 `json:"critical_part"`
-	UniqueFirst float64 `json:"unique_first_part"`
-	Plenty      float64 `json:"solutions_part"`
+	Score float64 `json:"score"`
+	// LengthPart is log10 of the jumps of a solution, pegs − 1.
+	LengthPart float64 `json:"length_part"`
+	// ForesightPart is the foresight needed times log10 of the branching.
+	ForesightPart float64 `json:"foresight_part"`
 }
 
-// Score computes the difficulty of measured metrics.
+// Score computes the difficulty of a winnable level's metrics.
 func Score(m measure.Metrics) Difficulty {
 	var d Difficulty
-	d.Attempts = math.Log10(m.J1)
-	d.Critical = 0.15 * float64(m.Critical)
-	if m.UniqueFirst {
-		d.UniqueFirst = 0.3
+	d.LengthPart = math.Log10(float64(max(1, m.Pegs-1)))
+	if f := m.ForesightNeeded(); f > 0 {
+		d.ForesightPart = f * math.Log10(m.Branching)
 	}
-	if m.Pegs > 1 {
-		sol, _ := new(big.Float).SetInt(m.Solutions).Float64()
-		d.Plenty = -0.2 * math.Log10(1+sol/float64(m.Pegs-1))
-	}
-	d.Score = d.Attempts + d.Critical + d.UniqueFirst + d.Plenty
+	d.Score = d.LengthPart + d.ForesightPart
 	return d
+}
+
+// Explain says in one line what a level's foresight curve means for a
+// player: how often the player who looks just far enough ahead to win
+// half the time wins, and how often the one who looks a jump less far
+// does ("a player who looks 3 jumps ahead wins 62% of tries; one who looks
+// 2 ahead, 38%").
+func Explain(m measure.Metrics) string {
+	w := m.Foresight
+	k := 0
+	for k < len(w) && w[k] < 0.5 {
+		k++
+	}
+	switch {
+	case k == len(w):
+		return "no player wins"
+	case k == 0:
+		return fmt.Sprintf("a player who jumps at random wins %s of tries", chance(w[0]))
+	case k == 1:
+		return fmt.Sprintf("a player who looks 1 jump ahead wins %s of tries; one who jumps at random, %s", chance(w[1]), chance(w[0]))
+	}
+	return fmt.Sprintf("a player who looks %d jumps ahead wins %s of tries; one who looks %d ahead, %s", k, chance(w[k]), k-1, chance(w[k-1]))
+}
+
+// chance writes a probability as a whole percentage, or as "1 in N" below
+// 1%; it writes 100% only for certainty.
+func chance(p float64) string {
+	switch {
+	case p >= 1:
+		return "100%"
+	case p >= 0.995:
+		return "99%"
+	case p >= 0.01:
+		return fmt.Sprintf("%.0f%%", 100*p)
+	case p <= 0:
+		return "none"
+	}
+	return fmt.Sprintf("1 in %s", roundCount(1/p))
+}
+
+// roundCount writes x rounded to two significant digits, its digits
+// grouped: 74, 740, 7,400, 74,000,000.
+func roundCount(x float64) string {
+	e := math.Pow(10, math.Floor(math.Log10(x))-1)
+	return humanize.Comma(int64(math.Round(math.Round(x/e) * e)))
 }
 
 // ErrUnsolvable reports a level that cannot meet its goal.

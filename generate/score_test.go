@@ -7,6 +7,7 @@ import (
 
 	"pegs/engine"
 	"pegs/search"
+	"pegs/search/measure"
 )
 
 func TestScoreParts(t *testing.T) {
@@ -18,10 +19,50 @@ func TestScoreParts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d := l.Difficulty
-		sum := d.Attempts + d.Critical + d.UniqueFirst + d.Plenty
-		if math.Abs(sum-d.Score) > 1e-12 || math.Abs(d.Attempts-math.Log10(l.Metrics.J1)) > 1e-12 || d.Score != l.Score {
+		d, m := l.Difficulty, l.Metrics
+		if math.Abs(d.LengthPart+d.ForesightPart-d.Score) > 1e-12 || d.Score != l.Score {
 			t.Errorf("%s: parts %+v do not add up to the score", pic, d)
+		}
+		if want := math.Log10(float64(l.Pegs - 1)); d.LengthPart != want {
+			t.Errorf("%s: length part %g, want log10(%d jumps) = %g", pic, d.LengthPart, l.Pegs-1, want)
+		}
+		if want := m.ForesightNeeded * math.Log10(m.Branching); math.Abs(d.ForesightPart-want) > 1e-12 {
+			t.Errorf("%s: foresight part %g, want %g·log10(%g) = %g", pic, d.ForesightPart, m.ForesightNeeded, m.Branching, want)
+		}
+		if l.Grade < 1 || l.Grade > 5 || l.Explanation == "" || len(m.Foresight) == 0 || m.Foresight[0].WinProbability != m.P0 {
+			t.Errorf("%s: grade %d, explanation %q, foresight %v", pic, l.Grade, l.Explanation, m.Foresight)
+		}
+	}
+}
+
+func TestExplain(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		w    []float64
+		want string
+	}{
+		{"random wins half", []float64{0.5, 1}, "a player who jumps at random wins 50% of tries"},
+		{"one jump", []float64{0.0156, 0.5, 0.667, 1}, "a player who looks 1 jump ahead wins 50% of tries; one who jumps at random, 2%"},
+		{"rare", []float64{0.00391, 0.0278, 0.0417, 0.167, 0.333, 1}, "a player who looks 5 jumps ahead wins 100% of tries; one who looks 4 ahead, 33%"},
+		{"1 in N", []float64{1.35e-8, 0.004, 0.62, 1}, "a player who looks 2 jumps ahead wins 62% of tries; one who looks 1 ahead, 1 in 250"},
+		{"almost sure", []float64{0.1, 0.9974, 1}, "a player who looks 1 jump ahead wins 99% of tries; one who jumps at random, 10%"},
+		{"unwinnable", nil, "no player wins"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := Explain(measure.Metrics{Foresight: c.w}); got != c.want {
+				t.Errorf("Explain(%v) = %q, want %q", c.w, got, c.want)
+			}
+		})
+	}
+}
+
+func TestRoundCount(t *testing.T) {
+	for _, c := range []struct {
+		x    float64
+		want string
+	}{{74.1, "74"}, {741, "740"}, {7449, "7,400"}, {74_130_000, "74,000,000"}, {1.5, "2"}, {99.6, "100"}} {
+		if got := roundCount(c.x); got != c.want {
+			t.Errorf("roundCount(%g) = %q, want %q", c.x, got, c.want)
 		}
 	}
 }

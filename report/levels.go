@@ -9,22 +9,24 @@ import (
 	"pegs/generate"
 )
 
-// LevelsTable tabulates graded levels: their metrics, score and the score's
-// parts. names label the rows; when shorter than levels, rows are numbered.
-func LevelsTable(levels []generate.Level, names []string) *Table {
-	t := &Table{Header: []string{"level", "pegs", "reachable", "win share", "solutions", "games", "P0", "P1", "J1", "critical", "unique first", "par", "score", "grade", "log10 J1", "critical part", "unique part", "solutions part"},
+// LevelsTable tabulates graded levels: their metrics, the foresight they
+// need, score, grade and what the grade means. Rows are labelled by the
+// levels' names, or numbered.
+func LevelsTable(levels []generate.Level) *Table {
+	t := &Table{Header: []string{"level", "pegs", "reachable", "win share", "solutions", "games", "P0", "P1", "J1", "critical", "unique first", "par",
+		"branching", "foresight needed", "length part", "foresight part", "score", "grade", "explanation"},
 		Counts: []string{"reachable", "solutions", "games"}}
 	g4 := func(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
+	f := func(x float64, prec int) string { return strconv.FormatFloat(x, 'f', prec, 64) }
 	for i, l := range levels {
-		name := strconv.Itoa(i + 1)
-		if i < len(names) {
-			name = names[i]
+		name := l.Name
+		if name == "" {
+			name = strconv.Itoa(i + 1)
 		}
 		m, d := l.Metrics, l.Difficulty
 		t.Add(name, strconv.Itoa(l.Pegs), strconv.FormatInt(m.Reachable, 10), g4(m.WinShare), m.Solutions, m.Games,
 			g4(m.P0), g4(m.P1), g4(m.J1), strconv.Itoa(m.Critical), strconv.FormatBool(m.UniqueFirst), strconv.Itoa(l.Par),
-			strconv.FormatFloat(d.Score, 'f', 3, 64), strconv.Itoa(l.Grade), strconv.FormatFloat(d.Attempts, 'f', 3, 64),
-			strconv.FormatFloat(d.Critical, 'f', 2, 64), strconv.FormatFloat(d.UniqueFirst, 'f', 1, 64), strconv.FormatFloat(d.Plenty, 'f', 3, 64))
+			f(m.Branching, 2), f(m.ForesightNeeded, 2), f(d.LengthPart, 3), f(d.ForesightPart, 3), f(d.Score, 3), strconv.Itoa(l.Grade), l.Explanation)
 	}
 	return t
 }
@@ -37,12 +39,12 @@ type GradesJSON struct {
 }
 
 // WriteGrades writes graded levels toward goal on board b: in JSON
-// GradesJSON, otherwise their LevelsTable, rows labelled by names.
-func WriteGrades(w io.Writer, f Format, b *engine.Board, goal engine.Goal, levels []generate.Level, names []string) error {
+// GradesJSON, otherwise their LevelsTable.
+func WriteGrades(w io.Writer, f Format, b *engine.Board, goal engine.Goal, levels []generate.Level) error {
 	if f == JSON {
 		return encodeJSON(w, GradesJSON{Board: b.Name(), Goal: b.FormatGoal(goal), Levels: levels})
 	}
-	return LevelsTable(levels, names).Write(w, f)
+	return LevelsTable(levels).Write(w, f)
 }
 
 // LevelsJSON is the JSON output of pegs generate: a level pack.
@@ -54,21 +56,20 @@ type LevelsJSON struct {
 }
 
 // WriteLevels writes generated levels: in JSON a level pack (LevelsJSON),
-// in text each level's measures and picture.
+// in text each level's measures, what its grade means and its picture.
 func WriteLevels(w io.Writer, f Format, b *engine.Board, goal engine.Goal, seed uint64, levels []generate.Level) error {
 	if f == JSON {
 		return encodeJSON(w, LevelsJSON{Board: b.Name(), Goal: b.FormatGoal(goal), Levels: levels, Seed: seed})
 	}
 	for i, l := range levels {
-		if _, err := fmt.Fprintf(w, "level %d: %d pegs, grade %d, score %.3f, par %d\n%s\n", i+1, l.Pegs, l.Grade, l.Score, l.Par, b.Picture(l.Position())); err != nil {
+		if _, err := fmt.Fprintf(w, "level %d: %d pegs, grade %d, score %.3f, par %d\n%s\n%s\n", i+1, l.Pegs, l.Grade, l.Score, l.Par, l.Explanation, b.Picture(l.Position())); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// WriteCutoffs writes a board's grade cut points as JSON, an entry for
-// generate/calibration.json keyed by the board's name.
-func WriteCutoffs(w io.Writer, board string, c generate.BoardCutoffs) error {
-	return encodeJSON(w, map[string]generate.BoardCutoffs{board: c})
+// WriteCalibration writes a grade scale as JSON, a generate/calibration.json.
+func WriteCalibration(w io.Writer, c generate.Calibration) error {
+	return encodeJSON(w, c)
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"image/color"
 	"math"
 	"slices"
@@ -140,7 +141,7 @@ func BoardMap(title string, b *engine.Board, values []float64, label func(float6
 // ScoreHistogram draws the distribution of difficulty scores of a pool of
 // levels.
 func ScoreHistogram(title string, levels []generate.Level) (Figure, error) {
-	p := newPlot(title, "difficulty score D (dimensionless)", "levels", false)
+	p := newPlot(title, "difficulty score (log10 of the lines weighed)", "levels", false)
 	vs := make(plotter.Values, len(levels))
 	for i, l := range levels {
 		vs[i] = l.Score
@@ -157,7 +158,7 @@ func ScoreHistogram(title string, levels []generate.Level) (Figure, error) {
 // ScoreByPegs draws each level's difficulty against its peg count, one
 // colour per grade.
 func ScoreByPegs(title string, levels []generate.Level) (Figure, error) {
-	p := newPlot(title, "pegs at the start", "difficulty score D (dimensionless)", false)
+	p := newPlot(title, "pegs at the start", "difficulty score (log10 of the lines weighed)", false)
 	byGrade := map[int]plotter.XYs{}
 	for _, l := range levels {
 		byGrade[l.Grade] = append(byGrade[l.Grade], plotter.XY{X: float64(l.Pegs), Y: l.Score})
@@ -174,12 +175,40 @@ func ScoreByPegs(title string, levels []generate.Level) (Figure, error) {
 		}
 		s.GlyphStyle = draw.GlyphStyle{Color: gradeColour(g), Radius: 3, Shape: draw.CircleGlyph{}}
 		p.Add(s)
-		name := "grade " + strconv.Itoa(g)
-		if g == 0 {
-			name = "no calibration"
-		}
-		p.Legend.Add(name, s)
+		p.Legend.Add("grade "+strconv.Itoa(g), s)
 	}
+	return newFigure(p, plotWidth, plotHeight), nil
+}
+
+// ForesightPlot draws each level's win probability per attempt W_k
+// against the look-ahead k of the player (package search/measure), on a
+// log scale, with the line W = 1/2 where a level's foresight needed is
+// read. Levels are named by their names, or numbered, and their pegs.
+func ForesightPlot(title string, levels []generate.Level) (Figure, error) {
+	p := newPlot(title, "look-ahead k of the player (jumps)", "win probability per attempt W_k (log scale)", true)
+	maxK := 1
+	for i, l := range levels {
+		var pts plotter.XYs
+		for _, f := range l.Metrics.Foresight {
+			pts = append(pts, plotter.XY{X: float64(f.LookAhead), Y: f.WinProbability})
+			maxK = max(maxK, f.LookAhead)
+		}
+		name := l.Name
+		if name == "" {
+			name = strconv.Itoa(i + 1)
+		}
+		if err := addLine(p, i, fmt.Sprintf("%s (%d pegs)", name, l.Pegs), pts); err != nil {
+			return Figure{}, err
+		}
+	}
+	half, err := plotter.NewLine(plotter.XYs{{X: 0, Y: 0.5}, {X: float64(maxK), Y: 0.5}})
+	if err != nil {
+		return Figure{}, err
+	}
+	half.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+	half.Color = color.Gray{Y: 0x80}
+	p.Add(half)
+	p.Legend.Add("W = 1/2", half)
 	return newFigure(p, plotWidth, plotHeight), nil
 }
 

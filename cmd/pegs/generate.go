@@ -24,7 +24,7 @@ func runGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	sf.register(fs, search.DefaultMemory)
 	count := fs.Int("count", 0, "make this many distinct levels")
 	pack := fs.Int("pack", 0, "make a progression of this many levels, difficulty strictly rising")
-	calibrate := fs.Int("calibrate", 0, "make a pool of this many levels and print the board's grade cut points for generate/calibration.json")
+	calibrate := fs.Int("calibrate", 0, "make a pool of this many levels and print the grade scale its scores make, a generate/calibration.json")
 	pegs := fs.String("pegs", "", "peg counts of the levels, MIN-MAX (default 6-20; on a board of 20 holes or fewer, a third of the holes, at least 2, to all holes but 2)")
 	symmetric := fs.Bool("symmetric", false, "only layouts that a mirror or rotation of the board maps onto themselves")
 	seed := fs.Uint64("seed", 1, "random seed; the same seed and flags give the same output for any --workers")
@@ -83,9 +83,8 @@ func runGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if err != nil {
 			return err
 		}
-		entry := generate.BoardCutoffs{Goal: b.FormatGoal(goal), Pool: len(pool),
-			Command: "pegs " + strings.Join(append([]string{"generate"}, args...), " "), Cuts: generate.Cutoffs(pool)}
-		return report.WriteCutoffs(stdout, b.Name(), entry)
+		command := "pegs " + strings.Join(append([]string{"generate"}, args...), " ")
+		return report.WriteCalibration(stdout, generate.Calibrate(pool, command))
 	}
 	// Interrupted, --count keeps the levels finished: they come in candidate
 	// order, so they are the first levels the whole run would give.

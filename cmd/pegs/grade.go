@@ -51,7 +51,7 @@ func runGrade(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err != nil {
 			return err
 		}
-		lv = append(lv, level{"position", p})
+		lv = append(lv, level{"", p})
 	case *levels != "":
 		fh, err := os.Open(*levels)
 		if err != nil {
@@ -69,8 +69,7 @@ func runGrade(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("give --position or --levels")
 	}
 	var rows []generate.Level
-	var names []string
-	write := func() error { return report.WriteGrades(stdout, f, b, goal, rows, names) }
+	write := func() error { return report.WriteGrades(stdout, f, b, goal, rows) }
 	// Interrupted, the levels graded so far are kept.
 	stopped := func(err error) error {
 		if !errors.Is(err, context.Canceled) || len(rows) == 0 {
@@ -85,14 +84,18 @@ func runGrade(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	tables := &search.Tables{}
 	for _, l := range lv {
 		lvl, err := generate.Grade(ctx, b, l.pos, goal, search.Options{Memory: budget, Tables: tables})
+		name := "level " + l.name
+		if l.name == "" {
+			name = "position"
+		}
 		if errors.Is(err, generate.ErrUnsolvable) {
-			return fmt.Errorf("level %s has no solution to goal %s: %w", l.name, b.FormatGoal(goal), err)
+			return fmt.Errorf("%s has no solution to goal %s: %w", name, b.FormatGoal(goal), err)
 		}
 		if err != nil {
-			return stopped(fmt.Errorf("level %s: %w", l.name, err))
+			return stopped(fmt.Errorf("%s: %w", name, err))
 		}
+		lvl.Name = l.name
 		rows = append(rows, lvl)
-		names = append(names, l.name)
 	}
 	return write()
 }

@@ -73,6 +73,7 @@ func TestGolden(t *testing.T) {
 		{"grade_plus_json", "grade --position ....o....o....ooooo....o....o.... --format json"},
 		{"generate_small", "generate --board english --count 3 --pegs 6-9 --seed 4 --workers 2"},
 		{"generate_triangle", "generate --board triangle --count 5"},
+		{"generate_custom_text", "generate --board @testdata/square5.board --goal any --count 3 --pegs 8-12 --format text"},
 		{"hint_position", "hint --board english --position ....o...ooo.....o......o........."},
 	}
 	for _, tt := range tests {

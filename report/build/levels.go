@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/dustin/go-humanize"
@@ -18,8 +19,11 @@ import (
 // levels is section 4: the plan's pools of generated levels, a pack taken
 // from the first, and the classic English levels graded the same way.
 func (b *builder) levels(ctx context.Context) (report.Section, error) {
-	sec := report.Section{Text: "Levels made by reverse play from the goal, measured on their whole state space, scored by the documented difficulty D " +
-		"(log10 J1 + 0.15·critical + 0.3·uniqueFirst − 0.2·log10(1 + solutions/(pegs − 1))) and graded 1..5 by the board's calibration. " +
+	sec := report.Section{Text: "Levels made by reverse play from the goal and measured on their whole state space. " +
+		"The player who looks k jumps ahead never plays a jump it sees lose within k jumps and chooses among the others at random; " +
+		"W_k is its chance to win an attempt, and a level's foresight needed f is the k at which W_k reaches 1/2 (read between integers on log W). " +
+		"The score is log10(n·b^f), the lines such a player weighs over a game of n = pegs − 1 jumps with b jumps a position, " +
+		"and grades 1..5 split one scale for every board at the percentiles of a generated pool (package generate): " + scaleText(generate.Scale()) + ". " +
 		"Every level was solved again and its solution replayed before it was kept."}
 	for i, pp := range b.plan.pools {
 		items, err := b.pool(ctx, pp, i == 0 && b.plan.pack > 0)
@@ -69,10 +73,19 @@ func (b *builder) pool(ctx context.Context, pp poolPlan, pack bool) ([]report.It
 			}
 			gallery = append(gallery, report.Picture{File: file, Caption: fmt.Sprintf("%d: %d pegs, grade %d", j+1, l.Pegs, l.Grade)})
 		}
+		fore, err := report.ForesightPlot(fmt.Sprintf("%s pack: win probability against look-ahead", pp.board), levels)
+		if err != nil {
+			return nil, err
+		}
+		foreFile := "foresight-pack-" + fileName(pp.board)
+		if err := fore.Save(b.path("figures"), foreFile); err != nil {
+			return nil, err
+		}
 		items = append(items,
 			report.Item{Caption: fmt.Sprintf("A pack of %d %s levels (goal %s) taken from the pool at evenly spaced difficulty ranks: scores rise strictly.", len(levels), pp.board, pp.goal),
-				Table: report.LevelsTable(levels, nil), Name: "pack-" + fileName(pp.board)},
-			report.Item{Caption: "The pack's levels as pictures for a game's level list (PNG and SVG in figures/levels).", Gallery: gallery})
+				Table: report.LevelsTable(levels), Name: "pack-" + fileName(pp.board)},
+			report.Item{Caption: "The pack's levels as pictures for a game's level list (PNG and SVG in figures/levels).", Gallery: gallery},
+			report.Item{Caption: "How often the player who looks k jumps ahead wins each level of the pack; a level's foresight needed is where its curve crosses 1/2.", Figure: foreFile})
 	}
 	hist, err := report.ScoreHistogram(fmt.Sprintf("%s: difficulty of %d generated levels (%d-%d pegs)", pp.board, len(pool), pp.minP, pp.maxP), pool)
 	if err != nil {
@@ -90,9 +103,9 @@ func (b *builder) pool(ctx context.Context, pp poolPlan, pack bool) ([]report.It
 		return nil, err
 	}
 	return append(items,
-		report.Item{Caption: fmt.Sprintf("Every level of the %s pool, with its metrics (in the data files only).", pp.board), Table: report.LevelsTable(pool, nil), Name: "pool-" + fileName(pp.board), DataOnly: true},
+		report.Item{Caption: fmt.Sprintf("Every level of the %s pool, with its metrics (in the data files only).", pp.board), Table: report.LevelsTable(pool), Name: "pool-" + fileName(pp.board), DataOnly: true},
 		report.Item{Caption: fmt.Sprintf("Distribution of difficulty scores in the %s pool.", pp.board), Figure: file},
-		report.Item{Caption: fmt.Sprintf("Each %s level's difficulty against its pegs, coloured by its grade on the %s calibration.", pp.board, pp.board), Figure: "score-pegs-" + fileName(pp.board)}), nil
+		report.Item{Caption: fmt.Sprintf("Each %s level's difficulty against its pegs, coloured by its grade on the common scale.", pp.board), Figure: "score-pegs-" + fileName(pp.board)}), nil
 }
 
 // classic grades the classic English levels with the generator's measure.
@@ -103,7 +116,7 @@ func (b *builder) classic(ctx context.Context) ([]report.Item, error) {
 		return nil, err
 	}
 	var levels []generate.Level
-	var names, skipped []string
+	var skipped []string
 	var gallery []report.Picture
 	for _, p := range probs {
 		if p.Start.Pegs() > b.plan.classicMax {
@@ -118,20 +131,37 @@ func (b *builder) classic(ctx context.Context) ([]report.Item, error) {
 		if err != nil {
 			return nil, fmt.Errorf("grading %s: %w", p.Name, err)
 		}
+		l.Name = p.Name
 		levels = append(levels, l)
-		names = append(names, p.Name)
 		file := "levels/classic-" + p.Name
 		if err := report.SavePicture(b.path("figures"), file, p.Board, p.Start); err != nil {
 			return nil, err
 		}
 		gallery = append(gallery, report.Picture{File: file, Caption: fmt.Sprintf("%s: %d pegs, grade %d", p.Name, l.Pegs, l.Grade)})
 	}
-	caption := "The classic English levels, in their traditional order, graded with the same measure."
+	caption := "The classic English levels, in their designer's order (easiest first), graded with the same measure and scale."
 	if len(skipped) > 0 {
 		caption += " Not graded in this mode: " + strings.Join(skipped, ", ") + "."
 	}
+	fore, err := report.ForesightPlot("Classic levels: win probability against look-ahead", levels)
+	if err != nil {
+		return nil, err
+	}
+	if err := fore.Save(b.path("figures"), "foresight-classic"); err != nil {
+		return nil, err
+	}
 	return []report.Item{
-		{Caption: caption, Table: report.LevelsTable(levels, names), Name: "classic"},
+		{Caption: caption, Table: report.LevelsTable(levels), Name: "classic"},
 		{Caption: "The classic levels as pictures.", Gallery: gallery},
+		{Caption: "How often the player who looks k jumps ahead wins each classic level; a level's foresight needed is where its curve crosses 1/2.", Figure: "foresight-classic"},
 	}, nil
+}
+
+// scaleText says where the grade scale splits and what pool it comes from.
+func scaleText(c generate.Calibration) string {
+	cuts := make([]string, len(c.Cuts))
+	for i, x := range c.Cuts {
+		cuts[i] = strconv.FormatFloat(x, 'f', 2, 64)
+	}
+	return fmt.Sprintf("scores above %s start grades 2 to 5, from %d %s levels (`%s`)", strings.Join(cuts, ", "), c.Pool, c.Board, c.Command)
 }

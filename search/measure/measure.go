@@ -1,8 +1,3 @@
-// Package measure measures a level (a start and a goal on a board) on its
-// whole state space: how many positions it reaches and how many can still
-// win, its solutions and complete games, how a random player fares, its
-// critical decisions and its par. Package generate turns the measures into
-// a difficulty.
 package measure
 
 import (
@@ -11,13 +6,11 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"math/bits"
 
 	"pegs/engine"
 	"pegs/search"
 	"pegs/search/internal/bfs"
 	"pegs/search/internal/exact"
-	"pegs/search/internal/key"
 	"pegs/search/internal/movegen"
 )
 
@@ -45,6 +38,14 @@ type Metrics struct {
 	// FewestMoves is the par: the fewest moves (chains of jumps by one peg)
 	// of a solution; 0 if unsolvable.
 	FewestMoves int
+	// Foresight[k] is W_k, the probability that the player who looks k
+	// jumps ahead wins one attempt (see the package doc), for k from 0 to
+	// the first look-ahead that always wins, at most Pegs − 1: Foresight[0]
+	// is P0 and Foresight[1] is P1. It is empty if the level cannot be won.
+	Foresight []float64
+	// Branching is the mean number of jumps at the reachable positions
+	// (up to symmetry) that have one.
+	Branching float64
 }
 
 // WinShare is the fraction of reachable positions that can still win.
@@ -56,12 +57,19 @@ func (m Metrics) WinShare() float64 {
 }
 
 // nodeBytes is about what a position of a level's state space takes in
-// memory: its node and its share of the table's slots.
+// memory: its node and its share of the table's slots. A winnable position
+// takes a vector of foresight too (foresight.bytes).
 const nodeBytes = 120
 
+// levelNode is what the walk knows of a position once it has measured it.
 type levelNode struct {
-	win         bool
-	stuck       bool // no jump left and the goal not met
+	win   bool
+	stuck bool // no jump left and the goal not met
+	// longest is the number of jumps of the longest game from here.
+	longest uint8
+	// fore locates the node's foresight vector (foresight.at), 0 if it has
+	// none.
+	fore        uint32
 	p0, p1, len float64
 	sol, games  exact.U128
 }
@@ -95,7 +103,10 @@ func LevelIf(ctx context.Context, b *engine.Board, start engine.Position, goal e
 		return Metrics{}, false, w.err
 	}
 	m = Metrics{Pegs: start.Pegs(), Reachable: int64(w.memo.n), Solutions: root.sol.Big(), Games: root.games.Big(),
-		P0: root.p0, P1: root.p1, MeanAttempt: root.len}
+		P0: root.p0, P1: root.p1, MeanAttempt: root.len, Foresight: w.fore.curve(root)}
+	if w.inner > 0 {
+		m.Branching = float64(w.jumps) / float64(w.inner)
+	}
 	for i := range w.memo.n {
 		if w.memo.node(uint32(i)).win {
 			m.Winnable++
@@ -135,16 +146,22 @@ type walk struct {
 	gen    *movegen.Gen
 	group  *engine.Group
 	memo   *nodeTable
+	fore   foresight
 	// imgs[d] holds the symmetric images of the position at depth d, each
-	// child's images being its parent's XOR the jump's image masks.
+	// child's images being its parent's XOR the jump's image masks; kids[d]
+	// the nodes of its children, one per jump.
 	imgs [][]engine.Position
-	err  error
+	kids [][]*levelNode
+	// inner counts the positions that have a jump, jumps their jumps.
+	inner, jumps int64
+	err          error
 }
 
 func newWalk(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, budget int64) *walk {
 	gen := movegen.New(b, b.GoalSymmetry(goal))
 	w := &walk{ctx: ctx, goal: goal, budget: budget, gen: gen, group: gen.Group, memo: newNodeTable()}
 	w.imgs = make([][]engine.Position, start.Pegs()+1)
+	w.kids = make([][]*levelNode, start.Pegs()+1)
 	for d := range w.imgs {
 		w.imgs[d] = make([]engine.Position, w.group.Len())
 	}
@@ -161,7 +178,7 @@ func (w *walk) visit(p engine.Position, depth int) *levelNode {
 	}
 	if w.memo.n&0xfff == 0 && w.err == nil {
 		w.err = w.ctx.Err()
-		if held := int64(w.memo.n) * nodeBytes; held > w.budget {
+		if held := int64(w.memo.n)*nodeBytes + w.fore.bytes(); held > w.budget {
 			const chunk = 0x1000 * nodeBytes // held since the last look
 			w.err = &search.MemoryError{What: fmt.Sprintf("the %d positions of a level", w.memo.n), Need: chunk, InUse: held - chunk, Budget: w.budget}
 		}
@@ -176,14 +193,20 @@ func (w *walk) visit(p engine.Position, depth int) *levelNode {
 		}
 		return n
 	}
+	w.inner++
+	w.jumps += int64(len(moves))
+	kids := w.kids[depth][:0]
 	var win bool
+	var longest uint8
 	var p0, p1, length float64
 	var sol, games exact.U128
 	allowed := 0
 	for _, k := range moves {
 		w.gen.ChildImages(w.imgs[depth+1], w.imgs[depth], k)
 		c := w.visit(p^w.gen.Masks[k], depth+1)
+		kids = append(kids, c)
 		win = win || c.win
+		longest = max(longest, c.longest)
 		p0 += c.p0
 		sol, _ = sol.Add(c.sol)
 		games, _ = games.Add(c.games)
@@ -193,19 +216,22 @@ func (w *walk) visit(p engine.Position, depth int) *levelNode {
 			length += c.len
 		}
 	}
+	w.kids[depth] = kids
 	if allowed == 0 {
 		// Every jump sticks: the player has no choice to make.
-		for _, k := range moves {
-			c := w.memo.find(w.group.Canonical(p ^ w.gen.Masks[k]))
+		for _, c := range kids {
 			p1 += c.p1
 			length += c.len
 		}
 		allowed = len(moves)
 	}
-	n.win, n.sol, n.games = win, sol, games
+	n.win, n.sol, n.games, n.longest = win, sol, games, longest+1
 	n.p0 = p0 / float64(len(moves))
 	n.p1 = p1 / float64(allowed)
 	n.len = 1 + length/float64(allowed)
+	if win {
+		n.fore = w.fore.measure(kids, int(n.longest))
+	}
 	return n
 }
 
@@ -252,84 +278,4 @@ func (w *walk) critical(p engine.Position) int {
 		}
 		p = best
 	}
-}
-
-// nodeTable maps canonical positions to their nodes: open addressing over
-// (key, index) slots, the nodes in fixed-size chunks in the order they were
-// added, so that growing never copies them.
-type nodeTable struct {
-	slots  []nodeSlot
-	chunks [][]levelNode
-	n      int
-	shift  uint
-}
-
-const nodeChunk = 1 << 12
-
-func (t *nodeTable) node(idx uint32) *levelNode {
-	return &t.chunks[idx/nodeChunk][idx%nodeChunk]
-}
-
-type nodeSlot struct {
-	key engine.Position
-	idx uint32
-}
-
-func newNodeTable() *nodeTable {
-	t := &nodeTable{}
-	t.resize(1 << 10)
-	return t
-}
-
-func (t *nodeTable) resize(size int) {
-	old := t.slots
-	t.slots = make([]nodeSlot, size)
-	t.shift = uint(64 - bits.Len(uint(size)-1))
-	for _, sl := range old {
-		if sl.key != 0 {
-			j := t.slot(sl.key)
-			for t.slots[j].key != 0 {
-				j = (j + 1) & (size - 1)
-			}
-			t.slots[j] = sl
-		}
-	}
-}
-
-func (t *nodeTable) slot(k engine.Position) int { return int((uint64(k) * key.MixMul) >> t.shift) }
-
-// find returns the node of k, or nil.
-func (t *nodeTable) find(k engine.Position) *levelNode {
-	mask := len(t.slots) - 1
-	for i := t.slot(k); ; i = (i + 1) & mask {
-		switch t.slots[i].key {
-		case k:
-			return t.node(t.slots[i].idx)
-		case 0:
-			return nil
-		}
-	}
-}
-
-// get returns the node of k, adding a zero node if there is none; fresh
-// reports the addition.
-func (t *nodeTable) get(k engine.Position) (n *levelNode, fresh bool) {
-	mask := len(t.slots) - 1
-	i := t.slot(k)
-	for ; t.slots[i].key != 0; i = (i + 1) & mask {
-		if t.slots[i].key == k {
-			return t.node(t.slots[i].idx), false
-		}
-	}
-	if 2*(t.n+1) > len(t.slots) {
-		t.resize(2 * len(t.slots))
-		return t.get(k)
-	}
-	idx := uint32(t.n)
-	if idx%nodeChunk == 0 {
-		t.chunks = append(t.chunks, make([]levelNode, nodeChunk))
-	}
-	t.slots[i] = nodeSlot{k, idx}
-	t.n++
-	return t.node(idx), true
 }

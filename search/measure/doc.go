@@ -1,0 +1,70 @@
+// Package measure measures a level (a start and a goal of one peg on a
+// board) on its whole state space: how many positions it reaches and how
+// many can still win, its solutions and complete games, how players of
+// bounded foresight fare, its critical decisions and its par. Package
+// generate turns the measures into a difficulty and a grade.
+//
+// # The walk
+//
+// Level walks the state space depth first from the start, memoized by
+// canonical position under the symmetries that keep the goal in place, and
+// computes every measure of a position from its children's once they are
+// known, in one pass: a position is measured once however many lines reach
+// it. A table of nodes (about 120 bytes a position, more for a winnable
+// one) bounds the levels it can measure: the English board's 32-peg start,
+// 23.5 million positions, takes a few gigabytes. Past its memory budget it
+// stops with a *search.MemoryError.
+//
+// # Players of bounded foresight
+//
+// The player who looks k jumps ahead sees every line of at most k jumps
+// that starts with one of its jumps. It knows that a jump loses when
+// every such line ends in a lost position (one with no jump left that is
+// not the goal) within those k jumps: when the position the jump leads to
+// cannot win and its longest game has fewer than k jumps. It never plays
+// such a jump while another exists, and chooses among the rest uniformly
+// at random, jump by jump. It uses no rule of thumb: the rules beginners
+// are taught (keep pegs together, do not strand a peg) would need weights
+// that nothing here could measure, and a strict rule is wrong too often (a
+// solution of a level often strands a peg for a while).
+//
+//   - k = 0 looks at nothing: the random player, whose win probability P0
+//     is that of search.Explore's RandomWin.
+//   - k = 1 sees only the jumps that leave it stuck at once: P1.
+//   - k ≥ pegs − 1 sees every game to its end and never loses a level that
+//     can be won.
+//
+// W_k, the probability that this player wins one attempt, never falls as k
+// rises: a larger k only removes jumps that lose whatever is played after
+// them, and at the other positions the players who look further win as
+// often or more. 1/W_k is the number of attempts it expects to need. Level
+// computes W_k exactly (in floating point) at every winnable position for
+// every k at once: a position's longest game and whether it can win tell
+// which of its jumps each player avoids, and W_k of a position is the
+// mean of W_k over the jumps the player may play. A position that cannot
+// win has W_k = 0, and one whose longest game is at most k jumps has W_k =
+// 1 if it can win, so only the others are stored: W_1 … W_{L−1} for a
+// winnable position of longest game L.
+//
+// # Foresight needed
+//
+// The foresight a level needs (Metrics.ForesightNeeded) is the smallest k
+// with W_k ≥ 1/2: how far a player must look to win at least half of its
+// attempts. It is read between integers on a log scale of W: where W_{k−1}
+// < 1/2 ≤ W_k, it is k − 1 + (log ½ − log W_{k−1}) / (log W_k − log
+// W_{k−1}). It grows with the size of a level, since every jump is one
+// more chance to go wrong and a lost position often shows itself only a
+// few jumps before the end; among levels of one size it varies by a few
+// jumps.
+//
+// # The other measures
+//
+// P1's expected attempt length over P1 gives J1, the expected number of
+// jumps to a win with restarts. Critical counts the positions on the P1
+// player's likeliest winning line at which some jump loses; UniqueFirst
+// reports a start where exactly one jump keeps the level winnable.
+// Branching is the mean number of jumps at the positions (up to symmetry)
+// that have one. The par, the fewest moves (chains of jumps by one peg) of
+// a solution, comes from a breadth-first search over the winnable
+// positions (package search/internal/bfs).
+package measure
