@@ -143,12 +143,11 @@ func (s *Server) grade(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	name := "position"
-	if pr.level != nil {
-		name = pr.level.ID
+	if req.Level != "" {
+		lvl.Name = req.Level // as pegs grade --levels names a level from its file
 	}
 	var buf bytes.Buffer
-	if err := report.WriteGrades(&buf, report.JSON, pr.b, pr.goal, []generate.Level{lvl}, []string{name}); err != nil {
+	if err := report.WriteGrades(&buf, report.JSON, pr.b, pr.goal, []generate.Level{lvl}); err != nil {
 		return err
 	}
 	writeBody(w, http.StatusOK, buf.Bytes())

@@ -371,3 +371,18 @@ func TestServeShutdown(t *testing.T) {
 		}
 	}
 }
+
+// TestGradeNamesLevel grades a level named in the request: the answer
+// carries its id as pegs grade --levels carries a level's name.
+func TestGradeNamesLevel(t *testing.T) {
+	s, _ := testServer(t, Config{})
+	ts := httptest.NewServer(s.Handler())
+	defer ts.Close()
+	var got report.GradesJSON
+	if err := postJSON(ts.URL+"/api/grade", `{"level": "classic-1"}`, &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Levels) != 1 || got.Levels[0].Name != "classic-1" {
+		t.Errorf("grade of level classic-1: %+v, want one level named classic-1", got.Levels)
+	}
+}
