@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"testing"
+
+	"pegs/engine/enginetest"
 )
 
 // TestWideRecords checks that a search carrying counts in 128-bit records
@@ -53,10 +55,10 @@ func TestWinnableBudget(t *testing.T) {
 // cornerAny is the 21-hole triangle with its top corner vacated, to end with
 // one peg anywhere: a whole state space searched in a fraction of a second.
 func cornerAny(t *testing.T) Problem {
-	b := lookup(t, "triangle:6")
+	b := enginetest.Board(t, "triangle:6")
 	start, err := b.Vacate("1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Problem{b, start, goal(t, b, "any")}
+	return Problem{b, start, enginetest.Goal(t, b, "any")}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"pegs/engine"
+	"pegs/engine/enginetest"
 	"pegs/search/internal/key"
 	"pegs/search/internal/layered"
 	"pegs/search/internal/memory"
@@ -48,7 +49,7 @@ func TestExploreEnglishCentre(t *testing.T) {
 	}
 	pub := loadPublished(t)
 	b := engine.English()
-	a, err := Explore(context.Background(), Problem{b, b.Start(), goal(t, b, "center")}, Options{})
+	a, err := Explore(context.Background(), Problem{b, b.Start(), enginetest.Goal(t, b, "center")}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func TestExploreEnglishCentre(t *testing.T) {
 		t.Errorf("random-play win probability %.17g, the peer's %.17g: relative difference %.2g, want at most 1e-14", a.RandomWin, pub.EnglishRandomWin, d)
 	}
 	// The winnable-only search agrees layer by layer.
-	w, err := Winnable(context.Background(), Problem{b, b.Start(), goal(t, b, "center")}, Options{})
+	w, err := Winnable(context.Background(), Problem{b, b.Start(), enginetest.Goal(t, b, "center")}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +90,7 @@ func TestExploreEnglishCentre(t *testing.T) {
 		t.Errorf("Winnable by jumps (-A112738 +got):\n%s", diff)
 	}
 	// So does the count of reachable positions alone.
-	r, err := Explore(context.Background(), Problem{b, b.Start(), goal(t, b, "center")}, Options{ReachableOnly: true})
+	r, err := Explore(context.Background(), Problem{b, b.Start(), enginetest.Goal(t, b, "center")}, Options{ReachableOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,9 +111,9 @@ func TestExploreEnglishCentre(t *testing.T) {
 // midway returns the layers it finished.
 
 func TestReachableOnlyCancel(t *testing.T) {
-	b := lookup(t, "triangle:6")
+	b := enginetest.Board(t, "triangle:6")
 	start, _ := b.Vacate("1")
-	prob := Problem{b, start, goal(t, b, "any")}
+	prob := Problem{b, start, enginetest.Goal(t, b, "any")}
 	all, err := Explore(context.Background(), prob, Options{ReachableOnly: true})
 	if err != nil {
 		t.Fatal(err)
@@ -144,7 +145,7 @@ func TestReachableOnlyCancel(t *testing.T) {
 
 func TestReversal(t *testing.T) {
 	for _, name := range []string{"triangle"} {
-		b := lookup(t, name)
+		b := enginetest.Board(t, name)
 		n := b.Holes()
 		count := make([][]*big.Int, n)
 		for s := range n {
@@ -178,9 +179,9 @@ func TestSymmetryReductionAgrees(t *testing.T) {
 		{"triangle:6", "1", "any"},
 		{"triangle:4", "5", "5"},
 	} {
-		b := lookup(t, c.board)
+		b := enginetest.Board(t, c.board)
 		start, _ := b.Vacate(c.start)
-		prob := Problem{b, start, goal(t, b, c.goal)}
+		prob := Problem{b, start, enginetest.Goal(t, b, c.goal)}
 		red, err := Explore(context.Background(), prob, Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -205,7 +206,7 @@ func TestSymmetryReductionAgrees(t *testing.T) {
 
 func TestExploreMemoryBudget(t *testing.T) {
 	b := engine.English()
-	_, err := Explore(context.Background(), Problem{b, b.Start(), goal(t, b, "center")}, Options{Memory: 1 << 20})
+	_, err := Explore(context.Background(), Problem{b, b.Start(), enginetest.Goal(t, b, "center")}, Options{Memory: 1 << 20})
 	if !isMemory(err) {
 		t.Errorf("English with 1 MiB: err = %v, want ErrMemory", err)
 	}
@@ -214,7 +215,7 @@ func TestExploreMemoryBudget(t *testing.T) {
 // TestWorkersAgree checks that results do not depend on the worker count.
 
 func TestWorkersAgree(t *testing.T) {
-	b := lookup(t, "triangle:6")
+	b := enginetest.Board(t, "triangle:6")
 	prob := Problem{b, b.Start(), engine.Goal{Kind: engine.OnePeg}}
 	var prev *Analysis
 	for _, w := range []int{1, 2, 3} {
@@ -392,8 +393,8 @@ func TestStoredLayersAgree(t *testing.T) {
 // (which need the rest).
 
 func TestExploreCancelled(t *testing.T) {
-	b := lookup(t, "triangle:6")
-	prob := Problem{b, b.Complement(1), goal(t, b, "any")}
+	b := enginetest.Board(t, "triangle:6")
+	prob := Problem{b, b.Complement(1), enginetest.Goal(t, b, "any")}
 	whole, err := Explore(context.Background(), prob, Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -2,24 +2,13 @@ package search
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"pegs/engine"
+	"pegs/engine/enginetest"
 	"pegs/search/internal/layered"
 )
-
-// square returns the full n x n square board.
-func square(t *testing.T, n int) *engine.Board {
-	t.Helper()
-	b, err := engine.Parse(fmt.Sprint("square", n), strings.Repeat(strings.Repeat("o", n)+"\n", n), engine.Square)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // TestMeet checks meetings against the winnable sets of searches of
 // everything a position reaches: from positions along random games, whether
@@ -44,16 +33,16 @@ func TestMeet(t *testing.T) {
 		t.Run(c.board+"/"+c.goal, func(t *testing.T) {
 			var b *engine.Board
 			if c.board == "square5" {
-				b = square(t, 5)
+				b = enginetest.Square(t, 5)
 			} else {
-				b = lookup(t, c.board)
+				b = enginetest.Board(t, c.board)
 			}
-			g := goal(t, b, c.goal)
+			g := enginetest.Goal(t, b, c.goal)
 			start := b.Start()
 			if c.board == "square5" {
 				// Two vacancies: no single one is in the class of the
 				// centre's one peg.
-				start = b.Full() &^ position(t, b, "a1", "d1")
+				start = b.Full() &^ enginetest.Position(t, b, "a1", "d1")
 			}
 			wins, losses := 0, 0
 			games := rand.New(rand.NewPCG(3, 4))
@@ -118,20 +107,6 @@ func TestMeet(t *testing.T) {
 	}
 }
 
-// position returns the position with pegs in the holes labelled.
-func position(t *testing.T, b *engine.Board, labels ...string) engine.Position {
-	t.Helper()
-	var p engine.Position
-	for _, l := range labels {
-		h, err := b.Hole(l)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p |= 1 << uint(h)
-	}
-	return p
-}
-
 // TestSameAsAny checks where a meeting for the centre answers for one peg
 // anywhere too (and so a hint's oracle asks no second meeting): on the English board (the last peg of the centre's class
 // ends at d4 or d1, whose vacancies lead to one position), meetings for
@@ -140,7 +115,7 @@ func position(t *testing.T, b *engine.Board, labels ...string) engine.Position {
 // in a corner cannot end at the centre.
 func TestSameAsAny(t *testing.T) {
 	b := engine.English()
-	centre, anyPeg := goal(t, b, "center"), goal(t, b, "any")
+	centre, anyPeg := enginetest.Goal(t, b, "center"), enginetest.Goal(t, b, "any")
 	if !layered.SameAsAny(b, b.Start(), centre) {
 		t.Errorf("English centre: sameAsAny false, want true")
 	}
@@ -167,9 +142,9 @@ func TestSameAsAny(t *testing.T) {
 			}
 		}
 	}
-	sq := square(t, 7)
-	corner := position(t, sq, "a2", "a3") // a3-a1 ends in the corner
-	centre, anyPeg = goal(t, sq, "center"), goal(t, sq, "any")
+	sq := enginetest.Square(t, 7)
+	corner := enginetest.Position(t, sq, "a2", "a3") // a3-a1 ends in the corner
+	centre, anyPeg = enginetest.Goal(t, sq, "center"), enginetest.Goal(t, sq, "any")
 	if layered.SameAsAny(sq, corner, centre) {
 		t.Errorf("7x7 square: sameAsAny true, want false")
 	}

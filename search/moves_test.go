@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"pegs/engine"
+	"pegs/engine/enginetest"
 )
 
 func TestFewestMovesTriangle(t *testing.T) {
@@ -20,14 +21,14 @@ func TestFewestMovesTriangle(t *testing.T) {
 	if err := json.Unmarshal(data, &pub); err != nil {
 		t.Fatal(err)
 	}
-	b := lookup(t, "triangle")
+	b := enginetest.Board(t, "triangle")
 	for _, c := range pub.Cases {
 		from, to, want := c[0].(string), c[1].(string), int(c[2].(float64))
 		start, err := b.Vacate(from)
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := goal(t, b, to)
+		g := enginetest.Goal(t, b, to)
 		sol, err := FewestMoves(context.Background(), Problem{b, start, g}, Options{})
 		if err != nil || !sol.Solvable {
 			t.Fatalf("%s -> %s: solvable=%v err=%v", from, to, sol.Solvable, err)
@@ -47,7 +48,7 @@ func TestFewestMovesEnglish(t *testing.T) {
 		t.Skip("the proof takes about 25 s")
 	}
 	b := engine.English()
-	g := goal(t, b, "center")
+	g := enginetest.Goal(t, b, "center")
 	sol, err := FewestMoves(context.Background(), Problem{b, b.Start(), g}, Options{})
 	if err != nil || !sol.Solvable {
 		t.Fatal(err)
@@ -61,13 +62,13 @@ func TestFewestMovesEnglish(t *testing.T) {
 // TestFewestMovesImpossible checks refutations: by class, and by search.
 func TestFewestMovesImpossible(t *testing.T) {
 	b := engine.English()
-	sol, err := FewestMoves(context.Background(), Problem{b, b.Start(), goal(t, b, "c1")}, Options{})
+	sol, err := FewestMoves(context.Background(), Problem{b, b.Start(), enginetest.Goal(t, b, "c1")}, Options{})
 	if err != nil || sol.Solvable || !sol.Refuted {
 		t.Errorf("centre start to c1: solvable=%v refuted=%v err=%v; want refuted by class", sol.Solvable, sol.Refuted, err)
 	}
-	tri := lookup(t, "triangle")
+	tri := enginetest.Board(t, "triangle")
 	start, _ := tri.Vacate("5")
-	sol, err = FewestMoves(context.Background(), Problem{tri, start, goal(t, tri, "5")}, Options{})
+	sol, err = FewestMoves(context.Background(), Problem{tri, start, enginetest.Goal(t, tri, "5")}, Options{})
 	if err != nil || sol.Solvable {
 		t.Errorf("triangle 5 -> 5: solvable=%v err=%v; want no solution (Durango Bill: 0)", sol.Solvable, err)
 	}
@@ -76,9 +77,9 @@ func TestFewestMovesImpossible(t *testing.T) {
 // TestWinnableAgreesWithExplore cross-checks the two ways of finding
 // winnable positions on a problem whose goal complement is not its start.
 func TestWinnableAgreesWithExplore(t *testing.T) {
-	b := lookup(t, "triangle:6")
+	b := enginetest.Board(t, "triangle:6")
 	start, _ := b.Vacate("1")
-	prob := Problem{b, start, goal(t, b, "any")}
+	prob := Problem{b, start, enginetest.Goal(t, b, "any")}
 	a, err := Explore(context.Background(), prob, Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"pegs/engine"
+	"pegs/engine/enginetest"
 )
 
 // exactRandomWin returns the chance that a player choosing uniformly among
@@ -39,7 +40,7 @@ func exactRandomWin(b *engine.Board, p engine.Position, goal engine.Goal, memo m
 // without complete games counted, and up to the whole group.
 func TestRandomWinExact(t *testing.T) {
 	for _, name := range []string{"triangle:4", "triangle", "triangle:6"} {
-		b := lookup(t, name)
+		b := enginetest.Board(t, name)
 		reps, _ := startClasses(b)
 		for _, h := range reps {
 			if name == "triangle:6" && h > 3 && testing.Short() {

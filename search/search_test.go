@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"pegs/engine"
+	"pegs/engine/enginetest"
 )
 
 type published struct {
@@ -38,24 +39,6 @@ func loadPublished(t *testing.T) published {
 	return p
 }
 
-func lookup(t *testing.T, name string) *engine.Board {
-	t.Helper()
-	b, err := engine.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-func goal(t *testing.T, b *engine.Board, s string) engine.Goal {
-	t.Helper()
-	g, err := b.ParseGoal(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
-}
-
 func checkSolution(t *testing.T, b *engine.Board, start engine.Position, g engine.Goal, sol Solution) {
 	t.Helper()
 	final, err := b.Replay(start, sol.Jumps)
@@ -69,7 +52,7 @@ func checkSolution(t *testing.T, b *engine.Board, start engine.Position, g engin
 
 func startOrPicture(t *testing.T, board, start, g string) Problem {
 	t.Helper()
-	b := lookup(t, board)
+	b := enginetest.Board(t, board)
 	p, err := b.Vacate(start)
 	if board == "english" {
 		p, err = b.ParsePosition(start)
@@ -77,7 +60,7 @@ func startOrPicture(t *testing.T, board, start, g string) Problem {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Problem{b, p, goal(t, b, g)}
+	return Problem{b, p, enginetest.Goal(t, b, g)}
 }
 
 func isMemory(err error) bool { return errors.Is(err, ErrMemory) }

@@ -10,11 +10,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"pegs/engine"
+	"pegs/engine/enginetest"
 )
 
 func TestSolveClassicLevels(t *testing.T) {
 	b := engine.English()
-	g := goal(t, b, "center")
+	g := enginetest.Goal(t, b, "center")
 	levels := []struct{ name, pic string }{
 		{"centre", b.Line(b.Start())},
 		{"Cross", "....o...ooo.....o......o........."},
@@ -42,8 +43,8 @@ func TestSolveClassicLevels(t *testing.T) {
 }
 
 func TestSolveTriangleStarts(t *testing.T) {
-	b := lookup(t, "triangle")
-	g := goal(t, b, "any")
+	b := enginetest.Board(t, "triangle")
+	g := enginetest.Goal(t, b, "any")
 	for h := range b.Holes() {
 		start := b.Full() &^ (1 << uint(h))
 		sol, err := Solve(context.Background(), Problem{b, start, g}, Options{})
@@ -56,7 +57,7 @@ func TestSolveTriangleStarts(t *testing.T) {
 
 func TestSolveFrench(t *testing.T) {
 	b := engine.French()
-	g := goal(t, b, "any")
+	g := enginetest.Goal(t, b, "any")
 	sol, err := Solve(context.Background(), Problem{b, b.Start(), g}, Options{})
 	if err != nil || sol.Solvable || !sol.Refuted || sol.Nodes != 0 {
 		t.Errorf("French centre: solvable=%v refuted=%v nodes=%d err=%v; want refuted by class at once", sol.Solvable, sol.Refuted, sol.Nodes, err)
@@ -80,7 +81,7 @@ func TestSolveFrench(t *testing.T) {
 func TestFrenchOnePegVacancies(t *testing.T) {
 	want := loadPublished(t).FrenchOnePeg
 	b := engine.French()
-	g := goal(t, b, "any")
+	g := enginetest.Goal(t, b, "any")
 	var feasible []string
 	for h := range b.Holes() {
 		if b.Feasible(b.Full()&^(1<<uint(h)), g) {
@@ -124,7 +125,7 @@ func TestSolveFewest(t *testing.T) {
 func TestSolveMemoryBudget(t *testing.T) {
 	b := engine.English()
 	start, _ := b.ParsePosition("ooo..ooo.oooooo..oooooo.ooooooooo")
-	_, err := Solve(context.Background(), Problem{b, start, goal(t, b, "center")}, Options{Memory: 64 << 10})
+	_, err := Solve(context.Background(), Problem{b, start, enginetest.Goal(t, b, "center")}, Options{Memory: 64 << 10})
 	if err == nil {
 		t.Fatal("a 64 KiB budget sufficed; want ErrMemory")
 	}
@@ -138,7 +139,7 @@ func TestSolveCancel(t *testing.T) {
 	start, _ := b.Vacate("d3")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Solve(ctx, Problem{b, start, goal(t, b, "any")}, Options{}); err == nil {
+	if _, err := Solve(ctx, Problem{b, start, enginetest.Goal(t, b, "any")}, Options{}); err == nil {
 		t.Error("cancelled search returned no error")
 	}
 }
@@ -149,7 +150,7 @@ func TestSolveMaxNodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sol, err := Solve(context.Background(), Problem{b, p, goal(t, b, "center")}, Options{MaxNodes: 1 << 16})
+	sol, err := Solve(context.Background(), Problem{b, p, enginetest.Goal(t, b, "center")}, Options{MaxNodes: 1 << 16})
 	if !errors.Is(err, ErrNodeLimit) || sol.Nodes > 1<<17 {
 		t.Errorf("MaxNodes 2^16: err = %v after %d positions, want ErrNodeLimit after about 2^16", err, sol.Nodes)
 	}
@@ -161,7 +162,7 @@ func TestDecide(t *testing.T) {
 	}
 	opt := withLoneBase(Options{}, 1<<6)
 	b := engine.English()
-	g := goal(t, b, "center")
+	g := enginetest.Goal(t, b, "center")
 	ws, err := Winnable(context.Background(), Problem{b, b.Start(), g}, Options{})
 	if err != nil {
 		t.Fatal(err)

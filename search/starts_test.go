@@ -10,11 +10,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"pegs/engine"
+	"pegs/engine/enginetest"
 )
 
 func TestTriangleStarts(t *testing.T) {
 	pub := loadPublished(t)
-	b := lookup(t, "triangle")
+	b := enginetest.Board(t, "triangle")
 	results, err := Starts(context.Background(), b, Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +66,7 @@ func TestStartsTogetherAgrees(t *testing.T) {
 	for _, name := range []string{"triangle", "triangle:4", "triangle:6", "odd", "triangle/wide"} {
 		b := odd
 		if name != "odd" {
-			b = lookup(t, strings.TrimSuffix(name, "/wide"))
+			b = enginetest.Board(t, strings.TrimSuffix(name, "/wide"))
 		}
 		opt := Options{}
 		if strings.HasSuffix(name, "/wide") {
@@ -100,7 +101,7 @@ func TestStartsTogetherAgrees(t *testing.T) {
 }
 
 func TestStartsFallback(t *testing.T) {
-	b := lookup(t, "triangle:6")
+	b := enginetest.Board(t, "triangle:6")
 	reps, _ := startClasses(b)
 	var union int64
 	err := startsTogether(context.Background(), b, reps, Options{}, func(_ int, a *Analysis) error {

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"pegs/engine"
+	"pegs/engine/enginetest"
 	"pegs/search/internal/key"
 	"pegs/search/internal/layered"
 	"pegs/search/internal/memory"
@@ -28,13 +29,13 @@ func TestWalkBackMirror(t *testing.T) {
 		}
 		b := rect
 		if c[0] != "rect" {
-			b = lookup(t, c[0])
+			b = enginetest.Board(t, c[0])
 		}
 		start, err := b.Vacate(c[1])
 		if err != nil {
 			t.Fatal(err)
 		}
-		prob := Problem{b, start, goal(t, b, c[2])}
+		prob := Problem{b, start, enginetest.Goal(t, b, c[2])}
 		gen := movegen.New(b, prob.Group())
 		if !layered.Mirrored(prob.Board, prob.Start, prob.Goal, gen.Group) {
 			t.Fatalf("%s, vacate %s, goal %s: not mirrored", c[0], c[1], c[2])
@@ -92,12 +93,12 @@ func TestWinnableGoalsTogether(t *testing.T) {
 		if c.board == "english" && testing.Short() {
 			continue
 		}
-		b := lookup(t, c.board)
+		b := enginetest.Board(t, c.board)
 		start, err := b.Vacate(c.start)
 		if err != nil {
 			t.Fatal(err)
 		}
-		prob := Problem{b, start, goal(t, b, c.goal)}
+		prob := Problem{b, start, enginetest.Goal(t, b, c.goal)}
 		anyProb := Problem{b, start, engine.Goal{Kind: engine.OnePeg}}
 		sets, err := WinnableGoals(context.Background(), prob, []engine.Goal{prob.Goal, anyProb.Goal}, Options{})
 		if err != nil {

@@ -1,10 +1,10 @@
 package serve
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"runtime"
 	"time"
@@ -21,7 +21,7 @@ import (
 // in a slot.
 func (s *Server) hint(w http.ResponseWriter, r *http.Request) error {
 	var req hintRequest
-	if err := decode(http.MaxBytesReader(w, r.Body, s.lim.Body), s.lim.Body, &req); err != nil {
+	if err := s.readRequest(w, r, &req); err != nil {
 		return err
 	}
 	g, err := s.resolveGame(req)
@@ -44,12 +44,7 @@ func (s *Server) hint(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	if err := report.WriteHint(&buf, report.JSON, g.b, g.p, g.goal, h); err != nil {
-		return err
-	}
-	writeBody(w, http.StatusOK, buf.Bytes())
-	return nil
+	return respond(w, func(buf io.Writer) error { return report.WriteHint(buf, report.JSON, g.b, g.p, g.goal, h) })
 }
 
 // solve answers POST /api/solve as pegs solve --format json does: metric
@@ -57,7 +52,7 @@ func (s *Server) hint(w http.ResponseWriter, r *http.Request) error {
 // which a loaded level keeps once found.
 func (s *Server) solve(w http.ResponseWriter, r *http.Request) error {
 	var req solveRequest
-	if err := decode(http.MaxBytesReader(w, r.Body, s.lim.Body), s.lim.Body, &req); err != nil {
+	if err := s.readRequest(w, r, &req); err != nil {
 		return err
 	}
 	var byMoves bool
@@ -107,19 +102,14 @@ func (s *Server) solve(w http.ResponseWriter, r *http.Request) error {
 	if final, err := pr.b.Replay(pr.start, sol.Jumps); err != nil || final != sol.Final {
 		return fmt.Errorf("solution of %s does not replay: %v", pr.b.Line(pr.start), err)
 	}
-	var buf bytes.Buffer
-	if err := report.WriteSolve(&buf, report.JSON, prob, sol, byMoves, elapsed); err != nil {
-		return err
-	}
-	writeBody(w, http.StatusOK, buf.Bytes())
-	return nil
+	return respond(w, func(buf io.Writer) error { return report.WriteSolve(buf, report.JSON, prob, sol, byMoves, elapsed) })
 }
 
 // grade answers POST /api/grade as pegs grade --position --format json
 // does, for levels of at most Limits.GradePegs pegs.
 func (s *Server) grade(w http.ResponseWriter, r *http.Request) error {
 	var req gradeRequest
-	if err := decode(http.MaxBytesReader(w, r.Body, s.lim.Body), s.lim.Body, &req); err != nil {
+	if err := s.readRequest(w, r, &req); err != nil {
 		return err
 	}
 	pr, err := s.resolve(req.problemFields, false)
@@ -146,19 +136,16 @@ func (s *Server) grade(w http.ResponseWriter, r *http.Request) error {
 	if req.Level != "" {
 		lvl.Name = req.Level // as pegs grade --levels names a level from its file
 	}
-	var buf bytes.Buffer
-	if err := report.WriteGrades(&buf, report.JSON, pr.b, pr.goal, []generate.Level{lvl}); err != nil {
-		return err
-	}
-	writeBody(w, http.StatusOK, buf.Bytes())
-	return nil
+	return respond(w, func(buf io.Writer) error {
+		return report.WriteGrades(buf, report.JSON, pr.b, pr.goal, []generate.Level{lvl})
+	})
 }
 
 // generate answers POST /api/generate as pegs generate does (a level
 // pack), for at most Limits.Generate levels.
 func (s *Server) generate(w http.ResponseWriter, r *http.Request) error {
 	var req generateRequest
-	if err := decode(http.MaxBytesReader(w, r.Body, s.lim.Body), s.lim.Body, &req); err != nil {
+	if err := s.readRequest(w, r, &req); err != nil {
 		return err
 	}
 	b, err := s.board(req.Board)
@@ -201,12 +188,7 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	if err := report.WriteLevels(&buf, report.JSON, b, goal, seed, levels); err != nil {
-		return err
-	}
-	writeBody(w, http.StatusOK, buf.Bytes())
-	return nil
+	return respond(w, func(buf io.Writer) error { return report.WriteLevels(buf, report.JSON, b, goal, seed, levels) })
 }
 
 // workers returns the goroutines of one layered search.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -115,6 +116,18 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		status, buf = http.StatusInternalServerError, *bytes.NewBufferString(`{"error": "internal error"}` + "\n")
 	}
 	writeBody(w, status, buf.Bytes())
+}
+
+// respond answers 200 with the JSON that write writes, or, when write
+// fails before anything is sent, returns its error for the handler's
+// error response.
+func respond(w http.ResponseWriter, write func(io.Writer) error) error {
+	var buf bytes.Buffer
+	if err := write(&buf); err != nil {
+		return err
+	}
+	writeBody(w, http.StatusOK, buf.Bytes())
+	return nil
 }
 
 // writeBody answers a JSON body with status.

@@ -1,9 +1,9 @@
 package serve
 
 import (
-	"bytes"
 	"embed"
 	"fmt"
+	"io"
 	"net/http"
 
 	"pegs/report"
@@ -38,12 +38,7 @@ func (s *Server) boardList(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	if err := t.Write(&buf, report.JSON); err != nil {
-		return err
-	}
-	writeBody(w, http.StatusOK, buf.Bytes())
-	return nil
+	return respond(w, func(buf io.Writer) error { return t.Write(buf, report.JSON) })
 }
 
 // boardLayout answers GET /api/boards/{name}: a built-in board, or a

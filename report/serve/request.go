@@ -79,6 +79,12 @@ func tooBig(format string, args ...any) error {
 	return &requestError{http.StatusUnprocessableEntity, fmt.Errorf(format, args...)}
 }
 
+// readRequest decodes r's JSON body into v, refusing a body over the
+// server's limit.
+func (s *Server) readRequest(w http.ResponseWriter, r *http.Request, v any) error {
+	return decode(http.MaxBytesReader(w, r.Body, s.lim.Body), s.lim.Body, v)
+}
+
 // decode reads a request body of at most limit bytes into v: one JSON
 // object of known fields.
 func decode(body io.Reader, limit int64, v any) error {

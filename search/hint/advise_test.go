@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"pegs/engine"
+	"pegs/engine/enginetest"
 	"pegs/search"
 )
 
@@ -24,13 +25,13 @@ func TestHintsOnRandomGames(t *testing.T) {
 		t.Skip("builds the English winnable set (about 5 s)")
 	}
 	b := engine.English()
-	g := goal(t, b, "center")
+	g := enginetest.Goal(t, b, "center")
 	prob := search.Problem{Board: b, Start: b.Start(), Goal: g}
 	ws, err := search.Winnable(context.Background(), prob, search.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	anyWs, err := search.Winnable(context.Background(), search.Problem{Board: b, Start: b.Start(), Goal: goal(t, b, "any")}, search.Options{})
+	anyWs, err := search.Winnable(context.Background(), search.Problem{Board: b, Start: b.Start(), Goal: enginetest.Goal(t, b, "any")}, search.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +157,7 @@ func TestLoneHints(t *testing.T) {
 	}
 	a, b, g, ws := centreLevel(t, Options{})
 	a.setLoneBase(1 << 12)
-	anyWs, err := search.Winnable(context.Background(), search.Problem{Board: b, Start: b.Start(), Goal: goal(t, b, "any")}, search.Options{})
+	anyWs, err := search.Winnable(context.Background(), search.Problem{Board: b, Start: b.Start(), Goal: enginetest.Goal(t, b, "any")}, search.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +219,7 @@ func TestLoneDeadEndFewest(t *testing.T) {
 		t.Skip("refutes a 26-peg position")
 	}
 	b := engine.English()
-	g := goal(t, b, "center")
+	g := enginetest.Goal(t, b, "center")
 	p, err := b.ParsePosition("ooooooooooooooooooooooo...o...o.o")
 	if err != nil {
 		t.Fatal(err)
@@ -321,7 +322,7 @@ func TestLoneDeadEndFewest(t *testing.T) {
 
 func TestHintEdgeCases(t *testing.T) {
 	b := engine.English()
-	g := goal(t, b, "center")
+	g := enginetest.Goal(t, b, "center")
 	a := NewAdvisor(Options{})
 	defer a.Close()
 	h, err := a.Hint(context.Background(), b, b.Full(), g, nil)
@@ -355,8 +356,8 @@ func TestHintEdgeCases(t *testing.T) {
 // come from a search or from the oracle's fewest table. The wanted figures
 // come from exhaustive depth-first searches.
 func TestHintFewestOnly(t *testing.T) {
-	b := lookup(t, "triangle")
-	g := goal(t, b, "any")
+	b := enginetest.Board(t, "triangle")
+	g := enginetest.Goal(t, b, "any")
 	start, _ := b.Vacate("1")
 	jumps, err := b.ParseMoves("6-1 13-6 8-3 15-13 6-15")
 	if err != nil {
@@ -446,16 +447,16 @@ func TestHintFewestOnly(t *testing.T) {
 // end at the centre (see layered.SameAsAny).
 
 func TestLoneWinnerSecondMeeting(t *testing.T) {
-	sq := square(t, 7)
-	corner := position(t, sq, "a2", "a3") // a3-a1 ends in the corner
-	centre := goal(t, sq, "center")
+	sq := enginetest.Square(t, 7)
+	corner := enginetest.Position(t, sq, "a2", "a3") // a3-a1 ends in the corner
+	centre := enginetest.Goal(t, sq, "center")
 	w, err := loneWinner(context.Background(), sq, corner, centre, search.DefaultMemory)
 	if err != nil {
 		t.Fatal(err)
 	}
 	win, ok1 := w.Winnable(corner)
 	one, ok2 := w.OnePeg(corner)
-	end := position(t, sq, "a1")
+	end := enginetest.Position(t, sq, "a1")
 	oneEnd, ok3 := w.OnePeg(end)
 	if win || !one || !oneEnd || !ok1 || !ok2 || !ok3 {
 		t.Errorf("7x7 square %s: centre %v (%v), one peg %v (%v), then %v (%v); want false, true, true", sq.Line(corner), win, ok1, one, ok2, oneEnd, ok3)

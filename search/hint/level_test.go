@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"pegs/engine"
+	"pegs/engine/enginetest"
 	"pegs/search"
 )
 
@@ -15,7 +16,7 @@ func TestHintLevelRace(t *testing.T) {
 		t.Skip("builds the English winnable set")
 	}
 	b := engine.English()
-	g := goal(t, b, "center")
+	g := enginetest.Goal(t, b, "center")
 	ws, err := search.Winnable(context.Background(), search.Problem{Board: b, Start: b.Start(), Goal: g}, search.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -167,9 +168,9 @@ func TestLevelBuildFewest(t *testing.T) {
 	a := NewAdvisor(Options{})
 	defer a.Close()
 	a.setFewestFrom(1)
-	b := lookup(t, "triangle")
+	b := enginetest.Board(t, "triangle")
 	start, _ := b.Vacate("1")
-	g := goal(t, b, "any")
+	g := enginetest.Goal(t, b, "any")
 	l := a.startLevel(b, start, g, a.memory())
 	<-l.full
 	o := a.built(b, start, g)

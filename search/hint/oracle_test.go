@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"pegs/engine"
+	"pegs/engine/enginetest"
 	"pegs/search"
 	"pegs/search/internal/dfs"
 )
@@ -42,7 +43,7 @@ func TestStartReaches(t *testing.T) {
 
 func TestOracleOutsideLevel(t *testing.T) {
 	b := engine.English()
-	g := goal(t, b, "center")
+	g := enginetest.Goal(t, b, "center")
 	o, err := NewOracle(context.Background(), search.Problem{Board: b, Start: b.Start(), Goal: g}, search.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -99,9 +100,9 @@ func TestOracleOutsideLevel(t *testing.T) {
 }
 
 func TestOracleOnePeg(t *testing.T) {
-	b := lookup(t, "triangle")
+	b := enginetest.Board(t, "triangle")
 	start, _ := b.Vacate("1")
-	g := goal(t, b, "10")
+	g := enginetest.Goal(t, b, "10")
 	o, err := NewOracle(context.Background(), search.Problem{Board: b, Start: start, Goal: g}, search.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -116,7 +117,7 @@ func TestOracleOnePeg(t *testing.T) {
 			for _, c := range []struct {
 				g   engine.Goal
 				ask func(engine.Position) (bool, bool)
-			}{{g, loaded.Winnable}, {goal(t, b, "any"), loaded.OnePeg}} {
+			}{{g, loaded.Winnable}, {enginetest.Goal(t, b, "any"), loaded.OnePeg}} {
 				got, ok := c.ask(p)
 				sol, err := search.Solve(context.Background(), search.Problem{Board: b, Start: p, Goal: c.g}, search.Options{})
 				if err != nil || !ok || got != sol.Solvable {
@@ -139,7 +140,7 @@ func TestOracleOnePeg(t *testing.T) {
 	}
 	// A version 1 file has no one-peg table: the oracle says it cannot tell.
 	var v3 bytes.Buffer
-	anyOracle, err := NewOracle(context.Background(), search.Problem{Board: b, Start: start, Goal: goal(t, b, "any")}, search.Options{})
+	anyOracle, err := NewOracle(context.Background(), search.Problem{Board: b, Start: start, Goal: enginetest.Goal(t, b, "any")}, search.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,10 +167,10 @@ func TestOracleOnePeg(t *testing.T) {
 }
 
 func TestOracleFewest(t *testing.T) {
-	b := lookup(t, "triangle")
+	b := enginetest.Board(t, "triangle")
 	start, _ := b.Vacate("1")
 	for _, name := range []string{"any", "10"} {
-		g := goal(t, b, name)
+		g := enginetest.Goal(t, b, name)
 		o, err := NewOracle(context.Background(), search.Problem{Board: b, Start: start, Goal: g}, search.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -231,8 +232,8 @@ func TestOracleRejects(t *testing.T) {
 	if _, err := LoadOracle(bytes.NewBufferString("not an oracle\n\n\n\n\n"), engine.English()); !errors.Is(err, ErrOracle) {
 		t.Errorf("garbage: %v, want ErrOracle", err)
 	}
-	tri := lookup(t, "triangle")
-	o, err := NewOracle(context.Background(), search.Problem{Board: tri, Start: tri.Start(), Goal: goal(t, tri, "any")}, search.Options{})
+	tri := enginetest.Board(t, "triangle")
+	o, err := NewOracle(context.Background(), search.Problem{Board: tri, Start: tri.Start(), Goal: enginetest.Goal(t, tri, "any")}, search.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

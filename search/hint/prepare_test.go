@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"pegs/engine"
+	"pegs/engine/enginetest"
 )
 
 // TestPrepare checks that a prepared level's build ends with its oracle
@@ -15,8 +16,8 @@ func TestPrepare(t *testing.T) {
 	a := NewAdvisor(Options{})
 	defer a.Close()
 	a.setFewestFrom(1)
-	b := lookup(t, "triangle")
-	g := goal(t, b, "any")
+	b := enginetest.Board(t, "triangle")
+	g := enginetest.Goal(t, b, "any")
 	start, _ := b.Vacate("1")
 	build := a.Prepare(b, start, g)
 	<-build.Done()
@@ -55,8 +56,8 @@ func TestMaxLevels(t *testing.T) {
 	a := NewAdvisor(Options{MaxLevels: 2})
 	defer a.Close()
 	a.setNoFewest()
-	b := lookup(t, "triangle")
-	g := goal(t, b, "any")
+	b := enginetest.Board(t, "triangle")
+	g := enginetest.Goal(t, b, "any")
 	starts := map[string]engine.Position{}
 	for _, h := range []string{"1", "2", "4", "5"} {
 		starts[h], _ = b.Vacate(h)
@@ -90,10 +91,10 @@ func TestMaxLevels(t *testing.T) {
 func TestMaxBuilds(t *testing.T) {
 	a := NewAdvisor(Options{MaxBuilds: 1})
 	eng := engine.English()
-	centre := goal(t, eng, "center")
+	centre := enginetest.Goal(t, eng, "center")
 	big := a.Prepare(eng, eng.Start(), centre) // seconds
-	tri := lookup(t, "triangle")
-	any := goal(t, tri, "any")
+	tri := enginetest.Board(t, "triangle")
+	any := enginetest.Goal(t, tri, "any")
 	start, _ := tri.Vacate("1")
 	l := a.startLevel(tri, start, any, a.buildMemory())
 	<-l.full

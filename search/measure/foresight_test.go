@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"pegs/engine"
+	"pegs/engine/enginetest"
 	"pegs/search"
 	"pegs/search/measure"
 )
@@ -22,14 +23,14 @@ func (l level) String() string { return l.board + " " + l.start + " → " + l.go
 // or a picture.
 func (l level) load(t *testing.T) (*engine.Board, engine.Position, engine.Goal) {
 	t.Helper()
-	b := lookup(t, l.board)
+	b := enginetest.Board(t, l.board)
 	p, err := b.Vacate(l.start)
 	if err != nil {
 		if p, err = b.ParsePosition(l.start); err != nil {
 			t.Fatalf("%v: %v", l, err)
 		}
 	}
-	return b, p, goal(t, b, l.goal)
+	return b, p, enginetest.Goal(t, b, l.goal)
 }
 
 // The classic English levels Cross, Plus and Fireplace.

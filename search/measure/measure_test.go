@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"pegs/engine"
+	"pegs/engine/enginetest"
 	"pegs/search"
 	"pegs/search/measure"
 )
@@ -18,9 +19,9 @@ func TestMeasureAgreesWithExplore(t *testing.T) {
 		{"triangle", "4", "4"},
 		{"triangle:6", "1", "any"},
 	} {
-		b := lookup(t, c.board)
+		b := enginetest.Board(t, c.board)
 		start, _ := b.Vacate(c.start)
-		g := goal(t, b, c.goal)
+		g := enginetest.Goal(t, b, c.goal)
 		m, err := measure.Level(context.Background(), b, start, g, search.DefaultMemory)
 		if err != nil {
 			t.Fatal(err)
@@ -43,7 +44,7 @@ func TestMeasureAgreesWithExplore(t *testing.T) {
 
 func TestMeasureClassicLevels(t *testing.T) {
 	b := engine.English()
-	g := goal(t, b, "center")
+	g := enginetest.Goal(t, b, "center")
 	for _, c := range []struct{ name, pic string }{
 		{"Cross", "....o...ooo.....o......o........."},
 		{"Plus", "....o....o....ooooo....o....o...."},
@@ -62,29 +63,11 @@ func TestMeasureClassicLevels(t *testing.T) {
 	}
 }
 
-func lookup(t *testing.T, name string) *engine.Board {
-	t.Helper()
-	b, err := engine.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-func goal(t *testing.T, b *engine.Board, s string) engine.Goal {
-	t.Helper()
-	g, err := b.ParseGoal(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
-}
-
 // TestLevelBudget checks that a level whose state space passes the budget
 // stops with a *search.MemoryError.
 func TestLevelBudget(t *testing.T) {
 	b := engine.English()
-	_, err := measure.Level(context.Background(), b, b.Start(), goal(t, b, "center"), 1<<20)
+	_, err := measure.Level(context.Background(), b, b.Start(), enginetest.Goal(t, b, "center"), 1<<20)
 	var me *search.MemoryError
 	if !errors.As(err, &me) || !errors.Is(err, search.ErrMemory) {
 		t.Fatalf("the English centre game within 1 MiB: %v, want a *search.MemoryError", err)

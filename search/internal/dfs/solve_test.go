@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"pegs/engine"
+	"pegs/engine/enginetest"
 	"pegs/search/internal/key"
 	"pegs/search/internal/layered"
 	"pegs/search/internal/memory"
@@ -25,15 +26,6 @@ func withDead(dead *PosSet) Config {
 	c := all
 	c.Dead = dead
 	return c
-}
-
-func goal(t *testing.T, b *engine.Board, s string) engine.Goal {
-	t.Helper()
-	g, err := b.ParseGoal(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
 }
 
 // checkSolution replays jumps and checks they meet the goal.
@@ -107,7 +99,7 @@ func TestSolveBeam(t *testing.T) {
 	}
 
 	eng := engine.English()
-	centre := goal(t, eng, "center")
+	centre := enginetest.Goal(t, eng, "center")
 	p, _ := eng.ParsePosition("..o..oooo.o.ooooooooooo.oooo.oooo") // 25 pegs, lost
 	full, err := Solve(ctx, eng, p, centre, all)
 	if err != nil {
@@ -129,7 +121,7 @@ func TestSolveBeam(t *testing.T) {
 // refute them.
 func TestSolveShared(t *testing.T) {
 	b := engine.English()
-	g := goal(t, b, "center")
+	g := enginetest.Goal(t, b, "center")
 	jumps := b.RandomGame(b.Start(), rand.New(rand.NewPCG(1, 2)))
 	dead := NewPosSet(1 << 30)
 	var alone, shared int64
@@ -206,7 +198,7 @@ func TestSolveCutTable(t *testing.T) {
 	}
 	ctx := context.Background()
 	b := engine.English()
-	centre := goal(t, b, "center")
+	centre := enginetest.Goal(t, b, "center")
 	ws := winnable(t, b, b.Start(), centre)
 	// Winnable, but depth first spends millions of positions refuting its
 	// first choices.

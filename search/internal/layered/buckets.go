@@ -250,6 +250,13 @@ func (t *bucketTable[R]) sorted() []R {
 	return s
 }
 
+// addKeys, addPaths, addRecords and addPacked are one probing loop,
+// written once per record type on purpose: it is the expansion's hottest
+// loop, and a generic version would call its type's fold through the type
+// parameter's dictionary, which the compiler does not inline
+// (BenchmarkExplore shows the difference).
+
+// addKeys adds keys to t, or marks those t holds once it is closed.
 func addKeys(t *bucketTable[uint64], ks []uint64) error {
 	if t.closed {
 		reachKeys(t, ks)
@@ -293,6 +300,7 @@ func reachKeys(t *bucketTable[uint64], ks []uint64) {
 	}
 }
 
+// addPaths adds records of path counts to t, summing those of a key.
 func addPaths(t *bucketTable[paths], rs []paths) error {
 	slots, limit := t.slots, t.limit()
 	for _, r := range rs {
@@ -325,6 +333,8 @@ func addPaths(t *bucketTable[paths], rs []paths) error {
 	return nil
 }
 
+// addRecords adds records to t, folding those of a key; overflow reports
+// a fold whose counts no longer fit.
 func addRecords(t *bucketTable[record], rs []record) (overflow bool, err error) {
 	slots, limit := t.slots, t.limit()
 	for _, r := range rs {
