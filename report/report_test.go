@@ -7,40 +7,19 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"gonum.org/v1/plot/vg/draw"
 
 	"pegs/bench"
 	"pegs/engine"
+	"pegs/report/reporttest"
 	"pegs/search"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-// golden compares got with testdata/name, or rewrites it under -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./report -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s differs (-want +got):\n%s", name, diff)
-	}
-}
 
 // svgOutline summarizes an SVG's structure: how many elements of each kind
 // it has, and its text in order. It ignores coordinates, which depend on
@@ -125,7 +104,7 @@ func TestProfileSVG(t *testing.T) {
 			t.Errorf("profile SVG lacks the text %q", want)
 		}
 	}
-	golden(t, "profile_triangle.svg.txt", []byte(out))
+	reporttest.Golden(t, "profile_triangle.svg.txt", []byte(out), *update)
 	// The legend is drawn beside the plot, not inside its data area.
 	if w := fig.Plot.Legend.Rectangle(draw.Canvas{}).Size().X; w != 0 {
 		t.Errorf("the plot's own legend, drawn over the data, is %v wide; want it empty", w)

@@ -8,13 +8,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"pegs/report/reporttest"
 
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/perf/benchfmt"
@@ -84,20 +85,7 @@ func TestGolden(t *testing.T) {
 				t.Fatalf("pegs %s: %v\n%s", tt.args, err, stderr.String())
 			}
 			got := normalize(stdout.String())
-			path := filepath.Join("testdata", tt.name+".stdout")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./cmd/pegs -update to create it)", err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("pegs %s: output differs from %s (-want +got):\n%s", tt.args, path, diff)
-			}
+			reporttest.Golden(t, tt.name+".stdout", []byte(got), *update)
 		})
 	}
 }

@@ -14,29 +14,12 @@ import (
 	"strings"
 	"testing"
 
+	"pegs/report/reporttest"
+
 	"github.com/google/go-cmp/cmp"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-// golden compares got with testdata/name, or rewrites it under -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./report/build -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s differs (-want +got):\n%s", name, diff)
-	}
-}
 
 // tinyPlan covers every kind of section item on small boards, without the
 // benchmark, whose timings vary.
@@ -71,7 +54,7 @@ func TestBuildGolden(t *testing.T) {
 	if !bytes.Equal(mds[0], mds[1]) {
 		t.Errorf("index.md differs between 1 and 2 workers:\n%s", cmp.Diff(string(mds[0]), string(mds[1])))
 	}
-	golden(t, "tiny.md", mds[0])
+	reporttest.Golden(t, "tiny.md", mds[0], *update)
 }
 
 // checkFiles checks that every file the index links exists, that the data
