@@ -82,7 +82,7 @@ func newMetrics(m measure.Metrics) Metrics {
 		P0: m.P0, P1: m.P1, J1: m.J1, Critical: m.Critical, UniqueFirst: m.UniqueFirst,
 		Branching: m.Branching, ForesightNeeded: m.ForesightNeeded()}
 	for k, w := range m.Foresight {
-		j.Foresight = append(j.Foresight, Foresight{LookAhead: k, WinProbability: w, ExpectedAttempts: 1 / w})
+		j.Foresight = append(j.Foresight, Foresight{LookAhead: k, WinProbability: w, ExpectedAttempts: m.Attempts[k]})
 	}
 	return j
 }

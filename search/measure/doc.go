@@ -10,7 +10,7 @@
 // canonical position under the symmetries that keep the goal in place, and
 // computes every measure of a position from its children's once they are
 // known, in one pass: a position is measured once however many lines reach
-// it. A table of nodes (about 120 bytes a position, more for a winnable
+// it. A table of nodes (about 144 bytes a position, more for a winnable
 // one) bounds the levels it can measure: the English board's 32-peg start,
 // 23.5 million positions, takes a few gigabytes. Past its memory budget it
 // stops with a *search.MemoryError.
@@ -38,13 +38,29 @@
 // rises: a larger k only removes jumps that lose whatever is played after
 // them, and at the other positions the players who look further win as
 // often or more. 1/W_k is the number of attempts it expects to need. Level
-// computes W_k exactly (in floating point) at every winnable position for
-// every k at once: a position's longest game and whether it can win tell
+// computes W_k at every winnable position for every k at once: a position's longest game and whether it can win tell
 // which of its jumps each player avoids, and W_k of a position is the
 // mean of W_k over the jumps the player may play. A position that cannot
 // win has W_k = 0, and one whose longest game is at most k jumps has W_k =
 // 1 if it can win, so only the others are stored: W_1 … W_{L−1} for a
 // winnable position of longest game L.
+//
+// # Exact to the last digit
+//
+// Every probability and expectation (P0, P1, W_k, 1/W_k, the mean attempt,
+// J1) is the exact value correctly rounded to float64. The walk keeps them
+// in 128-bit fixed point (probabilities in units of 2^-118, numbers of
+// jumps in units of 2^-110), where a sum is exact and a mean over a
+// position's jumps rounds down by less than one unit; a value is thus
+// short of the true one by less than one unit per jump of the longest
+// game below it. Metrics gives a value only once the float64 nearest to
+// the bottom of that interval is also nearest to its top (for 1/W_k and
+// J1, to the quotient's interval, found in 320-bit arithmetic), so it is
+// the float64 nearest to the true value; should an interval straddle a
+// rounding point (about as likely as a value falling within 2^-110 of
+// one), Level says so with ErrRounding rather than guess. (Sums and
+// divisions in float64 drift in the last digit or two: J1 of a triangle
+// level comes out 53.00000000000001 where it is 53.)
 //
 // # Foresight needed
 //

@@ -1,6 +1,10 @@
 package measure
 
-import "math"
+import (
+	"math"
+
+	"pegs/search/internal/exact"
+)
 
 // foresight holds the win probabilities W_k of the players of bounded
 // foresight (see the package doc) at the winnable positions of a level:
@@ -9,21 +13,22 @@ import "math"
 // other values need no room: W_0 is the node's p0, W_k is 1 for k ≥ L, and
 // at a position that cannot win every W_k is 0.
 type foresight struct {
-	chunks [][]float64
+	chunks [][]exact.U128
 	used   int // in the last chunk
 }
 
 // foresightChunk holds many vectors; a vector has fewer than
-// engine.MaxHoles values.
+// engine.MaxHoles values, each a probability in fixed point (see
+// exact.ProbOne).
 const foresightChunk = 1 << 14
 
 // bytes is the memory the vectors take.
-func (f *foresight) bytes() int64 { return int64(len(f.chunks)) * foresightChunk * 8 }
+func (f *foresight) bytes() int64 { return int64(len(f.chunks)) * foresightChunk * 16 }
 
 // alloc returns room for a vector of n values and its locator (never 0).
-func (f *foresight) alloc(n int) (uint32, []float64) {
+func (f *foresight) alloc(n int) (uint32, []exact.U128) {
 	if len(f.chunks) == 0 || f.used+n > foresightChunk {
-		f.chunks = append(f.chunks, make([]float64, foresightChunk))
+		f.chunks = append(f.chunks, make([]exact.U128, foresightChunk))
 		f.used = 1 // locator 0 means none
 	}
 	c := len(f.chunks) - 1
@@ -34,10 +39,10 @@ func (f *foresight) alloc(n int) (uint32, []float64) {
 
 // at returns W_k of the winnable node n, whose longest game has
 // n.longest jumps.
-func (f *foresight) at(n *levelNode, k int) float64 {
+func (f *foresight) at(n *levelNode, k int) exact.U128 {
 	switch {
 	case k >= int(n.longest):
-		return 1
+		return exact.ProbOne
 	case k == 0:
 		return n.p0
 	}
@@ -50,7 +55,9 @@ func (f *foresight) at(n *levelNode, k int) float64 {
 // if the vector is empty. The player who looks k jumps ahead sees that a
 // jump loses when its child cannot win and its longest game has fewer
 // than k jumps (the jump and that game make at most k); it plays the other
-// jumps uniformly at random. One can win, so there always are some.
+// jumps uniformly at random. One can win, so there always are some. Each
+// W_k is rounded down, short of the true one by less than longest units
+// (see levelNode).
 func (f *foresight) measure(kids []*levelNode, longest int) uint32 {
 	if longest < 2 {
 		return 0
@@ -66,27 +73,27 @@ func (f *foresight) measure(kids []*levelNode, longest int) uint32 {
 	loc, vec := f.alloc(longest - 1)
 	for k := 1; k < longest; k++ {
 		allowed -= int(lost[k-1])
-		sum := 0.0
+		var sum exact.U128
 		for _, c := range kids {
 			if c.win {
-				sum += f.at(c, k)
+				sum, _ = sum.Add(f.at(c, k))
 			}
 		}
-		vec[k-1] = sum / float64(allowed)
+		vec[k-1] = exact.DivFloor(sum, uint64(allowed))
 	}
 	return loc
 }
 
 // curve returns W_k of the root for k from 0 to the first k at which W_k
 // is 1, or nil if the root cannot win.
-func (f *foresight) curve(root *levelNode) []float64 {
+func (f *foresight) curve(root *levelNode) []exact.U128 {
 	if !root.win {
 		return nil
 	}
-	var w []float64
+	var w []exact.U128
 	for k := 0; ; k++ {
 		w = append(w, f.at(root, k))
-		if w[k] == 1 {
+		if w[k] == exact.ProbOne {
 			return w
 		}
 	}

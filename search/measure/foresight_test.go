@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"testing"
 
@@ -52,7 +53,7 @@ var foresightLevels = []level{
 
 // TestForesightEnds checks W_k against what is known independently: W_0
 // is the random player's win probability, as search.Explore computes it
-// (in fixed point, hence the tolerance); W_1 is P1; W_k never falls as k
+// (both correctly rounded, so equal); W_1 is P1; W_k never falls as k
 // rises, and the curve ends at the first k that always wins, at most
 // pegs − 1.
 func TestForesightEnds(t *testing.T) {
@@ -71,7 +72,7 @@ func TestForesightEnds(t *testing.T) {
 			if len(w) < 2 || len(w) > p.Pegs() {
 				t.Fatalf("W = %v: %d values for %d pegs", w, len(w), p.Pegs())
 			}
-			if d := w[0] - a.RandomWin; math.Abs(d) > 1e-12 {
+			if w[0] != a.RandomWin {
 				t.Errorf("W_0 = %g, Explore's random win %g", w[0], a.RandomWin)
 			}
 			if w[0] != m.P0 || w[1] != m.P1 {
@@ -92,9 +93,11 @@ func TestForesightEnds(t *testing.T) {
 	}
 }
 
-// TestForesightBruteForce computes W_k of small levels again by brute
-// force: the game tree with no memo and no symmetry, the player's
-// knowledge found by searching every line of at most k jumps.
+// TestForesightBruteForce computes W_k, 1/W_k and J1 of small levels
+// again by brute force, in exact rationals: the game tree with no memo and
+// no symmetry, the player's knowledge found by searching every line of at
+// most k jumps. The level's figures must be those values correctly
+// rounded.
 func TestForesightBruteForce(t *testing.T) {
 	for _, l := range []level{{"english", cross, "center"}, {"english", plus, "center"}, {"english", fireplace, "center"}, {"triangle:4", "1", "any"}} {
 		t.Run(l.String(), func(t *testing.T) {
@@ -103,10 +106,22 @@ func TestForesightBruteForce(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for k, want := range m.Foresight {
-				if got := (player{b, g, k}).win(p); math.Abs(got-want) > 1e-12 {
-					t.Errorf("W_%d = %g; by brute force %g", k, want, got)
+			for k, got := range m.Foresight {
+				w := (player{b, g, k}).win(p)
+				if want, _ := w.Float64(); got != want {
+					t.Errorf("W_%d = %v; by brute force %v (%v)", k, got, want, w)
 				}
+				if want, _ := new(big.Rat).Inv(w).Float64(); m.Attempts[k] != want {
+					t.Errorf("1/W_%d = %v; by brute force %v", k, m.Attempts[k], want)
+				}
+			}
+			p1 := player{b, g, 1}
+			want := math.Inf(1) // a level that cannot be won
+			if w := p1.win(p); w.Sign() > 0 {
+				want, _ = new(big.Rat).Quo(p1.jumps(p), w).Float64()
+			}
+			if m.J1 != want {
+				t.Errorf("J1 = %v; by brute force %v", m.J1, want)
 			}
 		})
 	}
@@ -187,19 +202,33 @@ func (pl player) lost(p engine.Position, depth int) bool {
 
 // win returns the probability that the player wins from p, over the whole
 // game tree.
-func (pl player) win(p engine.Position) float64 {
+func (pl player) win(p engine.Position) *big.Rat {
+	return pl.mean(p, func(p engine.Position) *big.Rat {
+		if pl.goal.Reached(p) {
+			return big.NewRat(1, 1)
+		}
+		return new(big.Rat)
+	}, 0)
+}
+
+// jumps returns the expected number of jumps the player makes from p.
+func (pl player) jumps(p engine.Position) *big.Rat {
+	return pl.mean(p, func(engine.Position) *big.Rat { return new(big.Rat) }, 1)
+}
+
+// mean returns the expected value of a game from p of end at its last
+// position plus step per jump.
+func (pl player) mean(p engine.Position, end func(engine.Position) *big.Rat, step int64) *big.Rat {
 	moves := pl.choices(p)
 	if len(moves) == 0 {
-		if pl.goal.Reached(p) {
-			return 1
-		}
-		return 0
+		return end(p)
 	}
-	sum := 0.0
+	sum := new(big.Rat)
 	for _, j := range moves {
-		sum += pl.win(p.Apply(j))
+		sum.Add(sum, pl.mean(p.Apply(j), end, step))
 	}
-	return sum / float64(len(moves))
+	sum.Quo(sum, big.NewRat(int64(len(moves)), 1))
+	return sum.Add(sum, big.NewRat(step, 1))
 }
 
 // play plays one game from p and reports a win.

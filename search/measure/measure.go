@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"strings"
 
 	"pegs/engine"
 	"pegs/search"
@@ -15,6 +16,10 @@ import (
 )
 
 // Metrics describe how hard a level is, measured on its whole state space.
+// Its probabilities and expectations (P0, P1, MeanAttempt, J1, Foresight,
+// Attempts) are the exact values correctly rounded to float64: they are
+// computed in 128-bit fixed point rounding down, and each is given only
+// once its error bound shows which float64 is nearest.
 type Metrics struct {
 	Pegs      int
 	Reachable int64 // positions up to the goal's symmetry
@@ -43,6 +48,9 @@ type Metrics struct {
 	// the first look-ahead that always wins, at most Pegs − 1: Foresight[0]
 	// is P0 and Foresight[1] is P1. It is empty if the level cannot be won.
 	Foresight []float64
+	// Attempts[k] is 1/W_k, the expected attempts of the player who looks
+	// k jumps ahead to win once.
+	Attempts []float64
 	// Branching is the mean number of jumps at the reachable positions
 	// (up to symmetry) that have one.
 	Branching float64
@@ -56,10 +64,62 @@ func (m Metrics) WinShare() float64 {
 	return float64(m.Winnable) / float64(m.Reachable)
 }
 
+// lenOne is 1 in the fixed point of a number of jumps: one of at most 63,
+// summed over a position's children, stays below 2^128.
+var lenOne = exact.U128{Hi: 1 << (110 - 64)}
+
+// lenFixed returns an expected number of jumps in fixed point, short of the
+// true one by at most units.
+func lenFixed(v exact.U128, units uint64) exact.Fixed {
+	return exact.Fixed{V: v, Err: units, Bits: 110}
+}
+
+// ErrRounding reports a figure whose fixed-point bounds straddle a float64
+// rounding point, so that it cannot be given correctly rounded (as likely
+// as a figure landing within 2^-110 of such a point).
+var ErrRounding = errors.New("cannot be given correctly rounded")
+
+// round sets m's probabilities and expectations from the root's
+// fixed-point values and its foresight curve, each correctly rounded:
+// each value is short of the true one by less than root.longest units.
+func (m *Metrics) round(root *levelNode, curve []exact.U128) error {
+	units := uint64(root.longest)
+	var bad []string
+	get := func(x exact.Fixed, what string) float64 {
+		f, ok := x.Float64()
+		if !ok {
+			bad = append(bad, what)
+		}
+		return f
+	}
+	quo := func(x, y exact.Fixed, what string) float64 {
+		f, ok := exact.QuoFloat64(x, y)
+		if !ok {
+			bad = append(bad, what)
+		}
+		return f
+	}
+	m.MeanAttempt = get(lenFixed(root.len, units), "the mean attempt")
+	m.J1 = math.Inf(1)
+	if root.win { // else no win counts, and P0 and P1 are exactly 0
+		m.P0 = get(exact.Prob(root.p0, units), "P0")
+		m.P1 = get(exact.Prob(root.p1, units), "P1")
+		m.J1 = quo(lenFixed(root.len, units), exact.Prob(root.p1, units), "J1")
+	}
+	for k, w := range curve {
+		m.Foresight = append(m.Foresight, get(exact.Prob(w, units), fmt.Sprintf("W_%d", k)))
+		m.Attempts = append(m.Attempts, quo(exact.Prob(exact.ProbOne, 0), exact.Prob(w, units), fmt.Sprintf("1/W_%d", k)))
+	}
+	if bad != nil {
+		return fmt.Errorf("measure: %s %w", strings.Join(bad, ", "), ErrRounding)
+	}
+	return nil
+}
+
 // nodeBytes is about what a position of a level's state space takes in
 // memory: its node and its share of the table's slots. A winnable position
 // takes a vector of foresight too (foresight.bytes).
-const nodeBytes = 120
+const nodeBytes = 144
 
 // levelNode is what the walk knows of a position once it has measured it.
 type levelNode struct {
@@ -69,8 +129,12 @@ type levelNode struct {
 	longest uint8
 	// fore locates the node's foresight vector (foresight.at), 0 if it has
 	// none.
-	fore        uint32
-	p0, p1, len float64
+	fore uint32
+	// p0 and p1 are the P0 and P1 players' chances of winning from here
+	// (fixed point, exact.ProbOne is 1), len the P1 player's expected
+	// jumps (fixed point, lenOne is 1); each is short of the true value by
+	// less than longest units, one per division on the way down.
+	p0, p1, len exact.U128
 	sol, games  exact.U128
 }
 
@@ -102,8 +166,10 @@ func LevelIf(ctx context.Context, b *engine.Board, start engine.Position, goal e
 	if w.err != nil {
 		return Metrics{}, false, w.err
 	}
-	m = Metrics{Pegs: start.Pegs(), Reachable: int64(w.memo.n), Solutions: root.sol.Big(), Games: root.games.Big(),
-		P0: root.p0, P1: root.p1, MeanAttempt: root.len, Foresight: w.fore.curve(root)}
+	m = Metrics{Pegs: start.Pegs(), Reachable: int64(w.memo.n), Solutions: root.sol.Big(), Games: root.games.Big()}
+	if err := m.round(root, w.fore.curve(root)); err != nil {
+		return Metrics{}, false, err
+	}
 	if w.inner > 0 {
 		m.Branching = float64(w.jumps) / float64(w.inner)
 	}
@@ -111,11 +177,6 @@ func LevelIf(ctx context.Context, b *engine.Board, start engine.Position, goal e
 		if w.memo.node(uint32(i)).win {
 			m.Winnable++
 		}
-	}
-	if m.P1 > 0 {
-		m.J1 = m.MeanAttempt / m.P1
-	} else {
-		m.J1 = math.Inf(1)
 	}
 	m.UniqueFirst = w.winningChildren(start) == 1
 	if root.win {
@@ -189,7 +250,7 @@ func (w *walk) visit(p engine.Position, depth int) *levelNode {
 		n.stuck = !n.win
 		n.games = exact.U128{Lo: 1}
 		if n.win {
-			n.p0, n.p1, n.sol = 1, 1, exact.U128{Lo: 1}
+			n.p0, n.p1, n.sol = exact.ProbOne, exact.ProbOne, exact.U128{Lo: 1}
 		}
 		return n
 	}
@@ -198,8 +259,7 @@ func (w *walk) visit(p engine.Position, depth int) *levelNode {
 	kids := w.kids[depth][:0]
 	var win bool
 	var longest uint8
-	var p0, p1, length float64
-	var sol, games exact.U128
+	var p0, p1, length, sol, games exact.U128
 	allowed := 0
 	for _, k := range moves {
 		w.gen.ChildImages(w.imgs[depth+1], w.imgs[depth], k)
@@ -207,28 +267,30 @@ func (w *walk) visit(p engine.Position, depth int) *levelNode {
 		kids = append(kids, c)
 		win = win || c.win
 		longest = max(longest, c.longest)
-		p0 += c.p0
+		p0, _ = p0.Add(c.p0)
 		sol, _ = sol.Add(c.sol)
 		games, _ = games.Add(c.games)
 		if !c.stuck {
 			allowed++
-			p1 += c.p1
-			length += c.len
+			p1, _ = p1.Add(c.p1)
+			length, _ = length.Add(c.len)
 		}
 	}
 	w.kids[depth] = kids
 	if allowed == 0 {
 		// Every jump sticks: the player has no choice to make.
 		for _, c := range kids {
-			p1 += c.p1
-			length += c.len
+			p1, _ = p1.Add(c.p1)
+			length, _ = length.Add(c.len)
 		}
 		allowed = len(moves)
 	}
 	n.win, n.sol, n.games, n.longest = win, sol, games, longest+1
-	n.p0 = p0 / float64(len(moves))
-	n.p1 = p1 / float64(allowed)
-	n.len = 1 + length/float64(allowed)
+	// Sums of at most a few hundred children cannot overflow: see
+	// exact.ProbOne and lenOne.
+	n.p0 = exact.DivFloor(p0, uint64(len(moves)))
+	n.p1 = exact.DivFloor(p1, uint64(allowed))
+	n.len, _ = lenOne.Add(exact.DivFloor(length, uint64(allowed)))
 	if win {
 		n.fore = w.fore.measure(kids, int(n.longest))
 	}
@@ -262,15 +324,16 @@ func (w *walk) critical(p engine.Position) int {
 			return critical
 		}
 		var best engine.Position
-		bestP, losing := -1.0, false
+		var bestP exact.U128
+		found, losing := false, false
 		for _, k := range moves {
 			c := w.child(p, k)
 			if !c.win {
 				losing = true
 				continue
 			}
-			if c.p1 > bestP {
-				best, bestP = p^w.gen.Masks[k], c.p1
+			if !found || bestP.Less(c.p1) {
+				best, bestP, found = p^w.gen.Masks[k], c.p1, true
 			}
 		}
 		if losing {

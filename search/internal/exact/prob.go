@@ -1,7 +1,6 @@
 package exact
 
 import (
-	"math/big"
 	"math/bits"
 )
 
@@ -26,19 +25,4 @@ func DivFloor(a U128, n uint64) U128 {
 // ProbFloat64 returns the float64 nearest to a probability known to lie
 // in [p, p+units·2^-118], and whether that interval has one nearest
 // float64: then the result is the true probability correctly rounded.
-func ProbFloat64(p U128, units uint64) (float64, bool) {
-	lo := probFloat(p)
-	hi, of := p.Add(U128{Lo: units})
-	if of {
-		return 0, false
-	}
-	f, _ := lo.Float64()
-	g, _ := probFloat(hi).Float64()
-	return f, f == g
-}
-
-// probFloat returns p / 2^118 exactly.
-func probFloat(p U128) *big.Float {
-	x := new(big.Float).SetPrec(256).SetInt(p.Big())
-	return x.SetMantExp(x, -probBits)
-}
+func ProbFloat64(p U128, units uint64) (float64, bool) { return Prob(p, units).Float64() }

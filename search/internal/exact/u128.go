@@ -25,3 +25,8 @@ func (a U128) Big() *big.Int {
 	x.Lsh(x, 64)
 	return x.Or(x, new(big.Int).SetUint64(a.Lo))
 }
+
+// Less reports whether a < b.
+func (a U128) Less(b U128) bool {
+	return a.Hi < b.Hi || a.Hi == b.Hi && a.Lo < b.Lo
+}
