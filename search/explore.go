@@ -76,19 +76,9 @@ func Explore(ctx context.Context, prob Problem, opt Options) (*Analysis, error) 
 	}
 	b := prob.Board
 	mem := memory.New(opt.memory())
-	group := prob.Group()
-	if opt.WholeGroup && prob.Goal.Kind == engine.OnePeg {
-		group = b.Symmetry()
-	}
-	if opt.NoSymmetry {
-		group = group.Trivial()
-	}
+	group := ExploreGroup(prob, opt)
 	gen := movegen.New(b, group)
-	a := &Analysis{Symmetries: group.Len(), Solutions: new(big.Int),
-		SolutionsByFinish: map[int]*big.Int{}, SolutionsByOrbit: map[int]*big.Int{}, Orbits: map[int][]int{}}
-	if !opt.NoGames {
-		a.Games = new(big.Int)
-	}
+	a := NewAnalysis(group, opt)
 	first := &layered.Layer{Pegs: prob.Start.Pegs(), Keys: []uint64{key.Mix(group.Canonical(prob.Start))}}
 	if opt.ReachableOnly {
 		return a.reachable(ctx, first, &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Mem: mem}, opt.config().Progress, t0)
@@ -146,6 +136,32 @@ func Explore(ctx context.Context, prob Problem, opt Options) (*Analysis, error) 
 	return a, nil
 }
 
+// ExploreGroup returns the symmetry group Explore counts positions up to
+// for prob with opt: the problem's group (see Problem.Group), the board's
+// with WholeGroup and a goal of one peg anywhere, the trivial one with
+// NoSymmetry.
+func ExploreGroup(prob Problem, opt Options) *engine.Group {
+	group := prob.Group()
+	if opt.WholeGroup && prob.Goal.Kind == engine.OnePeg {
+		group = prob.Board.Symmetry()
+	}
+	if opt.NoSymmetry {
+		group = group.Trivial()
+	}
+	return group
+}
+
+// NewAnalysis returns an empty analysis up to group, with zero counts to
+// add to (no games counter with opt.NoGames), as Explore starts one.
+func NewAnalysis(group *engine.Group, opt Options) *Analysis {
+	a := &Analysis{Symmetries: group.Len(), Solutions: new(big.Int),
+		SolutionsByFinish: map[int]*big.Int{}, SolutionsByOrbit: map[int]*big.Int{}, Orbits: map[int][]int{}}
+	if !opt.NoGames {
+		a.Games = new(big.Int)
+	}
+	return a
+}
+
 // Fewest returns the fewest pegs of a position the analysis found: the peg
 // count of its last layer that holds a position.
 func (a *Analysis) Fewest() int {
@@ -161,14 +177,21 @@ func (a *Analysis) Fewest() int {
 // total sums a's layers into its totals and notes the peak memory and the
 // time since t0.
 func (a *Analysis) total(mem *memory.Budget, t0 time.Time) {
+	a.SumLayers()
+	a.PeakBytes = mem.Peak()
+	a.Elapsed = time.Since(t0)
+}
+
+// SumLayers sets a's totals of positions, winnable positions and dead ends
+// to the sums of its layers'.
+func (a *Analysis) SumLayers() {
+	a.Reachable, a.ReachableRaw, a.Winnable, a.DeadEnds = 0, 0, 0, 0
 	for _, l := range a.Layers {
 		a.Reachable += l.Reachable
 		a.ReachableRaw += l.ReachableRaw
 		a.Winnable += l.Winnable
 		a.DeadEnds += l.DeadEnds
 	}
-	a.PeakBytes = mem.Peak()
-	a.Elapsed = time.Since(t0)
 }
 
 // reachable is Explore with ReachableOnly, from layer first: each layer is
@@ -221,26 +244,30 @@ func (a *Analysis) reachable(ctx context.Context, first *layered.Layer, e *layer
 // countFinishes counts the solutions, by finishing hole and orbit, and the
 // random-play win probability from the one-peg layer l with its counts.
 func (a *Analysis) countFinishes(prob Problem, group *engine.Group, l *layered.Layer) {
-	split := group.Stabilizer(prob.Start).Len() == group.Len()
 	for i, k := range l.Keys {
-		p := key.Unmix(k)
-		if !prob.Goal.Reached(p) {
-			continue
-		}
-		orbit := holeOrbits(group, []int{holeOf(p)})[0]
-		a.Orbits[orbit[0]] = orbit
-		a.SolutionsByOrbit[orbit[0]] = l.M[i].Big()
-		if split {
-			// The count is for the orbit; with the start fixed by every
-			// symmetry, each hole in it has an equal share.
-			n := l.M[i].Big()
-			n.Quo(n, big.NewInt(int64(len(orbit))))
-			for _, h := range orbit {
-				a.SolutionsByFinish[h] = n
-			}
-		}
-		a.Solutions.Add(a.Solutions, l.M[i].Big())
+		a.CountFinish(prob, group, key.Unmix(k), l.M[i].Big())
 	}
+}
+
+// CountFinish counts paths, the paths from the start to the one-peg
+// position p (canonical under group), among the solutions, by finishing
+// hole and orbit, if p meets the goal.
+func (a *Analysis) CountFinish(prob Problem, group *engine.Group, p engine.Position, paths *big.Int) {
+	if !prob.Goal.Reached(p) {
+		return
+	}
+	orbit := holeOrbits(group, []int{holeOf(p)})[0]
+	a.Orbits[orbit[0]] = orbit
+	a.SolutionsByOrbit[orbit[0]] = new(big.Int).Set(paths)
+	if group.Stabilizer(prob.Start).Len() == group.Len() {
+		// The count is for the orbit; with the start fixed by every
+		// symmetry, each hole in it has an equal share.
+		n := new(big.Int).Quo(paths, big.NewInt(int64(len(orbit))))
+		for _, h := range orbit {
+			a.SolutionsByFinish[h] = n
+		}
+	}
+	a.Solutions.Add(a.Solutions, paths)
 }
 
 // countWinning counts paths and random play forward again, from the start

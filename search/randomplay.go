@@ -3,14 +3,12 @@ package search
 import (
 	"context"
 	"fmt"
-	"sync/atomic"
 
 	"pegs/search/internal/exact"
 	"pegs/search/internal/key"
 	"pegs/search/internal/layered"
 	"pegs/search/internal/memory"
 	"pegs/search/internal/movegen"
-	"pegs/search/internal/pool"
 )
 
 // randomWin returns the probability that a player choosing uniformly among
@@ -69,12 +67,8 @@ func chances(ctx context.Context, gen *movegen.Gen, keys, prev []uint64, vals []
 	if err := mem.Take(bytes, "the random player's chances"); err != nil {
 		return nil, 0, err
 	}
-	out := make([]exact.U128, len(keys))
 	if prev == nil {
-		for i := range out {
-			out[i] = exact.ProbOne
-		}
-		return out, bytes, nil
+		return layered.Chances(ctx, gen, keys, nil, nil, opt.Workers), bytes, nil
 	}
 	ib := key.IndexBytes(len(prev))
 	if err := mem.Take(ib, "the random player's chances"); err != nil {
@@ -82,29 +76,8 @@ func chances(ctx context.Context, gen *movegen.Gen, keys, prev []uint64, vals []
 		return nil, 0, err
 	}
 	defer mem.Give(ib)
-	index := key.NewIndex(prev)
-	var stopped atomic.Bool
-	pool.Chunks(len(keys), opt.Workers, func(_, lo, hi int) {
-		if ctx.Err() != nil {
-			stopped.Store(true)
-			return
-		}
-		par := gen.NewParent()
-		var moves []int16
-		for i := lo; i < hi; i++ {
-			p := key.Unmix(keys[i])
-			par.Set(p)
-			moves = gen.AppendMoves(moves[:0], p)
-			var sum exact.U128
-			for _, k := range moves {
-				if j, ok := index.Find(key.Mix(par.Child(k))); ok {
-					sum, _ = sum.Add(vals[j]) // at most 1023 ones: no overflow
-				}
-			}
-			out[i] = exact.DivFloor(sum, uint64(len(moves)))
-		}
-	})
-	if stopped.Load() {
+	out := layered.Chances(ctx, gen, keys, prev, vals, opt.Workers)
+	if out == nil {
 		mem.Give(bytes)
 		return nil, 0, ctx.Err()
 	}

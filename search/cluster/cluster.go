@@ -1,0 +1,400 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"math/bits"
+	"net"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local" // local storage, for Prism
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/jobopts"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/universal"
+
+	"pegs/engine"
+	"pegs/search"
+	"pegs/search/cluster/internal/part"
+	"pegs/search/internal/exact"
+	"pegs/search/internal/key"
+)
+
+// Runners are the Beam runners a run can go to.
+var Runners = []string{"prism", "universal"}
+
+// Options says where and how a pipeline runs, besides the search's own
+// options (Workers and Memory apply to each step; WholeGroup, NoSymmetry,
+// NoGames and ReachableOnly as in search.Explore).
+type Options struct {
+	search.Options
+	// Runner is "prism" (in-process, the default) or "universal" (a job
+	// server at Endpoint, such as Flink's or Spark's).
+	Runner   string
+	Endpoint string // HOST:PORT of the job server, for "universal"
+	// Environment is the Beam environment type the job server starts
+	// workers in ("LOOPBACK", "DOCKER", "PROCESS"); empty for the runner's
+	// default (loopback on Prism, docker elsewhere).
+	Environment string
+	// Storage is the directory or URL (gs://..., s3://... where that
+	// filesystem is linked in) under which the run keeps its partitions;
+	// every worker must reach it.
+	Storage string
+	// Parts is the number of partitions a layer is split into, rounded
+	// up to a power of two; zero means 16.
+	Parts int
+	// Keep keeps the run's files at the end (they go otherwise).
+	Keep bool
+	// Attempts is how many times a failed job is submitted again (each
+	// step rewrites its own files, so a job run again gives the same
+	// results): Prism fails a job at a bundle's first failure. Zero
+	// means one more attempt.
+	Attempts int
+	// DialTimeout bounds the check that Endpoint answers; zero means 3 s.
+	DialTimeout time.Duration
+	// failOnce and failPegs inject a worker failure (see Spec.FailOnce).
+	failOnce string
+	failPegs int
+}
+
+func (o Options) stepMemory() int64 {
+	if o.Memory > 0 {
+		return o.Memory
+	}
+	return search.DefaultExhaustiveMemory
+}
+
+func (o Options) bits() int {
+	if o.Parts <= 1 {
+		if o.Parts == 0 {
+			return 4
+		}
+		return 0
+	}
+	return bits.Len(uint(o.Parts - 1))
+}
+
+// Errors of the checks before a run.
+var (
+	ErrRunner      = errors.New("unknown runner")
+	ErrEndpoint    = errors.New("job endpoint unreachable")
+	ErrStorage     = errors.New("storage not writable")
+	ErrInterrupted = errors.New("pipeline interrupted")
+)
+
+// Check checks, before any work, that opt names a known runner, that its
+// job endpoint answers (dialled with a short timeout) and that its storage
+// can be written, and returns the first problem as a one-line error.
+func Check(ctx context.Context, opt Options) error {
+	switch opt.Runner {
+	case "", "prism":
+		if opt.Endpoint != "" {
+			if err := dial(ctx, opt); err != nil {
+				return err
+			}
+		}
+	case "universal":
+		if opt.Endpoint == "" {
+			return fmt.Errorf("%w: the universal runner needs a job endpoint (HOST:PORT)", ErrEndpoint)
+		}
+		if err := dial(ctx, opt); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("%w %q: want %s", ErrRunner, opt.Runner, strings.Join(Runners, " or "))
+	}
+	return checkStorage(ctx, opt.Storage)
+}
+
+func dial(ctx context.Context, opt Options) error {
+	timeout := opt.DialTimeout
+	if timeout == 0 {
+		timeout = 3 * time.Second
+	}
+	d := net.Dialer{Timeout: timeout}
+	c, err := d.DialContext(ctx, "tcp", opt.Endpoint)
+	if err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrEndpoint, opt.Endpoint, err)
+	}
+	c.Close()
+	return nil
+}
+
+// checkStorage writes, reads back and removes a small file under dir.
+func checkStorage(ctx context.Context, dir string) error {
+	if dir == "" {
+		return fmt.Errorf("%w: no storage given", ErrStorage)
+	}
+	fs, err := filesystem.New(ctx, dir)
+	if err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrStorage, dir, err)
+	}
+	defer fs.Close()
+	probe := strings.TrimRight(dir, "/") + "/.pegs-probe"
+	if err := part.WriteFile(ctx, fs, probe, []byte("pegs\n")); err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrStorage, dir, unwrapAll(err))
+	}
+	if rm, ok := fs.(filesystem.Remover); ok {
+		rm.Remove(ctx, probe)
+	}
+	return nil
+}
+
+// unwrapAll returns the innermost error of err's chain, for a one-line
+// message without the path said twice.
+func unwrapAll(err error) error {
+	for {
+		u := errors.Unwrap(err)
+		if u == nil {
+			return err
+		}
+		err = u
+	}
+}
+
+// Result is a finished run: its analysis, where its files are (gone at
+// the end unless Options.Keep), and how many times its job was submitted.
+type Result struct {
+	Analysis *search.Analysis
+	Dir      string
+	Attempts int
+}
+
+// Explore runs prob's exhaustive analysis as a Beam pipeline and returns
+// the same analysis search.Explore finds (its peak memory is each step's
+// largest budget use, not counted here: zero).
+func Explore(ctx context.Context, prob search.Problem, opt Options) (*search.Analysis, error) {
+	r, err := Run(ctx, prob, opt)
+	if err != nil {
+		return nil, err
+	}
+	return r.Analysis, nil
+}
+
+// Run is Explore with where the run went. Interrupted, it returns an error
+// (ErrInterrupted and ctx's) naming the directory that holds the
+// partitions finished so far, which are then kept.
+func Run(ctx context.Context, prob search.Problem, opt Options) (*Result, error) {
+	t0 := time.Now()
+	if err := Check(ctx, opt); err != nil {
+		return nil, err
+	}
+	if prob.Goal.Kind == engine.FewestPegs {
+		return nil, errors.New("an exhaustive search needs a one-peg goal (any, center or a hole)")
+	}
+	if !beam.Initialized() {
+		beam.Init()
+	}
+	dir := runDir(opt.Storage, prob)
+	spec, err := newSpec(prob, opt, dir, opt.bits())
+	if err != nil {
+		return nil, err
+	}
+	st, err := spec.setup(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer st.close()
+	// The first layer: the start in its partition, the others empty.
+	startKey := key.Mix(st.gen.Group.Canonical(prob.Start))
+	p0 := prob.Start.Pegs()
+	var first []string
+	for t := range 1 << spec.Bits {
+		p := part.Part{Keys: []uint64{}, Vals: []exact.U128{}}
+		if part.Of(startKey, uint(spec.Bits)) == t {
+			p = part.Part{Keys: []uint64{startKey}, Vals: []exact.U128{{Lo: 1}}}
+		}
+		path := spec.path(kindFwd, p0, t)
+		if err := part.Write(ctx, st.fs, path, p); err != nil {
+			return nil, err
+		}
+		first = append(first, path)
+	}
+	attempts := opt.Attempts
+	if attempts == 0 {
+		attempts = 1
+	}
+	n := 0
+	for {
+		n++
+		err = execute(ctx, opt, pipeline(spec, p0, first, opt.ReachableOnly))
+		if err == nil || ctx.Err() != nil || n > attempts {
+			break
+		}
+	}
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("%w; the partitions it finished are in %s: %w", ErrInterrupted, dir, ctx.Err())
+	}
+	if err != nil {
+		return nil, fmt.Errorf("pipeline failed (%d attempts; its files are in %s): %w", n, dir, err)
+	}
+	a, err := spec.analysis(ctx, st, prob, opt, p0, startKey)
+	if err != nil {
+		return nil, err
+	}
+	a.Elapsed = time.Since(t0)
+	if !opt.Keep {
+		removeRun(ctx, st.fs, dir)
+	}
+	return &Result{Analysis: a, Dir: dir, Attempts: n}, nil
+}
+
+// runDir names a problem's run under storage: the same problem, the same
+// directory, so a run again rewrites its files.
+func runDir(storage string, prob search.Problem) string {
+	name := fmt.Sprintf("pegs-%s-%x-%s", prob.Board.Name(), uint64(prob.Start), prob.Board.FormatGoal(prob.Goal))
+	name = strings.NewReplacer(":", "_", "/", "_", " ", "_").Replace(name)
+	return strings.TrimRight(storage, "/") + "/" + name
+}
+
+// removeRun removes a run's files (and, on local storage, its directories).
+func removeRun(ctx context.Context, fs filesystem.Interface, dir string) {
+	rm, ok := fs.(filesystem.Remover)
+	if !ok {
+		return
+	}
+	for _, glob := range []string{"/*/*/*"} {
+		files, _ := fs.List(ctx, dir+glob)
+		for _, f := range files {
+			rm.Remove(ctx, f)
+		}
+	}
+	if !strings.Contains(dir, "://") {
+		for _, kind := range []string{kindFwd, kindWin, kindChance} {
+			subs, _ := filepath.Glob(filepath.Join(dir, kind, "*"))
+			for _, s := range subs {
+				rm.Remove(ctx, s)
+			}
+			rm.Remove(ctx, filepath.Join(dir, kind))
+		}
+		rm.Remove(ctx, dir)
+	}
+}
+
+// execute runs pipeline p on opt's runner and waits for it.
+func execute(ctx context.Context, opt Options, p *beam.Pipeline) error {
+	// The Beam SDK reads its job options from flags of its own.
+	*jobopts.Endpoint = opt.Endpoint
+	*jobopts.EnvironmentType = opt.Environment
+	var err error
+	if opt.Runner == "universal" {
+		_, err = universal.Execute(ctx, p)
+	} else {
+		_, err = prism.Execute(ctx, p)
+	}
+	return err
+}
+
+// pipeline builds the run's pipeline from the first layer's partitions
+// (the package doc says how).
+func pipeline(spec Spec, p0 int, first []string, reachableOnly bool) *beam.Pipeline {
+	p, s := beam.NewPipelineWithRoot()
+	refs := beam.Create(s.Scope("start"), toAny(first)...)
+	for pegs := p0; pegs > 1; pegs-- {
+		ls := s.Scope(fmt.Sprintf("forward %d", pegs))
+		buckets := beam.ParDo(ls, &expandFn{S: spec, Pegs: pegs}, refs)
+		grouped := beam.GroupByKey(ls, buckets)
+		refs = beam.ParDo(ls, &mergeFn{S: spec, Pegs: pegs - 1}, grouped)
+	}
+	// The last layer's stats (its positions have no children).
+	beam.ParDo(s.Scope("forward 1"), &expandFn{S: spec, Pegs: 1}, refs)
+	if reachableOnly {
+		return p
+	}
+	wins := map[int]beam.PCollection{1: beam.ParDo(s.Scope("goal"), &goalFn{S: spec}, refs)}
+	for pegs := 2; pegs <= p0; pegs++ {
+		ls := s.Scope(fmt.Sprintf("backward %d", pegs))
+		buckets := beam.ParDo(ls, &parentsFn{S: spec, Pegs: pegs - 1}, wins[pegs-1])
+		grouped := beam.GroupByKey(ls, buckets)
+		wins[pegs] = beam.ParDo(ls, &winMergeFn{S: spec, Pegs: pegs}, grouped)
+	}
+	empty := beam.Create(s.Scope("chance 0"), "")
+	chances := beam.ParDo(s.Scope("chance 1"), &chanceFn{S: spec, Pegs: 1}, wins[1], beam.SideInput{Input: empty})
+	for pegs := 2; pegs <= p0; pegs++ {
+		chances = beam.ParDo(s.Scope(fmt.Sprintf("chance %d", pegs)), &chanceFn{S: spec, Pegs: pegs}, wins[pegs], beam.SideInput{Input: chances})
+	}
+	return p
+}
+
+func toAny(refs []string) []any {
+	out := make([]any, len(refs))
+	for i, r := range refs {
+		out[i] = r
+	}
+	return out
+}
+
+// analysis reads a finished run's files into the analysis search.Explore
+// would return.
+func (s Spec) analysis(ctx context.Context, st *step, prob search.Problem, opt Options, p0 int, startKey uint64) (*search.Analysis, error) {
+	a := search.NewAnalysis(st.gen.Group, opt.Options)
+	games := new(big.Int)
+	parts := 1 << s.Bits
+	for pegs := p0; pegs >= 1; pegs-- {
+		l := search.LayerStats{Pegs: pegs}
+		for t := range parts {
+			data, err := part.ReadFile(ctx, st.fs, s.statsPath(pegs, t))
+			if err != nil {
+				return nil, fmt.Errorf("the stats of %d pegs: %w", pegs, err)
+			}
+			var ls layerStats
+			if err := jsonUnmarshal(data, &ls); err != nil {
+				return nil, fmt.Errorf("the stats of %d pegs, partition %d: %w", pegs, t, err)
+			}
+			l.Reachable += ls.Positions
+			l.ReachableRaw += ls.Raw
+			l.DeadEnds += ls.DeadEnds
+			games.Add(games, ls.Games.Big())
+		}
+		if !opt.ReachableOnly {
+			for t := range parts {
+				w, err := part.Read(ctx, st.fs, s.path(kindWin, pegs, t))
+				if err != nil {
+					return nil, err
+				}
+				l.Winnable += int64(len(w.Keys))
+			}
+		}
+		if l.Reachable == 0 {
+			break // as search.Explore: no layer past the last position
+		}
+		a.Layers = append(a.Layers, l)
+	}
+	a.SumLayers()
+	if opt.ReachableOnly {
+		a.Solutions, a.SolutionsByFinish, a.SolutionsByOrbit, a.Orbits, a.Games = nil, nil, nil, nil, nil
+		return a, nil
+	}
+	if a.Games != nil {
+		a.Games.Set(games)
+	}
+	for t := range parts {
+		l, err := part.Read(ctx, st.fs, s.path(kindFwd, 1, t))
+		if err != nil {
+			return nil, err
+		}
+		for i, k := range l.Keys {
+			a.CountFinish(prob, st.gen.Group, key.Unmix(k), l.Vals[i].Big())
+		}
+	}
+	c, err := part.Read(ctx, st.fs, s.path(kindChance, p0, part.Of(startKey, uint(s.Bits))))
+	if err != nil {
+		return nil, err
+	}
+	for i, k := range c.Keys {
+		if k != startKey {
+			continue
+		}
+		p, ok := exact.ProbFloat64(c.Vals[i], uint64(p0))
+		if !ok {
+			return nil, fmt.Errorf("the random player's chance, %g, lies too near where float64 rounding changes to be given correctly rounded", p)
+		}
+		a.RandomWin = p
+	}
+	return a, nil
+}

@@ -1,0 +1,158 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+
+	"pegs/engine"
+	"pegs/search"
+	"pegs/search/internal/exact"
+	"pegs/search/internal/layered"
+	"pegs/search/internal/memory"
+	"pegs/search/internal/movegen"
+)
+
+// Spec is what every step of a run needs to rebuild its problem on a
+// worker: it travels inside the steps, JSON-encoded, so only plain fields.
+type Spec struct {
+	Board      string // a name engine.Lookup knows
+	Start      uint64
+	Goal       string // as engine.Board.ParseGoal reads it
+	Whole      bool   // search.Options.WholeGroup
+	NoSymmetry bool
+	Dir        string // the run's directory or URL prefix
+	Bits       int    // a layer has 1<<Bits partitions
+	Workers    int    // each step's goroutines; zero for one per CPU
+	Mem        int64  // each step's memory budget in bytes
+	// FailOnce, if set, is a file: the first forward expansion of
+	// FailPegs pegs to find it missing creates it and fails (a test's
+	// injected worker failure).
+	FailOnce string
+	FailPegs int
+}
+
+// newSpec describes prob with opt for the steps.
+func newSpec(prob search.Problem, opt Options, dir string, bits int) (Spec, error) {
+	b, err := engine.Lookup(prob.Board.Name())
+	if err != nil || b.Holes() != prob.Board.Holes() || len(b.Jumps()) != len(prob.Board.Jumps()) {
+		return Spec{}, fmt.Errorf("board %s: the pipeline runs the built-in boards only", prob.Board.Name())
+	}
+	return Spec{Board: prob.Board.Name(), Start: uint64(prob.Start), Goal: prob.Board.FormatGoal(prob.Goal),
+		Whole: opt.WholeGroup, NoSymmetry: opt.NoSymmetry, Dir: dir, Bits: bits,
+		Workers: opt.Workers, Mem: opt.stepMemory(), FailOnce: opt.failOnce, FailPegs: opt.failPegs}, nil
+}
+
+// problem rebuilds the spec's problem and its move generator.
+func (s Spec) problem() (search.Problem, *movegen.Gen, error) {
+	b, err := engine.Lookup(s.Board)
+	if err != nil {
+		return search.Problem{}, nil, err
+	}
+	g, err := b.ParseGoal(s.Goal)
+	if err != nil {
+		return search.Problem{}, nil, err
+	}
+	prob := search.Problem{Board: b, Start: engine.Position(s.Start), Goal: g}
+	group := search.ExploreGroup(prob, search.Options{WholeGroup: s.Whole, NoSymmetry: s.NoSymmetry})
+	return prob, movegen.New(b, group), nil
+}
+
+// Paths of a run's files under its directory: a layer's partitions, the
+// buckets of children (or parents) for a partition from another, and a
+// forward partition's stats.
+func (s Spec) path(kind string, pegs, t int) string {
+	return fmt.Sprintf("%s/%s/%02d/p%04d", s.Dir, kind, pegs, t)
+}
+
+func (s Spec) bucket(kind string, pegs, target, from int) string {
+	return fmt.Sprintf("%s/%s/%02d/b%04d-%04d", s.Dir, kind, pegs, target, from)
+}
+
+func (s Spec) statsPath(pegs, t int) string {
+	return fmt.Sprintf("%s/fwd/%02d/s%04d", s.Dir, pegs, t)
+}
+
+// The kinds of a run's files.
+const (
+	kindFwd    = "fwd"    // reachable positions with their path counts
+	kindWin    = "win"    // winnable positions
+	kindChance = "chance" // winnable positions with the random player's chance
+)
+
+// partOf returns the partition number in a path made by Spec.path.
+func partOf(path string) (int, error) {
+	i := strings.LastIndex(path, "/p")
+	var t int
+	if i < 0 {
+		return 0, fmt.Errorf("%s: not a partition", path)
+	}
+	if _, err := fmt.Sscanf(path[i+2:], "%d", &t); err != nil {
+		return 0, fmt.Errorf("%s: not a partition: %w", path, err)
+	}
+	return t, nil
+}
+
+// step is what every step holds once set up on a worker.
+type step struct {
+	prob search.Problem
+	gen  *movegen.Gen
+	fs   filesystem.Interface
+}
+
+func (s Spec) setup(ctx context.Context) (*step, error) {
+	prob, gen, err := s.problem()
+	if err != nil {
+		return nil, err
+	}
+	fs, err := filesystem.New(ctx, s.Dir)
+	if err != nil {
+		return nil, err
+	}
+	return &step{prob: prob, gen: gen, fs: fs}, nil
+}
+
+func (st *step) close() {
+	if st != nil && st.fs != nil {
+		st.fs.Close()
+	}
+}
+
+// budget returns a fresh memory budget for one step.
+func (s Spec) budget() *memory.Budget { return memory.New(s.Mem) }
+
+// expander returns an expander for one step.
+func (s Spec) expander(gen *movegen.Gen, counts, undo bool) *layered.Expander {
+	return &layered.Expander{Gen: gen, Workers: s.Workers, Counts: counts, Undo: undo, Mem: s.budget()}
+}
+
+// ErrInjected is the failure a test injects into one step (Spec.FailOnce).
+var ErrInjected = errors.New("injected worker failure")
+
+// failOnce fails the step, once per marker file, where the spec asks.
+func (s Spec) failOnce(pegs int) error {
+	if s.FailOnce == "" || pegs != s.FailPegs {
+		return nil
+	}
+	f, err := os.OpenFile(s.FailOnce, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil // failed already
+	}
+	fmt.Fprintf(f, "failed at %s\n", time.Now().UTC().Format(time.RFC3339Nano))
+	f.Close()
+	return fmt.Errorf("expanding %d pegs: %w", pegs, ErrInjected)
+}
+
+// layerStats is a forward partition's stats, as its stats file holds them.
+type layerStats struct {
+	Positions, Raw, DeadEnds int64
+	Games                    exact.U128
+}
+
+func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }

@@ -1,0 +1,342 @@
+package cluster
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"pegs/engine"
+	"pegs/search/cluster/internal/part"
+	"pegs/search/internal/exact"
+	"pegs/search/internal/key"
+	"pegs/search/internal/layered"
+)
+
+func init() {
+	register.DoFn3x1[context.Context, string, func(int, string), error](&expandFn{})
+	register.DoFn4x1[context.Context, int, func(*string) bool, func(string), error](&mergeFn{})
+	register.DoFn3x1[context.Context, string, func(string), error](&goalFn{})
+	register.DoFn3x1[context.Context, string, func(int, string), error](&parentsFn{})
+	register.DoFn4x1[context.Context, int, func(*string) bool, func(string), error](&winMergeFn{})
+	register.DoFn4x1[context.Context, string, func(*string) bool, func(string), error](&chanceFn{})
+	register.Emitter1[string]()
+	register.Emitter2[int, string]()
+	register.Iter1[string]()
+}
+
+// expandFn expands a forward partition of Pegs pegs, with its path counts,
+// into buckets of children by the partition that owns them; it emits
+// every partition of the next layer with its bucket from this one ("" for
+// none) and writes the partition's stats.
+type expandFn struct {
+	S    Spec
+	Pegs int
+	st   *step
+}
+
+func (f *expandFn) Setup(ctx context.Context) (err error) {
+	f.st, err = f.S.setup(ctx)
+	return err
+}
+
+func (f *expandFn) Teardown() { f.st.close() }
+
+func (f *expandFn) ProcessElement(ctx context.Context, ref string, emit func(int, string)) error {
+	if err := f.S.failOnce(f.Pegs); err != nil {
+		return err
+	}
+	src, err := partOf(ref)
+	if err != nil {
+		return err
+	}
+	p, err := part.Read(ctx, f.st.fs, ref)
+	if err != nil {
+		return err
+	}
+	e := f.S.expander(f.st.gen, true, false)
+	next, stats, err := e.Next(ctx, &layered.Layer{Pegs: f.Pegs, Keys: p.Keys, M: p.Vals})
+	if err != nil {
+		return fmt.Errorf("expanding %s: %w", ref, err)
+	}
+	data, err := json.Marshal(layerStats{Positions: stats.Positions, Raw: stats.Raw, DeadEnds: stats.DeadEnds, Games: stats.Games})
+	if err != nil {
+		return err
+	}
+	if err := part.WriteFile(ctx, f.st.fs, f.S.statsPath(f.Pegs, src), data); err != nil {
+		return err
+	}
+	if f.Pegs == 1 {
+		return nil // no children
+	}
+	return f.S.emitBuckets(ctx, f.st, kindFwd, f.Pegs-1, src, part.Part{Keys: next.Keys, Vals: next.M}, emit)
+}
+
+// emitBuckets writes the positions of p (sorted) by the partition of pegs
+// pegs that owns them, as buckets from partition src, and emits each
+// partition with its bucket, or "" where it has none.
+func (s Spec) emitBuckets(ctx context.Context, st *step, kind string, pegs, src int, p part.Part, emit func(int, string)) error {
+	bounds := part.Split(p.Keys, uint(s.Bits))
+	for t := range 1 << s.Bits {
+		lo, hi := bounds[t], bounds[t+1]
+		if lo == hi {
+			emit(t, "")
+			continue
+		}
+		b := part.Part{Keys: p.Keys[lo:hi]}
+		if p.Vals != nil {
+			b.Vals = p.Vals[lo:hi]
+		}
+		path := s.bucket(kind, pegs, t, src)
+		if err := part.Write(ctx, st.fs, path, b); err != nil {
+			return err
+		}
+		emit(t, path)
+	}
+	return nil
+}
+
+// mergeFn merges the buckets of children for one partition of Pegs pegs
+// into the partition, summing the path counts of a position found from
+// several, and emits the partition's path.
+type mergeFn struct {
+	S    Spec
+	Pegs int
+	st   *step
+}
+
+func (f *mergeFn) Setup(ctx context.Context) (err error) {
+	f.st, err = f.S.setup(ctx)
+	return err
+}
+
+func (f *mergeFn) Teardown() { f.st.close() }
+
+// rec is a position with its count, for merging buckets.
+type rec struct {
+	k uint64
+	v exact.U128
+}
+
+func (f *mergeFn) ProcessElement(ctx context.Context, t int, refs func(*string) bool, emit func(string)) error {
+	var recs []rec
+	var ref string
+	for refs(&ref) {
+		if ref == "" {
+			continue
+		}
+		b, err := part.Read(ctx, f.st.fs, ref)
+		if err != nil {
+			return err
+		}
+		for i, k := range b.Keys {
+			recs = append(recs, rec{k, b.Vals[i]})
+		}
+	}
+	slices.SortFunc(recs, func(a, b rec) int { return cmp.Compare(a.k, b.k) })
+	out := part.Part{Keys: make([]uint64, 0, len(recs)), Vals: make([]exact.U128, 0, len(recs))}
+	for i, r := range recs {
+		if i > 0 && r.k == out.Keys[len(out.Keys)-1] {
+			sum, overflow := out.Vals[len(out.Vals)-1].Add(r.v)
+			if overflow {
+				return fmt.Errorf("partition %d of %d pegs: a path count passes 128 bits", t, f.Pegs)
+			}
+			out.Vals[len(out.Vals)-1] = sum
+			continue
+		}
+		out.Keys = append(out.Keys, r.k)
+		out.Vals = append(out.Vals, r.v)
+	}
+	path := f.S.path(kindFwd, f.Pegs, t)
+	if err := part.Write(ctx, f.st.fs, path, out); err != nil {
+		return err
+	}
+	emit(path)
+	return nil
+}
+
+// goalFn keeps the positions of a forward partition of one peg that meet
+// the goal: the winnable positions of one peg.
+type goalFn struct {
+	S  Spec
+	st *step
+}
+
+func (f *goalFn) Setup(ctx context.Context) (err error) {
+	f.st, err = f.S.setup(ctx)
+	return err
+}
+
+func (f *goalFn) Teardown() { f.st.close() }
+
+func (f *goalFn) ProcessElement(ctx context.Context, ref string, emit func(string)) error {
+	t, err := partOf(ref)
+	if err != nil {
+		return err
+	}
+	p, err := part.Read(ctx, f.st.fs, ref)
+	if err != nil {
+		return err
+	}
+	goal, group := f.st.prob.Goal, f.st.gen.Group
+	var keys []uint64
+	for _, k := range p.Keys {
+		// As layered.WalkBack takes the goal positions.
+		if goal.Reached(key.Unmix(k)) || goal.Kind == engine.OnePegAt && group.Canonical(key.Unmix(k)) == group.Canonical(1<<uint(goal.Hole)) {
+			keys = append(keys, k)
+		}
+	}
+	path := f.S.path(kindWin, 1, t)
+	if err := part.Write(ctx, f.st.fs, path, part.Part{Keys: keys}); err != nil {
+		return err
+	}
+	emit(path)
+	return nil
+}
+
+// parentsFn undoes every jump into the winnable positions of a partition
+// of Pegs pegs, and writes the parents found (of Pegs+1 pegs) as buckets
+// by the partition that owns them; it emits every partition of the layer
+// above with its bucket from this one ("" for none).
+type parentsFn struct {
+	S    Spec
+	Pegs int
+	st   *step
+}
+
+func (f *parentsFn) Setup(ctx context.Context) (err error) {
+	f.st, err = f.S.setup(ctx)
+	return err
+}
+
+func (f *parentsFn) Teardown() { f.st.close() }
+
+func (f *parentsFn) ProcessElement(ctx context.Context, ref string, emit func(int, string)) error {
+	src, err := partOf(ref)
+	if err != nil {
+		return err
+	}
+	p, err := part.Read(ctx, f.st.fs, ref)
+	if err != nil {
+		return err
+	}
+	var parents []uint64
+	if len(p.Keys) > 0 {
+		// As layered.ParentsOf undoes jumps, without the tables closed on
+		// the reachable layer: the merge keeps the reachable parents.
+		e := f.S.expander(f.st.gen, false, true)
+		found, _, err := e.Grow(ctx, &layered.Layer{Pegs: f.Pegs + 2, Keys: p.Keys})
+		if err != nil {
+			return fmt.Errorf("undoing jumps into %s: %w", ref, err)
+		}
+		parents = found.Keys
+	}
+	return f.S.emitBuckets(ctx, f.st, kindWin, f.Pegs+1, src, part.Part{Keys: parents}, emit)
+}
+
+// winMergeFn merges the buckets of parents for one partition of Pegs pegs
+// and keeps those that are reachable: the partition's winnable positions.
+type winMergeFn struct {
+	S    Spec
+	Pegs int
+	st   *step
+}
+
+func (f *winMergeFn) Setup(ctx context.Context) (err error) {
+	f.st, err = f.S.setup(ctx)
+	return err
+}
+
+func (f *winMergeFn) Teardown() { f.st.close() }
+
+func (f *winMergeFn) ProcessElement(ctx context.Context, t int, refs func(*string) bool, emit func(string)) error {
+	var keys []uint64
+	var ref string
+	for refs(&ref) {
+		if ref == "" {
+			continue
+		}
+		b, err := part.Read(ctx, f.st.fs, ref)
+		if err != nil {
+			return err
+		}
+		keys = append(keys, b.Keys...)
+	}
+	var win []uint64
+	if len(keys) > 0 {
+		slices.Sort(keys)
+		keys = slices.Compact(keys)
+		reach, err := part.Read(ctx, f.st.fs, f.S.path(kindFwd, f.Pegs, t))
+		if err != nil {
+			return err
+		}
+		win = key.Intersect(keys, reach.Keys)
+	}
+	path := f.S.path(kindWin, f.Pegs, t)
+	if err := part.Write(ctx, f.st.fs, path, part.Part{Keys: win}); err != nil {
+		return err
+	}
+	emit(path)
+	return nil
+}
+
+// chanceFn finds the random player's chance of winning from each winnable
+// position of a partition of Pegs pegs, from those of the whole layer
+// below (prev: every partition's path; read from storage).
+type chanceFn struct {
+	S    Spec
+	Pegs int
+	st   *step
+}
+
+func (f *chanceFn) Setup(ctx context.Context) (err error) {
+	f.st, err = f.S.setup(ctx)
+	return err
+}
+
+func (f *chanceFn) Teardown() { f.st.close() }
+
+func (f *chanceFn) ProcessElement(ctx context.Context, ref string, prev func(*string) bool, emit func(string)) error {
+	t, err := partOf(ref)
+	if err != nil {
+		return err
+	}
+	p, err := part.Read(ctx, f.st.fs, ref)
+	if err != nil {
+		return err
+	}
+	var below []uint64
+	var vals []exact.U128
+	if f.Pegs > 1 {
+		var refs []string
+		var r string
+		for prev(&r) {
+			refs = append(refs, r)
+		}
+		slices.Sort(refs) // partition order: key order
+		below = []uint64{}
+		for _, r := range refs {
+			b, err := part.Read(ctx, f.st.fs, r)
+			if err != nil {
+				return err
+			}
+			below = append(below, b.Keys...)
+			vals = append(vals, b.Vals...)
+		}
+	}
+	out := part.Part{Keys: p.Keys, Vals: []exact.U128{}}
+	if len(p.Keys) > 0 {
+		if out.Vals = layered.Chances(ctx, f.st.gen, p.Keys, below, vals, f.S.Workers); out.Vals == nil {
+			return ctx.Err()
+		}
+	}
+	path := f.S.path(kindChance, f.Pegs, t)
+	if err := part.Write(ctx, f.st.fs, path, out); err != nil {
+		return err
+	}
+	emit(path)
+	return nil
+}
