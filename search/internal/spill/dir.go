@@ -1,0 +1,266 @@
+package spill
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"pegs/search/internal/exact"
+)
+
+// ManifestName is the manifest's file name in a spill directory.
+const ManifestName = "manifest.json"
+
+// Manifest is what a spill directory holds, and how far its run came.
+type Manifest struct {
+	Format int `json:"format"`
+	// Problem names the problem and the options that change its counts;
+	// a directory is resumed only for the same.
+	Problem map[string]string `json:"problem"`
+	// Layers holds each layer's state by peg count.
+	Layers map[int]*LayerState `json:"layers"`
+}
+
+// LayerState is how far a layer's files have come.
+type LayerState struct {
+	Partitions int `json:"partitions"`
+	// Complete marks the partitions written; Records counts their
+	// positions.
+	Complete []bool  `json:"complete"`
+	Records  []int64 `json:"records"`
+	// Expanded holds, by partition, what expanding it found, once all its
+	// runs into the next layer are written (nil before).
+	Expanded []*Stats `json:"expanded"`
+	// Won marks the partitions whose winnable positions are written;
+	// Winnable counts them.
+	Won      []bool  `json:"won"`
+	Winnable []int64 `json:"winnable"`
+}
+
+// Stats is what expanding a partition learns about its positions.
+type Stats struct {
+	Positions int64      `json:"positions"`
+	Raw       int64      `json:"raw"`
+	DeadEnds  int64      `json:"dead_ends"`
+	Games     exact.U128 `json:"games"`
+}
+
+// Done reports whether every partition is complete.
+func (l *LayerState) Done() bool { return !slices.Contains(l.Complete, false) }
+
+// Positions returns the layer's positions in the partitions written.
+func (l *LayerState) Positions() int64 {
+	var n int64
+	for _, r := range l.Records {
+		n += r
+	}
+	return n
+}
+
+// AllExpanded reports whether every partition has been expanded.
+func (l *LayerState) AllExpanded() bool { return !slices.Contains(l.Expanded, nil) }
+
+// AllWon reports whether every partition's winnable positions are written.
+func (l *LayerState) AllWon() bool { return !slices.Contains(l.Won, false) }
+
+// Dir is a spill directory: its files and manifest.
+type Dir struct {
+	Path string
+	M    Manifest
+	// Written counts the partition files written by this process, runs
+	// and winnable files included.
+	Written int
+	// Bytes counts the bytes of the files written by this process.
+	Bytes int64
+}
+
+// ErrExists reports a directory that already holds a run, opened to
+// start one.
+var ErrExists = errors.New("already holds a run")
+
+// ErrOther reports a directory resumed for another problem than its own.
+var ErrOther = errors.New("holds a run of another problem")
+
+// ErrNoRun reports a directory resumed that holds no run.
+var ErrNoRun = errors.New("holds no run to resume")
+
+// Start makes (or takes, if empty of a manifest) the directory path for a
+// new run of problem.
+func Start(path string, problem map[string]string) (*Dir, error) {
+	if err := os.MkdirAll(path, 0o755); err != nil {
+		return nil, fmt.Errorf("spill: %w", err)
+	}
+	if _, err := os.Stat(filepath.Join(path, ManifestName)); err == nil {
+		return nil, fmt.Errorf("spill: %s %w; resume it or give another directory", path, ErrExists)
+	}
+	d := &Dir{Path: path, M: Manifest{Format: version, Problem: problem, Layers: map[int]*LayerState{}}}
+	return d, d.Save()
+}
+
+// Resume opens the directory path of a run of problem.
+func Resume(path string, problem map[string]string) (*Dir, error) {
+	b, err := os.ReadFile(filepath.Join(path, ManifestName))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("spill: %s %w", path, ErrNoRun)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("spill: %w", err)
+	}
+	d := &Dir{Path: path}
+	if err := json.Unmarshal(b, &d.M); err != nil {
+		return nil, fmt.Errorf("spill: %s: the manifest: %w", path, err)
+	}
+	if d.M.Format != version {
+		return nil, fmt.Errorf("spill: %s: format %d, not %d", path, d.M.Format, version)
+	}
+	if !maps.Equal(d.M.Problem, problem) {
+		return nil, fmt.Errorf("spill: %s %w (%s, not %s)", path, ErrOther, describe(d.M.Problem), describe(problem))
+	}
+	if d.M.Layers == nil {
+		d.M.Layers = map[int]*LayerState{}
+	}
+	for pegs, l := range d.M.Layers {
+		n := l.Partitions
+		if n < 1 || n&(n-1) != 0 || len(l.Complete) != n || len(l.Records) != n || len(l.Expanded) != n || len(l.Won) != n || len(l.Winnable) != n {
+			return nil, fmt.Errorf("spill: %s: the manifest's layer %d is malformed", path, pegs)
+		}
+	}
+	return d, nil
+}
+
+// describe names a problem in one line.
+func describe(p map[string]string) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(p)) {
+		parts = append(parts, k+" "+p[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Save writes the manifest (temporary file, sync, rename, directory sync).
+func (d *Dir) Save() error {
+	b, err := json.MarshalIndent(d.M, "", " ")
+	if err != nil {
+		return fmt.Errorf("spill: %w", err)
+	}
+	path := filepath.Join(d.Path, ManifestName)
+	err = writeSynced(path+".tmp", b)
+	if err == nil {
+		err = os.Rename(path+".tmp", path)
+	}
+	if err == nil {
+		err = syncDir(d.Path)
+	}
+	if err != nil {
+		return fmt.Errorf("spill: writing the manifest: %w", err)
+	}
+	return nil
+}
+
+func writeSynced(path string, b []byte) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// NewLayer adds layer pegs of partitions partitions to the manifest (not
+// saved), or returns the one there.
+func (d *Dir) NewLayer(pegs, partitions int) *LayerState {
+	if l, ok := d.M.Layers[pegs]; ok {
+		return l
+	}
+	l := &LayerState{Partitions: partitions, Complete: make([]bool, partitions), Records: make([]int64, partitions),
+		Expanded: make([]*Stats, partitions), Won: make([]bool, partitions), Winnable: make([]int64, partitions)}
+	d.M.Layers[pegs] = l
+	return l
+}
+
+// Path returns the path of a file of kind holding h.
+func (d *Dir) File(h Header) string {
+	var name string
+	switch h.Kind {
+	case LayerFile:
+		name = fmt.Sprintf("layer%02d-p%03d.spill", h.Pegs, h.Partition)
+	case RunFile:
+		name = fmt.Sprintf("run%02d-f%03d-p%03d.spill", h.Pegs, h.Source, h.Partition)
+	default:
+		name = fmt.Sprintf("win%02d-p%03d.spill", h.Pegs, h.Partition)
+	}
+	return filepath.Join(d.Path, name)
+}
+
+// Create starts the file holding h.
+func (d *Dir) Create(h Header) (*Writer, error) { return Create(d.File(h), h) }
+
+// Commit commits w and counts it.
+func (d *Dir) Commit(w *Writer) error {
+	if err := w.Commit(); err != nil {
+		return err
+	}
+	d.Written++
+	d.Bytes += w.Bytes()
+	return nil
+}
+
+// Open opens the file holding h.
+func (d *Dir) Open(h Header) (*Reader, error) { return Open(d.File(h), h) }
+
+// Read reads the whole file holding h.
+func (d *Dir) Read(h Header) ([]uint64, []exact.U128, error) {
+	r, err := d.Open(h)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer r.Close()
+	return ReadAll(r)
+}
+
+// Remove removes the file holding h, if there.
+func (d *Dir) Remove(h Header) error {
+	if err := os.Remove(d.File(h)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("spill: %w", err)
+	}
+	return nil
+}
+
+// Clear removes the directory's spill files and manifest, and the
+// directory itself if that leaves it empty.
+func (d *Dir) Clear() error {
+	files, err := filepath.Glob(filepath.Join(d.Path, "*.spill*"))
+	if err != nil {
+		return err
+	}
+	for _, f := range append(files, filepath.Join(d.Path, ManifestName), filepath.Join(d.Path, ManifestName+".tmp")) {
+		if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("spill: %w", err)
+		}
+	}
+	os.Remove(d.Path) // only if empty
+	return nil
+}
+
+// Used returns the bytes of the directory's files now.
+func (d *Dir) Used() int64 {
+	files, _ := filepath.Glob(filepath.Join(d.Path, "*"))
+	var n int64
+	for _, f := range files {
+		if st, err := os.Stat(f); err == nil {
+			n += st.Size()
+		}
+	}
+	return n
+}

@@ -1,0 +1,44 @@
+package spill
+
+import (
+	"fmt"
+
+	"github.com/dustin/go-humanize"
+	"golang.org/x/sys/unix"
+)
+
+// NoSpaceError reports a directory whose file system has too little free
+// space for what a run is estimated to need.
+type NoSpaceError struct {
+	Path       string
+	Free, Need int64
+	What       string
+}
+
+func (e *NoSpaceError) Error() string {
+	return fmt.Sprintf("spill: %s has %s free, %s needs about %s", e.Path,
+		humanize.IBytes(uint64(e.Free)), e.What, humanize.IBytes(uint64(e.Need)))
+}
+
+// Free returns the bytes free to an unprivileged user on the file system
+// of d.
+func (d *Dir) Free() (int64, error) {
+	var st unix.Statfs_t
+	if err := unix.Statfs(d.Path, &st); err != nil {
+		return 0, fmt.Errorf("spill: %w", err)
+	}
+	return int64(st.Bavail) * int64(st.Bsize), nil
+}
+
+// Check returns an *NoSpaceError if d's file system has less than need
+// bytes free, what naming the need.
+func (d *Dir) Check(need int64, what string) error {
+	free, err := d.Free()
+	if err != nil {
+		return err
+	}
+	if free < need {
+		return &NoSpaceError{Path: d.Path, Free: free, Need: need, What: what}
+	}
+	return nil
+}
