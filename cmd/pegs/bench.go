@@ -8,32 +8,34 @@ import (
 	"os"
 	"time"
 
+	"pegs/cmd/internal/cli"
+
 	"pegs/bench"
 	"pegs/report"
 )
 
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("bench", "[--suite classic|triangle|english|french|generated|midgame|@FILE] [--strategies a,b] [--runs N] [--timeout D] [--quick] [--format F]", stderr)
-	var bf boardFlags
-	bf.register(fs)
+	fs := cli.NewFlagSet("pegs", "bench", "[--suite classic|triangle|english|french|generated|midgame|@FILE] [--strategies a,b] [--runs N] [--timeout D] [--quick] [--format F]", stderr)
+	var bf cli.BoardFlags
+	bf.Register(fs)
 	suite := fs.String("suite", "classic", "problems: classic, triangle, english, french, generated, midgame, or @FILE (lines 'name picture' on --board)")
 	strategies := fs.String("strategies", "", "comma-separated strategies (default: all): backtrack, dfs-table, dfs-symmetry, dfs-pruned, dfs-beam, dfs+layered, layered, bidirectional, fewest-moves")
 	runs := fs.Int("runs", 3, "timed runs after one warm-up")
 	timeout := fs.Duration("timeout", time.Minute, "time allowed per run; a strategy that passes it is reported as timed out")
 	quick := fs.Bool("quick", false, "one timed run, 3 s timeout, workers 1 and 2 only")
 	format := fs.String("format", "text", "output format: text, markdown, csv, json or benchfmt (for benchstat)")
-	if err := parse(fs, args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	benchfmt := *format == "benchfmt"
 	var f report.Format
 	if !benchfmt {
 		var err error
-		if f, err = parseFormat(*format); err != nil {
+		if f, err = cli.ParseFormat(*format); err != nil {
 			return err
 		}
 	}
-	b, err := bf.load()
+	b, err := bf.Load()
 	if err != nil {
 		return err
 	}
@@ -43,14 +45,14 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if errors.As(err, &pe) {
 			return err
 		}
-		return usageError{err: err}
+		return cli.UsageError{Err: err}
 	}
 	strats, err := bench.Select(*strategies)
 	if err != nil {
-		return usageError{err: err}
+		return cli.UsageError{Err: err}
 	}
 	if *runs < 1 || *timeout <= 0 {
-		return usagef("--runs and --timeout must be positive")
+		return cli.Usagef("--runs and --timeout must be positive")
 	}
 	opt := bench.Options{Runs: *runs, Timeout: *timeout}
 	if *quick {

@@ -4,16 +4,18 @@ import (
 	"context"
 	"io"
 
+	"pegs/cmd/internal/cli"
+
 	"pegs/report"
 )
 
 func runBoards(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("boards", "[--format text|markdown|csv|json]", stderr)
+	fs := cli.NewFlagSet("pegs", "boards", "[--format text|markdown|csv|json]", stderr)
 	format := fs.String("format", "text", "output format: text, markdown, csv or json")
-	if err := parse(fs, args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
-	f, err := parseFormat(*format)
+	f, err := cli.ParseFormat(*format)
 	if err != nil {
 		return err
 	}

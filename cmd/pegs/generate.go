@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"pegs/cmd/internal/cli"
+
 	"pegs/engine"
 	"pegs/generate"
 	"pegs/report"
@@ -16,12 +18,12 @@ import (
 )
 
 func runGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("generate", "--board B (--count N | --pack K | --calibrate N) [--pegs MIN-MAX] [--goal G] [--symmetric] [--seed S] [--workers N] [--out FILE] [--format json|text]", stderr)
-	var pf problemFlags
-	sf := searchFlags{many: true}
-	pf.boardFlags.register(fs)
-	pf.registerGoal(fs, false)
-	sf.register(fs, search.DefaultMemory)
+	fs := cli.NewFlagSet("pegs", "generate", "--board B (--count N | --pack K | --calibrate N) [--pegs MIN-MAX] [--goal G] [--symmetric] [--seed S] [--workers N] [--out FILE] [--format json|text]", stderr)
+	var pf cli.ProblemFlags
+	sf := cli.SearchFlags{Many: true}
+	pf.BoardFlags.Register(fs)
+	pf.RegisterGoal(fs, false)
+	sf.Register(fs, search.DefaultMemory)
 	count := fs.Int("count", 0, "make this many distinct levels")
 	pack := fs.Int("pack", 0, "make a progression of this many levels, difficulty strictly rising")
 	calibrate := fs.Int("calibrate", 0, "make a pool of this many levels and print the grade scale its scores make, a generate/calibration.json")
@@ -30,18 +32,18 @@ func runGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	seed := fs.Uint64("seed", 1, "random seed; the same seed and flags give the same output for any --workers")
 	out := fs.String("out", "", "write the levels to this file instead of stdout")
 	format := fs.String("format", "json", "output format: json (a level pack) or text")
-	if err := parse(fs, args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
-	b, goal, err := pf.loadBoardGoal()
+	b, goal, err := pf.LoadBoardGoal()
 	if err != nil {
 		return err
 	}
-	budget, err := sf.load()
+	budget, err := sf.Load()
 	if err != nil {
 		return err
 	}
-	f, err := parseFormat(*format, report.JSON, report.Text)
+	f, err := cli.ParseFormat(*format, report.JSON, report.Text)
 	if err != nil {
 		return err
 	}
@@ -52,10 +54,10 @@ func runGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		min, err1 = strconv.Atoi(lo)
 		max, err2 = strconv.Atoi(hi)
 		if !ok || err1 != nil || err2 != nil {
-			return usagef("--pegs %q: want MIN-MAX, such as 6-20", *pegs)
+			return cli.Usagef("--pegs %q: want MIN-MAX, such as 6-20", *pegs)
 		}
 		if min < 2 || max < min || max >= b.Holes() {
-			return usagef("--pegs %s: want 2 <= MIN <= MAX < %d (board %s has %d holes)", *pegs, b.Holes(), b.Name(), b.Holes())
+			return cli.Usagef("--pegs %s: want 2 <= MIN <= MAX < %d (board %s has %d holes)", *pegs, b.Holes(), b.Name(), b.Holes())
 		}
 	}
 	n := 0
@@ -65,9 +67,9 @@ func runGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		}
 	}
 	if n != 1 {
-		return usagef("give one of --count, --pack or --calibrate, with a positive number")
+		return cli.Usagef("give one of --count, --pack or --calibrate, with a positive number")
 	}
-	workers := sf.workers
+	workers := sf.Workers
 	if workers == 0 {
 		workers = defaultWorkers()
 	}
@@ -97,7 +99,7 @@ func runGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if werr := writeLevels(stdout, *out, f, b, goal, *seed, levels); werr != nil {
 			return werr
 		}
-		return reported{err}
+		return cli.Reported{Err: err}
 	}
 	return writeLevels(stdout, *out, f, b, goal, *seed, levels)
 }

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 
+	"pegs/cmd/internal/cli"
+
 	"pegs/engine"
 	"pegs/generate"
 	"pegs/report"
@@ -14,27 +16,27 @@ import (
 )
 
 func runGrade(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("grade", "--board B (--position P | --levels FILE) [--goal G] [--format F]", stderr)
-	var pf problemFlags
-	var sf searchFlags
-	pf.boardFlags.register(fs)
-	pf.registerGoal(fs, false)
-	sf.register(fs, search.DefaultMemory)
+	fs := cli.NewFlagSet("pegs", "grade", "--board B (--position P | --levels FILE) [--goal G] [--format F]", stderr)
+	var pf cli.ProblemFlags
+	var sf cli.SearchFlags
+	pf.BoardFlags.Register(fs)
+	pf.RegisterGoal(fs, false)
+	sf.Register(fs, search.DefaultMemory)
 	position := fs.String("position", "", "the level: a picture or @FILE")
 	levels := fs.String("levels", "", "a file of levels, one 'name picture' per line")
 	format := fs.String("format", "text", "output format: text, markdown, csv or json")
-	if err := parse(fs, args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
-	b, goal, err := pf.loadBoardGoal()
+	b, goal, err := pf.LoadBoardGoal()
 	if err != nil {
 		return err
 	}
-	f, err := parseFormat(*format)
+	f, err := cli.ParseFormat(*format)
 	if err != nil {
 		return err
 	}
-	budget, err := sf.load()
+	budget, err := sf.Load()
 	if err != nil {
 		return err
 	}
@@ -45,9 +47,9 @@ func runGrade(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var lv []level
 	switch {
 	case *position != "" && *levels != "":
-		return usagef("give --position or --levels, not both")
+		return cli.Usagef("give --position or --levels, not both")
 	case *position != "":
-		p, err := (&positionFlags{position: *position}).load(b)
+		p, err := (&cli.PositionFlags{Position: *position}).Load(b)
 		if err != nil {
 			return err
 		}
@@ -60,13 +62,13 @@ func runGrade(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		defer fh.Close()
 		named, err := b.ReadLevels(fh)
 		if err != nil {
-			return usagef("%s: %w", *levels, err)
+			return cli.Usagef("%s: %w", *levels, err)
 		}
 		for _, l := range named {
 			lv = append(lv, level{l.Name, l.Position})
 		}
 	default:
-		return usagef("give --position or --levels")
+		return cli.Usagef("give --position or --levels")
 	}
 	var rows []generate.Level
 	write := func() error { return report.WriteGrades(stdout, f, b, goal, rows) }
@@ -79,7 +81,7 @@ func runGrade(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if werr := write(); werr != nil {
 			return werr
 		}
-		return reported{err}
+		return cli.Reported{Err: err}
 	}
 	tables := &search.Tables{}
 	for _, l := range lv {

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 
+	"pegs/cmd/internal/cli"
+
 	"github.com/dustin/go-humanize"
 
 	"pegs/engine"
@@ -16,28 +18,28 @@ import (
 )
 
 func runHint(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("hint", "--board B --position P [--start S --history JUMPS] [--goal center|any|HOLE] [--oracle FILE] [--format text|json]", stderr)
-	var pf problemFlags
-	pf.boardFlags.register(fs)
-	pf.registerGoal(fs, false)
+	fs := cli.NewFlagSet("pegs", "hint", "--board B --position P [--start S --history JUMPS] [--goal center|any|HOLE] [--oracle FILE] [--format text|json]", stderr)
+	var pf cli.ProblemFlags
+	pf.BoardFlags.Register(fs)
+	pf.RegisterGoal(fs, false)
 	position := fs.String("position", "", "the position now: a picture or @FILE (default: the start after --history)")
 	startFlag := fs.String("start", "", "the level's start: holes to vacate (such as d4) or a picture; with --history")
 	history := fs.String("history", "", "the jumps played from --start, such as 'f4-d4, d2-d4' (chains allowed)")
 	oracleFile := fs.String("oracle", "", "an oracle file from 'pegs oracle' for this level: answers without searching")
 	format := fs.String("format", "text", "output format: text or json")
 	mem := fs.String("mem", humanize.IBytes(search.DefaultMemory), "memory budget for the searches")
-	if err := parse(fs, args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
-	b, goal, err := pf.loadBoardGoal()
+	b, goal, err := pf.LoadBoardGoal()
 	if err != nil {
 		return err
 	}
-	f, err := parseFormat(*format, report.Text, report.JSON)
+	f, err := cli.ParseFormat(*format, report.Text, report.JSON)
 	if err != nil {
 		return err
 	}
-	budget, err := parseMem(*mem)
+	budget, err := cli.ParseMem(*mem)
 	if err != nil {
 		return err
 	}
@@ -49,28 +51,28 @@ func runHint(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		jumps, err := b.ParseMoves(*history)
 		if err != nil {
-			return usagef("--history: %w", err)
+			return cli.Usagef("--history: %w", err)
 		}
 		hist = &hint.History{Start: start, Jumps: jumps}
 	} else if *history != "" {
-		return usagef("--history needs --start")
+		return cli.Usagef("--history needs --start")
 	}
 	var p engine.Position
 	switch {
 	case *position != "":
-		pf := positionFlags{position: *position}
-		if p, err = pf.load(b); err != nil {
+		pf := cli.PositionFlags{Position: *position}
+		if p, err = pf.Load(b); err != nil {
 			return err
 		}
 	case hist != nil:
 		if p, err = b.Replay(hist.Start, hist.Jumps); err != nil {
-			return usagef("--history: %w", err)
+			return cli.Usagef("--history: %w", err)
 		}
 	default:
-		return usagef("give --position, or --start with --history")
+		return cli.Usagef("give --position, or --start with --history")
 	}
 	if p == 0 {
-		return usagef("the position has no pegs")
+		return cli.Usagef("the position has no pegs")
 	}
 	adv := hint.NewAdvisor(hint.Options{Memory: budget})
 	defer adv.Close()
@@ -85,10 +87,10 @@ func runHint(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return fmt.Errorf("%s: %w", *oracleFile, err)
 		}
 		if o.Goal() != goal {
-			return usagef("--oracle %s answers for goal %s, not %s", *oracleFile, b.FormatGoal(o.Goal()), b.FormatGoal(goal))
+			return cli.Usagef("--oracle %s answers for goal %s, not %s", *oracleFile, b.FormatGoal(o.Goal()), b.FormatGoal(goal))
 		}
 		if hist != nil && hist.Start != o.Start() {
-			return usagef("--oracle %s is for the level that starts %s, not --start %s", *oracleFile, b.Line(o.Start()), b.Line(hist.Start))
+			return cli.Usagef("--oracle %s is for the level that starts %s, not --start %s", *oracleFile, b.Line(o.Start()), b.Line(hist.Start))
 		}
 		adv.AddOracle(o)
 	}
@@ -101,41 +103,41 @@ func runHint(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 // parseStartOrPicture reads holes to vacate or a picture.
 func parseStartOrPicture(b *engine.Board, s string) (engine.Position, error) {
-	pf := positionFlags{start: s}
+	pf := cli.PositionFlags{Start: s}
 	if strings.ContainsAny(s, "o.") && !strings.ContainsAny(s, "0123456789") || strings.HasPrefix(s, "@") {
-		pf = positionFlags{position: s}
+		pf = cli.PositionFlags{Position: s}
 	}
-	return pf.load(b)
+	return pf.Load(b)
 }
 
 func runOracle(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("oracle", "--board B (--start ...|--position ...) --goal G [--fewest] --out FILE", stderr)
-	var pf problemFlags
-	var sf searchFlags
-	pf.register(fs, false)
-	sf.register(fs, search.DefaultExhaustiveMemory)
+	fs := cli.NewFlagSet("pegs", "oracle", "--board B (--start ...|--position ...) --goal G [--fewest] --out FILE", stderr)
+	var pf cli.ProblemFlags
+	var sf cli.SearchFlags
+	pf.Register(fs, false)
+	sf.Register(fs, search.DefaultExhaustiveMemory)
 	out := fs.String("out", "", "file to write (required)")
 	fewest := fs.Bool("fewest", false, "also store the fewest pegs of the dead ends of many pegs (a bigger file; every hint a lookup)")
-	if err := parse(fs, args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if *out == "" {
-		return usagef("--out is required")
+		return cli.Usagef("--out is required")
 	}
-	b, start, goal, err := pf.load()
+	b, start, goal, err := pf.Load()
 	if err != nil {
 		return err
 	}
-	budget, err := sf.load()
+	budget, err := sf.Load()
 	if err != nil {
 		return err
 	}
-	o, err := hint.NewOracle(ctx, search.Problem{Board: b, Start: start, Goal: goal}, search.Options{Workers: sf.workers, Memory: budget, Progress: progress(stderr, "")})
+	o, err := hint.NewOracle(ctx, search.Problem{Board: b, Start: start, Goal: goal}, search.Options{Workers: sf.Workers, Memory: budget, Progress: progress(stderr, "")})
 	if err != nil {
 		return err
 	}
 	if *fewest {
-		if err := o.AddFewest(ctx, search.Options{Workers: sf.workers, Memory: budget, Progress: progress(stderr, "")}); err != nil {
+		if err := o.AddFewest(ctx, search.Options{Workers: sf.Workers, Memory: budget, Progress: progress(stderr, "")}); err != nil {
 			return err
 		}
 	}

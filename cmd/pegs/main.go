@@ -11,87 +11,21 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"sort"
-	"strings"
 	"syscall"
 
-	"github.com/dustin/go-humanize"
-
-	"pegs/search"
+	"pegs/cmd/internal/cli"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
-	os.Exit(exitCode(err, os.Stderr))
-}
-
-// exitCode prints err as one line and maps it to an exit status: 0 for
-// success, 2 for usage errors, 1 for everything else.
-func exitCode(err error, stderr io.Writer) int {
-	if err == nil {
-		return 0
-	}
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	var r reported
-	if errors.As(err, &r) {
-		return 1
-	}
-	if errors.Is(err, context.Canceled) {
-		fmt.Fprintln(stderr, "pegs: interrupted")
-		return 1
-	}
-	var ue usageError
-	if errors.As(err, &ue) {
-		if !ue.printed {
-			fmt.Fprintln(stderr, "pegs:", message(err))
-		}
-		return 2
-	}
-	fmt.Fprintln(stderr, "pegs:", message(err))
-	return 1
-}
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// message returns err as one line; a search's memory refusal names the
-// flag that sets the budget.
-func message(err error) string {
-	s := err.Error()
-	if me, ok := errors.AsType[*search.MemoryError](err); ok {
-		budget := humanize.IBytes(uint64(me.Budget))
-		s = strings.Replace(s, "(budget "+budget+")", "(budget "+budget+", set with --mem)", 1)
-	}
-	return oneLine(s)
-}
-
-// reported marks a failure the command has already told the user about
-// (an interruption, and where what finished went): exit status 1, nothing
-// more printed.
-type reported struct{ err error }
-
-func (r reported) Error() string { return r.err.Error() }
-func (r reported) Unwrap() error { return r.err }
-
-// usageError marks an error in the command line: exit status 2.
-type usageError struct {
-	err     error
-	printed bool // the flag package already printed it
-}
-
-func (u usageError) Error() string { return u.err.Error() }
-func (u usageError) Unwrap() error { return u.err }
-
-func usagef(format string, args ...any) error {
-	return usageError{err: fmt.Errorf(format, args...)}
+	os.Exit(cli.ExitCode("pegs", err, os.Stderr))
 }
 
 // command is one subcommand.
@@ -130,13 +64,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		printUsage(stdout)
 		if len(args) == 0 {
-			return usageError{err: errors.New("no command"), printed: true}
+			return cli.UsageError{Err: errors.New("no command"), Printed: true}
 		}
 		return nil
 	}
 	c, ok := commands[args[0]]
 	if !ok {
-		return usagef("unknown command %q (run 'pegs help')", args[0])
+		return cli.Usagef("unknown command %q (run 'pegs help')", args[0])
 	}
 	return c.run(ctx, args[1:], stdout, stderr)
 }

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"pegs/cmd/internal/cli"
+
 	"pegs/report/reporttest"
 
 	"github.com/google/go-cmp/cmp"
@@ -157,7 +159,7 @@ func TestErrors(t *testing.T) {
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer
 		err := run(context.Background(), tt.args, &stdout, &stderr)
-		code := exitCode(err, &stderr)
+		code := cli.ExitCode("pegs", err, &stderr)
 		if code != tt.code {
 			t.Errorf("pegs %v: exit %d, want %d (err %v)", tt.args, code, tt.code, err)
 		}
@@ -186,7 +188,7 @@ func TestInterrupt(t *testing.T) {
 	} {
 		var stdout, stderr bytes.Buffer
 		err := run(ctx, args, &stdout, &stderr)
-		if code := exitCode(err, &stderr); code != 1 {
+		if code := cli.ExitCode("pegs", err, &stderr); code != 1 {
 			t.Errorf("pegs %v interrupted: exit %d, want 1 (%v)", args, code, err)
 		}
 		msg := strings.TrimSpace(stderr.String())
@@ -214,7 +216,7 @@ func TestInterruptedKeeps(t *testing.T) {
 		time.AfterFunc(2*time.Second, cancel) // as Ctrl-C would
 		var stdout, stderr bytes.Buffer
 		err := run(ctx, tt.args, &stdout, &stderr)
-		if code := exitCode(err, &stderr); code != 1 {
+		if code := cli.ExitCode("pegs", err, &stderr); code != 1 {
 			t.Fatalf("interrupted %v: exit %d, want 1 (%v)", tt.args, code, err)
 		}
 		var got struct {
@@ -308,7 +310,7 @@ func TestHintOracleLevel(t *testing.T) {
 		stdout.Reset()
 		stderr.Reset()
 		err := run(context.Background(), []string{"hint", "--board", "triangle", "--goal", "any", "--start", tt.start, "--oracle", file}, &stdout, &stderr)
-		if code := exitCode(err, &stderr); code != tt.code {
+		if code := cli.ExitCode("pegs", err, &stderr); code != tt.code {
 			t.Errorf("hint --start %s with the oracle of start 1: exit %d, want %d (%v)", tt.start, code, tt.code, err)
 		}
 		if tt.code != 0 && !strings.Contains(stderr.String(), "is for the level that starts") {

@@ -8,34 +8,36 @@ import (
 	"io"
 	"path/filepath"
 
+	"pegs/cmd/internal/cli"
+
 	"pegs/report/build"
 	"pegs/search"
 )
 
 func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("report", "--out DIR [--quick|--full] [--seed S] [--workers N] [--mem SIZE]", stderr)
+	fs := cli.NewFlagSet("pegs", "report", "--out DIR [--quick|--full] [--seed S] [--workers N] [--mem SIZE]", stderr)
 	out := fs.String("out", "", "directory to write the report into (index.md, index.html, figures/, data/)")
 	quick := fs.Bool("quick", true, "the quick report: minutes on 2 cores")
 	full := fs.Bool("full", false, "add exact counts for every English start, the French starts, larger boards, a larger level pool and longer benchmarks (hours)")
 	seed := fs.Uint64("seed", 1, "seed of the generated levels")
-	var sf searchFlags
-	sf.register(fs, search.DefaultExhaustiveMemory)
-	if err := parse(fs, args); err != nil {
+	var sf cli.SearchFlags
+	sf.Register(fs, search.DefaultExhaustiveMemory)
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if *out == "" {
-		return usagef("--out DIR is required")
+		return cli.Usagef("--out DIR is required")
 	}
 	quickSet := false
 	fs.Visit(func(f *flag.Flag) { quickSet = quickSet || f.Name == "quick" })
 	if *full && quickSet && *quick {
-		return usagef("give --quick or --full, not both")
+		return cli.Usagef("give --quick or --full, not both")
 	}
-	budget, err := sf.load()
+	budget, err := sf.Load()
 	if err != nil {
 		return err
 	}
-	opt := build.Options{Full: *full, Seed: *seed, Workers: sf.workers, Memory: budget}
+	opt := build.Options{Full: *full, Seed: *seed, Workers: sf.Workers, Memory: budget}
 	if isTerminal(stderr) {
 		opt.Progress = func(step string) { fmt.Fprintf(stderr, "\r\033[K%s", step) }
 	}
@@ -46,7 +48,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	index := filepath.Join(*out, "index.html")
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "pegs: interrupted; the finished sections are in %s\n", index)
-		return reported{err}
+		return cli.Reported{Err: err}
 	}
 	if err != nil {
 		return err

@@ -7,31 +7,33 @@ import (
 	"net"
 	"strings"
 
+	"pegs/cmd/internal/cli"
+
 	"pegs/engine"
 	"pegs/report/serve"
 	"pegs/search"
 )
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("serve", "[--addr HOST:PORT] [--levels FILE ...] [--geometry G] [--mem SIZE] [--workers N]", stderr)
+	fs := cli.NewFlagSet("pegs", "serve", "[--addr HOST:PORT] [--levels FILE ...] [--geometry G] [--mem SIZE] [--workers N]", stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on; the default answers this machine only")
 	var packs fileList
 	fs.Var(&packs, "levels", "a level pack written by 'pegs generate' to offer after the classic levels; repeat for more")
 	geometry := fs.String("geometry", "square", "geometry of the --levels packs' boards that are board files: square, diagonal or triangular")
-	sf := searchFlags{many: true}
-	sf.register(fs, search.DefaultMemory)
-	if err := parse(fs, args); err != nil {
+	sf := cli.SearchFlags{Many: true}
+	sf.Register(fs, search.DefaultMemory)
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
-	budget, err := sf.load()
+	budget, err := sf.Load()
 	if err != nil {
 		return err
 	}
 	geom, err := engine.ParseGeometry(*geometry)
 	if err != nil {
-		return usageError{err: err}
+		return cli.UsageError{Err: err}
 	}
-	cfg := serve.Config{Memory: budget, Workers: sf.workers, Log: slog.New(slog.NewTextHandler(stderr, nil))}
+	cfg := serve.Config{Memory: budget, Workers: sf.Workers, Log: slog.New(slog.NewTextHandler(stderr, nil))}
 	for _, file := range packs {
 		p, err := serve.LoadPack(file, geom)
 		if err != nil {

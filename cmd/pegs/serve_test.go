@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"pegs/cmd/internal/cli"
 )
 
 // lockedBuffer is a buffer written by a command's goroutines and read by
@@ -74,7 +76,7 @@ func TestServe(t *testing.T) {
 	}
 	cancel()
 	err = <-done
-	if code := exitCode(err, &stderr); code != 0 {
+	if code := cli.ExitCode("pegs", err, &stderr); code != 0 {
 		t.Errorf("pegs serve stopped: exit %d (%v)", code, err)
 	}
 	if !regexp.MustCompile(`msg=stopped`).MatchString(stderr.String()) {

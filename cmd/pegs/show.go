@@ -4,23 +4,25 @@ import (
 	"context"
 	"io"
 
+	"pegs/cmd/internal/cli"
+
 	"pegs/report"
 )
 
 func runShow(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("show", "--board B [--start H,...|--position P]", stderr)
-	var bf boardFlags
-	var pf positionFlags
-	bf.register(fs)
-	pf.register(fs)
-	if err := parse(fs, args); err != nil {
+	fs := cli.NewFlagSet("pegs", "show", "--board B [--start H,...|--position P]", stderr)
+	var bf cli.BoardFlags
+	var pf cli.PositionFlags
+	bf.Register(fs)
+	pf.Register(fs)
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
-	b, err := bf.load()
+	b, err := bf.Load()
 	if err != nil {
 		return err
 	}
-	p, err := pf.load(b)
+	p, err := pf.Load(b)
 	if err != nil {
 		return err
 	}

@@ -6,31 +6,33 @@ import (
 	"io"
 	"time"
 
+	"pegs/cmd/internal/cli"
+
 	"pegs/engine"
 	"pegs/report"
 	"pegs/search"
 )
 
 func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("solve", "--board B (--start H,...|--position P) [--goal G] [--format text|json]", stderr)
-	var pf problemFlags
-	var sf searchFlags
-	pf.register(fs, true)
-	sf.register(fs, search.DefaultMemory)
+	fs := cli.NewFlagSet("pegs", "solve", "--board B (--start H,...|--position P) [--goal G] [--format text|json]", stderr)
+	var pf cli.ProblemFlags
+	var sf cli.SearchFlags
+	pf.Register(fs, true)
+	sf.Register(fs, search.DefaultMemory)
 	format := fs.String("format", "text", "output format: text or json")
 	metric := fs.String("metric", "jumps", "jumps: any solution, as jumps; moves: a solution with the fewest moves (a chain of jumps by one peg is one move), proved shortest")
-	if err := parse(fs, args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
-	b, start, goal, err := pf.load()
+	b, start, goal, err := pf.Load()
 	if err != nil {
 		return err
 	}
-	f, err := parseFormat(*format, report.Text, report.JSON)
+	f, err := cli.ParseFormat(*format, report.Text, report.JSON)
 	if err != nil {
 		return err
 	}
-	budget, err := sf.load()
+	budget, err := sf.Load()
 	if err != nil {
 		return err
 	}
@@ -40,22 +42,22 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case "moves":
 		byMoves = true
 		if goal.Kind == engine.FewestPegs {
-			return usagef("--metric moves needs a one-peg goal (any, center or a hole)")
+			return cli.Usagef("--metric moves needs a one-peg goal (any, center or a hole)")
 		}
 	default:
-		return usagef("--metric %q: want jumps or moves", *metric)
+		return cli.Usagef("--metric %q: want jumps or moves", *metric)
 	}
 	t0 := time.Now()
 	var sol search.Solution
 	if byMoves {
-		ms, err := search.FewestMoves(ctx, search.Problem{Board: b, Start: start, Goal: goal}, search.Options{Workers: sf.workers, Memory: budget, Progress: progress(stderr, "")})
+		ms, err := search.FewestMoves(ctx, search.Problem{Board: b, Start: start, Goal: goal}, search.Options{Workers: sf.Workers, Memory: budget, Progress: progress(stderr, "")})
 		if err != nil {
 			return err
 		}
 		sol = ms.Solution
 	} else {
 		var err error
-		sol, err = search.Decide(ctx, search.Problem{Board: b, Start: start, Goal: goal}, search.Options{Workers: sf.workers, Memory: budget, Progress: progress(stderr, "")})
+		sol, err = search.Decide(ctx, search.Problem{Board: b, Start: start, Goal: goal}, search.Options{Workers: sf.Workers, Memory: budget, Progress: progress(stderr, "")})
 		if err != nil {
 			return err
 		}

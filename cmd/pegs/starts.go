@@ -7,39 +7,41 @@ import (
 	"io"
 	"strings"
 
+	"pegs/cmd/internal/cli"
+
 	"pegs/report"
 	"pegs/search"
 )
 
 func runStarts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("starts", "--board B [--goal any|complement|all] [--workers N] [--mem SIZE] [--format F]", stderr)
-	var bf boardFlags
-	bf.register(fs)
+	fs := cli.NewFlagSet("pegs", "starts", "--board B [--goal any|complement|all] [--workers N] [--mem SIZE] [--format F]", stderr)
+	var bf cli.BoardFlags
+	bf.Register(fs)
 	goalFlag := fs.String("goal", "all", "what the board picture marks: any (one peg anywhere), complement (one peg in the start hole) or all (both)")
-	var sf searchFlags
-	sf.register(fs, search.DefaultExhaustiveMemory)
+	var sf cli.SearchFlags
+	sf.Register(fs, search.DefaultExhaustiveMemory)
 	format := fs.String("format", "text", "output format: text, markdown, csv or json")
-	if err := parse(fs, args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
-	b, err := bf.load()
+	b, err := bf.Load()
 	if err != nil {
 		return err
 	}
 	switch *goalFlag {
 	case "any", "complement", "all":
 	default:
-		return usagef("--goal %q: want any, complement or all", *goalFlag)
+		return cli.Usagef("--goal %q: want any, complement or all", *goalFlag)
 	}
-	f, err := parseFormat(*format)
+	f, err := cli.ParseFormat(*format)
 	if err != nil {
 		return err
 	}
-	budget, err := sf.load()
+	budget, err := sf.Load()
 	if err != nil {
 		return err
 	}
-	opt := search.Options{Workers: sf.workers, Memory: budget, Progress: progress(stderr, "starts: ")}
+	opt := search.Options{Workers: sf.Workers, Memory: budget, Progress: progress(stderr, "starts: ")}
 	results, err := search.Starts(ctx, b, opt, func(r search.StartResult) {
 		if isTerminal(stderr) {
 			fmt.Fprintf(stderr, "\rstart %s done%s\n", b.Label(r.Hole), strings.Repeat(" ", 40))
@@ -56,7 +58,7 @@ func runStarts(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return werr
 	}
 	if interrupted {
-		return reported{err}
+		return cli.Reported{Err: err}
 	}
 	return err
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"strconv"
@@ -80,22 +80,22 @@ func TestParseMem(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			got, err := parseMem(tt.in)
+			got, err := ParseMem(tt.in)
 			if tt.want == 0 {
 				want := `--mem: bad size ` + strconv.Quote(tt.in) + `: want a positive number with a unit, such as 512MiB or 4GiB`
 				if err == nil || err.Error() != want {
-					t.Errorf("parseMem(%q) = %d, %v; want error %q", tt.in, got, err, want)
+					t.Errorf("ParseMem(%q) = %d, %v; want error %q", tt.in, got, err, want)
 				}
 				return
 			}
 			if err != nil || got != tt.want {
-				t.Errorf("parseMem(%q) = %d, %v; want %d", tt.in, got, err, tt.want)
+				t.Errorf("ParseMem(%q) = %d, %v; want %d", tt.in, got, err, tt.want)
 			}
 		})
 	}
 }
 
-// FuzzParseMem checks that parseMem never panics, that what it accepts is
+// FuzzParseMem checks that ParseMem never panics, that what it accepts is
 // in range, and that an accepted size reads back: exactly as a number of
 // bytes, and within humanize's rounding as humanize.IBytes writes it (below
 // a PiB, the largest unit --mem takes being TiB).
@@ -104,26 +104,26 @@ func FuzzParseMem(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		n, err := parseMem(s)
+		n, err := ParseMem(s)
 		if err != nil {
 			if strings.Count(err.Error(), "\n") > 0 {
-				t.Fatalf("parseMem(%q): error of several lines: %v", s, err)
+				t.Fatalf("ParseMem(%q): error of several lines: %v", s, err)
 			}
 			return
 		}
 		if n < 1 || n > 1<<62 {
-			t.Fatalf("parseMem(%q) = %d, out of range", s, n)
+			t.Fatalf("ParseMem(%q) = %d, out of range", s, n)
 		}
-		if back, err := parseMem(strconv.FormatInt(n, 10)); err != nil || back != n {
-			t.Fatalf("parseMem(%q) = %d, but parseMem(\"%d\") = %d, %v", s, n, n, back, err)
+		if back, err := ParseMem(strconv.FormatInt(n, 10)); err != nil || back != n {
+			t.Fatalf("ParseMem(%q) = %d, but ParseMem(\"%d\") = %d, %v", s, n, n, back, err)
 		}
 		if n >= 1<<50 {
 			return
 		}
 		h := humanize.IBytes(uint64(n))
-		back, err := parseMem(h)
+		back, err := ParseMem(h)
 		if err != nil || back < n-n/16 || back > n+n/16 {
-			t.Fatalf("parseMem(%q) = %d, written %q, read back as %d, %v", s, n, h, back, err)
+			t.Fatalf("ParseMem(%q) = %d, written %q, read back as %d, %v", s, n, h, back, err)
 		}
 	})
 }

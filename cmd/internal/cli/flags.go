@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -15,54 +15,54 @@ import (
 	"pegs/report"
 )
 
-// newFlagSet returns a flag set for one subcommand that reports errors
+// NewFlagSet returns a flag set for one subcommand that reports errors
 // instead of exiting.
-func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
+func NewFlagSet(prog, name, usage string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: pegs %s %s\n\nFlags:\n", name, usage)
+		fmt.Fprintf(stderr, "Usage: %s %s %s\n\nFlags:\n", prog, name, usage)
 		fs.PrintDefaults()
 	}
 	return fs
 }
 
-// parse parses args and turns flag errors into usage errors.
-func parse(fs *flag.FlagSet, args []string) error {
+// Parse parses args and turns flag errors into usage errors.
+func Parse(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
 		}
-		return usageError{err: err, printed: true}
+		return UsageError{Err: err, Printed: true}
 	}
 	if fs.NArg() > 0 {
-		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
+		return Usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
 	}
 	return nil
 }
 
-// boardFlags select a board: a built-in name or @FILE with a geometry.
-type boardFlags struct {
+// BoardFlags select a board: a built-in name or @FILE with a geometry.
+type BoardFlags struct {
 	board, geometry string
 }
 
-func (f *boardFlags) register(fs *flag.FlagSet) {
+func (f *BoardFlags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.board, "board", "english", "board: english, french, triangle, triangle:N (N=4..10), diamond, wiegleb, or @FILE (a picture: 'o' or '.' per hole)")
 	fs.StringVar(&f.geometry, "geometry", "square", "geometry of a board read from @FILE: square, diagonal (square with diagonal jumps) or triangular")
 }
 
-func (f *boardFlags) load() (*engine.Board, error) {
+func (f *BoardFlags) Load() (*engine.Board, error) {
 	name, isFile := strings.CutPrefix(f.board, "@")
 	if !isFile {
 		b, err := engine.Lookup(name)
 		if err != nil {
-			return nil, usageError{err: err}
+			return nil, UsageError{Err: err}
 		}
 		return b, nil
 	}
 	g, err := engine.ParseGeometry(f.geometry)
 	if err != nil {
-		return nil, usageError{err: err}
+		return nil, UsageError{Err: err}
 	}
 	text, err := os.ReadFile(name)
 	if err != nil {
@@ -70,34 +70,34 @@ func (f *boardFlags) load() (*engine.Board, error) {
 	}
 	b, err := engine.Parse(name, string(text), g)
 	if err != nil {
-		return nil, usagef("board %s: %w", name, err)
+		return nil, Usagef("board %s: %w", name, err)
 	}
 	return b, nil
 }
 
-// positionFlags select a position: --start (holes to vacate) or --position
+// PositionFlags select a position: --start (holes to vacate) or --position
 // (a picture or @FILE); neither means the board's usual start.
-type positionFlags struct {
-	start, position string
+type PositionFlags struct {
+	Start, Position string
 }
 
-func (f *positionFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.start, "start", "", "start with the full board less these holes, such as d4 or 1,6")
-	fs.StringVar(&f.position, "position", "", "position as a picture ('o' peg, '.' empty, one per hole in reading order; spaces ignored) or @FILE")
+func (f *PositionFlags) Register(fs *flag.FlagSet) {
+	fs.StringVar(&f.Start, "start", "", "start with the full board less these holes, such as d4 or 1,6")
+	fs.StringVar(&f.Position, "position", "", "position as a picture ('o' peg, '.' empty, one per hole in reading order; spaces ignored) or @FILE")
 }
 
-func (f *positionFlags) load(b *engine.Board) (engine.Position, error) {
+func (f *PositionFlags) Load(b *engine.Board) (engine.Position, error) {
 	switch {
-	case f.start != "" && f.position != "":
-		return 0, usagef("give --start or --position, not both")
-	case f.start != "":
-		p, err := b.Vacate(f.start)
+	case f.Start != "" && f.Position != "":
+		return 0, Usagef("give --start or --position, not both")
+	case f.Start != "":
+		p, err := b.Vacate(f.Start)
 		if err != nil {
-			return 0, usagef("--start: %w", err)
+			return 0, Usagef("--start: %w", err)
 		}
 		return p, nil
-	case f.position != "":
-		text := f.position
+	case f.Position != "":
+		text := f.Position
 		if name, ok := strings.CutPrefix(text, "@"); ok {
 			data, err := os.ReadFile(name)
 			if err != nil {
@@ -107,34 +107,34 @@ func (f *positionFlags) load(b *engine.Board) (engine.Position, error) {
 		}
 		p, err := b.ParsePosition(text)
 		if err != nil {
-			return 0, usagef("--position: %w", err)
+			return 0, Usagef("--position: %w", err)
 		}
 		return p, nil
 	}
 	return b.Start(), nil
 }
 
-// parseGoal reads --goal for board b.
-func parseGoal(b *engine.Board, s string) (engine.Goal, error) {
+// ParseGoal reads --goal for board b.
+func ParseGoal(b *engine.Board, s string) (engine.Goal, error) {
 	g, err := b.ParseGoal(s)
 	if err != nil {
-		return g, usageError{err: err}
+		return g, UsageError{Err: err}
 	}
 	return g, nil
 }
 
-// defaultGoal is "center" where the board has a centre, else "any".
-func defaultGoal(b *engine.Board) string {
+// DefaultGoal is "center" where the board has a centre, else "any".
+func DefaultGoal(b *engine.Board) string {
 	if _, ok := b.Centre(); ok {
 		return "center"
 	}
 	return "any"
 }
 
-func parseFormat(s string, allowed ...report.Format) (report.Format, error) {
+func ParseFormat(s string, allowed ...report.Format) (report.Format, error) {
 	f, err := report.ParseFormat(s)
 	if err != nil {
-		return 0, usageError{err: err}
+		return 0, UsageError{Err: err}
 	}
 	if len(allowed) > 0 {
 		for _, a := range allowed {
@@ -146,12 +146,12 @@ func parseFormat(s string, allowed ...report.Format) (report.Format, error) {
 		for i, a := range allowed {
 			names[i] = a.String()
 		}
-		return 0, usagef("--format %s is not offered here (want %s)", s, strings.Join(names, " or "))
+		return 0, Usagef("--format %s is not offered here (want %s)", s, strings.Join(names, " or "))
 	}
 	return f, nil
 }
 
-// limitHeap asks the garbage collector to keep the heap near the search's
+// LimitHeap asks the garbage collector to keep the heap near the search's
 // budget, and, unless the command runs many small searches, to collect
 // early: a big search's arrays hold no pointers, so frequent collections
 // cost little and freed layers are reused sooner (English full analysis:
@@ -161,7 +161,7 @@ func parseFormat(s string, allowed ...report.Format) (report.Format, error) {
 // heap's soft limit is the budget and a sixteenth: with an eighth (and
 // 256 MiB), the French c1 run at --mem 5.75GiB peaked at 6.07 GiB of RSS,
 // freed memory kept; with a sixteenth (and 128 MiB), 5.97 GiB.
-func limitHeap(budget int64, many bool) {
+func LimitHeap(budget int64, many bool) {
 	debug.SetMemoryLimit(budget + budget/16 + 128<<20)
 	if !many {
 		debug.SetGCPercent(25)
@@ -179,12 +179,12 @@ var memUnits = map[string]string{
 	"k": "kib", "m": "mib", "g": "gib", "t": "tib",
 }
 
-// parseMem reads --mem: a decimal number (digits with an optional point,
+// ParseMem reads --mem: a decimal number (digits with an optional point,
 // such as 5.75), an optional space and an optional unit, in any case: B,
 // KiB, MiB, GiB, TiB (binary), KB, MB, GB, TB (decimal), or K, M, G, T
 // (binary, as KiB...TiB). The size must be 1 byte to 2^62 bytes; a
 // fraction of a byte is dropped.
-func parseMem(s string) (int64, error) {
+func ParseMem(s string) (int64, error) {
 	t := strings.TrimSpace(s)
 	digits := strings.IndexFunc(t, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
 	if digits < 0 {
@@ -199,24 +199,24 @@ func parseMem(s string) (int64, error) {
 			return int64(n), nil
 		}
 	}
-	return 0, usagef("--mem: bad size %q: want a positive number with a unit, such as 512MiB or 4GiB", s)
+	return 0, Usagef("--mem: bad size %q: want a positive number with a unit, such as 512MiB or 4GiB", s)
 }
 
-// problemFlags select a board, a position on it and a goal.
-type problemFlags struct {
-	boardFlags
-	positionFlags
+// ProblemFlags select a board, a position on it and a goal.
+type ProblemFlags struct {
+	BoardFlags
+	PositionFlags
 	goal       string
 	allowFewer bool // whether --goal fewest is accepted
 }
 
-func (f *problemFlags) register(fs *flag.FlagSet, allowFewest bool) {
-	f.boardFlags.register(fs)
-	f.positionFlags.register(fs)
-	f.registerGoal(fs, allowFewest)
+func (f *ProblemFlags) Register(fs *flag.FlagSet, allowFewest bool) {
+	f.BoardFlags.Register(fs)
+	f.PositionFlags.Register(fs)
+	f.RegisterGoal(fs, allowFewest)
 }
 
-func (f *problemFlags) registerGoal(fs *flag.FlagSet, allowFewest bool) {
+func (f *ProblemFlags) RegisterGoal(fs *flag.FlagSet, allowFewest bool) {
 	f.allowFewer = allowFewest
 	usage := "goal: any, center or a hole (default center where the board has one, else any)"
 	if allowFewest {
@@ -225,77 +225,77 @@ func (f *problemFlags) registerGoal(fs *flag.FlagSet, allowFewest bool) {
 	fs.StringVar(&f.goal, "goal", "", usage)
 }
 
-// loadGoal reads --goal for board b, applying the default.
-func (f *problemFlags) loadGoal(b *engine.Board) (engine.Goal, error) {
+// LoadGoal reads --goal for board b, applying the default.
+func (f *ProblemFlags) LoadGoal(b *engine.Board) (engine.Goal, error) {
 	s := f.goal
 	if s == "" {
-		s = defaultGoal(b)
+		s = DefaultGoal(b)
 	}
-	g, err := parseGoal(b, s)
+	g, err := ParseGoal(b, s)
 	if err != nil {
 		return g, err
 	}
 	if g.Kind == engine.FewestPegs && !f.allowFewer {
-		return g, usagef("--goal fewest: this command needs a one-peg goal (any, center or a hole)")
+		return g, Usagef("--goal fewest: this command needs a one-peg goal (any, center or a hole)")
 	}
 	return g, nil
 }
 
-// loadBoardGoal returns the board and the goal, for commands that read
+// LoadBoardGoal returns the board and the goal, for commands that read
 // positions their own way.
-func (f *problemFlags) loadBoardGoal() (*engine.Board, engine.Goal, error) {
-	b, err := f.boardFlags.load()
+func (f *ProblemFlags) LoadBoardGoal() (*engine.Board, engine.Goal, error) {
+	b, err := f.BoardFlags.Load()
 	if err != nil {
 		return nil, engine.Goal{}, err
 	}
-	g, err := f.loadGoal(b)
+	g, err := f.LoadGoal(b)
 	return b, g, err
 }
 
-// load returns the board, the position (which must hold a peg) and the goal.
-func (f *problemFlags) load() (*engine.Board, engine.Position, engine.Goal, error) {
-	b, err := f.boardFlags.load()
+// Load returns the board, the position (which must hold a peg) and the goal.
+func (f *ProblemFlags) Load() (*engine.Board, engine.Position, engine.Goal, error) {
+	b, err := f.BoardFlags.Load()
 	if err != nil {
 		return nil, 0, engine.Goal{}, err
 	}
-	p, err := f.positionFlags.load(b)
+	p, err := f.PositionFlags.Load(b)
 	if err != nil {
 		return nil, 0, engine.Goal{}, err
 	}
 	if p == 0 {
-		return nil, 0, engine.Goal{}, usagef("the position has no pegs")
+		return nil, 0, engine.Goal{}, Usagef("the position has no pegs")
 	}
-	g, err := f.loadGoal(b)
+	g, err := f.LoadGoal(b)
 	return b, p, g, err
 }
 
-// searchFlags set the worker count and memory budget of a search.
-type searchFlags struct {
-	workers int
+// SearchFlags set the worker count and memory budget of a search.
+type SearchFlags struct {
+	Workers int
 	mem     string
-	// many reports a command that runs many small searches (generate):
+	// Many reports a command that runs many small searches (generate):
 	// it keeps the collector's default pace, which costs it less time;
 	// the memory limit still holds.
-	many bool
+	Many bool
 }
 
-// register adds --workers and --mem, whose default is mem bytes (one of
+// Register adds --workers and --mem, whose default is mem bytes (one of
 // search's default budgets).
-func (f *searchFlags) register(fs *flag.FlagSet, mem int64) {
-	fs.IntVar(&f.workers, "workers", 0, "worker goroutines (default: one per CPU)")
+func (f *SearchFlags) Register(fs *flag.FlagSet, mem int64) {
+	fs.IntVar(&f.Workers, "workers", 0, "worker goroutines (default: one per CPU)")
 	fs.StringVar(&f.mem, "mem", humanize.IBytes(uint64(mem)), "memory budget; a search stops with a message before passing it")
 }
 
-// load checks the flags and returns the budget in bytes; it also asks the
+// Load checks the flags and returns the budget in bytes; it also asks the
 // garbage collector to keep the heap near the budget.
-func (f *searchFlags) load() (int64, error) {
-	if f.workers < 0 {
-		return 0, usagef("--workers must be positive")
+func (f *SearchFlags) Load() (int64, error) {
+	if f.Workers < 0 {
+		return 0, Usagef("--workers must be positive")
 	}
-	budget, err := parseMem(f.mem)
+	budget, err := ParseMem(f.mem)
 	if err != nil {
 		return 0, err
 	}
-	limitHeap(budget, f.many)
+	LimitHeap(budget, f.Many)
 	return budget, nil
 }

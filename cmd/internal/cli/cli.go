@@ -1,0 +1,83 @@
+// Package cli is what the pegs commands share of their command lines: the
+// flags that pick a board, a position, a goal and a search's budget, the
+// explore command's flags, and how an error becomes one line and an exit
+// status. Commands parse flags with it and call the packages that work.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/dustin/go-humanize"
+
+	"pegs/search"
+)
+
+// ExitCode prints err as one line after prog's name and maps it to an
+// exit status: 0 for success, 2 for usage errors, 1 for everything else.
+func ExitCode(prog string, err error, stderr io.Writer) int {
+	if err == nil {
+		return 0
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	var r Reported
+	if errors.As(err, &r) {
+		return 1
+	}
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(stderr, prog+": interrupted")
+		return 1
+	}
+	var ue UsageError
+	if errors.As(err, &ue) {
+		if !ue.Printed {
+			fmt.Fprintln(stderr, prog+":", Message(err))
+		}
+		return 2
+	}
+	fmt.Fprintln(stderr, prog+":", Message(err))
+	return 1
+}
+
+// OneLine returns s with its runs of white space, line breaks too, as
+// single spaces.
+func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// Message returns err as one line; a search's memory refusal names the
+// flag that sets the budget.
+func Message(err error) string {
+	s := err.Error()
+	if me, ok := errors.AsType[*search.MemoryError](err); ok {
+		budget := humanize.IBytes(uint64(me.Budget))
+		s = strings.Replace(s, "(budget "+budget+")", "(budget "+budget+", set with --mem)", 1)
+	}
+	return OneLine(s)
+}
+
+// Reported marks a failure the command has already told the user about
+// (an interruption, and where what finished went): exit status 1, nothing
+// more printed.
+type Reported struct{ Err error }
+
+func (r Reported) Error() string { return r.Err.Error() }
+func (r Reported) Unwrap() error { return r.Err }
+
+// UsageError marks an error in the command line: exit status 2.
+type UsageError struct {
+	Err     error
+	Printed bool // the flag package already printed it
+}
+
+func (u UsageError) Error() string { return u.Err.Error() }
+func (u UsageError) Unwrap() error { return u.Err }
+
+// Usagef returns a usage error with a formatted message.
+func Usagef(format string, args ...any) error {
+	return UsageError{Err: fmt.Errorf(format, args...)}
+}
