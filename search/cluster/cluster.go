@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/bits"
+	"math/rand/v2"
 	"net"
 	"path/filepath"
 	"strings"
@@ -14,9 +15,13 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local" // local storage, for Prism
+	jobpb "github.com/apache/beam/sdks/v2/go/pkg/beam/model/jobmanagement_v1"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/jobopts"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/universal"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
 
 	"pegs/engine"
 	"pegs/search"
@@ -210,7 +215,7 @@ func Run(ctx context.Context, prob search.Problem, opt Options) (*Result, error)
 			p = part.Part{Keys: []uint64{startKey}, Vals: []exact.U128{{Lo: 1}}}
 		}
 		path := spec.path(kindFwd, p0, t)
-		if err := part.Write(ctx, st.fs, path, p); err != nil {
+		if err := part.Write(ctx, st.fs, path, spec.header(kindFwd, p0, t), p); err != nil {
 			return nil, err
 		}
 		first = append(first, path)
@@ -276,18 +281,80 @@ func removeRun(ctx context.Context, fs filesystem.Interface, dir string) {
 	}
 }
 
-// execute runs pipeline p on opt's runner and waits for it.
+// execute runs pipeline p on opt's runner and waits for it. Cancelled, it
+// cancels the job on its job server and waits for it to stop: the Beam
+// SDK's own wait, cancelled, leaves the job running (and Prism's workers
+// panic on the broken streams), so the SDK waits uncancelled here.
 func execute(ctx context.Context, opt Options, p *beam.Pipeline) error {
-	// The Beam SDK reads its job options from flags of its own.
-	*jobopts.Endpoint = opt.Endpoint
-	*jobopts.EnvironmentType = opt.Environment
-	var err error
-	if opt.Runner == "universal" {
-		_, err = universal.Execute(ctx, p)
-	} else {
-		_, err = prism.Execute(ctx, p)
+	endpoint, env := opt.Endpoint, opt.Environment
+	if opt.Runner != "universal" {
+		port, err := freePort()
+		if err != nil {
+			return err
+		}
+		if _, err := prism.CreateJobServer(context.Background(), prism.Options{Port: port}); err != nil {
+			return fmt.Errorf("starting Prism: %w", err)
+		}
+		endpoint = fmt.Sprintf("localhost:%d", port)
+		if env == "" {
+			env = "loopback"
+		}
 	}
-	return err
+	// The Beam SDK reads its job options from flags of its own.
+	name := fmt.Sprintf("pegs-%016x", rand.Uint64())
+	*jobopts.Endpoint, *jobopts.EnvironmentType, *jobopts.JobName = endpoint, env, name
+	done := make(chan error, 1)
+	go func() {
+		_, err := universal.Execute(context.WithoutCancel(ctx), p)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	if err := cancelJob(endpoint, name); err != nil {
+		return fmt.Errorf("%w (cancelling the job: %w)", ctx.Err(), err)
+	}
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+	}
+	return ctx.Err()
+}
+
+// freePort returns a TCP port free on this machine a moment ago.
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "localhost:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// cancelJob cancels the jobs named name on the job server at endpoint.
+func cancelJob(endpoint, name string) error {
+	conn, err := grpc.NewClient(endpoint, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c := jobpb.NewJobServiceClient(conn)
+	jobs, err := c.GetJobs(ctx, &jobpb.GetJobsRequest{})
+	if err != nil {
+		return err
+	}
+	for _, j := range jobs.GetJobInfo() {
+		if j.GetJobName() == name {
+			if _, err := c.Cancel(ctx, &jobpb.CancelJobRequest{JobId: j.GetJobId()}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // pipeline builds the run's pipeline from the first layer's partitions
@@ -353,7 +420,7 @@ func (s Spec) analysis(ctx context.Context, st *step, prob search.Problem, opt O
 		}
 		if !opt.ReachableOnly {
 			for t := range parts {
-				w, err := part.Read(ctx, st.fs, s.path(kindWin, pegs, t))
+				w, err := part.Read(ctx, st.fs, s.path(kindWin, pegs, t), s.header(kindWin, pegs, t))
 				if err != nil {
 					return nil, err
 				}
@@ -374,7 +441,7 @@ func (s Spec) analysis(ctx context.Context, st *step, prob search.Problem, opt O
 		a.Games.Set(games)
 	}
 	for t := range parts {
-		l, err := part.Read(ctx, st.fs, s.path(kindFwd, 1, t))
+		l, err := part.Read(ctx, st.fs, s.path(kindFwd, 1, t), s.header(kindFwd, 1, t))
 		if err != nil {
 			return nil, err
 		}
@@ -382,7 +449,8 @@ func (s Spec) analysis(ctx context.Context, st *step, prob search.Problem, opt O
 			a.CountFinish(prob, st.gen.Group, key.Unmix(k), l.Vals[i].Big())
 		}
 	}
-	c, err := part.Read(ctx, st.fs, s.path(kindChance, p0, part.Of(startKey, uint(s.Bits))))
+	ts := part.Of(startKey, uint(s.Bits))
+	c, err := part.Read(ctx, st.fs, s.path(kindChance, p0, ts), s.header(kindChance, p0, ts))
 	if err != nil {
 		return nil, err
 	}

@@ -17,6 +17,7 @@ import (
 	"pegs/search/internal/layered"
 	"pegs/search/internal/memory"
 	"pegs/search/internal/movegen"
+	"pegs/search/internal/spill"
 )
 
 // Spec is what every step of a run needs to rebuild its problem on a
@@ -64,15 +65,37 @@ func (s Spec) problem() (search.Problem, *movegen.Gen, error) {
 	return prob, movegen.New(b, group), nil
 }
 
-// Paths of a run's files under its directory: a layer's partitions, the
-// buckets of children (or parents) for a partition from another, and a
-// forward partition's stats.
+// Files of a run under its directory: a layer's partitions, the buckets
+// of children (or parents) for a partition from another, and a forward
+// partition's stats; each partition file with the spill header it holds.
 func (s Spec) path(kind string, pegs, t int) string {
 	return fmt.Sprintf("%s/%s/%02d/p%04d", s.Dir, kind, pegs, t)
 }
 
+func (s Spec) header(kind string, pegs, t int) spill.Header {
+	h := spill.Header{Kind: spill.LayerFile, Counts: true, Pegs: pegs, Partition: t, Partitions: 1 << s.Bits}
+	if kind == kindWin {
+		h.Kind, h.Counts = spill.WinnableFile, false
+	}
+	return h
+}
+
 func (s Spec) bucket(kind string, pegs, target, from int) string {
 	return fmt.Sprintf("%s/%s/%02d/b%04d-%04d", s.Dir, kind, pegs, target, from)
+}
+
+// bucketHeader is the spill header of a bucket (a run) named by
+// Spec.bucket.
+func (s Spec) bucketHeader(kind string, pegs int, path string) (spill.Header, error) {
+	var target, from int
+	i := strings.LastIndex(path, "/b")
+	if i < 0 {
+		return spill.Header{}, fmt.Errorf("%s: not a bucket", path)
+	}
+	if _, err := fmt.Sscanf(path[i+2:], "%d-%d", &target, &from); err != nil {
+		return spill.Header{}, fmt.Errorf("%s: not a bucket: %w", path, err)
+	}
+	return spill.Header{Kind: spill.RunFile, Counts: kind == kindFwd, Pegs: pegs, Partition: target, Partitions: 1 << s.Bits, Source: from}, nil
 }
 
 func (s Spec) statsPath(pegs, t int) string {

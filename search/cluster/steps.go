@@ -53,7 +53,7 @@ func (f *expandFn) ProcessElement(ctx context.Context, ref string, emit func(int
 	if err != nil {
 		return err
 	}
-	p, err := part.Read(ctx, f.st.fs, ref)
+	p, err := part.Read(ctx, f.st.fs, ref, f.S.header(kindFwd, f.Pegs, src))
 	if err != nil {
 		return err
 	}
@@ -91,7 +91,11 @@ func (s Spec) emitBuckets(ctx context.Context, st *step, kind string, pegs, src 
 			b.Vals = p.Vals[lo:hi]
 		}
 		path := s.bucket(kind, pegs, t, src)
-		if err := part.Write(ctx, st.fs, path, b); err != nil {
+		h, err := s.bucketHeader(kind, pegs, path)
+		if err != nil {
+			return err
+		}
+		if err := part.Write(ctx, st.fs, path, h, b); err != nil {
 			return err
 		}
 		emit(t, path)
@@ -128,7 +132,11 @@ func (f *mergeFn) ProcessElement(ctx context.Context, t int, refs func(*string) 
 		if ref == "" {
 			continue
 		}
-		b, err := part.Read(ctx, f.st.fs, ref)
+		h, err := f.S.bucketHeader(kindFwd, f.Pegs, ref)
+		if err != nil {
+			return err
+		}
+		b, err := part.Read(ctx, f.st.fs, ref, h)
 		if err != nil {
 			return err
 		}
@@ -151,7 +159,7 @@ func (f *mergeFn) ProcessElement(ctx context.Context, t int, refs func(*string) 
 		out.Vals = append(out.Vals, r.v)
 	}
 	path := f.S.path(kindFwd, f.Pegs, t)
-	if err := part.Write(ctx, f.st.fs, path, out); err != nil {
+	if err := part.Write(ctx, f.st.fs, path, f.S.header(kindFwd, f.Pegs, t), out); err != nil {
 		return err
 	}
 	emit(path)
@@ -177,7 +185,7 @@ func (f *goalFn) ProcessElement(ctx context.Context, ref string, emit func(strin
 	if err != nil {
 		return err
 	}
-	p, err := part.Read(ctx, f.st.fs, ref)
+	p, err := part.Read(ctx, f.st.fs, ref, f.S.header(kindFwd, 1, t))
 	if err != nil {
 		return err
 	}
@@ -190,7 +198,7 @@ func (f *goalFn) ProcessElement(ctx context.Context, ref string, emit func(strin
 		}
 	}
 	path := f.S.path(kindWin, 1, t)
-	if err := part.Write(ctx, f.st.fs, path, part.Part{Keys: keys}); err != nil {
+	if err := part.Write(ctx, f.st.fs, path, f.S.header(kindWin, 1, t), part.Part{Keys: keys}); err != nil {
 		return err
 	}
 	emit(path)
@@ -219,7 +227,7 @@ func (f *parentsFn) ProcessElement(ctx context.Context, ref string, emit func(in
 	if err != nil {
 		return err
 	}
-	p, err := part.Read(ctx, f.st.fs, ref)
+	p, err := part.Read(ctx, f.st.fs, ref, f.S.header(kindWin, f.Pegs, src))
 	if err != nil {
 		return err
 	}
@@ -259,7 +267,11 @@ func (f *winMergeFn) ProcessElement(ctx context.Context, t int, refs func(*strin
 		if ref == "" {
 			continue
 		}
-		b, err := part.Read(ctx, f.st.fs, ref)
+		h, err := f.S.bucketHeader(kindWin, f.Pegs, ref)
+		if err != nil {
+			return err
+		}
+		b, err := part.Read(ctx, f.st.fs, ref, h)
 		if err != nil {
 			return err
 		}
@@ -269,14 +281,14 @@ func (f *winMergeFn) ProcessElement(ctx context.Context, t int, refs func(*strin
 	if len(keys) > 0 {
 		slices.Sort(keys)
 		keys = slices.Compact(keys)
-		reach, err := part.Read(ctx, f.st.fs, f.S.path(kindFwd, f.Pegs, t))
+		reach, err := part.Read(ctx, f.st.fs, f.S.path(kindFwd, f.Pegs, t), f.S.header(kindFwd, f.Pegs, t))
 		if err != nil {
 			return err
 		}
 		win = key.Intersect(keys, reach.Keys)
 	}
 	path := f.S.path(kindWin, f.Pegs, t)
-	if err := part.Write(ctx, f.st.fs, path, part.Part{Keys: win}); err != nil {
+	if err := part.Write(ctx, f.st.fs, path, f.S.header(kindWin, f.Pegs, t), part.Part{Keys: win}); err != nil {
 		return err
 	}
 	emit(path)
@@ -304,7 +316,7 @@ func (f *chanceFn) ProcessElement(ctx context.Context, ref string, prev func(*st
 	if err != nil {
 		return err
 	}
-	p, err := part.Read(ctx, f.st.fs, ref)
+	p, err := part.Read(ctx, f.st.fs, ref, f.S.header(kindWin, f.Pegs, t))
 	if err != nil {
 		return err
 	}
@@ -319,7 +331,11 @@ func (f *chanceFn) ProcessElement(ctx context.Context, ref string, prev func(*st
 		slices.Sort(refs) // partition order: key order
 		below = []uint64{}
 		for _, r := range refs {
-			b, err := part.Read(ctx, f.st.fs, r)
+			u, err := partOf(r)
+			if err != nil {
+				return err
+			}
+			b, err := part.Read(ctx, f.st.fs, r, f.S.header(kindChance, f.Pegs-1, u))
 			if err != nil {
 				return err
 			}
@@ -334,7 +350,7 @@ func (f *chanceFn) ProcessElement(ctx context.Context, ref string, prev func(*st
 		}
 	}
 	path := f.S.path(kindChance, f.Pegs, t)
-	if err := part.Write(ctx, f.st.fs, path, out); err != nil {
+	if err := part.Write(ctx, f.st.fs, path, f.S.header(kindChance, f.Pegs, t), out); err != nil {
 		return err
 	}
 	emit(path)

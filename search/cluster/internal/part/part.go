@@ -1,41 +1,30 @@
-// Package part reads and writes the pipeline's layer partitions: files of
-// sorted mixed keys, each with an optional 128-bit value (a path count or
-// a random-play chance), on any filesystem Beam's registry knows.
+// Package part moves the pipeline's layer partitions between memory and
+// any filesystem Beam's registry knows: each file is in the layer-partition
+// format of package spill (its reading and writing stay there), a sorted
+// run of mixed keys, each with an optional 128-bit value (a path count, or
+// a random-play chance in the chance layers).
 //
-// # Format
-//
-// A partition file is the magic "PEGSPRT1", a flags byte (bit 0: values
-// follow the keys), the key count as a uvarint, the keys as uvarint gaps
-// from the one before (the first from zero), then, with values, each key's
-// value as two little-endian uint64 words (low, high), and last the
-// CRC-32 (IEEE) of everything before it, little-endian. A file is written
-// under a temporary name and renamed into place where the filesystem can
-// rename, so a reader sees a whole file or none, and a step that runs again
-// rewrites the same file.
-//
-// A position's partition is the top bits of its mixed key (Of), so a
-// layer's partitions in order are its sorted keys.
+// On local storage a file is written by spill itself (temporary name,
+// sync, rename). Elsewhere (gs://, s3://) it is written to a local
+// temporary file by spill and copied to its name, which object stores make
+// visible whole on close; so a reader sees a whole file or none, and a
+// step that runs again rewrites the same file.
 package part
 
 import (
-	"bufio"
 	"context"
-	"encoding/binary"
-	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 
 	"pegs/search/internal/exact"
+	"pegs/search/internal/spill"
 )
-
-const magic = "PEGSPRT1"
-
-// ErrCorrupt is what a partition file that fails its checks is.
-var ErrCorrupt = errors.New("corrupt partition file")
 
 // Part is one partition's positions: sorted mixed keys and, if not nil,
 // a value for each.
@@ -44,13 +33,9 @@ type Part struct {
 	Vals []exact.U128
 }
 
-// Of returns the partition, of 1<<bits, of mixed key k: its top bits.
-func Of(k uint64, bits uint) int {
-	if bits == 0 {
-		return 0
-	}
-	return int(k >> (64 - bits))
-}
+// Of returns the partition, of 1<<bits, of mixed key k: its top bits (as
+// spill.PartitionOf).
+func Of(k uint64, bits uint) int { return spill.PartitionOf(k, 1<<bits) }
 
 // Split returns the bounds of the partitions (of 1<<bits) of sorted keys:
 // partition t is keys[b[t]:b[t+1]].
@@ -68,14 +53,53 @@ func Split(keys []uint64, bits uint) []int {
 	return b
 }
 
-// Write writes p to path on fs under a temporary name and renames it into
-// place (where fs cannot rename, it writes path directly, which object
-// stores make visible whole on close).
-func Write(ctx context.Context, fs filesystem.Interface, path string, p Part) error {
-	if p.Vals != nil && len(p.Vals) != len(p.Keys) {
+// Write writes p, the records of header h, to path on fs.
+func Write(ctx context.Context, fs filesystem.Interface, path string, h spill.Header, p Part) error {
+	if h.Counts && len(p.Vals) != len(p.Keys) {
 		return fmt.Errorf("partition %s: %d keys but %d values", path, len(p.Keys), len(p.Vals))
 	}
-	return write(ctx, fs, path, func(w io.Writer) error { return encode(w, p) })
+	if !strings.Contains(path, "://") {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return fmt.Errorf("writing partition: %w", err)
+		}
+		return writeSpill(path, h, p)
+	}
+	tmp, err := os.MkdirTemp("", "pegs-part")
+	if err != nil {
+		return fmt.Errorf("writing partition %s: %w", path, err)
+	}
+	defer os.RemoveAll(tmp)
+	local := filepath.Join(tmp, "part")
+	if err := writeSpill(local, h, p); err != nil {
+		return err
+	}
+	return write(ctx, fs, path, func(w io.Writer) error {
+		f, err := os.Open(local)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		_, err = io.Copy(w, f)
+		return err
+	})
+}
+
+func writeSpill(path string, h spill.Header, p Part) error {
+	w, err := spill.Create(path, h)
+	if err != nil {
+		return err
+	}
+	for i, k := range p.Keys {
+		var v exact.U128
+		if h.Counts {
+			v = p.Vals[i]
+		}
+		if err := w.Add(k, v); err != nil {
+			w.Abort()
+			return err
+		}
+	}
+	return w.Commit()
 }
 
 // WriteFile writes data to path on fs as Write writes a partition: whole
@@ -126,89 +150,25 @@ func write(ctx context.Context, fs filesystem.Interface, path string, enc func(i
 	return nil
 }
 
-func encode(w io.Writer, p Part) error {
-	crc := crc32.NewIEEE()
-	bw := bufio.NewWriterSize(io.MultiWriter(w, crc), 1<<16)
-	var flags byte
-	if p.Vals != nil {
-		flags = 1
-	}
-	bw.WriteString(magic)
-	bw.WriteByte(flags)
-	var buf [binary.MaxVarintLen64]byte
-	bw.Write(buf[:binary.PutUvarint(buf[:], uint64(len(p.Keys)))])
-	var last uint64
-	for i, k := range p.Keys {
-		if i > 0 && k <= last {
-			return fmt.Errorf("keys out of order at %d", i)
-		}
-		bw.Write(buf[:binary.PutUvarint(buf[:], k-last)])
-		last = k
-	}
-	for _, v := range p.Vals {
-		binary.LittleEndian.PutUint64(buf[:8], v.Lo)
-		bw.Write(buf[:8])
-		binary.LittleEndian.PutUint64(buf[:8], v.Hi)
-		bw.Write(buf[:8])
-	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	_, err := w.Write(binary.LittleEndian.AppendUint32(nil, crc.Sum32()))
-	return err
-}
-
-// Read reads the partition at path on fs, checking its checksum.
-func Read(ctx context.Context, fs filesystem.Interface, path string) (Part, error) {
-	data, err := ReadFile(ctx, fs, path)
+// Read reads the partition at path on fs, which must hold the records of
+// header want (a file that does not, or fails a check, is reported as
+// spill reports it: a *spill.CorruptError).
+func Read(ctx context.Context, fs filesystem.Interface, path string, want spill.Header) (Part, error) {
+	r, err := fs.OpenRead(ctx, path)
 	if err != nil {
 		return Part{}, fmt.Errorf("reading partition: %w", err)
 	}
-	p, err := decode(data)
+	defer r.Close()
+	sr, err := spill.NewReader(r, path, want)
 	if err != nil {
-		return Part{}, fmt.Errorf("partition %s: %w", path, err)
+		return Part{}, err
 	}
-	return p, nil
-}
-
-func decode(data []byte) (Part, error) {
-	if len(data) < len(magic)+1+1+4 || string(data[:len(magic)]) != magic {
-		return Part{}, fmt.Errorf("%w: no partition header", ErrCorrupt)
+	keys, vals, err := spill.ReadAll(sr)
+	if err != nil {
+		return Part{}, err
 	}
-	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
-	if crc32.ChecksumIEEE(body) != sum {
-		return Part{}, fmt.Errorf("%w: checksum mismatch", ErrCorrupt)
+	if want.Counts && vals == nil {
+		vals = []exact.U128{}
 	}
-	flags := body[len(magic)]
-	rest := body[len(magic)+1:]
-	n, w := binary.Uvarint(rest)
-	if w <= 0 || n > uint64(len(rest)) {
-		return Part{}, fmt.Errorf("%w: bad key count", ErrCorrupt)
-	}
-	rest = rest[w:]
-	p := Part{Keys: make([]uint64, n)}
-	var last uint64
-	for i := range p.Keys {
-		g, w := binary.Uvarint(rest)
-		if w <= 0 {
-			return Part{}, fmt.Errorf("%w: bad key %d", ErrCorrupt, i)
-		}
-		last += g
-		p.Keys[i] = last
-		rest = rest[w:]
-	}
-	if flags&1 != 0 {
-		if uint64(len(rest)) != 16*n {
-			return Part{}, fmt.Errorf("%w: %d bytes of values for %d keys", ErrCorrupt, len(rest), n)
-		}
-		p.Vals = make([]exact.U128, n)
-		for i := range p.Vals {
-			p.Vals[i] = exact.U128{Lo: binary.LittleEndian.Uint64(rest[16*i:]), Hi: binary.LittleEndian.Uint64(rest[16*i+8:])}
-		}
-		rest = nil
-	}
-	if len(rest) != 0 {
-		return Part{}, fmt.Errorf("%w: %d bytes past the end", ErrCorrupt, len(rest))
-	}
-	return p, nil
+	return Part{Keys: keys, Vals: vals}, nil
 }

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs" // gs:// storage
+
+	"pegs/cmd/internal/cli"
+	"pegs/search/cluster"
+)
+
+func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := cli.NewFlagSet("pegs-beam", "explore", cli.ExploreUsage+" [--runner R] [--endpoint HOST:PORT] [--environment E] [--storage DIR|URL] [--parts N] [--keep] [--plan [--worker-mem SIZE]]", stderr)
+	var ef cli.ExploreFlags
+	ef.Register(fs)
+	runner := fs.String("runner", "prism", "Beam runner: prism (in-process) or universal (a job server at --endpoint: Flink, Spark)")
+	endpoint := fs.String("endpoint", "", "the job server's HOST:PORT (for --runner universal)")
+	env := fs.String("environment", "", "Beam environment type the runner starts workers in: LOOPBACK, DOCKER or PROCESS (default: loopback on Prism, the runner's otherwise)")
+	storage := fs.String("storage", filepath.Join(os.TempDir(), "pegs-beam"), "directory or URL (gs://...) for the layers' partitions; every worker must reach it")
+	parts := fs.Int("parts", 0, "partitions a layer is split into (a power of two; default 16)")
+	keep := fs.Bool("keep", false, "keep the partitions at the end")
+	plan := fs.Bool("plan", false, "print an estimate of the run (positions, disk, shuffle and workers per layer) instead of running it")
+	workerMem := fs.String("worker-mem", "8GiB", "with --plan, the memory of a worker")
+	sample := fs.Int("sample", 0, "with --plan, the layers run exactly before extrapolating (default: as many as take under a second or so)")
+	if err := cli.Parse(fs, args); err != nil {
+		return err
+	}
+	x, err := ef.Load()
+	if err != nil {
+		return err
+	}
+	if x.WinnableOnly {
+		return cli.Usagef("--winnable-only is not offered here: run pegs explore --winnable-only")
+	}
+	if *parts < 0 || *parts > 1<<16 {
+		return cli.Usagef("--parts must be 1 to 65536")
+	}
+	opt := cluster.Options{Options: x.Options, Runner: *runner, Endpoint: *endpoint, Environment: *env, Storage: *storage, Parts: *parts, Keep: *keep}
+	if *plan {
+		wm, err := cli.ParseMem(*workerMem)
+		if err != nil {
+			return err
+		}
+		return writePlan(ctx, stdout, x, opt, wm, *sample)
+	}
+	if err := cluster.Check(ctx, opt); err != nil {
+		if errors.Is(err, cluster.ErrRunner) {
+			return cli.UsageError{Err: err}
+		}
+		return err
+	}
+	a, err := cluster.Explore(ctx, x.Problem, opt)
+	if errors.Is(err, cluster.ErrInterrupted) {
+		fmt.Fprintln(stderr, "pegs-beam:", cli.Message(err))
+		return cli.Reported{Err: err}
+	}
+	return x.Write(stdout, stderr, a, err)
+}

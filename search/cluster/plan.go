@@ -1,0 +1,224 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	"github.com/dustin/go-humanize"
+
+	"pegs/report"
+	"pegs/search"
+	"pegs/search/cluster/internal/part"
+	"pegs/search/internal/exact"
+	"pegs/search/internal/key"
+	"pegs/search/internal/layered"
+	"pegs/search/internal/memory"
+	"pegs/search/internal/movegen"
+)
+
+// PlanLayer is a plan's estimate for the positions of one peg count.
+type PlanLayer struct {
+	Pegs      int
+	Positions int64
+	Exact     bool  // found by running the layer, not extrapolated
+	Disk      int64 // bytes of the layer's partitions (keys with path counts)
+	Shuffle   int64 // bytes of the buckets of children that make the layer
+	Step      int64 // memory of expanding the layer above into it, all partitions together
+	Workers   int   // workers of the plan's memory that expand it in one wave
+}
+
+// Plan estimates a run before it starts: per layer the positions, the
+// bytes on disk and through the shuffle, and the memory of its steps; and
+// the partitions and workers of a given memory the run needs.
+type Plan struct {
+	Layers    []PlanLayer
+	Sampled   int   // layers expanded exactly
+	WorkerMem int64 // the memory of a worker
+	Parts     int   // partitions a layer needs for its widest step to fit a worker
+	Workers   int   // workers to expand the widest layer in one wave
+	Disk      int64 // the forward partitions of every layer, the most a run holds at once
+	// What the extrapolation goes by, measured on the sample.
+	RecordBytes  float64 // bytes of a position with its count in a partition file
+	ShuffleRatio float64 // bucket records over the next layer's positions
+	StepBytes    float64 // step memory per position found
+}
+
+// stepShare is the share of a worker's memory a step may plan to take.
+const stepShare = 0.5
+
+// NewPlan runs the first layers of prob's forward pass exactly (sample of
+// them, or, with sample zero, as many as run within a few seconds, at
+// least three where there are), and extrapolates the rest: the logarithm
+// of a layer's growth falls by as much as it last fell, and no layer
+// holds more positions than the board has positions of its peg count.
+func NewPlan(ctx context.Context, prob search.Problem, opt Options, workerMem int64, sample int) (*Plan, error) {
+	if workerMem <= 0 {
+		return nil, errors.New("a plan needs a worker's memory")
+	}
+	group := search.ExploreGroup(prob, opt.Options)
+	gen := movegen.New(prob.Board, group)
+	p0 := prob.Start.Pegs()
+	pl := &Plan{WorkerMem: workerMem}
+	cur := &layered.Layer{Pegs: p0, Keys: []uint64{key.Mix(group.Canonical(prob.Start))}, M: []exact.U128{{Lo: 1}}}
+	sizes := []int64{1}
+	var steps []int64    // the step memory of each expansion sampled
+	var bucketRecs int64 // bucket records of the expansions sampled
+	var found int64      // positions they found
+	biggest := cur       // the largest layer sampled, to measure its file
+	t0 := time.Now()
+	for cur.Pegs > 1 && (sample > 0 && pl.Sampled < sample || sample == 0 && (pl.Sampled < 3 || time.Since(t0) < 3*time.Second)) {
+		e := &layered.Expander{Gen: gen, Workers: opt.Workers, Counts: true, Mem: memory.New(opt.stepMemory())}
+		next, _, err := e.Next(ctx, cur)
+		if errors.Is(err, search.ErrMemory) {
+			break // the rest is extrapolated
+		}
+		if err != nil {
+			return nil, err
+		}
+		steps = append(steps, e.Mem.Peak())
+		// The pipeline's buckets: each partition's distinct children.
+		for _, r := range splitLayer(cur, 16) {
+			pe := &layered.Expander{Gen: gen, Workers: opt.Workers, Counts: true, Mem: memory.New(opt.stepMemory())}
+			pn, _, err := pe.Next(ctx, r)
+			if err != nil {
+				return nil, err
+			}
+			bucketRecs += int64(pn.Len())
+		}
+		found += int64(next.Len())
+		pl.Sampled++
+		sizes = append(sizes, int64(next.Len()))
+		if next.Len() == 0 {
+			break
+		}
+		if next.Len() > biggest.Len() {
+			biggest = next
+		}
+		cur = next
+	}
+	if found > 0 {
+		pl.ShuffleRatio = float64(bucketRecs) / float64(found)
+		pl.StepBytes = float64(steps[len(steps)-1]) / float64(sizes[len(sizes)-1])
+	}
+	var err error
+	if pl.RecordBytes, err = recordBytes(ctx, biggest); err != nil {
+		return nil, err
+	}
+	pl.extrapolate(prob, group.Len(), p0, sizes)
+	var widest int64
+	for i := range pl.Layers {
+		l := &pl.Layers[i]
+		l.Disk = int64(float64(l.Positions) * pl.RecordBytes)
+		if i > 0 {
+			l.Shuffle = int64(float64(l.Positions) * pl.ShuffleRatio * pl.RecordBytes)
+			l.Step = int64(float64(l.Positions) * pl.StepBytes)
+		}
+		l.Workers = int(math.Ceil(float64(l.Step) / (float64(workerMem) * stepShare)))
+		pl.Workers = max(pl.Workers, l.Workers)
+		widest = max(widest, l.Step)
+		pl.Disk += l.Disk
+	}
+	pl.Parts = 1
+	for float64(widest)/float64(pl.Parts) > float64(workerMem)*stepShare && pl.Parts < 1<<16 {
+		pl.Parts *= 2
+	}
+	return pl, nil
+}
+
+// extrapolate fills the plan's layers from the sizes found exactly (from
+// p0 pegs down).
+func (pl *Plan) extrapolate(prob search.Problem, symmetries, p0 int, sizes []int64) {
+	n := prob.Board.Holes()
+	for i, s := range sizes {
+		pl.Layers = append(pl.Layers, PlanLayer{Pegs: p0 - i, Positions: s, Exact: true})
+	}
+	if sizes[len(sizes)-1] == 0 {
+		pl.Layers = pl.Layers[:len(pl.Layers)-1]
+		return
+	}
+	// The growth's logarithm, and how much it last fell.
+	var q, d float64
+	if k := len(sizes); k >= 2 {
+		q = math.Log(float64(sizes[k-1]) / float64(sizes[k-2]))
+	}
+	if k := len(sizes); k >= 3 {
+		d = q - math.Log(float64(sizes[k-2])/float64(sizes[k-3]))
+	}
+	last := float64(sizes[len(sizes)-1])
+	for pegs := p0 - len(sizes); pegs >= 1; pegs-- {
+		q += d
+		last *= math.Exp(q)
+		most, _ := new(big.Float).SetInt(new(big.Int).Binomial(int64(n), int64(pegs))).Float64()
+		last = max(1, min(last, most/float64(symmetries)+1))
+		pl.Layers = append(pl.Layers, PlanLayer{Pegs: pegs, Positions: int64(last)})
+	}
+}
+
+// splitLayer returns l split into its partitions of parts.
+func splitLayer(l *layered.Layer, parts int) []*layered.Layer {
+	bits := uint(math.Log2(float64(parts)))
+	b := part.Split(l.Keys, bits)
+	var out []*layered.Layer
+	for t := range parts {
+		if b[t] < b[t+1] {
+			out = append(out, &layered.Layer{Pegs: l.Pegs, Keys: l.Keys[b[t]:b[t+1]], M: l.M[b[t]:b[t+1]]})
+		}
+	}
+	return out
+}
+
+// recordBytes measures the bytes a position with its count takes in a
+// partition file, on layer l written as one partition.
+func recordBytes(ctx context.Context, l *layered.Layer) (float64, error) {
+	dir, err := os.MkdirTemp("", "pegs-plan")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(dir)
+	fs, err := filesystem.New(ctx, dir)
+	if err != nil {
+		return 0, err
+	}
+	defer fs.Close()
+	path := filepath.Join(dir, "p")
+	h := Spec{Bits: 0}.header(kindFwd, l.Pegs, 0)
+	if err := part.Write(ctx, fs, path, h, part.Part{Keys: l.Keys, Vals: l.M}); err != nil {
+		return 0, err
+	}
+	size, err := fs.Size(ctx, path)
+	if err != nil {
+		return 0, err
+	}
+	if l.Len() == 0 {
+		return 0, fmt.Errorf("plan: no positions to measure")
+	}
+	return float64(size) / float64(l.Len()), nil
+}
+
+// Table returns the plan as a table: a row a layer, its title the run's
+// totals.
+func (pl *Plan) Table() *report.Table {
+	t := &report.Table{
+		Title: fmt.Sprintf("%d partitions a layer; %d workers of %s; %s of partitions on disk; from %d layers run exactly",
+			pl.Parts, pl.Workers, humanize.IBytes(uint64(pl.WorkerMem)), humanize.IBytes(uint64(pl.Disk)), pl.Sampled),
+		Header: []string{"pegs", "positions", "how", "disk", "shuffle", "step memory", "workers"},
+		Counts: []string{"positions", "workers"},
+	}
+	for _, l := range pl.Layers {
+		how := "estimate"
+		if l.Exact {
+			how = "exact"
+		}
+		t.Add(strconv.Itoa(l.Pegs), strconv.FormatInt(l.Positions, 10), how, humanize.IBytes(uint64(l.Disk)),
+			humanize.IBytes(uint64(l.Shuffle)), humanize.IBytes(uint64(l.Step)), strconv.Itoa(l.Workers))
+	}
+	return t
+}
