@@ -22,7 +22,7 @@ func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	endpoint := fs.String("endpoint", "", "the job server's HOST:PORT (for --runner universal)")
 	env := fs.String("environment", "", "Beam environment type the runner starts workers in: LOOPBACK, DOCKER or PROCESS (default: loopback on Prism, the runner's otherwise)")
 	storage := fs.String("storage", filepath.Join(os.TempDir(), "pegs-beam"), "directory or URL (gs://...) for the layers' partitions; every worker must reach it")
-	parts := fs.Int("parts", 0, "partitions a layer is split into (a power of two; default 16)")
+	parts := fs.Int("parts", 0, "partitions a layer is split into (a power of two; default 4; --plan says how many a cluster needs)")
 	keep := fs.Bool("keep", false, "keep the partitions at the end")
 	plan := fs.Bool("plan", false, "print an estimate of the run (positions, disk, shuffle and workers per layer) instead of running it")
 	workerMem := fs.String("worker-mem", "8GiB", "with --plan, the memory of a worker")

@@ -6,7 +6,8 @@
 //
 // Usage:
 //
-//	pegs-beam explore [pegs explore's flags] [--runner prism|universal] [--endpoint HOST:PORT] [--storage DIR|gs://...|s3://...] [--plan [--worker-mem SIZE]]
+//	pegs-beam explore [pegs explore's flags] [--runner prism|universal] [--endpoint HOST:PORT] [--storage DIR|gs://...] [--plan [--worker-mem SIZE]]
+//	pegs-beam plan --boards B,... [--worker-mem SIZE] [--format F]
 package main
 
 import (
@@ -36,14 +37,17 @@ func main() {
 // messages to stderr.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprintln(stdout, "pegs-beam: pegs explore as an Apache Beam pipeline\n\nUsage: pegs-beam explore [flags]\n\nRun 'pegs-beam explore -h' for its flags.")
+		fmt.Fprintln(stdout, "pegs-beam: pegs explore as an Apache Beam pipeline\n\nUsage: pegs-beam explore|plan [flags]\n\n  explore  pegs explore on a Beam runner\n  plan     the estimates of several boards' runs, side by side\n\nRun 'pegs-beam <command> -h' for its flags.")
 		if len(args) == 0 {
 			return cli.UsageError{Err: errors.New("no command"), Printed: true}
 		}
 		return nil
 	}
-	if args[0] != "explore" {
-		return cli.Usagef("unknown command %q (run 'pegs-beam help')", args[0])
+	switch args[0] {
+	case "explore":
+		return runExplore(ctx, args[1:], stdout, stderr)
+	case "plan":
+		return runPlan(ctx, args[1:], stdout, stderr)
 	}
-	return runExplore(ctx, args[1:], stdout, stderr)
+	return cli.Usagef("unknown command %q (run 'pegs-beam help')", args[0])
 }

@@ -129,4 +129,14 @@ func TestInterrupted(t *testing.T) {
 	if len(files) == 0 {
 		t.Errorf("no partitions kept in %s", dir)
 	}
+	// Steps already running when the job was cancelled finish their
+	// files (see cluster.Run): wait for them before the directory goes.
+	for n, last := 0, -1; n < 60; n++ {
+		all, _ := filepath.Glob(filepath.Join(dir, "*", "*", "*"))
+		if len(all) == last {
+			break
+		}
+		last = len(all)
+		time.Sleep(500 * time.Millisecond)
+	}
 }

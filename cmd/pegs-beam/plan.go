@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"pegs/cmd/internal/cli"
+	"pegs/engine"
 	"pegs/report"
+	"pegs/search"
 	"pegs/search/cluster"
 )
 
@@ -24,4 +27,44 @@ func writePlan(ctx context.Context, stdout io.Writer, x cli.Exploration, opt clu
 	}
 	fmt.Fprintf(stdout, "plan: board %s, %d pegs, goal %s\n", b.Name(), x.Problem.Start.Pegs(), b.FormatGoal(x.Problem.Goal))
 	return pl.Table().Write(stdout, x.Format)
+}
+
+// runPlan plans the full analysis of each board's usual start, with its
+// usual goal, and writes the plans side by side.
+func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := cli.NewFlagSet("pegs-beam", "plan", "--boards B,... [--worker-mem SIZE] [--sample N] [--format F]", stderr)
+	boards := fs.String("boards", "diamond,wiegleb,triangle:9", "the boards to plan, by name, comma-separated")
+	workerMem := fs.String("worker-mem", "8GiB", "the memory of a worker")
+	sample := fs.Int("sample", 0, "the layers run exactly before extrapolating (default: a few seconds' worth)")
+	format := fs.String("format", "text", "output format: text, markdown, csv or json")
+	if err := cli.Parse(fs, args); err != nil {
+		return err
+	}
+	f, err := cli.ParseFormat(*format)
+	if err != nil {
+		return err
+	}
+	wm, err := cli.ParseMem(*workerMem)
+	if err != nil {
+		return err
+	}
+	var names []string
+	var plans []*cluster.Plan
+	for _, name := range strings.Split(*boards, ",") {
+		b, err := engine.Lookup(name)
+		if err != nil {
+			return cli.UsageError{Err: err}
+		}
+		goal, err := cli.ParseGoal(b, cli.DefaultGoal(b))
+		if err != nil {
+			return err
+		}
+		pl, err := cluster.NewPlan(ctx, search.Problem{Board: b, Start: b.Start(), Goal: goal}, cluster.Options{}, wm, *sample)
+		if err != nil {
+			return fmt.Errorf("board %s: %w", name, err)
+		}
+		names = append(names, name)
+		plans = append(plans, pl)
+	}
+	return cluster.PlansTable(names, plans).Write(stdout, f)
 }

@@ -51,7 +51,11 @@ type Options struct {
 	// every worker must reach it.
 	Storage string
 	// Parts is the number of partitions a layer is split into, rounded
-	// up to a power of two; zero means 16.
+	// up to a power of two; zero means 4. Every partition of a layer makes
+	// a bucket for each of the next layer's, so files grow as its square:
+	// on one machine few partitions run fastest (the 21-hole triangle on
+	// Prism took 4 s with 1, 20 s with 16); a cluster needs as many as
+	// the plan says (see NewPlan).
 	Parts int
 	// Keep keeps the run's files at the end (they go otherwise).
 	Keep bool
@@ -77,7 +81,7 @@ func (o Options) stepMemory() int64 {
 func (o Options) bits() int {
 	if o.Parts <= 1 {
 		if o.Parts == 0 {
-			return 4
+			return 2
 		}
 		return 0
 	}
@@ -181,9 +185,11 @@ func Explore(ctx context.Context, prob search.Problem, opt Options) (*search.Ana
 	return r.Analysis, nil
 }
 
-// Run is Explore with where the run went. Interrupted, it returns an error
-// (ErrInterrupted and ctx's) naming the directory that holds the
-// partitions finished so far, which are then kept.
+// Run is Explore with where the run went. Interrupted, it cancels the job
+// and returns an error (ErrInterrupted and ctx's) naming the directory
+// that holds the partitions finished so far, which are then kept; steps
+// that were running may still finish their own files after it returns
+// (the job server stops scheduling, not the steps in flight).
 func Run(ctx context.Context, prob search.Problem, opt Options) (*Result, error) {
 	t0 := time.Now()
 	if err := Check(ctx, opt); err != nil {

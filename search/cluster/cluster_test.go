@@ -51,10 +51,10 @@ func TestExploreSameAsInProcess(t *testing.T) {
 		parts              int
 		long               bool
 	}{
-		{name: "triangle4", board: "triangle:4", parts: 4},
+		{name: "triangle4", board: "triangle:4", parts: 16},
 		{name: "triangle21", board: "triangle:6"},
 		{name: "triangle28", board: "triangle:7", parts: 8},
-		{name: "english", board: "english", parts: 16, long: true},
+		{name: "english", board: "english", long: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -222,3 +222,29 @@ func (pl *Plan) Table() *report.Table {
 	}
 	return t
 }
+
+// Totals returns the plan's positions over all layers, those of its widest
+// layer and the bytes through the shuffle over all layers.
+func (pl *Plan) Totals() (positions, widest, shuffle int64) {
+	for _, l := range pl.Layers {
+		positions += l.Positions
+		widest = max(widest, l.Positions)
+		shuffle += l.Shuffle
+	}
+	return positions, widest, shuffle
+}
+
+// PlansTable returns plans side by side, a row a plan, named by names.
+func PlansTable(names []string, plans []*Plan) *report.Table {
+	t := &report.Table{
+		Header: []string{"board", "layers run", "positions", "widest layer", "disk", "shuffle", "partitions", "workers", "worker memory"},
+		Counts: []string{"positions", "widest layer", "workers"},
+	}
+	for i, pl := range plans {
+		positions, widest, shuffle := pl.Totals()
+		t.Add(names[i], strconv.Itoa(pl.Sampled), strconv.FormatInt(positions, 10), strconv.FormatInt(widest, 10),
+			humanize.IBytes(uint64(pl.Disk)), humanize.IBytes(uint64(shuffle)), strconv.Itoa(pl.Parts), strconv.Itoa(pl.Workers),
+			humanize.IBytes(uint64(pl.WorkerMem)))
+	}
+	return t
+}

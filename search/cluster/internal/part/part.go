@@ -4,11 +4,11 @@
 // run of mixed keys, each with an optional 128-bit value (a path count, or
 // a random-play chance in the chance layers).
 //
-// On local storage a file is written by spill itself (temporary name,
-// sync, rename). Elsewhere (gs://, s3://) it is written to a local
-// temporary file by spill and copied to its name, which object stores make
-// visible whole on close; so a reader sees a whole file or none, and a
-// step that runs again rewrites the same file.
+// A file is written by spill to a scratch file in memory (see scratch)
+// and copied to its place under a temporary name, then renamed where the
+// filesystem can rename (local storage); object stores (gs://, s3://)
+// make a file visible whole on close. So a reader sees a whole file or
+// none, and a step that runs again rewrites the same file.
 package part
 
 import (
@@ -18,7 +18,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 
@@ -58,13 +57,7 @@ func Write(ctx context.Context, fs filesystem.Interface, path string, h spill.He
 	if h.Counts && len(p.Vals) != len(p.Keys) {
 		return fmt.Errorf("partition %s: %d keys but %d values", path, len(p.Keys), len(p.Vals))
 	}
-	if !strings.Contains(path, "://") {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return fmt.Errorf("writing partition: %w", err)
-		}
-		return writeSpill(path, h, p)
-	}
-	tmp, err := os.MkdirTemp("", "pegs-part")
+	tmp, err := os.MkdirTemp(scratch(), "pegs-part")
 	if err != nil {
 		return fmt.Errorf("writing partition %s: %w", path, err)
 	}
@@ -82,6 +75,17 @@ func Write(ctx context.Context, fs filesystem.Interface, path string, h spill.He
 		_, err = io.Copy(w, f)
 		return err
 	})
+}
+
+// scratch is where a file is made before it is copied to its place: memory
+// (/dev/shm) where there is one. spill syncs every file it writes, which
+// a pipeline's steps do not need (a step that fails is run again) and
+// which cost about 10 ms a file, most of a small step's time.
+func scratch() string {
+	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
+		return "/dev/shm"
+	}
+	return os.TempDir()
 }
 
 func writeSpill(path string, h spill.Header, p Part) error {
