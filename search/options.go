@@ -64,6 +64,9 @@ type Options struct {
 	// winnable positions, no path counts. It is for state spaces whose full
 	// analysis passes the budget, which keeps every layer for the way back.
 	ReachableOnly bool
+	// Spill, with a Dir, holds an exhaustive search's layers on disk (see
+	// Spill); Explore is the search that uses it.
+	Spill Spill
 
 	// knobs move thresholds for tests (see export_test.go).
 	knobs knobs
@@ -74,6 +77,9 @@ type Options struct {
 type knobs struct {
 	layered  layered.Tuning
 	loneBase int64 // see dfs.LoneNodes
+	// spillPartition caps a spilled layer's partitions' positions (see
+	// layered.Spilled.MaxPartition).
+	spillPartition int
 }
 
 // memory returns the budget in bytes.
