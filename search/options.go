@@ -4,6 +4,7 @@ import (
 	"pegs/search/internal/dfs"
 	"pegs/search/internal/layered"
 	"pegs/search/internal/memory"
+	"pegs/search/internal/spill"
 )
 
 // Default memory budgets, for Options.Memory zero and for the commands'
@@ -176,4 +177,7 @@ var (
 	ErrNoPegs = dfs.ErrNoPegs
 	// ErrOverflow reports a path count that passed 128 bits.
 	ErrOverflow = layered.ErrOverflow
+	// ErrSpillCorrupt reports a spilled file damaged or truncated; the
+	// error names the layer, the partition, the file and the block.
+	ErrSpillCorrupt = spill.ErrCorrupt
 )

@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"sync/atomic"
 
@@ -134,6 +135,26 @@ func (s *Spilled) expect(pegs int) int64 {
 	return int64(n * a * min(1, a/b))
 }
 
+// checkDisk checks that the directory's file system has room for the
+// layer below layer pegs, l: its runs and its partitions, at as many bytes
+// a position as l's files take (32, the most a key and a count take,
+// before a layer of a thousand positions is known), for the positions
+// expected.
+func (s *Spilled) checkDisk(pegs int, l *spill.LayerState) error {
+	perPos := 32.0
+	if n := l.Positions(); n >= 1000 {
+		var size int64
+		for q := range l.Partitions {
+			if st, err := os.Stat(s.Dir.File(s.header(spill.LayerFile, pegs, q, l.Partitions, 0))); err == nil {
+				size += st.Size()
+			}
+		}
+		perPos = float64(size) / float64(n)
+	}
+	need := int64(2 * perPos * float64(s.expect(pegs)))
+	return s.Dir.Check(need, fmt.Sprintf("the positions of %d pegs", pegs-1))
+}
+
 // maxPartitions bounds a layer's partitions: a layer's runs are a file
 // for each pair of its partitions and the next layer's.
 const maxPartitions = 256
@@ -147,6 +168,11 @@ func (s *Spilled) expandLayer(ctx context.Context, pegs int, l *spill.LayerState
 	if child == nil {
 		child = d.NewLayer(pegs-1, s.Partitions(s.expect(pegs)))
 		if err := d.Save(); err != nil {
+			return err
+		}
+	}
+	if !child.Done() {
+		if err := s.checkDisk(pegs, l); err != nil {
 			return err
 		}
 	}
