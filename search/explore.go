@@ -52,6 +52,9 @@ type Analysis struct {
 	Layers    []LayerStats
 	PeakBytes int64
 	Elapsed   time.Duration
+	// Spilled says what a run with Options.Spill did on disk; nil in
+	// memory.
+	Spilled *SpillStats
 }
 
 // Explore searches the whole state space of a problem layer by layer,
@@ -98,6 +101,14 @@ func Explore(ctx context.Context, prob Problem, opt Options) (*Analysis, error) 
 		}
 		a.total(mem, t0)
 		return a, err
+	}
+	if opt.Spill.Dir != "" {
+		a.Games = new(big.Int) // counted on the way, left out at the end with NoGames
+		if err := a.exploreSpilled(ctx, prob, gen, opt, mem); err != nil {
+			return stopped(err)
+		}
+		a.total(mem, t0)
+		return a, nil
 	}
 	e := &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Counts: !opt.NoGames, Store: true, Mem: mem}
 	fwd, err := layered.Forward(ctx, e, []*layered.Layer{first}, "forward", opt.config().Progress, func(l *layered.Layer, st layered.Stats) {

@@ -27,3 +27,11 @@ func withLoneBase(o Options, base int64) Options {
 
 // storeEveryTuning is the layered search's tuning that storingEvery sets.
 var storeEveryTuning = layered.Tuning{StoreShare: 1 << 40}
+
+// spilledIn returns o spilling into dir with partitions of at most
+// positions positions, so that small boards split their layers too.
+func spilledIn(o Options, dir string, positions int) Options {
+	o.Spill.Dir = dir
+	o.knobs.spillPartition = positions
+	return o
+}

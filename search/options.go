@@ -4,6 +4,7 @@ import (
 	"pegs/search/internal/dfs"
 	"pegs/search/internal/layered"
 	"pegs/search/internal/memory"
+	"pegs/search/internal/spill"
 )
 
 // Default memory budgets, for Options.Memory zero and for the commands'
@@ -64,6 +65,9 @@ type Options struct {
 	// winnable positions, no path counts. It is for state spaces whose full
 	// analysis passes the budget, which keeps every layer for the way back.
 	ReachableOnly bool
+	// Spill, with a Dir, holds an exhaustive search's layers on disk (see
+	// Spill); Explore is the search that uses it.
+	Spill Spill
 
 	// knobs move thresholds for tests (see export_test.go).
 	knobs knobs
@@ -74,6 +78,9 @@ type Options struct {
 type knobs struct {
 	layered  layered.Tuning
 	loneBase int64 // see dfs.LoneNodes
+	// spillPartition caps a spilled layer's partitions' positions (see
+	// layered.Spilled.MaxPartition).
+	spillPartition int
 }
 
 // memory returns the budget in bytes.
@@ -170,4 +177,7 @@ var (
 	ErrNoPegs = dfs.ErrNoPegs
 	// ErrOverflow reports a path count that passed 128 bits.
 	ErrOverflow = layered.ErrOverflow
+	// ErrSpillCorrupt reports a spilled file damaged or truncated; the
+	// error names the layer, the partition, the file and the block.
+	ErrSpillCorrupt = spill.ErrCorrupt
 )

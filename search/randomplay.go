@@ -26,25 +26,40 @@ import (
 // where float64 rounding changes, which the checks in exact.ProbFloat64
 // find, the answer cannot be given exactly and randomWin says so.
 func randomWin(ctx context.Context, prob Problem, gen *movegen.Gen, win map[int]*layered.Layer, opt Options, mem *memory.Budget) (float64, error) {
+	return randomWinBy(ctx, prob, gen, opt, mem, func(pegs int) ([]uint64, func(), error) {
+		l := win[pegs]
+		if l == nil || l.Size() == 0 {
+			return nil, func() {}, nil
+		}
+		if l.Keys == nil {
+			if err := l.Load(opt.Workers, mem); err != nil {
+				return nil, nil, err
+			}
+		}
+		return l.Keys, func() { l.Drop(mem) }, nil // a layer decoded here goes back to its code
+	})
+}
+
+// randomWinBy is randomWin with the winnable positions of each peg count
+// from winnable: sorted mixed keys (none if there are none), and a func
+// to call once they have been used.
+func randomWinBy(ctx context.Context, prob Problem, gen *movegen.Gen, opt Options, mem *memory.Budget, winnable func(pegs int) ([]uint64, func(), error)) (float64, error) {
 	p0 := prob.Start.Pegs()
 	var prev []uint64     // the winnable keys of the layer below, sorted
 	var vals []exact.U128 // their chances
 	var held int64
 	defer func() { mem.Give(held) }()
 	for pegs := 1; pegs <= p0; pegs++ {
-		l := win[pegs]
-		if l == nil || l.Size() == 0 {
+		keys, done, err := winnable(pegs)
+		if err != nil {
+			return 0, err
+		}
+		if len(keys) == 0 {
+			done()
 			return 0, nil // no winnable position of this many pegs: none above either
 		}
-		keys := l.Keys
-		if keys == nil {
-			if err := l.Load(opt.Workers, mem); err != nil {
-				return 0, err
-			}
-			keys = l.Keys
-		}
 		next, bytes, err := chances(ctx, gen, keys, prev, vals, opt, mem)
-		l.Drop(mem) // a layer decoded here goes back to its code
+		done()
 		if err != nil {
 			return 0, err
 		}

@@ -83,7 +83,7 @@ func WalkBack(ctx context.Context, goal engine.Goal, gen *movegen.Gen, fwd map[i
 			delete(mirrors, n-pegs)
 		} else if pegs == 1 {
 			for _, k := range l.Keys {
-				if goal.Reached(key.Unmix(k)) || goal.Kind == engine.OnePegAt && group.Canonical(key.Unmix(k)) == group.Canonical(1<<uint(goal.Hole)) {
+				if wins(goal, group, k) {
 					keys = append(keys, k)
 				}
 			}

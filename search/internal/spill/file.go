@@ -121,6 +121,9 @@ type Writer struct {
 	records uint64
 	blocks  uint64
 	bytes   int64
+	// NoSync leaves the file unsynced at Commit (its rename too): for
+	// files written many at a time and synced together (see Dir.Sync).
+	NoSync bool
 }
 
 // Create starts the file path holding h's records.
@@ -132,7 +135,7 @@ func Create(path string, h Header) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("spill: %w", err)
 	}
-	w := &Writer{h: h, path: path, f: f, bw: bufio.NewWriterSize(f, 1<<20)}
+	w := &Writer{h: h, path: path, f: f, bw: bufio.NewWriterSize(f, 64<<10)}
 	hb := h.encode()
 	w.bytes += int64(len(hb))
 	if _, err := w.bw.Write(hb); err != nil {
@@ -222,7 +225,7 @@ func (w *Writer) Commit() error {
 	if err == nil {
 		err = w.bw.Flush()
 	}
-	if err == nil {
+	if err == nil && !w.NoSync {
 		err = w.f.Sync()
 	}
 	if cerr := w.f.Close(); err == nil {
@@ -231,7 +234,7 @@ func (w *Writer) Commit() error {
 	if err == nil {
 		err = os.Rename(w.path+".tmp", w.path)
 	}
-	if err == nil {
+	if err == nil && !w.NoSync {
 		err = syncDir(filepath.Dir(w.path))
 	}
 	if err != nil {
@@ -298,7 +301,7 @@ func Open(path string, want Header) (*Reader, error) {
 
 // NewReader reads a file's bytes from r; path names it in errors.
 func NewReader(r io.Reader, path string, want Header) (*Reader, error) {
-	rd := &Reader{r: bufio.NewReaderSize(r, 1<<16), want: want, path: path}
+	rd := &Reader{r: bufio.NewReaderSize(r, 32<<10), want: want, path: path}
 	b := make([]byte, headerBytes)
 	if _, err := io.ReadFull(rd.r, b); err != nil {
 		return nil, rd.corrupt("truncated in the header")
@@ -382,7 +385,7 @@ func (r *Reader) readBlock() error {
 	where := fmt.Sprintf("block %d", r.block)
 	r.keys, r.counts = r.keys[:0], r.counts[:0]
 	if r.h.Counts && r.counts == nil {
-		r.counts = make([]exact.U128, 0, blockRecords)
+		r.counts = []exact.U128{}
 	}
 	var hd [8]byte
 	if _, err := io.ReadFull(r.r, hd[:]); err != nil {
@@ -394,7 +397,7 @@ func (r *Reader) readBlock() error {
 		return r.corrupt("bad length in " + where)
 	}
 	if cap(r.buf) < int(size)+16 {
-		r.buf = make([]byte, 0, maxPayload+16)
+		r.buf = make([]byte, 0, int(size)+16)
 	}
 	b := append(r.buf[:0], hd[:]...)
 	b = b[:8+size+8]

@@ -1,0 +1,136 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"pegs/engine"
+	"pegs/search/internal/exact"
+	"pegs/search/internal/key"
+	"pegs/search/internal/layered"
+	"pegs/search/internal/memory"
+	"pegs/search/internal/movegen"
+	"pegs/search/internal/spill"
+)
+
+// Spill puts an exhaustive search's layers on disk (Options.Spill), so
+// that memory bounds one partition's work instead of the whole state
+// space, and a run killed at any point can be resumed. The files' format
+// is package spill's.
+type Spill struct {
+	// Dir is the directory of the layers' files; "" searches in memory.
+	Dir string
+	// Resume continues the run in Dir from the last partition it
+	// completed, with the same results as a run never stopped; without
+	// it, a Dir that holds a run is refused.
+	Resume bool
+	// Keep leaves the files in Dir at the end; without it they are
+	// removed once the analysis is done.
+	Keep bool
+}
+
+// SpillStats says what a spilled run did (Analysis.Spilled).
+type SpillStats struct {
+	Dir string
+	// Partitions counts the layer partitions this process expanded (not
+	// those a resumed run found done); Widest is the most partitions of
+	// one layer.
+	Partitions int64
+	Widest     int
+	// Files and Bytes count the files this process wrote, runs and
+	// winnable files included.
+	Files int
+	Bytes int64
+}
+
+// spillIdentity names the problem and the options that change what a
+// spilled run counts, for its manifest.
+func spillIdentity(prob Problem, group *engine.Group, opt Options) map[string]string {
+	b := prob.Board
+	return map[string]string{
+		"board":      b.Name(),
+		"holes":      b.Line(b.Full()),
+		"start":      b.Line(prob.Start),
+		"goal":       b.FormatGoal(prob.Goal),
+		"symmetries": strconv.Itoa(group.Len()),
+		"whole":      strconv.FormatBool(opt.WholeGroup),
+		"raw":        strconv.FormatBool(opt.NoSymmetry),
+	}
+}
+
+// exploreSpilled is Explore with Options.Spill: the forward pass, the
+// walk back and the random player's chances read and write the layers in
+// the spill directory a partition at a time (see layered.Spilled). Path
+// counts are carried forward always; with NoGames only the games total is
+// left out.
+func (a *Analysis) exploreSpilled(ctx context.Context, prob Problem, gen *movegen.Gen, opt Options, mem *memory.Budget) error {
+	id := spillIdentity(prob, gen.Group, opt)
+	open := spill.Start
+	if opt.Spill.Resume {
+		open = spill.Resume
+	}
+	d, err := open(opt.Spill.Dir, id)
+	if err != nil {
+		return err
+	}
+	s := &layered.Spilled{Dir: d, MaxPartition: opt.knobs.spillPartition, Progress: opt.config().Progress,
+		E: &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Counts: true, Mem: mem}}
+	defer func() {
+		a.Spilled = &SpillStats{Dir: d.Path, Partitions: s.Expanded.Load(), Files: d.Written, Bytes: d.Bytes}
+		for _, l := range d.M.Layers {
+			a.Spilled.Widest = max(a.Spilled.Widest, l.Partitions)
+		}
+	}()
+	p0 := prob.Start.Pegs()
+	first := &layered.Layer{Pegs: p0, Keys: []uint64{key.Mix(gen.Group.Canonical(prob.Start))}, M: []exact.U128{{Lo: 1}}}
+	index := map[int]int{}
+	err = s.Forward(ctx, first, func(pegs int, st layered.Stats) {
+		index[pegs] = len(a.Layers)
+		a.Layers = append(a.Layers, LayerStats{Pegs: pegs, Reachable: st.Positions, ReachableRaw: st.Raw, DeadEnds: st.DeadEnds})
+		a.Games.Add(a.Games, st.Games.Big())
+	})
+	if err != nil {
+		return err
+	}
+	if _, ok := index[1]; ok {
+		l, err := s.Load(1)
+		if err != nil {
+			return err
+		}
+		a.countFinishes(prob, gen.Group, l)
+		mem.Give(l.Bytes())
+	}
+	if len(layered.BackwardSeeds(prob.Board, prob.Start, prob.Goal, gen.Group)) > 0 {
+		won := map[int]int64{}
+		err := s.WalkBack(ctx, prob.Goal, p0, func(pegs int, n int64) error {
+			if i, ok := index[pegs]; ok {
+				a.Layers[i].Winnable = n
+			}
+			won[pegs] = n
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		a.RandomWin, err = randomWinBy(ctx, prob, gen, opt, mem, func(pegs int) ([]uint64, func(), error) {
+			if won[pegs] == 0 {
+				return nil, func() {}, nil
+			}
+			keys, err := s.Winnable(pegs, won[pegs])
+			return keys, func() { mem.Give(won[pegs] * 8) }, err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if opt.NoGames {
+		a.Games = nil
+	}
+	if !opt.Spill.Keep {
+		if err := d.Clear(); err != nil {
+			return fmt.Errorf("spill: removing the files: %w", err)
+		}
+	}
+	return nil
+}

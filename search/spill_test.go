@@ -1,0 +1,210 @@
+package search
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"pegs/engine"
+	"pegs/engine/enginetest"
+)
+
+// analysisJSON returns a's counts as JSON, without what differs between
+// runs of the same problem (time, memory, the spill's own figures).
+func analysisJSON(t testing.TB, a *Analysis) string {
+	t.Helper()
+	c := *a
+	c.Elapsed, c.PeakBytes, c.Spilled = 0, 0, nil
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", " ")
+	if err := enc.Encode(c); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+// TestSpillAgrees checks that spilled runs, their layers split into many
+// partitions, give the same analysis as in memory, every count of every
+// layer.
+func TestSpillAgrees(t *testing.T) {
+	for _, c := range []struct {
+		board, start, goal string
+		opt                Options
+		partition          int // most positions of a partition
+	}{
+		{"triangle", "1", "any", Options{}, 100},
+		{"triangle", "1", "1", Options{}, 100},
+		{"triangle:6", "1", "any", Options{}, 3000},
+		{"triangle:6", "4", "any", Options{NoGames: true}, 3000},
+		{"triangle:7", "1", "any", Options{}, 1 << 20},
+	} {
+		t.Run(c.board+"/"+c.start+"/"+c.goal, func(t *testing.T) {
+			if testing.Short() && c.board == "triangle:7" {
+				t.Skip("the 28-hole triangle spilled takes about 30 s")
+			}
+			b := enginetest.Board(t, c.board)
+			prob := Problem{b, vacate(t, b, c.start), enginetest.Goal(t, b, c.goal)}
+			want, err := Explore(context.Background(), prob, c.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := filepath.Join(t.TempDir(), "spill")
+			got, err := Explore(context.Background(), prob, spilledIn(c.opt, dir, c.partition))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Spilled == nil || got.Spilled.Widest < 2 || got.Spilled.Partitions <= int64(len(got.Layers)) {
+				t.Fatalf("the spill was not taken, or no layer was split: %+v", got.Spilled)
+			}
+			if diff := cmp.Diff(analysisJSON(t, want), analysisJSON(t, got)); diff != "" {
+				t.Errorf("spilled (+) and in memory (-) differ:\n%s", diff)
+			}
+		})
+	}
+}
+
+// vacate returns b's position with every hole full but those labelled.
+func vacate(t testing.TB, b *engine.Board, labels string) engine.Position {
+	t.Helper()
+	p, err := b.Vacate(labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// spillChildEnv names the directory a re-executed test binary spills
+// into (see TestSpillKilledChild).
+const spillChildEnv = "PEGS_TEST_SPILL_CHILD"
+
+// killProblem is the problem the kill test runs: the 21-hole triangle,
+// its layers in many partitions, so that a kill lands mid-layer.
+func killProblem(t testing.TB) (Problem, Options) {
+	b := enginetest.Board(t, "triangle:6")
+	return Problem{b, vacate(t, b, "1"), enginetest.Goal(t, b, "any")}, Options{Workers: 2}
+}
+
+// TestSpillKilledChild is the run TestSpillKilled kills: it runs only in
+// a child process, spilling into the directory its environment names and
+// resuming what is there.
+func TestSpillKilledChild(t *testing.T) {
+	dir := os.Getenv(spillChildEnv)
+	if dir == "" {
+		t.Skip("run by TestSpillKilled in a child process")
+	}
+	prob, opt := killProblem(t)
+	opt = spilledIn(opt, dir, 1000)
+	opt.Spill.Keep = true
+	_, err := os.Stat(filepath.Join(dir, "manifest.json"))
+	opt.Spill.Resume = err == nil
+	if _, err := Explore(context.Background(), prob, opt); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSpillKilled kills a spilled run (SIGKILL, a child process) at
+// random points, resuming it each time, and checks that the run resumed
+// to its end gives the analysis of a run in memory.
+func TestSpillKilled(t *testing.T) {
+	if os.Getenv(spillChildEnv) != "" {
+		t.Skip("in the child")
+	}
+	prob, opt := killProblem(t)
+	want, err := Explore(context.Background(), prob, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "spill")
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 34))
+	killed := 0
+	for i := range 5 {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestSpillKilledChild$")
+		cmd.Env = append(os.Environ(), spillChildEnv+"="+dir)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("run %d, not killed: %v", i, err)
+			}
+			t.Logf("run %d finished before its kill", i)
+		case <-time.After(time.Duration(100+rng.IntN(900)) * time.Millisecond):
+			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			<-done
+			killed++
+		}
+	}
+	t.Logf("%d runs of 5 killed mid-run", killed)
+	if killed < 2 {
+		t.Fatalf("only %d runs of 5 were killed mid-run", killed)
+	}
+	got, err := Explore(context.Background(), prob, Options{Workers: 2, Spill: Spill{Dir: dir, Resume: true}, knobs: knobs{spillPartition: 1000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(analysisJSON(t, want), analysisJSON(t, got)); diff != "" {
+		t.Errorf("killed %d times and resumed (+), in memory (-):\n%s", killed, diff)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the spill directory is left without Keep: %v", err)
+	}
+}
+
+// TestSpillCorrupt damages and truncates files of a kept spilled run and
+// checks that resuming it names the file in the error.
+func TestSpillCorrupt(t *testing.T) {
+	b := enginetest.Board(t, "triangle")
+	prob := Problem{b, vacate(t, b, "1"), enginetest.Goal(t, b, "any")}
+	for _, c := range []struct {
+		name, file, want string
+		damage           func([]byte) []byte
+	}{
+		{"a winnable file damaged", "win07-p001.spill", "(%s): checksum mismatch in block 1", func(b []byte) []byte { b[50] ^= 1; return b }},
+		{"the one-peg layer truncated", "layer01-p000.spill", "(%s): truncated: ends before block 2", func(b []byte) []byte { return b[:len(b)-32] }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "spill")
+			opt := spilledIn(Options{}, dir, 100)
+			opt.Spill.Keep = true
+			if _, err := Explore(context.Background(), prob, opt); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, c.file)
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, c.damage(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			opt.Spill.Resume = true
+			_, err = Explore(context.Background(), prob, opt)
+			if !errors.Is(err, ErrSpillCorrupt) {
+				t.Fatalf("got %v, want a corrupt file", err)
+			}
+			if want := fmt.Sprintf(c.want, path); !strings.HasSuffix(err.Error(), want) {
+				t.Errorf("got %q, want it to end %q", err, want)
+			}
+		})
+	}
+}
