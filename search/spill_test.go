@@ -208,3 +208,65 @@ func TestSpillCorrupt(t *testing.T) {
 		})
 	}
 }
+
+// TestSpillEnglish checks the English full analysis spilled within a
+// budget the run in memory cannot keep against the run in memory with
+// room: the same counts, every layer.
+func TestSpillEnglish(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the English analysis spilled takes about a minute")
+	}
+	b := engine.English()
+	prob := Problem{b, b.Start(), enginetest.Goal(t, b, "center")}
+	const budget = 256 << 20
+	if _, err := Explore(context.Background(), prob, Options{Memory: budget}); !errors.Is(err, ErrMemory) {
+		t.Fatalf("in memory within %d MiB: %v, want ErrMemory (the budget must force the spill)", budget>>20, err)
+	}
+	want, err := Explore(context.Background(), prob, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Explore(context.Background(), prob, Options{Memory: budget, Spill: Spill{Dir: filepath.Join(t.TempDir(), "spill")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Spilled == nil || got.Spilled.Widest < 2 {
+		t.Fatalf("no layer was split: %+v", got.Spilled)
+	}
+	if got.PeakBytes > budget {
+		t.Errorf("peak %d bytes, past the budget", got.PeakBytes)
+	}
+	if diff := cmp.Diff(analysisJSON(t, want), analysisJSON(t, got)); diff != "" {
+		t.Errorf("spilled (+) and in memory (-) differ:\n%s", diff)
+	}
+}
+
+// TestSpillReversal checks that backward play is forward play with pegs
+// and holes swapped on spilled runs: vacate s and finish at f has as many
+// solutions as vacate f and finish at s, and as the run in memory.
+func TestSpillReversal(t *testing.T) {
+	b := enginetest.Board(t, "triangle")
+	solutions := func(t *testing.T, s, f string, spilled bool) string {
+		opt := Options{}
+		if spilled {
+			opt = spilledIn(opt, filepath.Join(t.TempDir(), "spill"), 100)
+		}
+		a, err := Explore(context.Background(), Problem{b, vacate(t, b, s), enginetest.Goal(t, b, f)}, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if spilled && (a.Spilled == nil || a.Spilled.Widest < 2) {
+			t.Fatalf("no layer was split: %+v", a.Spilled)
+		}
+		return a.Solutions.String()
+	}
+	for _, c := range [][2]string{{"1", "13"}, {"4", "1"}, {"2", "11"}, {"5", "5"}} {
+		t.Run(c[0]+"-"+c[1], func(t *testing.T) {
+			there, back := solutions(t, c[0], c[1], true), solutions(t, c[1], c[0], true)
+			mem := solutions(t, c[0], c[1], false)
+			if there != back || there != mem {
+				t.Errorf("vacate %s finish %s: %s spilled, %s in memory; vacate %s finish %s spilled: %s", c[0], c[1], there, mem, c[1], c[0], back)
+			}
+		})
+	}
+}
