@@ -13,11 +13,12 @@ import (
 )
 
 func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("report", "--out DIR [--quick|--full] [--seed S] [--workers N] [--mem SIZE]", stderr)
+	fs := newFlagSet("report", "--out DIR [--quick|--full] [--seed S] [--workers N] [--mem SIZE] [--spill DIR]", stderr)
 	out := fs.String("out", "", "directory to write the report into (index.md, index.html, figures/, data/)")
 	quick := fs.Bool("quick", true, "the quick report: minutes on 2 cores")
 	full := fs.Bool("full", false, "add exact counts for every English start, the French starts, larger boards, a larger level pool and longer benchmarks (hours)")
 	seed := fs.Uint64("seed", 1, "seed of the generated levels")
+	spillDir := fs.String("spill", "", "analyse the boards over --mem again with their layers as files under `DIR` (see explore --spill)")
 	var sf searchFlags
 	sf.register(fs, search.DefaultExhaustiveMemory)
 	if err := parse(fs, args); err != nil {
@@ -35,7 +36,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	opt := build.Options{Full: *full, Seed: *seed, Workers: sf.workers, Memory: budget}
+	opt := build.Options{Full: *full, Seed: *seed, Workers: sf.workers, Memory: budget, Spill: *spillDir}
 	if isTerminal(stderr) {
 		opt.Progress = func(step string) { fmt.Fprintf(stderr, "\r\033[K%s", step) }
 	}
