@@ -273,3 +273,41 @@ func TestSpillReversal(t *testing.T) {
 		})
 	}
 }
+
+// TestSpillCancelled cancels spilled runs mid-way, as Ctrl-C does, in the
+// forward pass and in the walk back, and checks that each returns
+// context.Canceled with the layers it finished and that the resumed run
+// gives the analysis of a run in memory.
+func TestSpillCancelled(t *testing.T) {
+	b := enginetest.Board(t, "triangle")
+	prob, opt := Problem{b, vacate(t, b, "1"), enginetest.Goal(t, b, "any")}, Options{Workers: 2}
+	want, err := Explore(context.Background(), prob, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, at := range []Progress{{Phase: "forward", Pegs: 9}, {Phase: "backward", Pegs: 8}} {
+		t.Run(at.Phase, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "spill")
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			o := spilledIn(opt, dir, 40)
+			o.Progress = func(p Progress) {
+				if p.Phase == at.Phase && p.Pegs == at.Pegs {
+					cancel()
+				}
+			}
+			a, err := Explore(ctx, prob, o)
+			if !errors.Is(err, context.Canceled) || a == nil || len(a.Layers) == 0 {
+				t.Fatalf("cancelled at %+v: %v, %v", at, a, err)
+			}
+			o.Progress, o.Spill.Resume = nil, true
+			got, err := Explore(context.Background(), prob, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(analysisJSON(t, want), analysisJSON(t, got)); diff != "" {
+				t.Errorf("cancelled and resumed (+), in memory (-):\n%s", diff)
+			}
+		})
+	}
+}
