@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"flag"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -62,7 +63,10 @@ var french = flag.Bool("french", false, "run BenchmarkExplore on the French boar
 // BenchmarkExplore measures the layered searches on whole state spaces:
 // full analyses, the winnable set alone, and (with -french) the French
 // board's d3 class counted positions alone. peak-MiB is the search's
-// largest charge to its memory budget.
+// largest charge to its memory budget. The English full analysis runs
+// twice within 256 MiB, store=memory with room (no budget) and
+// store=disk spilled (Options.Spill), the budget forcing the spill:
+// in memory it stops past 256 MiB.
 func BenchmarkExplore(b *testing.B) {
 	cases := []struct {
 		board, start, goal string
@@ -73,6 +77,8 @@ func BenchmarkExplore(b *testing.B) {
 		{"triangle:6", "1", "any", "full", Options{}},
 		{"english", "d4", "center", "winnable", Options{}},
 		{"english", "d4", "center", "full", Options{}},
+		{"english", "d4", "center", "full/store=memory", Options{}},
+		{"english", "d4", "center", "full/store=disk", Options{Memory: 256 << 20, Spill: Spill{Dir: "spill"}}},
 		{"french", "d3", "any", "reachable", Options{WholeGroup: true, ReachableOnly: true, Memory: 6 << 30}},
 	}
 	for _, c := range cases {
@@ -87,7 +93,11 @@ func BenchmarkExplore(b *testing.B) {
 				}
 				opt := c.opt
 				opt.Workers = w
+				if opt.Spill.Dir != "" {
+					opt.Spill.Dir = filepath.Join(b.TempDir(), opt.Spill.Dir)
+				}
 				var positions, peak int64
+				var spilled *SpillStats
 				for b.Loop() {
 					if c.search == "winnable" {
 						ws, err := Winnable(context.Background(), prob, opt)
@@ -104,9 +114,13 @@ func BenchmarkExplore(b *testing.B) {
 					}
 					positions += a.Reachable
 					peak = max(peak, a.PeakBytes)
+					spilled = a.Spilled
 				}
 				b.ReportMetric(float64(positions)/b.Elapsed().Seconds(), "positions/s")
 				b.ReportMetric(float64(peak)/(1<<20), "peak-MiB")
+				if spilled != nil {
+					b.ReportMetric(float64(spilled.Bytes)/(1<<20), "written-MiB")
+				}
 			})
 		}
 	}

@@ -108,6 +108,29 @@
 // where it moves the start (for one peg anywhere): a start on a corner
 // then searches up to 8 times fewer positions, its solutions still exact.
 //
+// # Layers on disk
+//
+// With Options.Spill, Explore holds its layers as files in a directory
+// (the format is package search/internal/spill's) instead of in memory,
+// in the manner of Korf's disk-based breadth-first searches. A layer is
+// split into partitions by the top bits of its positions' mixed keys, a
+// power of two of them chosen so that one partition's expansion fits half
+// the budget. Forward, each partition is read and expanded by the same
+// expansion as in memory; its distinct children, sorted, are split into
+// runs by group of the next layer's partitions; then each group's runs
+// are merged, a k-way merge that folds the path counts of a position
+// reached from several partitions, into the next layer's partitions. The
+// walk back streams the layers from one peg up, a partition at a time: a
+// position is winnable when one of its children is in the set of the
+// layer below's winnable positions, which are written as files of their
+// own; the random player's chances are then found over those files as in
+// memory. Every file is written under a temporary name, synced and
+// renamed, and a manifest, written the same way after the files it
+// counts, says which partitions are complete: Spill.Resume continues a
+// run killed at any point from there, to the same counts. Each layer's
+// disk need (its runs and partitions, at the bytes a position the layer
+// above took) is checked against the free space before it is expanded.
+//
 // # Winnable positions
 //
 // Winnable finds the positions that can still meet the goal without

@@ -208,3 +208,106 @@ func TestSpillCorrupt(t *testing.T) {
 		})
 	}
 }
+
+// TestSpillEnglish checks the English full analysis spilled within a
+// budget the run in memory cannot keep against the run in memory with
+// room: the same counts, every layer.
+func TestSpillEnglish(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the English analysis spilled takes about a minute")
+	}
+	b := engine.English()
+	prob := Problem{b, b.Start(), enginetest.Goal(t, b, "center")}
+	const budget = 256 << 20
+	if _, err := Explore(context.Background(), prob, Options{Memory: budget}); !errors.Is(err, ErrMemory) {
+		t.Fatalf("in memory within %d MiB: %v, want ErrMemory (the budget must force the spill)", budget>>20, err)
+	}
+	want, err := Explore(context.Background(), prob, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Explore(context.Background(), prob, Options{Memory: budget, Spill: Spill{Dir: filepath.Join(t.TempDir(), "spill")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Spilled == nil || got.Spilled.Widest < 2 {
+		t.Fatalf("no layer was split: %+v", got.Spilled)
+	}
+	if got.PeakBytes > budget {
+		t.Errorf("peak %d bytes, past the budget", got.PeakBytes)
+	}
+	if diff := cmp.Diff(analysisJSON(t, want), analysisJSON(t, got)); diff != "" {
+		t.Errorf("spilled (+) and in memory (-) differ:\n%s", diff)
+	}
+}
+
+// TestSpillReversal checks that backward play is forward play with pegs
+// and holes swapped on spilled runs: vacate s and finish at f has as many
+// solutions as vacate f and finish at s, and as the run in memory.
+func TestSpillReversal(t *testing.T) {
+	b := enginetest.Board(t, "triangle")
+	solutions := func(t *testing.T, s, f string, spilled bool) string {
+		opt := Options{}
+		if spilled {
+			opt = spilledIn(opt, filepath.Join(t.TempDir(), "spill"), 100)
+		}
+		a, err := Explore(context.Background(), Problem{b, vacate(t, b, s), enginetest.Goal(t, b, f)}, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if spilled && (a.Spilled == nil || a.Spilled.Widest < 2) {
+			t.Fatalf("no layer was split: %+v", a.Spilled)
+		}
+		return a.Solutions.String()
+	}
+	for _, c := range [][2]string{{"1", "13"}, {"3", "12"}, {"2", "11"}, {"4", "4"}} {
+		t.Run(c[0]+"-"+c[1], func(t *testing.T) {
+			there, back := solutions(t, c[0], c[1], true), solutions(t, c[1], c[0], true)
+			mem := solutions(t, c[0], c[1], false)
+			if there == "0" {
+				t.Fatalf("vacate %s finish %s has no solution: a case that tells nothing", c[0], c[1])
+			}
+			if there != back || there != mem {
+				t.Errorf("vacate %s finish %s: %s spilled, %s in memory; vacate %s finish %s spilled: %s", c[0], c[1], there, mem, c[1], c[0], back)
+			}
+		})
+	}
+}
+
+// TestSpillCancelled cancels spilled runs mid-way, as Ctrl-C does, in the
+// forward pass and in the walk back, and checks that each returns
+// context.Canceled with the layers it finished and that the resumed run
+// gives the analysis of a run in memory.
+func TestSpillCancelled(t *testing.T) {
+	b := enginetest.Board(t, "triangle")
+	prob, opt := Problem{b, vacate(t, b, "1"), enginetest.Goal(t, b, "any")}, Options{Workers: 2}
+	want, err := Explore(context.Background(), prob, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, at := range []Progress{{Phase: "forward", Pegs: 9}, {Phase: "backward", Pegs: 8}} {
+		t.Run(at.Phase, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "spill")
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			o := spilledIn(opt, dir, 40)
+			o.Progress = func(p Progress) {
+				if p.Phase == at.Phase && p.Pegs == at.Pegs {
+					cancel()
+				}
+			}
+			a, err := Explore(ctx, prob, o)
+			if !errors.Is(err, context.Canceled) || a == nil || len(a.Layers) == 0 {
+				t.Fatalf("cancelled at %+v: %v, %v", at, a, err)
+			}
+			o.Progress, o.Spill.Resume = nil, true
+			got, err := Explore(context.Background(), prob, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(analysisJSON(t, want), analysisJSON(t, got)); diff != "" {
+				t.Errorf("cancelled and resumed (+), in memory (-):\n%s", diff)
+			}
+		})
+	}
+}

@@ -131,12 +131,14 @@ func TestInterrupted(t *testing.T) {
 	}
 	// Steps already running when the job was cancelled finish their
 	// files (see cluster.Run): wait for them before the directory goes.
-	for n, last := 0, -1; n < 60; n++ {
+	for n, last, same := 0, -1, 0; n < 120 && same < 3; n++ {
 		all, _ := filepath.Glob(filepath.Join(dir, "*", "*", "*"))
 		if len(all) == last {
-			break
+			same++
+		} else {
+			same = 0
 		}
 		last = len(all)
-		time.Sleep(500 * time.Millisecond)
+		time.Sleep(time.Second)
 	}
 }

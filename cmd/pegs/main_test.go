@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -124,6 +126,10 @@ func TestErrors(t *testing.T) {
 		{[]string{"explore", "--no-games", "--winnable-only"}, 2, "do not go with --winnable-only"},
 		{[]string{"explore", "--reachable-only", "--winnable-only"}, 2, "do not go with --winnable-only"},
 		{[]string{"explore", "--reachable-only", "--no-games"}, 2, "leave out --no-games"},
+		{[]string{"explore", "--spill", "a", "--resume", "b"}, 2, "--spill DIR or --resume DIR, not both"},
+		{[]string{"explore", "--keep"}, 2, "--keep needs --spill DIR or --resume DIR"},
+		{[]string{"explore", "--spill", "a", "--reachable-only"}, 2, "--spill and --resume are for the full analysis"},
+		{[]string{"explore", "--board", "triangle", "--resume", "testdata"}, 1, "testdata holds no run to resume"},
 		{[]string{"explore", "--start", "c1", "--goal", "any", "--mem", "1MiB"}, 1, "--whole-group would count up to the board's symmetry, about 8 times fewer"},
 		{[]string{"explore", "--start", "c1", "--goal", "any", "--whole-group", "--mem", "1MiB"}, 1, "set with --mem), finding the positions of 25 pegs; --no-games would count all but complete games in about half the memory"},
 		{[]string{"explore", "--start", "c1", "--goal", "any", "--whole-group", "--no-games", "--mem", "1MiB"}, 1, "; --reachable-only would count the positions alone"},
@@ -316,5 +322,32 @@ func TestHintOracleLevel(t *testing.T) {
 		if tt.code != 0 && !strings.Contains(stderr.String(), "is for the level that starts") {
 			t.Errorf("hint --start %s: stderr %q, want it to name the oracle's level", tt.start, stderr.String())
 		}
+	}
+}
+
+// TestExploreSpill runs explore spilled, keeping the files, then resumes
+// the finished run from them: both print what the run in memory prints
+// (the golden file), and a second --spill into the kept directory is
+// refused.
+func TestExploreSpill(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "spill")
+	args := "explore --board triangle --start 1 --goal any --format json --mem 1MiB"
+	for _, extra := range []string{" --spill " + dir + " --keep", " --resume " + dir} {
+		var stdout, stderr bytes.Buffer
+		if err := run(context.Background(), strings.Fields(args+extra), &stdout, &stderr); err != nil {
+			t.Fatalf("pegs %s: %v\n%s", args+extra, err, stderr.String())
+		}
+		reporttest.Golden(t, "explore_triangle_json.stdout", []byte(normalize(stdout.String())), false)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the files are left after --resume without --keep: %v", err)
+	}
+	var stdout, stderr bytes.Buffer
+	if err := run(context.Background(), strings.Fields(args+" --spill "+dir+" --keep"), &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	err := run(context.Background(), strings.Fields(args+" --spill "+dir), &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "already holds a run") {
+		t.Errorf("a second --spill into a run's directory: %v", err)
 	}
 }

@@ -15,11 +15,12 @@ import (
 )
 
 func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := cli.NewFlagSet("pegs", "report", "--out DIR [--quick|--full] [--seed S] [--workers N] [--mem SIZE]", stderr)
+	fs := cli.NewFlagSet("pegs", "report", "--out DIR [--quick|--full] [--seed S] [--workers N] [--mem SIZE] [--spill DIR]", stderr)
 	out := fs.String("out", "", "directory to write the report into (index.md, index.html, figures/, data/)")
 	quick := fs.Bool("quick", true, "the quick report: minutes on 2 cores")
 	full := fs.Bool("full", false, "add exact counts for every English start, the French starts, larger boards, a larger level pool and longer benchmarks (hours)")
 	seed := fs.Uint64("seed", 1, "seed of the generated levels")
+	spillDir := fs.String("spill", "", "analyse the boards over --mem again with their layers as files under `DIR` (see explore --spill)")
 	var sf cli.SearchFlags
 	sf.Register(fs, search.DefaultExhaustiveMemory)
 	if err := cli.Parse(fs, args); err != nil {
@@ -37,7 +38,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	opt := build.Options{Full: *full, Seed: *seed, Workers: sf.Workers, Memory: budget}
+	opt := build.Options{Full: *full, Seed: *seed, Workers: sf.Workers, Memory: budget, Spill: *spillDir}
 	if isTerminal(stderr) {
 		opt.Progress = func(step string) { fmt.Fprintf(stderr, "\r\033[K%s", step) }
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strconv"
 
 	"github.com/dustin/go-humanize"
@@ -39,7 +40,14 @@ func (b *builder) boards(ctx context.Context) (report.Section, error) {
 			t.Add(append(row, "not searched (quick mode)", "", "", "", "", "")...)
 		} else {
 			b.progress("exploring " + name)
-			a, err := search.Explore(ctx, search.Problem{Board: bd, Start: start, Goal: goal}, b.exploreOptions())
+			prob := search.Problem{Board: bd, Start: start, Goal: goal}
+			a, err := search.Explore(ctx, prob, b.exploreOptions())
+			if errors.Is(err, search.ErrMemory) && b.opt.Spill != "" {
+				b.progress("exploring " + name + " spilled")
+				opt := b.exploreOptions()
+				opt.Spill = search.Spill{Dir: filepath.Join(b.opt.Spill, fileName(name))}
+				a, err = search.Explore(ctx, prob, opt)
+			}
 			switch {
 			case errors.Is(err, search.ErrMemory):
 				t.Add(append(row, "over the "+humanize.IBytes(uint64(b.opt.Memory))+" memory budget", "", "", "", "", "")...)

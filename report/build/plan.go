@@ -25,6 +25,10 @@ type Options struct {
 	Seed    uint64
 	Workers int   // zero means GOMAXPROCS
 	Memory  int64 // budget for each search; zero means search.DefaultMemory
+	// Spill, if set, is a directory where the boards table's analyses
+	// that pass Memory run again with their layers on disk (search.Spill),
+	// each in a directory of its own, removed once done.
+	Spill string
 	// Progress, if set, hears of each step as it starts.
 	Progress func(step string)
 }

@@ -29,6 +29,15 @@
 // is forward play on complements, so a walk back on a mirrored game (the
 // start the complement of the goal) goes only to the middle.
 //
+// # Spilled layers
+//
+// Spilled runs the forward pass and the walk back on layers held as
+// partition files in a spill directory (package spill), a partition at a
+// time through an Expander over a Layer made of the partition, its
+// children split into runs and merged into the next layer's partitions;
+// memory bounds one partition's work, and the manifest lets a killed run
+// resume from its last complete partition.
+//
 // # Meeting in the middle
 //
 // Meet searches from the start and from the goal (forward play from the

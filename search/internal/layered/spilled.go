@@ -1,7 +1,6 @@
 package layered
 
 import (
-	"container/heap"
 	"context"
 	"fmt"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"pegs/engine"
 	"pegs/search/internal/exact"
 	"pegs/search/internal/key"
+	"pegs/search/internal/pool"
 	"pegs/search/internal/spill"
 )
 
@@ -349,9 +349,9 @@ func (s *Spilled) merge(pegs, r, sources int, child *spill.LayerState) error {
 		return err
 	}
 	defer mem.Give(int64(sources) * readerBytes)
-	h := make(runHeap, 0, sources)
+	h := &runHeap{}
 	defer func() {
-		for _, r := range h {
+		for _, r := range h.rs {
 			r.Close()
 		}
 	}()
@@ -367,17 +367,17 @@ func (s *Spilled) merge(pegs, r, sources int, child *spill.LayerState) error {
 			}
 			continue
 		}
-		h = append(h, rd)
+		h.push(rd)
 	}
-	heap.Init(&h)
 	// advance steps the least run on, and lets it go at its end.
 	advance := func() error {
-		rd := h[0]
+		rd := h.rs[0]
 		if rd.Next() {
-			heap.Fix(&h, 0)
+			h.keys[0] = rd.Key()
+			h.down()
 			return nil
 		}
-		heap.Pop(&h)
+		h.pop()
 		rd.Close()
 		return rd.Err()
 	}
@@ -412,14 +412,14 @@ func (s *Spilled) merge(pegs, r, sources int, child *spill.LayerState) error {
 	if err := upTo(r * per); err != nil {
 		return err
 	}
-	for len(h) > 0 {
-		k, c := h[0].Key(), h[0].Count()
+	for len(h.keys) > 0 {
+		k, c := h.keys[0], h.rs[0].Count()
 		if err := advance(); err != nil {
 			return err
 		}
-		for len(h) > 0 && h[0].Key() == k {
+		for len(h.keys) > 0 && h.keys[0] == k {
 			var of bool
-			if c, of = c.Add(h[0].Count()); of {
+			if c, of = c.Add(h.rs[0].Count()); of {
 				return ErrOverflow
 			}
 			if err := advance(); err != nil {
@@ -436,18 +436,58 @@ func (s *Spilled) merge(pegs, r, sources int, child *spill.LayerState) error {
 	return upTo((r + 1) * per)
 }
 
-// runHeap holds open runs, the one at the least key first.
-type runHeap []*spill.Reader
+// runHeap holds open runs, the one at the least key first: a binary heap
+// on the runs' current keys, held beside them so that sifting reads no
+// reader (container/heap's interface calls took a fifth of an English
+// run's time).
+type runHeap struct {
+	keys []uint64
+	rs   []*spill.Reader
+}
 
-func (h runHeap) Len() int           { return len(h) }
-func (h runHeap) Less(i, j int) bool { return h[i].Key() < h[j].Key() }
-func (h runHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *runHeap) Push(x any)        { *h = append(*h, x.(*spill.Reader)) }
-func (h *runHeap) Pop() any {
-	old := *h
-	r := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return r
+func (h *runHeap) push(r *spill.Reader) {
+	h.keys, h.rs = append(h.keys, r.Key()), append(h.rs, r)
+	for i := len(h.keys) - 1; i > 0; {
+		up := (i - 1) / 2
+		if h.keys[up] <= h.keys[i] {
+			break
+		}
+		h.swap(i, up)
+		i = up
+	}
+}
+
+func (h *runHeap) swap(i, j int) {
+	h.keys[i], h.keys[j] = h.keys[j], h.keys[i]
+	h.rs[i], h.rs[j] = h.rs[j], h.rs[i]
+}
+
+// down sifts the top down after its key changed.
+func (h *runHeap) down() {
+	n := len(h.keys)
+	for i := 0; ; {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		m := l
+		if r := l + 1; r < n && h.keys[r] < h.keys[l] {
+			m = r
+		}
+		if h.keys[i] <= h.keys[m] {
+			return
+		}
+		h.swap(i, m)
+		i = m
+	}
+}
+
+// pop removes the top.
+func (h *runHeap) pop() {
+	n := len(h.keys) - 1
+	h.swap(0, n)
+	h.keys, h.rs = h.keys[:n], h.rs[:n]
+	h.down()
 }
 
 // WalkBack finds the winnable positions of the layers in the directory,
@@ -460,9 +500,13 @@ func (s *Spilled) WalkBack(ctx context.Context, goal engine.Goal, p0 int, each f
 	d, e := s.Dir, s.E
 	mem := e.Mem
 	var below []uint64
+	var belowSet *key.Set
 	release := func() {
 		mem.Give(int64(len(below)) * 8)
-		below = nil
+		if belowSet != nil {
+			mem.Give(key.SetBytes(len(below)))
+		}
+		below, belowSet = nil, nil
 	}
 	defer release()
 	for pegs := 1; pegs <= p0; pegs++ {
@@ -481,7 +525,7 @@ func (s *Spilled) WalkBack(ctx context.Context, goal engine.Goal, p0 int, each f
 			if s.Progress != nil {
 				s.Progress("backward", pegs, 0, int(l.Positions()))
 			}
-			win, err := s.winnable(ctx, goal, pegs, q, l, below)
+			win, err := s.winnable(ctx, goal, pegs, q, l, belowSet)
 			if err != nil {
 				return err
 			}
@@ -508,14 +552,25 @@ func (s *Spilled) WalkBack(ctx context.Context, goal engine.Goal, p0 int, each f
 			if below, err = s.Winnable(pegs, n); err != nil {
 				return err
 			}
+			if err := mem.Take(key.SetBytes(len(below)), "the winnable positions of a spilled layer"); err != nil {
+				mem.Give(n * 8)
+				below = nil
+				return err
+			}
+			belowSet = key.NewSet(below, e.Workers)
 		}
 	}
 	return nil
 }
 
 // winnable returns the winnable positions of partition q of layer pegs,
-// l, given those of the layer below, charged to the budget.
-func (s *Spilled) winnable(ctx context.Context, goal engine.Goal, pegs, q int, l *spill.LayerState, below []uint64) ([]uint64, error) {
+// l, given those of the layer below (a set, nil if there are none),
+// charged to the budget. A position is winnable when one of its children
+// is in below: the partition's positions are expanded and their children
+// looked up, which costs one expansion of the layer in all, where undoing
+// jumps from below into tables closed on each partition (ParentsOf) cost
+// an expansion of below for every partition.
+func (s *Spilled) winnable(ctx context.Context, goal engine.Goal, pegs, q int, l *spill.LayerState, below *key.Set) ([]uint64, error) {
 	e := s.E
 	n := l.Records[q]
 	if err := e.Mem.Take(n*8+n*16, "a partition of a spilled layer"); err != nil {
@@ -527,20 +582,41 @@ func (s *Spilled) winnable(ctx context.Context, goal engine.Goal, pegs, q int, l
 	if err != nil {
 		return nil, err
 	}
-	var win []uint64
-	switch {
-	case pegs == 1:
-		for _, k := range keys {
-			if wins(goal, e.Gen.Group, k) {
-				win = append(win, k)
+	gen := e.Gen
+	parts := make([][]uint64, pool.ChunkCount(len(keys), e.Workers))
+	var stopped atomic.Bool
+	pool.Chunks(len(keys), e.Workers, func(c, lo, hi int) {
+		if ctx.Err() != nil {
+			stopped.Store(true)
+			return
+		}
+		par := gen.NewParent()
+		var moves []int16
+		for _, k := range keys[lo:hi] {
+			if pegs == 1 {
+				if wins(goal, gen.Group, k) {
+					parts[c] = append(parts[c], k)
+				}
+				continue
+			}
+			if below == nil {
+				continue
+			}
+			p := key.Unmix(k)
+			par.Set(p)
+			moves = gen.AppendMoves(moves[:0], p)
+			for _, m := range moves {
+				if below.Has(key.Mix(par.Child(m))) {
+					parts[c] = append(parts[c], k)
+					break
+				}
 			}
 		}
-	case len(below) > 0:
-		win, err = ParentsOf(ctx, &Layer{Pegs: pegs, Keys: keys}, below, e.Gen, e.Workers, e.Mem, false)
-		if err != nil {
-			return nil, err
-		}
+	})
+	if stopped.Load() {
+		return nil, ctx.Err()
 	}
+	win := slices.Concat(parts...)
 	return win, e.Mem.Take(int64(len(win))*8, "the winnable positions of a partition")
 }
 

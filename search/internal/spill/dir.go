@@ -240,11 +240,14 @@ func (d *Dir) Remove(h Header) error {
 // Clear removes the directory's spill files and manifest, and the
 // directory itself if that leaves it empty.
 func (d *Dir) Clear() error {
+	// The manifest goes first: a run killed while its files go leaves
+	// files no manifest counts, which a new run overwrites, never a
+	// manifest counting files that are gone.
 	files, err := filepath.Glob(filepath.Join(d.Path, "*.spill*"))
 	if err != nil {
 		return err
 	}
-	for _, f := range append(files, filepath.Join(d.Path, ManifestName), filepath.Join(d.Path, ManifestName+".tmp")) {
+	for _, f := range append([]string{filepath.Join(d.Path, ManifestName), filepath.Join(d.Path, ManifestName+".tmp")}, files...) {
 		if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("spill: %w", err)
 		}
