@@ -56,7 +56,7 @@ func TestSpillAgrees(t *testing.T) {
 				t.Skip("the 28-hole triangle spilled takes about two minutes")
 			}
 			b := enginetest.Board(t, c.board)
-			prob := Problem{b, vacate(t, b, c.start), enginetest.Goal(t, b, c.goal)}
+			prob := Problem{b, enginetest.Vacate(t, b, c.start), enginetest.Goal(t, b, c.goal)}
 			want, err := Explore(context.Background(), prob, c.opt)
 			if err != nil {
 				t.Fatal(err)
@@ -76,16 +76,6 @@ func TestSpillAgrees(t *testing.T) {
 	}
 }
 
-// vacate returns b's position with every hole full but those labelled.
-func vacate(t testing.TB, b *engine.Board, labels string) engine.Position {
-	t.Helper()
-	p, err := b.Vacate(labels)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // spillChildEnv names the directory a re-executed test binary spills
 // into (see TestSpillKilledChild).
 const spillChildEnv = "PEGS_TEST_SPILL_CHILD"
@@ -94,7 +84,7 @@ const spillChildEnv = "PEGS_TEST_SPILL_CHILD"
 // its layers in many partitions, so that a kill lands mid-layer.
 func killProblem(t testing.TB) (Problem, Options) {
 	b := enginetest.Board(t, "triangle:6")
-	return Problem{b, vacate(t, b, "1"), enginetest.Goal(t, b, "any")}, Options{Workers: 2}
+	return Problem{b, enginetest.Vacate(t, b, "1"), enginetest.Goal(t, b, "any")}, Options{Workers: 2}
 }
 
 // TestSpillKilledChild is the run TestSpillKilled kills: it runs only in
@@ -174,7 +164,7 @@ func TestSpillKilled(t *testing.T) {
 // checks that resuming it names the file in the error.
 func TestSpillCorrupt(t *testing.T) {
 	b := enginetest.Board(t, "triangle")
-	prob := Problem{b, vacate(t, b, "1"), enginetest.Goal(t, b, "any")}
+	prob := Problem{b, enginetest.Vacate(t, b, "1"), enginetest.Goal(t, b, "any")}
 	for _, c := range []struct {
 		name, file, want string
 		damage           func([]byte) []byte
@@ -251,7 +241,7 @@ func TestSpillReversal(t *testing.T) {
 		if spilled {
 			opt = spilledIn(opt, filepath.Join(t.TempDir(), "spill"), 100)
 		}
-		a, err := Explore(context.Background(), Problem{b, vacate(t, b, s), enginetest.Goal(t, b, f)}, opt)
+		a, err := Explore(context.Background(), Problem{b, enginetest.Vacate(t, b, s), enginetest.Goal(t, b, f)}, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -280,7 +270,7 @@ func TestSpillReversal(t *testing.T) {
 // gives the analysis of a run in memory.
 func TestSpillCancelled(t *testing.T) {
 	b := enginetest.Board(t, "triangle")
-	prob, opt := Problem{b, vacate(t, b, "1"), enginetest.Goal(t, b, "any")}, Options{Workers: 2}
+	prob, opt := Problem{b, enginetest.Vacate(t, b, "1"), enginetest.Goal(t, b, "any")}, Options{Workers: 2}
 	want, err := Explore(context.Background(), prob, opt)
 	if err != nil {
 		t.Fatal(err)

@@ -31,6 +31,17 @@ func Square(t testing.TB, n int) *engine.Board {
 	return b
 }
 
+// Vacate returns b's position with every hole full but those labelled
+// (see engine.Board.Vacate).
+func Vacate(t testing.TB, b *engine.Board, labels string) engine.Position {
+	t.Helper()
+	p, err := b.Vacate(labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // Goal returns b's goal written s (see engine.Board.ParseGoal).
 func Goal(t testing.TB, b *engine.Board, s string) engine.Goal {
 	t.Helper()
