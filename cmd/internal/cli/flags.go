@@ -46,11 +46,13 @@ type BoardFlags struct {
 	board, geometry string
 }
 
+// Register defines --board and --geometry on fs.
 func (f *BoardFlags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.board, "board", "english", "board: english, french, triangle, triangle:N (N=4..10), diamond, wiegleb, or @FILE (a picture: 'o' or '.' per hole)")
 	fs.StringVar(&f.geometry, "geometry", "square", "geometry of a board read from @FILE: square, diagonal (square with diagonal jumps) or triangular")
 }
 
+// Load returns the board the flags name, reading @FILE where given.
 func (f *BoardFlags) Load() (*engine.Board, error) {
 	name, isFile := strings.CutPrefix(f.board, "@")
 	if !isFile {
@@ -81,11 +83,13 @@ type PositionFlags struct {
 	Start, Position string
 }
 
+// Register defines --start and --position on fs.
 func (f *PositionFlags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.Start, "start", "", "start with the full board less these holes, such as d4 or 1,6")
 	fs.StringVar(&f.Position, "position", "", "position as a picture ('o' peg, '.' empty, one per hole in reading order; spaces ignored) or @FILE")
 }
 
+// Load returns the position the flags name on b, or b's usual start.
 func (f *PositionFlags) Load(b *engine.Board) (engine.Position, error) {
 	switch {
 	case f.Start != "" && f.Position != "":
@@ -131,6 +135,8 @@ func DefaultGoal(b *engine.Board) string {
 	return "any"
 }
 
+// ParseFormat reads --format; with allowed given, other formats are a
+// usage error naming the ones offered.
 func ParseFormat(s string, allowed ...report.Format) (report.Format, error) {
 	f, err := report.ParseFormat(s)
 	if err != nil {
@@ -210,12 +216,16 @@ type ProblemFlags struct {
 	allowFewer bool // whether --goal fewest is accepted
 }
 
+// Register defines the board, position and goal flags on fs; allowFewest
+// says whether --goal fewest is accepted.
 func (f *ProblemFlags) Register(fs *flag.FlagSet, allowFewest bool) {
 	f.BoardFlags.Register(fs)
 	f.PositionFlags.Register(fs)
 	f.RegisterGoal(fs, allowFewest)
 }
 
+// RegisterGoal defines --goal alone, for commands that register the
+// board flags themselves and read positions their own way.
 func (f *ProblemFlags) RegisterGoal(fs *flag.FlagSet, allowFewest bool) {
 	f.allowFewer = allowFewest
 	usage := "goal: any, center or a hole (default center where the board has one, else any)"
