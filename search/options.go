@@ -81,6 +81,11 @@ type knobs struct {
 	// spillPartition caps a spilled layer's partitions' positions (see
 	// layered.Spilled.MaxPartition).
 	spillPartition int
+	// spillChunk and spillWalkRoom make a spilled run split partitions on
+	// the fly and walk back in passes (see layered.Spilled.MaxChunk and
+	// WalkRoom).
+	spillChunk    int
+	spillWalkRoom int64
 }
 
 // memory returns the budget in bytes.

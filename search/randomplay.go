@@ -66,7 +66,14 @@ func randomWinBy(ctx context.Context, prob Problem, gen *movegen.Gen, opt Option
 		mem.Give(held)
 		prev, vals, held = keys, next, bytes
 	}
-	p, ok := exact.ProbFloat64(vals[0], uint64(p0))
+	return chanceFloat64(vals[0], p0)
+}
+
+// chanceFloat64 returns the random player's chance v of winning from a
+// start of p0 pegs (fixed point, short of the true one by less than p0
+// units) correctly rounded.
+func chanceFloat64(v exact.U128, p0 int) (float64, error) {
+	p, ok := exact.ProbFloat64(v, uint64(p0))
 	if !ok {
 		return 0, fmt.Errorf("search: the random player's chance, %g, lies within %d units of 2^-118 of where float64 rounding changes: it cannot be given correctly rounded", p, p0)
 	}

@@ -38,6 +38,12 @@ type SpillStats struct {
 	// one layer.
 	Partitions int64
 	Widest     int
+	// Chunked counts the partitions expanded in more than one chunk
+	// (their layer came out larger than estimated); Passes is the most
+	// passes the walk back made over one layer (more than one where the
+	// winnable positions of the layer below pass half the budget).
+	Chunked int64
+	Passes  int
 	// Files and Bytes count the files this process wrote, runs and
 	// winnable files included.
 	Files int
@@ -74,10 +80,12 @@ func (a *Analysis) exploreSpilled(ctx context.Context, prob Problem, gen *movege
 	if err != nil {
 		return err
 	}
-	s := &layered.Spilled{Dir: d, MaxPartition: opt.knobs.spillPartition, Progress: opt.config().Progress,
+	s := &layered.Spilled{Dir: d, MaxPartition: opt.knobs.spillPartition, MaxChunk: opt.knobs.spillChunk,
+		WalkRoom: opt.knobs.spillWalkRoom, Progress: opt.config().Progress,
 		E: &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Counts: true, Mem: mem}}
 	defer func() {
-		a.Spilled = &SpillStats{Dir: d.Path, Partitions: s.Expanded.Load(), Files: d.Written, Bytes: d.Bytes}
+		a.Spilled = &SpillStats{Dir: d.Path, Partitions: s.Expanded.Load(), Files: d.Written, Bytes: d.Bytes,
+			Chunked: s.Chunked.Load(), Passes: s.Passes}
 		for _, l := range d.M.Layers {
 			a.Spilled.Widest = max(a.Spilled.Widest, l.Partitions)
 		}
@@ -102,26 +110,23 @@ func (a *Analysis) exploreSpilled(ctx context.Context, prob Problem, gen *movege
 		mem.Give(l.Bytes())
 	}
 	if len(layered.BackwardSeeds(prob.Board, prob.Start, prob.Goal, gen.Group)) > 0 {
-		won := map[int]int64{}
 		err := s.WalkBack(ctx, prob.Goal, p0, func(pegs int, n int64) error {
 			if i, ok := index[pegs]; ok {
 				a.Layers[i].Winnable = n
 			}
-			won[pegs] = n
 			return nil
 		})
 		if err != nil {
 			return err
 		}
-		a.RandomWin, err = randomWinBy(ctx, prob, gen, opt, mem, func(pegs int) ([]uint64, func(), error) {
-			if won[pegs] == 0 {
-				return nil, func() {}, nil
-			}
-			keys, err := s.Winnable(pegs, won[pegs])
-			return keys, func() { mem.Give(won[pegs] * 8) }, err
-		})
+		v, ok, err := s.Chances(ctx, p0)
 		if err != nil {
 			return err
+		}
+		if ok {
+			if a.RandomWin, err = chanceFloat64(v, p0); err != nil {
+				return err
+			}
 		}
 	}
 	if opt.NoGames {

@@ -76,6 +76,33 @@ func TestSpillAgrees(t *testing.T) {
 	}
 }
 
+// TestSpillSplitsOnTheFly checks that a spilled run whose partitions
+// come out too large for the budget expands them in chunks, cut in two
+// until they fit, and whose layers' winnable positions pass the room for
+// them walks back in passes, with the same analysis as in memory.
+func TestSpillSplitsOnTheFly(t *testing.T) {
+	b := enginetest.Board(t, "triangle:6")
+	prob := Problem{b, enginetest.Vacate(t, b, "4"), enginetest.Goal(t, b, "any")}
+	want, err := Explore(context.Background(), prob, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := spilledIn(Options{Workers: 2}, filepath.Join(t.TempDir(), "spill"), 8000)
+	opt.knobs.spillChunk = 7000
+	opt.knobs.spillWalkRoom = 1 << 20
+	got, err := Explore(context.Background(), prob, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%+v", *got.Spilled)
+	if got.Spilled.Chunked == 0 || got.Spilled.Passes < 2 {
+		t.Errorf("chunked partitions %d, walk back passes %d: want some and at least 2", got.Spilled.Chunked, got.Spilled.Passes)
+	}
+	if diff := cmp.Diff(analysisJSON(t, want), analysisJSON(t, got)); diff != "" {
+		t.Errorf("spilled (+) and in memory (-) differ:\n%s", diff)
+	}
+}
+
 // spillChildEnv names the directory a re-executed test binary spills
 // into (see TestSpillKilledChild).
 const spillChildEnv = "PEGS_TEST_SPILL_CHILD"

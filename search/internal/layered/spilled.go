@@ -2,7 +2,9 @@ package layered
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"sync/atomic"
@@ -12,6 +14,7 @@ import (
 	"pegs/engine"
 	"pegs/search/internal/exact"
 	"pegs/search/internal/key"
+	"pegs/search/internal/memory"
 	"pegs/search/internal/pool"
 	"pegs/search/internal/spill"
 )
@@ -40,10 +43,26 @@ type Spilled struct {
 	Progress     Progress
 	// Expanded counts the partitions this process expanded.
 	Expanded atomic.Int64
+	// Chunked counts the partitions this process expanded in more than
+	// one chunk; Passes is the most passes the walk back made over a
+	// layer (see WalkBack).
+	Chunked atomic.Int64
+	Passes  int
+	// MaxChunk, if positive, makes the expansion of a chunk of more
+	// positions stop as if past the budget, and WalkRoom, if positive,
+	// caps the bytes of the set the walk back looks children up in: tests
+	// set them low to make small boards split partitions on the fly and
+	// walk back in passes.
+	MaxChunk int
+	WalkRoom int64
+	// chunk, once a chunk's expansion passed the budget, is the size of
+	// the chunk that replaced it, for the layer's partitions after it.
+	chunk int
 }
 
 func (s *Spilled) header(kind spill.Kind, pegs, part, parts, source int) spill.Header {
-	return spill.Header{Kind: kind, Counts: s.E.Counts && kind != spill.WinnableFile, Pegs: pegs, Partition: part, Partitions: parts, Source: source}
+	counts := kind == spill.ChanceFile || s.E.Counts && kind != spill.WinnableFile
+	return spill.Header{Kind: kind, Counts: counts, Pegs: pegs, Partition: part, Partitions: parts, Source: source}
 }
 
 // Forward writes first (of the start's pegs, with its counts if any) as
@@ -101,19 +120,42 @@ func (s *Spilled) Forward(ctx context.Context, first *Layer, visit func(pegs int
 // a quarter spare), the tables of its distinct children (ratio a parent,
 // at TableFill) and the sorted children collected from them.
 func (s *Spilled) Partitions(n int64) int {
-	e := s.E
-	ratio := 1.5
-	perParent := 24 + 10*24*5/4 + ratio*24*10/TableFill + ratio*24
-	need := float64(n) * perParent / float64(max(1, e.Mem.Limit()/2))
-	if s.MaxPartition > 0 {
-		need = max(need, float64(n)/float64(s.MaxPartition))
-	}
+	need := s.pieces(n)
 	p := 1
 	for float64(p) < need && p < maxPartitions {
 		p *= 2
 	}
 	return p
 }
+
+// pieces returns into how many pieces n positions must be cut for each
+// piece's expansion to fit in half the budget (or MaxPartition).
+func (s *Spilled) pieces(n int64) float64 {
+	ratio := 1.5
+	perParent := 24 + 10*24*5/4 + ratio*24*10/TableFill + ratio*24
+	need := float64(n) * perParent / float64(max(1, s.E.Mem.Limit()/2))
+	if s.MaxPartition > 0 {
+		need = max(need, float64(n)/float64(s.MaxPartition))
+	}
+	return need
+}
+
+// Chunks returns the chunks that a partition of n positions is expanded
+// in: one where the layer's partition count, fixed from an estimate before
+// the layer existed, left it small enough, more where the layer came out
+// larger than estimated (at most maxChunks).
+func (s *Spilled) Chunks(n int64) int {
+	return min(maxChunks, max(1, int(math.Ceil(s.pieces(n)))))
+}
+
+// maxChunks bounds the chunks of one partition: a run's source (spill's
+// Header.Source, 16 bits) is its partition plus its chunk times the
+// layer's partitions (at most maxPartitions).
+const maxChunks = 256
+
+// runSource returns the source that the runs of chunk c of partition p,
+// of a layer of parts partitions, are written under.
+func runSource(p, c, parts int) int { return p + c*parts }
 
 // expect returns how many positions the layer below layer pegs is
 // expected to have, as Expander.Expect reckons from whole layers (the
@@ -177,6 +219,7 @@ func (s *Spilled) expandLayer(ctx context.Context, pegs int, l *spill.LayerState
 		}
 	}
 	total, done := int(l.Positions()), 0
+	s.chunk = 0 // learned anew for each layer
 	for p := range l.Partitions {
 		if l.Expanded[p] != nil {
 			done += int(l.Records[p])
@@ -185,23 +228,24 @@ func (s *Spilled) expandLayer(ctx context.Context, pegs int, l *spill.LayerState
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		st, err := s.expandPartition(ctx, pegs, p, l, child.Partitions, done, total)
+		st, chunks, err := s.expandPartition(ctx, pegs, p, l, child.Partitions, done, total)
 		if err != nil {
 			return err
 		}
 		done += int(l.Records[p])
-		l.Expanded[p] = &spill.Stats{Positions: st.Positions, Raw: st.Raw, DeadEnds: st.DeadEnds, Games: st.Games}
+		l.Expanded[p] = &spill.Stats{Positions: st.Positions, Raw: st.Raw, DeadEnds: st.DeadEnds, Games: st.Games, Chunks: chunks}
 		s.Expanded.Add(1)
 		if err := d.Save(); err != nil {
 			return err
 		}
 	}
 	// Merge the runs into the next layer's partitions, a group of them
-	// at a time, groups in parallel.
+	// at a time, groups in parallel as far as the budget holds their
+	// readers.
 	groups := runGroups(child.Partitions)
 	per := child.Partitions / groups
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(e.nworkers())
+	g.SetLimit(max(1, min(e.nworkers(), int((e.Mem.Limit()-e.Mem.Used())/max(1, s.mergeBytes(l))))))
 	merged := make(chan int, groups)
 	for r := range groups {
 		if !slices.Contains(child.Complete[r*per:(r+1)*per], false) {
@@ -211,7 +255,7 @@ func (s *Spilled) expandLayer(ctx context.Context, pegs int, l *spill.LayerState
 			if err := gctx.Err(); err != nil {
 				return err
 			}
-			if err := s.merge(pegs-1, r, l.Partitions, child); err != nil {
+			if err := s.merge(pegs-1, r, l, child); err != nil {
 				return err
 			}
 			merged <- r
@@ -234,8 +278,10 @@ func (s *Spilled) expandLayer(ctx context.Context, pegs int, l *spill.LayerState
 	// The runs go once the manifest counts what was merged from them.
 	for r := range groups {
 		for p := range l.Partitions {
-			if err := d.Remove(s.header(spill.RunFile, pegs-1, r, groups, p)); err != nil {
-				return err
+			for c := range l.Expanded[p].Pieces() {
+				if err := d.Remove(s.header(spill.RunFile, pegs-1, r, groups, runSource(p, c, l.Partitions))); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -254,30 +300,97 @@ const maxRunGroups = 8
 func runGroups(parts int) int { return min(parts, maxRunGroups) }
 
 // expandPartition expands partition p of layer pegs and writes its
-// children as runs into the next layer's parts partitions.
-func (s *Spilled) expandPartition(ctx context.Context, pegs, p int, l *spill.LayerState, parts, done, total int) (Stats, error) {
+// children as runs into the next layer's parts partitions, in chunks
+// where the whole does not fit the budget, each chunk's runs apart: the
+// merge folds the positions that several chunks reach as it folds those
+// of several partitions. It returns the stats of the whole partition and
+// its chunks.
+//
+// A layer's partition count is fixed from an estimate before the layer
+// exists, and a partition's expansion from an estimate of the memory a
+// parent takes; where either is short, the expansion of a chunk stops
+// within the budget, and the chunk is cut in two and each half expanded
+// in turn, the later partitions of the layer starting at the size that
+// fitted.
+func (s *Spilled) expandPartition(ctx context.Context, pegs, p int, l *spill.LayerState, parts, done, total int) (Stats, int, error) {
 	d, e := s.Dir, s.E
-	if s.Progress != nil {
-		e.Progress = func(n, _ int) { s.Progress("forward", pegs, done+n, total) }
-	}
 	n := l.Records[p]
 	if err := e.Mem.Take(n*8+n*16, "a partition of a spilled layer"); err != nil {
-		return Stats{}, err
+		return Stats{}, 0, err
 	}
+	defer e.Mem.Give(n*8 + n*16)
 	keys, counts, err := d.Read(s.header(spill.LayerFile, pegs, p, l.Partitions, 0))
 	if err != nil {
-		e.Mem.Give(n*8 + n*16)
-		return Stats{}, err
+		return Stats{}, 0, err
 	}
-	cur := &Layer{Pegs: pegs, Keys: keys, M: counts}
+	var st Stats
+	chunks := 0
+	var expand func(lo, hi int) error
+	expand = func(lo, hi int) error {
+		if s.Progress != nil {
+			e.Progress = func(n, _ int) { s.Progress("forward", pegs, done+lo+n, total) }
+		}
+		cur := &Layer{Pegs: pegs, Keys: keys[lo:hi]}
+		if counts != nil {
+			cur.M = counts[lo:hi]
+		}
+		var cst Stats
+		var err error
+		if s.MaxChunk > 0 && hi-lo > s.MaxChunk {
+			err = &memory.Error{What: "a chunk of a spilled partition", Need: int64(hi - lo), Budget: int64(s.MaxChunk)}
+		} else {
+			cst, err = s.expandChunk(ctx, cur, runSource(p, chunks, l.Partitions), parts)
+		}
+		if errors.Is(err, memory.ErrExceeded) && hi-lo >= 2*minChunk && chunks+2 <= maxChunks {
+			mid := lo + (hi-lo)/2
+			s.chunk = mid - lo
+			if err := expand(lo, mid); err != nil {
+				return err
+			}
+			return expand(mid, hi)
+		}
+		if err != nil {
+			return err
+		}
+		chunks++
+		st.Positions += cst.Positions
+		st.Raw += cst.Raw
+		st.DeadEnds += cst.DeadEnds
+		var of bool
+		if st.Games, of = st.Games.Add(cst.Games); of {
+			return ErrOverflow
+		}
+		return nil
+	}
+	pieces := s.Chunks(n)
+	if s.chunk > 0 {
+		pieces = max(pieces, min(maxChunks, (len(keys)+s.chunk-1)/s.chunk))
+	}
+	for c := range pieces {
+		if err := expand(c*len(keys)/pieces, (c+1)*len(keys)/pieces); err != nil {
+			return st, 0, err
+		}
+	}
+	if chunks > 1 {
+		s.Chunked.Add(1)
+	}
+	// The runs are synced together, before the manifest counts them.
+	return st, chunks, s.Dir.Sync()
+}
+
+// minChunk is the fewest positions a chunk is cut to.
+const minChunk = 256
+
+// expandChunk expands cur, positions of one partition, and writes its
+// children, sorted and split into the next layer's parts partitions at
+// their top bits, as runs from source.
+func (s *Spilled) expandChunk(ctx context.Context, cur *Layer, source, parts int) (Stats, error) {
+	e := s.E
 	next, st, err := e.Next(ctx, cur)
-	e.Mem.Give(n*8 + n*16)
 	if err != nil {
 		return st, err
 	}
 	defer e.Mem.Give(next.Bytes())
-	// The children, sorted, split into the next layer's partitions at
-	// their top bits.
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(e.nworkers())
 	groups := runGroups(parts)
@@ -290,7 +403,7 @@ func (s *Spilled) expandPartition(ctx context.Context, pegs, p int, l *spill.Lay
 				hi++
 			}
 		}
-		part := &Layer{Pegs: pegs - 1, Keys: next.Keys[lo:hi]}
+		part := &Layer{Pegs: cur.Pegs - 1, Keys: next.Keys[lo:hi]}
 		if next.M != nil {
 			part.M = next.M[lo:hi]
 		}
@@ -298,16 +411,12 @@ func (s *Spilled) expandPartition(ctx context.Context, pegs, p int, l *spill.Lay
 			if err := gctx.Err(); err != nil {
 				return err
 			}
-			_, err := s.write(part, s.header(spill.RunFile, pegs-1, q, groups, p), false)
+			_, err := s.write(part, s.header(spill.RunFile, cur.Pegs-1, q, groups, source), false)
 			return err
 		})
 		lo = hi
 	}
-	if err := g.Wait(); err != nil {
-		return st, err
-	}
-	// The runs are synced together, before the manifest counts them.
-	return st, s.Dir.Sync()
+	return st, g.Wait()
 }
 
 // writeRange writes l's keys and counts as the file h, synced.
@@ -337,26 +446,47 @@ func (s *Spilled) write(l *Layer, h spill.Header, sync bool) (int64, error) {
 // readerBytes is about what an open reader holds.
 const readerBytes = 64<<10 + 4096*30 + 4096*24
 
-// merge merges the runs from sources partitions into run group r of
-// layer pegs, child, folding the counts of a position in several, and
-// writes the group's partitions and their records in child.
-func (s *Spilled) merge(pegs, r, sources int, child *spill.LayerState) error {
+// runSources returns the sources of the runs that the partitions of
+// parent, a layer, wrote into each group of the layer below.
+func runSources(parent *spill.LayerState) []int {
+	var sources []int
+	for p := range parent.Partitions {
+		for c := range parent.Expanded[p].Pieces() {
+			sources = append(sources, runSource(p, c, parent.Partitions))
+		}
+	}
+	return sources
+}
+
+// mergeBytes is what the merge of a group of runs from parent holds: a
+// reader for each run.
+func (s *Spilled) mergeBytes(parent *spill.LayerState) int64 {
+	return int64(len(runSources(parent))) * readerBytes
+}
+
+// merge merges the runs from the partitions of parent, the layer above,
+// into run group r of layer pegs, child, folding the counts of a position
+// in several, and writes the group's partitions and their records in
+// child.
+func (s *Spilled) merge(pegs, r int, parent, child *spill.LayerState) error {
 	d, mem := s.Dir, s.E.Mem
 	parts := child.Partitions
 	groups := runGroups(parts)
 	per := parts / groups
-	if err := mem.Take(int64(sources)*readerBytes, "merging a spilled partition"); err != nil {
+	sources := runSources(parent)
+	held := s.mergeBytes(parent)
+	if err := mem.Take(held, "merging a spilled partition"); err != nil {
 		return err
 	}
-	defer mem.Give(int64(sources) * readerBytes)
+	defer mem.Give(held)
 	h := &runHeap{}
 	defer func() {
 		for _, r := range h.rs {
 			r.Close()
 		}
 	}()
-	for p := range sources {
-		rd, err := d.Open(s.header(spill.RunFile, pegs, r, groups, p))
+	for _, src := range sources {
+		rd, err := d.Open(s.header(spill.RunFile, pegs, r, groups, src))
 		if err != nil {
 			return err
 		}
@@ -493,49 +623,23 @@ func (h *runHeap) pop() {
 // WalkBack finds the winnable positions of the layers in the directory,
 // from one peg up to p0, a partition at a time, and writes them as
 // winnable files, calling each with every layer's winnable count, fewest
-// pegs first (layers done before a resume included). The winnable
-// positions of the layer below are held in memory while a layer is
-// walked back to.
+// pegs first (layers done before a resume included).
+//
+// A position is winnable when one of its children is a winnable position
+// of the layer below, which is held in memory as a set to look children
+// up in: whole where it fits in half of what the budget has left, else a
+// range of its partitions at a time, the layer's partitions expanded once
+// for each range, a bit a position marking those found winnable so far.
+// A layer's winnable files are written in its last pass.
 func (s *Spilled) WalkBack(ctx context.Context, goal engine.Goal, p0 int, each func(pegs int, winnable int64) error) error {
-	d, e := s.Dir, s.E
-	mem := e.Mem
-	var below []uint64
-	var belowSet *key.Set
-	release := func() {
-		mem.Give(int64(len(below)) * 8)
-		if belowSet != nil {
-			mem.Give(key.SetBytes(len(below)))
-		}
-		below, belowSet = nil, nil
-	}
-	defer release()
+	d := s.Dir
 	for pegs := 1; pegs <= p0; pegs++ {
 		l := d.M.Layers[pegs]
 		if l == nil || l.Positions() == 0 {
-			release()
 			continue
 		}
-		for q := range l.Partitions {
-			if l.Won[q] {
-				continue
-			}
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if s.Progress != nil {
-				s.Progress("backward", pegs, 0, int(l.Positions()))
-			}
-			win, err := s.winnable(ctx, goal, pegs, q, l, belowSet)
-			if err != nil {
-				return err
-			}
-			n, err := s.writeRange(&Layer{Pegs: pegs, Keys: win}, s.header(spill.WinnableFile, pegs, q, l.Partitions, 0))
-			mem.Give(int64(len(win)) * 8)
-			if err != nil {
-				return err
-			}
-			l.Won[q], l.Winnable[q] = true, n
-			if err := d.Save(); err != nil {
+		if !l.AllWon() {
+			if err := s.walkLayer(ctx, goal, pegs, l); err != nil {
 				return err
 			}
 		}
@@ -546,100 +650,379 @@ func (s *Spilled) WalkBack(ctx context.Context, goal engine.Goal, p0 int, each f
 		if err := each(pegs, n); err != nil {
 			return err
 		}
-		release()
-		if pegs < p0 && n > 0 {
-			var err error
-			if below, err = s.Winnable(pegs, n); err != nil {
-				return err
-			}
-			if err := mem.Take(key.SetBytes(len(below)), "the winnable positions of a spilled layer"); err != nil {
-				mem.Give(n * 8)
-				below = nil
-				return err
-			}
-			belowSet = key.NewSet(below, e.Workers)
-		}
 	}
 	return nil
 }
 
-// winnable returns the winnable positions of partition q of layer pegs,
-// l, given those of the layer below (a set, nil if there are none),
-// charged to the budget. A position is winnable when one of its children
-// is in below: the partition's positions are expanded and their children
-// looked up, which costs one expansion of the layer in all, where undoing
-// jumps from below into tables closed on each partition (ParentsOf) cost
-// an expansion of below for every partition.
-func (s *Spilled) winnable(ctx context.Context, goal engine.Goal, pegs, q int, l *spill.LayerState, below *key.Set) ([]uint64, error) {
+// walkLayer finds and writes the winnable positions of the partitions of
+// layer pegs, l, not yet written.
+func (s *Spilled) walkLayer(ctx context.Context, goal engine.Goal, pegs int, l *spill.LayerState) error {
+	d, mem := s.Dir, s.E.Mem
+	ranges := [][2]int{{0, 0}} // one pass, nothing below to look up
+	below := d.M.Layers[pegs-1]
+	if pegs > 1 && below != nil && below.AllWon() {
+		ranges = s.belowRanges(below)
+	}
+	s.Passes = max(s.Passes, len(ranges))
+	// marks[q] marks the winnable positions of partition q found so far,
+	// when there are passes before the last.
+	marks := make([][]uint64, l.Partitions)
+	if len(ranges) > 1 {
+		for q := range l.Partitions {
+			if !l.Won[q] {
+				words := (l.Records[q] + 63) / 64
+				if err := mem.Take(words*8, "the winnable marks of a spilled layer"); err != nil {
+					return err
+				}
+				defer mem.Give(words * 8)
+				marks[q] = make([]uint64, words)
+			}
+		}
+	}
+	for i, r := range ranges {
+		set, held, err := s.belowSet(pegs-1, r)
+		if err != nil {
+			return err
+		}
+		last := i == len(ranges)-1
+		for q := range l.Partitions {
+			if l.Won[q] {
+				continue
+			}
+			if err := ctx.Err(); err != nil {
+				mem.Give(held)
+				return err
+			}
+			if s.Progress != nil {
+				s.Progress("backward", pegs, 0, int(l.Positions()))
+			}
+			if err := s.walkPartition(ctx, goal, pegs, q, l, set, marks[q], last); err != nil {
+				mem.Give(held)
+				return err
+			}
+		}
+		mem.Give(held)
+	}
+	return nil
+}
+
+// belowRanges cuts the partitions of below, a layer whose winnable
+// positions are written, into ranges whose sets fit in half of what the
+// budget has left (a range of one partition where even that does not),
+// or one range of them all; none if it has no winnable position.
+func (s *Spilled) belowRanges(below *spill.LayerState) [][2]int {
+	return s.ranges(below.Winnable, func(n int64) int64 { return n*8 + key.SetBytes(int(n)) })
+}
+
+// ranges cuts partitions of sizes[q] positions into ranges whose
+// positions take at most half of what the budget has left (bytes tells
+// what n of them take), a range of one partition where even that does
+// not; one range of them all where they fit, none where there are none.
+func (s *Spilled) ranges(sizes []int64, bytes func(n int64) int64) [][2]int {
+	mem := s.E.Mem
+	room := (mem.Limit() - mem.Used()) / 2
+	if s.WalkRoom > 0 {
+		room = min(room, s.WalkRoom)
+	}
+	var n int64
+	for _, w := range sizes {
+		n += w
+	}
+	if n == 0 {
+		return [][2]int{{0, 0}}
+	}
+	if bytes(n) <= room {
+		return [][2]int{{0, len(sizes)}}
+	}
+	var ranges [][2]int
+	lo, held := 0, int64(0)
+	for q, w := range sizes {
+		if q > lo && bytes(held+w) > room {
+			ranges = append(ranges, [2]int{lo, q})
+			lo, held = q, 0
+		}
+		held += w
+	}
+	return append(ranges, [2]int{lo, len(sizes)})
+}
+
+// belowSet reads the winnable positions of partitions r of layer pegs as
+// a set (nil for an empty range), charged to the budget: it returns what
+// to give back.
+func (s *Spilled) belowSet(pegs int, r [2]int) (*key.Set, int64, error) {
+	if r[0] == r[1] {
+		return nil, 0, nil
+	}
+	l := s.Dir.M.Layers[pegs]
+	var n int64
+	for q := r[0]; q < r[1]; q++ {
+		n += l.Winnable[q]
+	}
+	held := n*8 + key.SetBytes(int(n))
+	if err := s.E.Mem.Take(held, "the winnable positions of a spilled layer"); err != nil {
+		return nil, 0, err
+	}
+	keys := make([]uint64, 0, n)
+	for q := r[0]; q < r[1]; q++ {
+		part, _, err := s.Dir.Read(s.header(spill.WinnableFile, pegs, q, l.Partitions, 0))
+		if err != nil {
+			s.E.Mem.Give(held)
+			return nil, 0, err
+		}
+		keys = append(keys, part...)
+	}
+	return key.NewSet(keys, s.E.Workers), held, nil
+}
+
+// walkPartition marks the positions of partition q of layer pegs, l, that
+// have a child in below (a set of winnable positions of the layer below,
+// nil if none; at one peg, those that meet goal) in marks, a bit a
+// position (nil for one pass); in the last pass it writes the partition's
+// winnable file. Its positions are expanded and their children looked up,
+// which costs one expansion of the layer a pass, where undoing jumps from
+// below into tables closed on each partition (ParentsOf) cost an
+// expansion of below for every partition.
+func (s *Spilled) walkPartition(ctx context.Context, goal engine.Goal, pegs, q int, l *spill.LayerState, below *key.Set, marks []uint64, last bool) error {
 	e := s.E
 	n := l.Records[q]
 	if err := e.Mem.Take(n*8+n*16, "a partition of a spilled layer"); err != nil {
-		return nil, err
+		return err
 	}
 	keys, _, err := s.Dir.Read(s.header(spill.LayerFile, pegs, q, l.Partitions, 0))
 	e.Mem.Give(n * 16)
 	defer e.Mem.Give(n * 8)
 	if err != nil {
-		return nil, err
+		return err
+	}
+	if marks == nil {
+		words := (n + 63) / 64
+		if err := e.Mem.Take(words*8, "the winnable marks of a partition"); err != nil {
+			return err
+		}
+		defer e.Mem.Give(words * 8)
+		marks = make([]uint64, words)
 	}
 	gen := e.Gen
-	parts := make([][]uint64, pool.ChunkCount(len(keys), e.Workers))
 	var stopped atomic.Bool
-	pool.Chunks(len(keys), e.Workers, func(c, lo, hi int) {
+	pool.Chunks(len(keys), e.Workers, func(_, lo, hi int) {
 		if ctx.Err() != nil {
 			stopped.Store(true)
 			return
 		}
 		par := gen.NewParent()
 		var moves []int16
-		for _, k := range keys[lo:hi] {
-			if pegs == 1 {
-				if wins(goal, gen.Group, k) {
-					parts[c] = append(parts[c], k)
-				}
-				continue
+		for i, k := range keys[lo:hi] {
+			i += lo
+			if atomic.LoadUint64(&marks[i/64])&(1<<(i%64)) != 0 {
+				continue // found in an earlier pass
 			}
-			if below == nil {
-				continue
-			}
-			p := key.Unmix(k)
-			par.Set(p)
-			moves = gen.AppendMoves(moves[:0], p)
-			for _, m := range moves {
-				if below.Has(key.Mix(par.Child(m))) {
-					parts[c] = append(parts[c], k)
-					break
+			win := false
+			switch {
+			case pegs == 1:
+				win = wins(goal, gen.Group, k)
+			case below != nil:
+				p := key.Unmix(k)
+				par.Set(p)
+				moves = gen.AppendMoves(moves[:0], p)
+				for _, m := range moves {
+					if below.Has(key.Mix(par.Child(m))) {
+						win = true
+						break
+					}
 				}
+			}
+			if win {
+				atomic.OrUint64(&marks[i/64], 1<<(i%64))
 			}
 		}
 	})
 	if stopped.Load() {
-		return nil, ctx.Err()
+		return ctx.Err()
 	}
-	win := slices.Concat(parts...)
-	return win, e.Mem.Take(int64(len(win))*8, "the winnable positions of a partition")
+	if !last {
+		return nil
+	}
+	var win []uint64
+	for i, k := range keys {
+		if marks[i/64]&(1<<(i%64)) != 0 {
+			win = append(win, k)
+		}
+	}
+	if err := e.Mem.Take(int64(len(win))*8, "the winnable positions of a partition"); err != nil {
+		return err
+	}
+	defer e.Mem.Give(int64(len(win)) * 8)
+	w, err := s.writeRange(&Layer{Pegs: pegs, Keys: win}, s.header(spill.WinnableFile, pegs, q, l.Partitions, 0))
+	if err != nil {
+		return err
+	}
+	l.Won[q], l.Winnable[q] = true, w
+	return s.Dir.Save()
 }
 
-// Winnable reads the winnable positions of layer pegs, n of them, charged
-// to the budget: sorted mixed keys, the partitions being ranges of them.
-func (s *Spilled) Winnable(pegs int, n int64) ([]uint64, error) {
-	l := s.Dir.M.Layers[pegs]
-	if l == nil || !l.AllWon() {
-		return nil, fmt.Errorf("spill: %s: the winnable positions of %d pegs are not complete", s.Dir.Path, pegs)
-	}
-	if err := s.E.Mem.Take(n*8, "the winnable positions of a spilled layer"); err != nil {
-		return nil, err
-	}
-	out := make([]uint64, 0, n)
-	for q := range l.Partitions {
-		keys, _, err := s.Dir.Read(s.header(spill.WinnableFile, pegs, q, l.Partitions, 0))
-		if err != nil {
-			s.E.Mem.Give(n * 8)
-			return nil, err
+// Chances finds the random player's chance of winning (see
+// layered.Chances) from each winnable position of the layers in the
+// directory, from one peg up to p0, written as chance files, and returns
+// that of the start, the one position of p0 pegs, or false if it cannot
+// win. The chances of the layer below are held in memory to look children
+// up in, whole where they fit in half of what the budget has left, else a
+// range of partitions at a time, as the walk back holds its winnable
+// positions: between passes a chance file holds the sums found so far,
+// divided by the position's jumps in the last pass.
+func (s *Spilled) Chances(ctx context.Context, p0 int) (exact.U128, bool, error) {
+	d := s.Dir
+	for pegs := 1; pegs <= p0; pegs++ {
+		l := d.M.Layers[pegs]
+		if l == nil || !l.AllWon() || total(l.Winnable) == 0 {
+			return exact.U128{}, false, nil // none winnable here: none above either
 		}
-		out = append(out, keys...)
+		ranges := [][2]int{{0, 0}}
+		below := d.M.Layers[pegs-1]
+		if pegs > 1 {
+			ranges = s.ranges(below.Winnable, func(n int64) int64 { return n*24 + key.IndexBytes(int(n)) })
+		}
+		s.Passes = max(s.Passes, len(ranges))
+		for i, r := range ranges {
+			prev, vals, held, err := s.chanceSet(pegs-1, r)
+			if err != nil {
+				return exact.U128{}, false, err
+			}
+			var index *key.Index
+			if prev != nil {
+				index = key.NewIndex(prev)
+			}
+			for q := range l.Partitions {
+				if err = ctx.Err(); err != nil {
+					break
+				}
+				if err = s.chancePartition(ctx, pegs, q, l, index, vals, i == 0, i == len(ranges)-1); err != nil {
+					break
+				}
+			}
+			s.E.Mem.Give(held)
+			if err != nil {
+				return exact.U128{}, false, err
+			}
+		}
+		if below != nil {
+			for q := range below.Partitions {
+				if err := d.Remove(s.header(spill.ChanceFile, pegs-1, q, below.Partitions, 0)); err != nil {
+					return exact.U128{}, false, err
+				}
+			}
+		}
 	}
-	return out, nil
+	l := d.M.Layers[p0]
+	for q := range l.Partitions {
+		if l.Winnable[q] == 0 {
+			continue
+		}
+		_, vals, err := d.Read(s.header(spill.ChanceFile, p0, q, l.Partitions, 0))
+		if err != nil {
+			return exact.U128{}, false, err
+		}
+		return vals[0], true, nil
+	}
+	return exact.U128{}, false, nil
+}
+
+func total(ns []int64) int64 {
+	var n int64
+	for _, x := range ns {
+		n += x
+	}
+	return n
+}
+
+// chanceSet reads the chances of the winnable positions of partitions r
+// of layer pegs (none for an empty range), charged to the budget with
+// their index: it returns what to give back.
+func (s *Spilled) chanceSet(pegs int, r [2]int) ([]uint64, []exact.U128, int64, error) {
+	if r[0] == r[1] {
+		return nil, nil, 0, nil
+	}
+	l := s.Dir.M.Layers[pegs]
+	n := total(l.Winnable[r[0]:r[1]])
+	held := n*24 + key.IndexBytes(int(n))
+	if err := s.E.Mem.Take(held, "the random player's chances"); err != nil {
+		return nil, nil, 0, err
+	}
+	keys, vals := make([]uint64, 0, n), make([]exact.U128, 0, n)
+	for q := r[0]; q < r[1]; q++ {
+		if l.Winnable[q] == 0 {
+			continue
+		}
+		k, v, err := s.Dir.Read(s.header(spill.ChanceFile, pegs, q, l.Partitions, 0))
+		if err != nil {
+			s.E.Mem.Give(held)
+			return nil, nil, 0, err
+		}
+		keys, vals = append(keys, k...), append(vals, v...)
+	}
+	return keys, vals, held, nil
+}
+
+// chancePartition adds to the sums of the winnable positions of partition
+// q of layer pegs, l, the chances of their children in index (some
+// winnable positions of the layer below, their chances vals; nil at one
+// peg, where every winnable position is won), from zero in the first pass
+// and from the partition's chance file after, and writes the sums, or in
+// the last pass the chances, to its chance file.
+func (s *Spilled) chancePartition(ctx context.Context, pegs, q int, l *spill.LayerState, index *key.Index, vals []exact.U128, first, last bool) error {
+	n := l.Winnable[q]
+	if n == 0 {
+		return nil
+	}
+	e := s.E
+	if err := e.Mem.Take(n*24, "the random player's chances"); err != nil {
+		return err
+	}
+	defer e.Mem.Give(n * 24)
+	h := s.header(spill.ChanceFile, pegs, q, l.Partitions, 0)
+	var keys []uint64
+	var sums []exact.U128
+	var err error
+	if first {
+		keys, _, err = s.Dir.Read(s.header(spill.WinnableFile, pegs, q, l.Partitions, 0))
+		sums = make([]exact.U128, len(keys))
+	} else {
+		keys, sums, err = s.Dir.Read(h)
+	}
+	if err != nil {
+		return err
+	}
+	gen := e.Gen
+	var stopped atomic.Bool
+	pool.Chunks(len(keys), e.Workers, func(_, lo, hi int) {
+		if ctx.Err() != nil {
+			stopped.Store(true)
+			return
+		}
+		par := gen.NewParent()
+		var moves []int16
+		for i := lo; i < hi; i++ {
+			if index == nil {
+				sums[i] = exact.ProbOne
+				continue
+			}
+			p := key.Unmix(keys[i])
+			par.Set(p)
+			moves = gen.AppendMoves(moves[:0], p)
+			for _, k := range moves {
+				if j, ok := index.Find(key.Mix(par.Child(k))); ok {
+					sums[i], _ = sums[i].Add(vals[j]) // at most 1023 ones: no overflow
+				}
+			}
+			if last {
+				sums[i] = exact.DivFloor(sums[i], uint64(len(moves)))
+			}
+		}
+	})
+	if stopped.Load() {
+		return ctx.Err()
+	}
+	_, err = s.write(&Layer{Pegs: pegs, Keys: keys, M: sums}, h, false)
+	return err
 }
 
 // Load reads layer pegs whole, keys and counts, charged to the budget.

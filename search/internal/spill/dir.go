@@ -48,7 +48,13 @@ type Stats struct {
 	Raw       int64      `json:"raw"`
 	DeadEnds  int64      `json:"dead_ends"`
 	Games     exact.U128 `json:"games"`
+	// Chunks counts the pieces the partition was expanded in, each
+	// writing its own runs (0 or 1: one).
+	Chunks int `json:"chunks,omitempty"`
 }
+
+// Pieces returns the chunks the partition was expanded in (at least one).
+func (st *Stats) Pieces() int { return max(1, st.Chunks) }
 
 // Done reports whether every partition is complete.
 func (l *LayerState) Done() bool { return !slices.Contains(l.Complete, false) }
@@ -197,6 +203,8 @@ func (d *Dir) File(h Header) string {
 		name = fmt.Sprintf("layer%02d-p%03d.spill", h.Pegs, h.Partition)
 	case RunFile:
 		name = fmt.Sprintf("run%02d-f%03d-p%03d.spill", h.Pegs, h.Source, h.Partition)
+	case ChanceFile:
+		name = fmt.Sprintf("chance%02d-p%03d.spill", h.Pegs, h.Partition)
 	default:
 		name = fmt.Sprintf("win%02d-p%03d.spill", h.Pegs, h.Partition)
 	}

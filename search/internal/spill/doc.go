@@ -28,12 +28,17 @@
 //
 //	0   8  magic "PEGSPILL"
 //	8   2  format version (1)
-//	10  1  kind: 1 layer partition, 2 run, 3 winnable partition
+//	10  1  kind: 1 layer partition, 2 run, 3 winnable partition, 4 chance
+//	       partition (the winnable positions with the random player's
+//	       chance of winning from each, in units of 2^-118, or a partial
+//	       sum of it between passes)
 //	11  1  flags: bit 0 set when each record carries a 128-bit count
 //	12  2  pegs of the positions
 //	14  2  partition (of a run: the partition of the layer it goes into)
 //	16  2  partitions of that layer (a power of two)
-//	18  2  source partition of a run (zero otherwise)
+//	18  2  source of a run: the partition of its parents, plus the chunk
+//	       times the parents' partitions where that partition was
+//	       expanded in chunks (zero otherwise)
 //	20  4  most records a block holds
 //	24  8  zero (reserved)
 //	32  8  XXH64 of bytes 0-31
@@ -73,7 +78,9 @@
 // goal, and the options that change what is counted), the format version,
 // and for each layer by peg count: its partition count, which partitions
 // are complete and their records, the stats of expanding each partition
-// into runs once all of its runs are written, and which winnable
+// into runs once all of its runs are written (with the chunks it was
+// expanded in, when the layer came out larger than its partition count
+// was chosen for), and which winnable
 // partitions the walk back has written. A directory that names another
 // problem is refused.
 //

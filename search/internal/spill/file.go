@@ -23,6 +23,7 @@ const (
 	LayerFile    Kind = 1 // a partition of a layer
 	RunFile      Kind = 2 // children of one partition bound for one partition of the next layer
 	WinnableFile Kind = 3 // the winnable positions of a partition of a layer
+	ChanceFile   Kind = 4 // the same, each with the random player's chance (or a partial sum of it)
 )
 
 const (
@@ -49,7 +50,7 @@ type Header struct {
 // check reports what is wrong with h, or "".
 func (h Header) check() string {
 	switch {
-	case h.Kind < LayerFile || h.Kind > WinnableFile:
+	case h.Kind < LayerFile || h.Kind > ChanceFile:
 		return fmt.Sprintf("unknown kind %d", h.Kind)
 	case h.Partitions < 1 || h.Partitions&(h.Partitions-1) != 0 || h.Partitions > 1<<16:
 		return fmt.Sprintf("partitions %d is not a power of two", h.Partitions)
