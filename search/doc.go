@@ -114,17 +114,22 @@
 // (the format is package search/internal/spill's) instead of in memory,
 // in the manner of Korf's disk-based breadth-first searches. A layer is
 // split into partitions by the top bits of its positions' mixed keys, a
-// power of two of them chosen so that one partition's expansion fits half
-// the budget. Forward, each partition is read and expanded by the same
-// expansion as in memory; its distinct children, sorted, are split into
-// runs by group of the next layer's partitions; then each group's runs
-// are merged, a k-way merge that folds the path counts of a position
-// reached from several partitions, into the next layer's partitions. The
-// walk back streams the layers from one peg up, a partition at a time: a
-// position is winnable when one of its children is in the set of the
-// layer below's winnable positions, which are written as files of their
-// own; the random player's chances are then found over those files as in
-// memory. Every file is written under a temporary name, synced and
+// power of two of them chosen, from the layers before, so that one
+// partition's expansion fits half the budget. Forward, each partition is
+// read and expanded by the same expansion as in memory; its distinct
+// children, sorted, are split into runs by group of the next layer's
+// partitions; then each group's runs are merged, a k-way merge that folds
+// the path counts of a position reached from several partitions, into the
+// next layer's partitions. A partition that comes out too large for the
+// budget (the layer grew more than estimated) is expanded in chunks, cut
+// in two until each fits, each writing runs of its own. The walk back
+// streams the layers from one peg up, a partition at a time: a position
+// is winnable when one of its children is in the set of the layer below's
+// winnable positions, which are written as files of their own; the random
+// player's chances are found likewise, layer by layer, into chance files.
+// Where the layer below's set (or its chances) does not fit in half of
+// what the budget has left, it is held a range of its partitions at a
+// time, the layer walked once for each range. Every file is written under a temporary name, synced and
 // renamed, and a manifest, written the same way after the files it
 // counts, says which partitions are complete: Spill.Resume continues a
 // run killed at any point from there, to the same counts. Each layer's
