@@ -1,0 +1,43 @@
+package measure_test
+
+import (
+	"context"
+	"testing"
+
+	"pegs/engine"
+	"pegs/search"
+	"pegs/search/measure"
+)
+
+// BenchmarkLevel measures classic English levels to the centre: Pyramid
+// (16 pegs), Diamond (24 pegs) and, with -full, Full (32 pegs, 23.5
+// million positions).
+func BenchmarkLevel(b *testing.B) {
+	eng := engine.English()
+	goal, err := eng.ParseGoal("center")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct{ name, pic string }{
+		{"pyramid16", "....o...ooo...ooooo.ooooooo......"},
+		{"diamond24", ".o.ooo.ooooo.ooo.ooo.ooooo.ooo.o."},
+		{"full32", "oooooooooooooooo.oooooooooooooooo"},
+	} {
+		b.Run("level="+c.name, func(b *testing.B) {
+			if c.name == "full32" && !*full {
+				b.Skip("measuring Full takes a minute or two; run with -full")
+			}
+			p, err := eng.ParsePosition(c.pic)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var m measure.Metrics
+			for b.Loop() {
+				if m, err = measure.Level(context.Background(), eng, p, goal, search.DefaultMemory); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(m.Reachable)*float64(b.N)/b.Elapsed().Seconds(), "positions/s")
+		})
+	}
+}
