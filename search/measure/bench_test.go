@@ -2,6 +2,9 @@ package measure_test
 
 import (
 	"context"
+	"encoding/json"
+	"os"
+	"strconv"
 	"testing"
 
 	"pegs/engine"
@@ -40,4 +43,34 @@ func BenchmarkLevel(b *testing.B) {
 			b.ReportMetric(float64(m.Reachable)*float64(b.N)/b.Elapsed().Seconds(), "positions/s")
 		})
 	}
+	// The English levels of 6 to 20 pegs of the golden file, drawn by
+	// generate.Generate: what it measures by the thousand.
+	b.Run("level=generated", func(b *testing.B) {
+		data, err := os.ReadFile(goldenFile)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var levels []goldenLevel
+		if err := json.Unmarshal(data, &levels); err != nil {
+			b.Fatal(err)
+		}
+		var ps []engine.Position
+		for _, l := range levels {
+			if l.Board == "english" && l.Goal == "center" && l.Name == "" && l.Metrics.Solutions != "0" {
+				p, err := strconv.ParseUint(l.Start, 16, 64)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ps = append(ps, engine.Position(p))
+			}
+		}
+		for b.Loop() {
+			for _, p := range ps {
+				if _, err := measure.Level(context.Background(), eng, p, goal, search.DefaultMemory); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		b.ReportMetric(float64(len(ps)*b.N)/b.Elapsed().Seconds(), "levels/s")
+	})
 }
