@@ -118,10 +118,10 @@ func (m *Metrics) round(v *values, i int, curve []exact.U128) error {
 }
 
 // Level computes the metrics of the level that starts at start on board b
-// toward goal (one peg at a hole or anywhere) by a depth-first walk of its
-// whole state space, memoized by canonical position, within a memory
-// budget of budget bytes. It suits levels whose state space fits in memory
-// comfortably (up to a few million positions).
+// toward goal (one peg at a hole or anywhere) on its whole state space,
+// measured layer by layer (see the package doc), within a memory budget of
+// budget bytes. It suits levels whose state space fits in memory (the
+// English board's 23.5 million positions take about a gigabyte).
 func Level(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, budget int64) (Metrics, error) {
 	m, _, err := LevelIf(ctx, b, start, goal, budget, nil)
 	return m, err
