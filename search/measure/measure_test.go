@@ -52,3 +52,15 @@ func TestLevelBudget(t *testing.T) {
 		t.Fatalf("the English centre game within 1 MiB: %v, want a *search.MemoryError", err)
 	}
 }
+
+// TestLevelCancelled checks that a cancelled measure stops with the
+// context's error.
+func TestLevelCancelled(t *testing.T) {
+	b := engine.English()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := measure.Level(ctx, b, b.Start(), enginetest.Goal(t, b, "center"), search.DefaultMemory)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("the English centre game, cancelled: %v, want context.Canceled", err)
+	}
+}
