@@ -21,18 +21,21 @@
 // of nodes costs a cache miss or two a child where an array a measure
 // would cost one a measure. What the measures that follow lines from the
 // start need (Critical, UniqueFirst, the par) is kept of every layer: its
-// winnable positions, indexed, with their P1. A layer of 4096 positions or
-// more is measured in contiguous chunks on GOMAXPROCS goroutines; a
+// winnable positions, indexed, with their P1. In a level of 21 pegs or
+// more, the layers are found on GOMAXPROCS goroutines and a layer of 4096
+// positions or more is measured in contiguous chunks on as many; a
 // position's measures do not depend on the chunks, so neither do the
 // results. Past its memory budget Level stops with a *search.MemoryError.
 //
 // One method serves every level. The levels package generate makes by the
-// thousand (6 to 20 pegs) have layers of at most some tens of thousands of
-// positions; on one core they take less time so than by a depth-first walk
-// memoized in a hash table of nodes, what Level did before
-// (BenchmarkLevel's 80 drawn English levels and Pyramid at GOMAXPROCS 1,
-// once: 12.6 s of CPU against 15.2 s). The English board's 32-peg start, 23.5 million positions, takes
-// 1.8 GB at its peak (the walk: 4.5 GB) and less CPU time, on two cores.
+// thousand (6 to 20 pegs, on its own pool of workers) are measured on one
+// goroutine, where two cost more CPU time than they save; so they take
+// less time than by a depth-first walk memoized in a hash table of nodes,
+// what Level did before (BenchmarkLevel's 80 drawn English levels and
+// Pyramid at GOMAXPROCS 1, once: 12.6 s of CPU against 15.2 s). The
+// English board's 32-peg start, 23.5 million positions, takes 1.8 GB at
+// its peak (the walk: 4.5 GB) and less CPU time (TestClassicOrder, which
+// grades it: 91 s against 151 s).
 //
 // # Players of bounded foresight
 //

@@ -111,12 +111,24 @@ type layers struct {
 // have layers of a few hundred positions).
 const parallelFrom = 1 << 12
 
+// parallelPegs is the fewest pegs of a level measured on GOMAXPROCS
+// goroutines: smaller levels (those package generate measures by the
+// thousand, 6 to 20 pegs, on its own pool of workers) are measured on one,
+// where two cost more CPU time than they saved (BenchmarkLevel
+// level=generated: 78.6 s of CPU at GOMAXPROCS 2 against 70.4 s for the
+// depth-first walk, 12.6 s against 15.2 s at GOMAXPROCS 1).
+const parallelPegs = 21
+
 // measureLayers finds the positions of the level's state space layer by
 // layer (layered.Forward), then measures them from the last layer up.
 func measureLayers(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, budget int64) (*layers, error) {
 	gen := movegen.New(b, b.GoalSymmetry(goal))
 	mem := memory.New(budget)
-	l := &layers{ctx: ctx, goal: goal, gen: gen, group: gen.Group, mem: mem, workers: pool.Size(0), win: make([]*winners, start.Pegs()+1)}
+	workers := pool.Size(0)
+	if start.Pegs() < parallelPegs {
+		workers = 1
+	}
+	l := &layers{ctx: ctx, goal: goal, gen: gen, group: gen.Group, mem: mem, workers: workers, win: make([]*winners, start.Pegs()+1)}
 	first := &layered.Layer{Pegs: start.Pegs(), Keys: []uint64{key.Mix(gen.Group.Canonical(start))}}
 	e := &layered.Expander{Gen: gen, Workers: l.workers, Mem: mem}
 	fwd, err := layered.Forward(ctx, e, []*layered.Layer{first}, "forward", nil, nil)
