@@ -6,14 +6,36 @@
 //
 // # The walk
 //
-// Level walks the state space depth first from the start, memoized by
-// canonical position under the symmetries that keep the goal in place, and
-// computes every measure of a position from its children's once they are
-// known, in one pass: a position is measured once however many lines reach
-// it. A table of nodes (about 144 bytes a position, more for a winnable
-// one) bounds the levels it can measure: the English board's 32-peg start,
-// 23.5 million positions, takes a few gigabytes. Past its memory budget it
-// stops with a *search.MemoryError.
+// Level measures a level's state space layer by layer, a layer being the
+// positions of one peg count (every jump removes one peg), each position
+// canonical under the symmetries that keep the goal in place. It first
+// finds the layers from the start down (layered.Forward, the forward pass
+// of search.Explore: sorted arrays of mixed keys), then measures them from
+// the last layer up: a position's measures come from its children's, found
+// in the layer below through an index of its keys (key.Index), so a
+// position is measured once however many lines reach it. A layer's
+// measures are an array of fixed-size nodes (88 bytes; with the key and
+// the index about 130 bytes a position, and a vector of foresight for a
+// winnable one), held only until the layer above is measured: the layer
+// above reads its children scattered over the layer below, and one array
+// of nodes costs a cache miss or two a child where an array a measure
+// would cost one a measure. What the measures that follow lines from the
+// start need (Critical, UniqueFirst, the par) is kept of every layer: its
+// winnable positions, indexed, with their P1. In a level of 21 pegs or
+// more, the layers are found on GOMAXPROCS goroutines and a layer of 4096
+// positions or more is measured in contiguous chunks on as many; a
+// position's measures do not depend on the chunks, so neither do the
+// results. Past its memory budget Level stops with a *search.MemoryError.
+//
+// One method serves every level. The levels package generate makes by the
+// thousand (6 to 20 pegs, on its own pool of workers) are measured on one
+// goroutine, where two cost more CPU time than they save; so they take
+// less time than by a depth-first walk memoized in a hash table of nodes,
+// what Level did before (BenchmarkLevel's 80 drawn English levels and
+// Pyramid at GOMAXPROCS 1, once: 12.6 s of CPU against 15.2 s). The
+// English board's 32-peg start, 23.5 million positions, takes 1.8 GB at
+// its peak (the walk: 4.5 GB) and less CPU time (TestClassicOrder, which
+// grades it: 91 s against 151 s).
 //
 // # Players of bounded foresight
 //

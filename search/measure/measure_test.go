@@ -42,27 +42,6 @@ func TestMeasureAgreesWithExplore(t *testing.T) {
 	}
 }
 
-func TestMeasureClassicLevels(t *testing.T) {
-	b := engine.English()
-	g := enginetest.Goal(t, b, "center")
-	for _, c := range []struct{ name, pic string }{
-		{"Cross", "....o...ooo.....o......o........."},
-		{"Plus", "....o....o....ooooo....o....o...."},
-		{"Fireplace", "oooooo..ooo....o.o..............."},
-		{"Pyramid", "....o...ooo...ooooo.ooooooo......"},
-		{"Arrow", ".o.ooo.ooooo....o......o...oooooo"},
-	} {
-		p, _ := b.ParsePosition(c.pic)
-		m, err := measure.Level(context.Background(), b, p, g, search.DefaultMemory)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if m.Solutions.Sign() <= 0 || m.Winnable == 0 || m.FewestMoves < 1 || m.FewestMoves > p.Pegs()-1 {
-			t.Errorf("%s: %d solutions, %d winnable, par %d", c.name, m.Solutions, m.Winnable, m.FewestMoves)
-		}
-	}
-}
-
 // TestLevelBudget checks that a level whose state space passes the budget
 // stops with a *search.MemoryError.
 func TestLevelBudget(t *testing.T) {
@@ -71,5 +50,17 @@ func TestLevelBudget(t *testing.T) {
 	var me *search.MemoryError
 	if !errors.As(err, &me) || !errors.Is(err, search.ErrMemory) {
 		t.Fatalf("the English centre game within 1 MiB: %v, want a *search.MemoryError", err)
+	}
+}
+
+// TestLevelCancelled checks that a cancelled measure stops with the
+// context's error.
+func TestLevelCancelled(t *testing.T) {
+	b := engine.English()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := measure.Level(ctx, b, b.Start(), enginetest.Goal(t, b, "center"), search.DefaultMemory)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("the English centre game, cancelled: %v, want context.Canceled", err)
 	}
 }

@@ -59,7 +59,13 @@ func FewestMoves(ctx context.Context, b *engine.Board, start engine.Position, go
 			sol.Nodes++
 			gen.Chains(x, byFrom, func(q engine.Position, _ []engine.Jump) bool {
 				c := group.Canonical(q)
-				if _, seen := parent[c]; seen || !win(c) {
+				// Most moves lose: asking win first spares the map
+				// those (measuring Diamond, the map's lookups took
+				// half of the search's time).
+				if !win(c) {
+					return true
+				}
+				if _, seen := parent[c]; seen {
 					return true
 				}
 				parent[c] = x

@@ -1,0 +1,76 @@
+package measure_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"strconv"
+	"testing"
+
+	"pegs/engine"
+	"pegs/search"
+	"pegs/search/measure"
+)
+
+// BenchmarkLevel measures classic English levels to the centre: Pyramid
+// (16 pegs), Diamond (24 pegs) and, with -full, Full (32 pegs, 23.5
+// million positions).
+func BenchmarkLevel(b *testing.B) {
+	eng := engine.English()
+	goal, err := eng.ParseGoal("center")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct{ name, pic string }{
+		{"pyramid16", "....o...ooo...ooooo.ooooooo......"},
+		{"diamond24", ".o.ooo.ooooo.ooo.ooo.ooooo.ooo.o."},
+		{"full32", "oooooooooooooooo.oooooooooooooooo"},
+	} {
+		b.Run("level="+c.name, func(b *testing.B) {
+			if c.name == "full32" && !*full {
+				b.Skip("measuring Full takes a minute or two; run with -full")
+			}
+			p, err := eng.ParsePosition(c.pic)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var m measure.Metrics
+			for b.Loop() {
+				if m, err = measure.Level(context.Background(), eng, p, goal, search.DefaultMemory); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(m.Reachable)*float64(b.N)/b.Elapsed().Seconds(), "positions/s")
+		})
+	}
+	// The English levels of 6 to 20 pegs of the golden file, drawn by
+	// generate.Generate: what it measures by the thousand.
+	b.Run("level=generated", func(b *testing.B) {
+		data, err := os.ReadFile(goldenFile)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var levels []goldenLevel
+		if err := json.Unmarshal(data, &levels); err != nil {
+			b.Fatal(err)
+		}
+		var ps []engine.Position
+		for _, l := range levels {
+			if l.Board == "english" && l.Goal == "center" && l.Name == "" && l.Metrics.Solutions != "0" {
+				p, err := strconv.ParseUint(l.Start, 16, 64)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ps = append(ps, engine.Position(p))
+			}
+		}
+		for b.Loop() {
+			for _, p := range ps {
+				if _, err := measure.Level(context.Background(), eng, p, goal, search.DefaultMemory); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		b.ReportMetric(float64(len(ps)*b.N)/b.Elapsed().Seconds(), "levels/s")
+	})
+}
