@@ -56,11 +56,7 @@ func Write(ctx context.Context, fs filesystem.Interface, path string, h spill.He
 	if h.Counts && len(p.Vals) != len(p.Keys) {
 		return fmt.Errorf("partition %s: %d keys but %d values", path, len(p.Keys), len(p.Vals))
 	}
-	return write(ctx, fs, path, func(out io.Writer) error {
-		w, err := spill.NewWriter(out, path, h)
-		if err != nil {
-			return err
-		}
+	return WriteFunc(ctx, fs, path, h, func(w *spill.Writer) error {
 		for i, k := range p.Keys {
 			var v exact.U128
 			if h.Counts {
@@ -70,7 +66,7 @@ func Write(ctx context.Context, fs filesystem.Interface, path string, h spill.He
 				return err
 			}
 		}
-		return w.Commit()
+		return nil
 	})
 }
 
