@@ -62,7 +62,7 @@ func (f *expandFn) ProcessElement(ctx context.Context, ref string, emit func(int
 	if err != nil {
 		return fmt.Errorf("expanding %s: %w", ref, err)
 	}
-	data, err := json.Marshal(layerStats{Positions: stats.Positions, Raw: stats.Raw, DeadEnds: stats.DeadEnds, Games: stats.Games})
+	data, err := json.Marshal(layerStats{Positions: stats.Positions, Raw: stats.Raw, DeadEnds: stats.DeadEnds, Games: stats.Games, Peak: e.Mem.Peak()})
 	if err != nil {
 		return err
 	}
