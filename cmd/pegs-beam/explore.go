@@ -36,7 +36,7 @@ func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	if x.WinnableOnly {
-		return cli.Usagef("--winnable-only is not offered here: run pegs explore --winnable-only")
+		return cli.Usagef("--winnable-only is not offered here: without it pegs-beam counts the winnable positions too, or run pegs explore --winnable-only")
 	}
 	if *parts < 0 || *parts > 1<<16 {
 		return cli.Usagef("--parts must be 1 to 65536")
