@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs" // gs:// storage
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"  // s3:// storage
 
 	"pegs/cmd/internal/cli"
 	"pegs/search/cluster"
@@ -21,7 +22,7 @@ func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	runner := fs.String("runner", "prism", "Beam runner: prism (in-process) or universal (a job server at --endpoint: Flink, Spark)")
 	endpoint := fs.String("endpoint", "", "the job server's HOST:PORT (for --runner universal)")
 	env := fs.String("environment", "", "Beam environment type the runner starts workers in: LOOPBACK, DOCKER or PROCESS (default: loopback on Prism, the runner's otherwise)")
-	storage := fs.String("storage", filepath.Join(os.TempDir(), "pegs-beam"), "directory or URL (gs://...) for the layers' partitions; every worker must reach it")
+	storage := fs.String("storage", filepath.Join(os.TempDir(), "pegs-beam"), "directory or URL (gs://... or s3://..., S3 set up by the AWS SDK's variables: AWS_REGION, AWS_ENDPOINT_URL_S3, credentials) for the layers' partitions; every worker must reach it")
 	parts := fs.Int("parts", 0, "partitions a layer is split into (a power of two; default 4; --plan says how many a cluster needs)")
 	keep := fs.Bool("keep", false, "keep the partitions at the end")
 	plan := fs.Bool("plan", false, "print an estimate of the run (positions, disk, shuffle and workers per layer) instead of running it")
@@ -35,7 +36,7 @@ func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	if x.WinnableOnly {
-		return cli.Usagef("--winnable-only is not offered here: run pegs explore --winnable-only")
+		return cli.Usagef("--winnable-only is not offered here: without it pegs-beam counts the winnable positions too, or run pegs explore --winnable-only")
 	}
 	if *parts < 0 || *parts > 1<<16 {
 		return cli.Usagef("--parts must be 1 to 65536")

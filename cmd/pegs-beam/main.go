@@ -6,7 +6,7 @@
 //
 // Usage:
 //
-//	pegs-beam explore [pegs explore's flags] [--runner prism|universal] [--endpoint HOST:PORT] [--storage DIR|gs://...] [--plan [--worker-mem SIZE]]
+//	pegs-beam explore [pegs explore's flags] [--runner prism|universal] [--endpoint HOST:PORT] [--storage DIR|gs://...|s3://...] [--plan [--worker-mem SIZE]]
 //	pegs-beam plan --boards B,... [--worker-mem SIZE] [--format F]
 package main
 

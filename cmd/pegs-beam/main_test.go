@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,8 +12,6 @@ import (
 	"time"
 
 	"pegs/cmd/internal/cli"
-	"pegs/engine"
-	"pegs/report"
 	"pegs/search"
 )
 
@@ -31,20 +30,32 @@ func TestRefusedBeforeWork(t *testing.T) {
 	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// An S3 endpoint on a closed port (the AWS SDK's own variable, which
+	// Beam's s3 filesystem reads through it), with credentials and a
+	// region so that nothing else is looked for, and one attempt (the
+	// SDK's three, with backoff, took 5 s here).
+	s3 := map[string]string{"AWS_ENDPOINT_URL_S3": "http://127.0.0.1:1", "AWS_ACCESS_KEY_ID": "pegs", "AWS_SECRET_ACCESS_KEY": "pegs",
+		"AWS_REGION": "us-east-1", "AWS_EC2_METADATA_DISABLED": "true", "AWS_CONFIG_FILE": os.DevNull, "AWS_SHARED_CREDENTIALS_FILE": os.DevNull,
+		"AWS_MAX_ATTEMPTS": "1"}
 	tests := []struct {
 		name string
 		args []string
 		code int
 		want string
+		env  map[string]string
 	}{
-		{"unknown runner", []string{"--runner", "spark"}, 2, "unknown runner \"spark\""},
-		{"unreachable endpoint", []string{"--runner", "universal", "--endpoint", "127.0.0.1:1"}, 1, "job endpoint unreachable: 127.0.0.1:1"},
-		{"no endpoint", []string{"--runner", "universal"}, 1, "needs a job endpoint"},
-		{"storage not writable", []string{"--storage", filepath.Join(file, "under")}, 1, "storage not writable"},
-		{"winnable only", []string{"--winnable-only"}, 2, "--winnable-only is not offered here"},
+		{"unknown runner", []string{"--runner", "spark"}, 2, "unknown runner \"spark\"", nil},
+		{"unreachable endpoint", []string{"--runner", "universal", "--endpoint", "127.0.0.1:1"}, 1, "job endpoint unreachable: 127.0.0.1:1", nil},
+		{"no endpoint", []string{"--runner", "universal"}, 1, "needs a job endpoint", nil},
+		{"storage not writable", []string{"--storage", filepath.Join(file, "under")}, 1, "storage not writable", nil},
+		{"winnable only", []string{"--winnable-only"}, 2, "--winnable-only is not offered here", nil},
+		{"s3 unreachable", []string{"--storage", "s3://pegs-bucket/runs"}, 1, "storage not writable: s3://pegs-bucket/runs: connection refused", s3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			for k, v := range tt.env {
+				t.Setenv(k, v)
+			}
 			// The English board's full analysis would take minutes: a quick
 			// answer is one given before the work.
 			args := append([]string{"explore", "--board", "english", "--storage", t.TempDir()}, tt.args...)
@@ -70,26 +81,59 @@ func TestRefusedBeforeWork(t *testing.T) {
 }
 
 // TestExploreJSON checks that the command writes what pegs explore writes
-// for the same flags.
+// in process for the same flags: each flag that changes what is counted,
+// a board read from a file (which the steps rebuild from its picture),
+// and a layer in 16 partitions.
 func TestExploreJSON(t *testing.T) {
-	code, stdout, stderr := exitOf(context.Background(), "explore", "--board", "triangle:4", "--format", "json", "--storage", t.TempDir(), "--parts", "2")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
+	board := filepath.Join(t.TempDir(), "hexagon.board")
+	if err := os.WriteFile(board, []byte("  o o o\n o o o o\no o . o o\n o o o o\n  o o o\n"), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	b, _ := engine.Lookup("triangle:4")
-	goal, _ := b.ParseGoal("center")
-	prob := search.Problem{Board: b, Start: b.Start(), Goal: goal}
-	a, err := search.Explore(context.Background(), prob, search.Options{})
+	tests := []struct {
+		name string
+		args string
+	}{
+		{"16 partitions", "--board triangle:4 --parts 16"},
+		// Together, to save a run: each changes the JSON on its own.
+		{"whole group, no games", "--board triangle:4 --start 2 --goal any --whole-group --no-games"},
+		{"reachable only", "--board triangle:4 --start 2 --goal any --reachable-only"},
+		{"board from a file", "--board @" + board + " --geometry triangular --goal any"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := strings.Fields(tt.args)
+			code, stdout, stderr := exitOf(context.Background(), append([]string{"explore", "--format", "json", "--storage", t.TempDir()}, args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if g, w := untimed(t, stdout), untimed(t, inProcess(t, args)); g != w {
+				t.Errorf("pegs-beam explore %s:\n%s\nwant (pegs explore):\n%s", tt.args, g, w)
+			}
+		})
+	}
+}
+
+// inProcess returns what pegs explore writes in JSON for args: the same
+// flags, searched by search.Explore.
+func inProcess(t *testing.T, args []string) string {
+	t.Helper()
+	fs := cli.NewFlagSet("pegs", "explore", cli.ExploreUsage, io.Discard)
+	var ef cli.ExploreFlags
+	ef.Register(fs)
+	fs.Int("parts", 0, "")
+	if err := cli.Parse(fs, append([]string{"--format", "json"}, args...)); err != nil {
+		t.Fatal(err)
+	}
+	x, err := ef.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want bytes.Buffer
-	if err := report.WriteExplore(&want, report.JSON, prob, a); err != nil {
+	a, err := search.Explore(context.Background(), x.Problem, x.Options)
+	var out bytes.Buffer
+	if err := x.Write(&out, io.Discard, a, err); err != nil {
 		t.Fatal(err)
 	}
-	if g, w := untimed(t, stdout), untimed(t, want.String()); g != w {
-		t.Errorf("pegs-beam explore:\n%s\nwant:\n%s", g, w)
-	}
+	return out.String()
 }
 
 // untimed returns explore JSON without its time and memory fields.

@@ -10,6 +10,7 @@ import (
 	"net"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -175,8 +176,12 @@ type Result struct {
 }
 
 // Explore runs prob's exhaustive analysis as a Beam pipeline and returns
-// the same analysis search.Explore finds (its peak memory is each step's
-// largest budget use, not counted here: zero).
+// the same analysis search.Explore finds, but for PeakBytes: where
+// search.Explore's is the most its memory budget held (the tables of the
+// whole layers), this is the most any one forward expansion's budget held
+// (a partition, its children's tables and its children), read from the
+// steps' stats files, so it counts on a cluster too; the walk back's and
+// the chances' steps, which hold less, and Beam's own memory are not in it.
 func Explore(ctx context.Context, prob search.Problem, opt Options) (*search.Analysis, error) {
 	r, err := Run(ctx, prob, opt)
 	if err != nil {
@@ -306,11 +311,18 @@ func execute(ctx context.Context, opt Options, p *beam.Pipeline) error {
 			env = "loopback"
 		}
 	}
-	// The Beam SDK reads its job options from flags of its own.
+	// The Beam SDK reads its job options from flags of its own: a run
+	// holds them until its job ends (see beamFlags).
 	name := fmt.Sprintf("pegs-%016x", rand.Uint64())
-	*jobopts.Endpoint, *jobopts.EnvironmentType, *jobopts.JobName = endpoint, env, name
 	done := make(chan error, 1)
 	go func() {
+		beamFlags.Lock()
+		defer beamFlags.Unlock()
+		if ctx.Err() != nil {
+			done <- ctx.Err() // cancelled while another run held them
+			return
+		}
+		*jobopts.Endpoint, *jobopts.EnvironmentType, *jobopts.JobName = endpoint, env, name
 		_, err := universal.Execute(context.WithoutCancel(ctx), p)
 		done <- err
 	}()
@@ -328,6 +340,12 @@ func execute(ctx context.Context, opt Options, p *beam.Pipeline) error {
 	}
 	return ctx.Err()
 }
+
+// beamFlags is held by a run from setting the Beam SDK's job options (its
+// own process-wide flags: endpoint, environment, job name) until its job
+// ends, so that runs in one process take turns instead of submitting
+// their jobs with each other's options. It is the one place they are set.
+var beamFlags sync.Mutex
 
 // freePort returns a TCP port free on this machine a moment ago.
 func freePort() (int, error) {
@@ -423,6 +441,7 @@ func (s Spec) analysis(ctx context.Context, st *step, prob search.Problem, opt O
 			l.ReachableRaw += ls.Raw
 			l.DeadEnds += ls.DeadEnds
 			games.Add(games, ls.Games.Big())
+			a.PeakBytes = max(a.PeakBytes, ls.Peak)
 		}
 		if !opt.ReachableOnly {
 			for t := range parts {

@@ -49,8 +49,9 @@
 //
 // # Beam's globals
 //
-// The Beam SDK keeps its job options (endpoint, environment) in flags of
-// its own; Run sets them for each run, so two runs must not overlap in one
-// process. The steps' types are registered in this package's init, as
-// Beam requires.
+// The Beam SDK keeps its job options (endpoint, environment, job name) in
+// flags of its own, global to the process. Run sets them in one place,
+// under a mutex held until its job ends, so runs in one process take
+// turns: a second waits for the first's job. The steps' types are
+// registered in this package's init, as Beam requires.
 package cluster

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -23,7 +24,11 @@ import (
 // Spec is what every step of a run needs to rebuild its problem on a
 // worker: it travels inside the steps, JSON-encoded, so only plain fields.
 type Spec struct {
-	Board      string // a name engine.Lookup knows
+	Board string // a name engine.Lookup knows, or a board's name
+	// Picture and Geometry, for a board that is not built in (as read
+	// from a file), are its text, as engine.Parse reads it, and lattice.
+	Picture    string
+	Geometry   string
 	Start      uint64
 	Goal       string // as engine.Board.ParseGoal reads it
 	Whole      bool   // search.Options.WholeGroup
@@ -41,18 +46,86 @@ type Spec struct {
 
 // newSpec describes prob with opt for the steps.
 func newSpec(prob search.Problem, opt Options, dir string, bits int) (Spec, error) {
-	b, err := engine.Lookup(prob.Board.Name())
-	if err != nil || b.Holes() != prob.Board.Holes() || len(b.Jumps()) != len(prob.Board.Jumps()) {
-		return Spec{}, fmt.Errorf("board %s: the pipeline runs the built-in boards only", prob.Board.Name())
-	}
-	return Spec{Board: prob.Board.Name(), Start: uint64(prob.Start), Goal: prob.Board.FormatGoal(prob.Goal),
+	spec := Spec{Board: prob.Board.Name(), Start: uint64(prob.Start), Goal: prob.Board.FormatGoal(prob.Goal),
 		Whole: opt.WholeGroup, NoSymmetry: opt.NoSymmetry, Dir: dir, Bits: bits,
-		Workers: opt.Workers, Mem: opt.stepMemory(), FailOnce: opt.failOnce, FailPegs: opt.failPegs}, nil
+		Workers: opt.Workers, Mem: opt.stepMemory(), FailOnce: opt.failOnce, FailPegs: opt.failPegs}
+	if b, err := engine.Lookup(spec.Board); err != nil || !sameBoard(b, prob.Board) {
+		spec.Picture, spec.Geometry = picture(prob.Board), prob.Board.Geometry().String()
+	}
+	b, err := spec.board()
+	if err != nil || !sameBoard(b, prob.Board) {
+		return Spec{}, fmt.Errorf("board %s: its picture does not make the same board again", prob.Board.Name())
+	}
+	return spec, nil
+}
+
+// sameBoard reports whether a and b have the same holes, labels and jumps.
+func sameBoard(a, b *engine.Board) bool {
+	if a.Holes() != b.Holes() || a.Geometry() != b.Geometry() || !slices.Equal(a.Jumps(), b.Jumps()) {
+		return false
+	}
+	for h := range a.Holes() {
+		if a.Label(h) != b.Label(h) {
+			return false
+		}
+	}
+	return true
+}
+
+// picture draws board b as engine.Parse reads it, its start's pegs 'o'
+// and its other holes '.', each hole where its lattice coordinates put it
+// (on a triangular board, two columns from its row's neighbours and a
+// column to the side of the row above's), so that its holes come in the
+// same reading order.
+func picture(b *engine.Board) string {
+	type at struct{ y, x int }
+	holes := make([]at, b.Holes())
+	shift := 0
+	for h := range holes {
+		r, c := b.Coord(h)
+		holes[h] = at{r, c}
+		if b.Geometry() == engine.Triangular {
+			holes[h].x = 2*c - r
+			shift = max(shift, r-2*c)
+		}
+	}
+	var rows [][]byte
+	for h, p := range holes {
+		p.x += shift
+		for len(rows) <= p.y {
+			rows = append(rows, nil)
+		}
+		for len(rows[p.y]) <= p.x {
+			rows[p.y] = append(rows[p.y], ' ')
+		}
+		rows[p.y][p.x] = '.'
+		if b.Start()&(1<<uint(h)) != 0 {
+			rows[p.y][p.x] = 'o'
+		}
+	}
+	var out strings.Builder
+	for _, r := range rows {
+		out.Write(r)
+		out.WriteByte('\n')
+	}
+	return out.String()
+}
+
+// board rebuilds the spec's board.
+func (s Spec) board() (*engine.Board, error) {
+	if s.Picture == "" {
+		return engine.Lookup(s.Board)
+	}
+	g, err := engine.ParseGeometry(s.Geometry)
+	if err != nil {
+		return nil, err
+	}
+	return engine.Parse(s.Board, s.Picture, g)
 }
 
 // problem rebuilds the spec's problem and its move generator.
 func (s Spec) problem() (search.Problem, *movegen.Gen, error) {
-	b, err := engine.Lookup(s.Board)
+	b, err := s.board()
 	if err != nil {
 		return search.Problem{}, nil, err
 	}
@@ -176,6 +249,9 @@ func (s Spec) failOnce(pegs int) error {
 type layerStats struct {
 	Positions, Raw, DeadEnds int64
 	Games                    exact.U128
+	// Peak is the most bytes the expansion's memory budget held at once:
+	// the partition's positions, its children's tables and the children.
+	Peak int64
 }
 
 func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }

@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -14,6 +13,7 @@ import (
 	"pegs/search/internal/exact"
 	"pegs/search/internal/key"
 	"pegs/search/internal/layered"
+	"pegs/search/internal/spill"
 )
 
 func init() {
@@ -62,7 +62,7 @@ func (f *expandFn) ProcessElement(ctx context.Context, ref string, emit func(int
 	if err != nil {
 		return fmt.Errorf("expanding %s: %w", ref, err)
 	}
-	data, err := json.Marshal(layerStats{Positions: stats.Positions, Raw: stats.Raw, DeadEnds: stats.DeadEnds, Games: stats.Games})
+	data, err := json.Marshal(layerStats{Positions: stats.Positions, Raw: stats.Raw, DeadEnds: stats.DeadEnds, Games: stats.Games, Peak: e.Mem.Peak()})
 	if err != nil {
 		return err
 	}
@@ -119,51 +119,45 @@ func (f *mergeFn) Setup(ctx context.Context) (err error) {
 
 func (f *mergeFn) Teardown() { f.st.close() }
 
-// rec is a position with its count, for merging buckets.
-type rec struct {
-	k uint64
-	v exact.U128
+func (f *mergeFn) ProcessElement(ctx context.Context, t int, refs func(*string) bool, emit func(string)) error {
+	m, err := f.S.buckets(ctx, f.st, kindFwd, f.Pegs, refs)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	path := f.S.path(kindFwd, f.Pegs, t)
+	err = part.WriteFunc(ctx, f.st.fs, path, f.S.header(kindFwd, f.Pegs, t), func(w *spill.Writer) error {
+		for m.Next() {
+			if err := w.Add(m.Key(), m.Val()); err != nil {
+				return err
+			}
+		}
+		return m.Err()
+	})
+	if err != nil {
+		return fmt.Errorf("partition %d of %d pegs: %w", t, f.Pegs, err)
+	}
+	emit(path)
+	return nil
 }
 
-func (f *mergeFn) ProcessElement(ctx context.Context, t int, refs func(*string) bool, emit func(string)) error {
-	var recs []rec
+// buckets opens the buckets refs (of kind, for a partition of pegs pegs;
+// "" for none) as one sorted stream.
+func (s Spec) buckets(ctx context.Context, st *step, kind string, pegs int, refs func(*string) bool) (*part.Merger, error) {
+	var paths []string
+	var headers []spill.Header
 	var ref string
 	for refs(&ref) {
 		if ref == "" {
 			continue
 		}
-		h, err := f.S.bucketHeader(kindFwd, f.Pegs, ref)
+		h, err := s.bucketHeader(kind, pegs, ref)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		b, err := part.Read(ctx, f.st.fs, ref, h)
-		if err != nil {
-			return err
-		}
-		for i, k := range b.Keys {
-			recs = append(recs, rec{k, b.Vals[i]})
-		}
+		paths, headers = append(paths, ref), append(headers, h)
 	}
-	slices.SortFunc(recs, func(a, b rec) int { return cmp.Compare(a.k, b.k) })
-	out := part.Part{Keys: make([]uint64, 0, len(recs)), Vals: make([]exact.U128, 0, len(recs))}
-	for i, r := range recs {
-		if i > 0 && r.k == out.Keys[len(out.Keys)-1] {
-			sum, overflow := out.Vals[len(out.Vals)-1].Add(r.v)
-			if overflow {
-				return fmt.Errorf("partition %d of %d pegs: a path count passes 128 bits", t, f.Pegs)
-			}
-			out.Vals[len(out.Vals)-1] = sum
-			continue
-		}
-		out.Keys = append(out.Keys, r.k)
-		out.Vals = append(out.Vals, r.v)
-	}
-	path := f.S.path(kindFwd, f.Pegs, t)
-	if err := part.Write(ctx, f.st.fs, path, f.S.header(kindFwd, f.Pegs, t), out); err != nil {
-		return err
-	}
-	emit(path)
-	return nil
+	return part.NewMerger(ctx, st.fs, paths, headers)
 }
 
 // goalFn keeps the positions of a forward partition of one peg that meet
@@ -261,31 +255,37 @@ func (f *winMergeFn) Setup(ctx context.Context) (err error) {
 func (f *winMergeFn) Teardown() { f.st.close() }
 
 func (f *winMergeFn) ProcessElement(ctx context.Context, t int, refs func(*string) bool, emit func(string)) error {
-	var keys []uint64
-	var ref string
-	for refs(&ref) {
-		if ref == "" {
-			continue
-		}
-		h, err := f.S.bucketHeader(kindWin, f.Pegs, ref)
-		if err != nil {
-			return err
-		}
-		b, err := part.Read(ctx, f.st.fs, ref, h)
-		if err != nil {
-			return err
-		}
-		keys = append(keys, b.Keys...)
+	m, err := f.S.buckets(ctx, f.st, kindWin, f.Pegs, refs)
+	if err != nil {
+		return err
 	}
+	defer m.Close()
 	var win []uint64
-	if len(keys) > 0 {
-		slices.Sort(keys)
-		keys = slices.Compact(keys)
-		reach, err := part.Read(ctx, f.st.fs, f.S.path(kindFwd, f.Pegs, t), f.S.header(kindFwd, f.Pegs, t))
+	if m.Next() {
+		// The parents found that are reachable, as key.Intersect, the
+		// reachable partition read a block at a time.
+		path := f.S.path(kindFwd, f.Pegs, t)
+		reach, err := part.NewMerger(ctx, f.st.fs, []string{path}, []spill.Header{f.S.header(kindFwd, f.Pegs, t)})
 		if err != nil {
 			return err
 		}
-		win = key.Intersect(keys, reach.Keys)
+		defer reach.Close()
+		more := reach.Next()
+		for ok := true; ok && more; ok = m.Next() {
+			k := m.Key()
+			for more && reach.Key() < k {
+				more = reach.Next()
+			}
+			if more && reach.Key() == k {
+				win = append(win, k)
+			}
+		}
+		if err := reach.Err(); err != nil {
+			return err
+		}
+	}
+	if err := m.Err(); err != nil {
+		return err
 	}
 	path := f.S.path(kindWin, f.Pegs, t)
 	if err := part.Write(ctx, f.st.fs, path, f.S.header(kindWin, f.Pegs, t), part.Part{Keys: win}); err != nil {

@@ -108,11 +108,12 @@ func (e *CorruptError) Error() string {
 // Is reports whether target is ErrCorrupt.
 func (e *CorruptError) Is(target error) bool { return target == ErrCorrupt }
 
-// Writer writes one file under a temporary name; Commit puts it in place.
+// Writer writes one file: made by Create, under a temporary name that
+// Commit puts in place; made by NewWriter, to any io.Writer.
 type Writer struct {
 	h       Header
 	path    string
-	f       *os.File
+	f       *os.File // nil for NewWriter's
 	bw      *bufio.Writer
 	keys    []uint64
 	counts  []exact.U128
@@ -137,13 +138,37 @@ func Create(path string, h Header) (*Writer, error) {
 		return nil, fmt.Errorf("spill: %w", err)
 	}
 	w := &Writer{h: h, path: path, f: f, bw: bufio.NewWriterSize(f, 64<<10)}
-	hb := h.encode()
-	w.bytes += int64(len(hb))
-	if _, err := w.bw.Write(hb); err != nil {
+	if err := w.start(); err != nil {
 		w.Abort()
-		return nil, fmt.Errorf("spill: %w", err)
+		return nil, err
 	}
 	return w, nil
+}
+
+// NewWriter starts a file holding h's records, written to out (path names
+// it in errors). Its Commit writes the last blocks to out and nothing
+// else: no sync, no rename, no close; whether the file is seen whole or
+// not at all is for the caller (as a pipeline's steps, which write to
+// Beam's filesystems, whose object stores make a file visible on close).
+func NewWriter(out io.Writer, path string, h Header) (*Writer, error) {
+	if why := h.check(); why != "" {
+		return nil, fmt.Errorf("spill: %s: bad header: %s", path, why)
+	}
+	w := &Writer{h: h, path: path, bw: bufio.NewWriterSize(out, 64<<10)}
+	if err := w.start(); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// start writes the header.
+func (w *Writer) start() error {
+	hb := w.h.encode()
+	w.bytes += int64(len(hb))
+	if _, err := w.bw.Write(hb); err != nil {
+		return fmt.Errorf("spill: %w", err)
+	}
+	return nil
 }
 
 // Add appends a record. Keys must strictly increase and lie in the file's
@@ -211,8 +236,9 @@ func (w *Writer) block(b []byte) error {
 	return nil
 }
 
-// Commit writes the last block and the trailer, syncs the file, renames
-// it to its name and syncs the directory.
+// Commit writes the last block and the trailer; a file made by Create it
+// then syncs, renames to its name and syncs the directory in (unless
+// NoSync), one made by NewWriter it leaves there.
 func (w *Writer) Commit() error {
 	err := w.flush()
 	if err == nil {
@@ -225,6 +251,12 @@ func (w *Writer) Commit() error {
 	}
 	if err == nil {
 		err = w.bw.Flush()
+	}
+	if w.f == nil {
+		if err != nil {
+			return fmt.Errorf("spill: writing %s: %w", w.path, err)
+		}
+		return nil
 	}
 	if err == nil && !w.NoSync {
 		err = w.f.Sync()
@@ -245,8 +277,12 @@ func (w *Writer) Commit() error {
 	return nil
 }
 
-// Abort gives up the file.
+// Abort gives up the file (one made by NewWriter is the caller's to
+// give up: Abort does nothing to it).
 func (w *Writer) Abort() {
+	if w.f == nil {
+		return
+	}
 	w.f.Close()
 	os.Remove(w.path + ".tmp")
 }

@@ -73,7 +73,8 @@ func write(t testing.TB, d *Dir, h Header, keys []uint64, counts []exact.U128) s
 }
 
 // TestRoundTrip writes files of every kind and size around a block's and
-// reads back the same records.
+// reads back the same records; the same records written by NewWriter to a
+// buffer are the file's bytes.
 func TestRoundTrip(t *testing.T) {
 	d, err := Start(t.TempDir(), map[string]string{"board": "test"})
 	if err != nil {
@@ -94,13 +95,37 @@ func TestRoundTrip(t *testing.T) {
 			if !c.h.Counts {
 				counts = nil
 			}
-			write(t, d, c.h, keys, counts)
+			path := write(t, d, c.h, keys, counts)
 			gotKeys, gotCounts, err := d.Read(c.h)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !slices.Equal(gotKeys, keys) || !slices.Equal(gotCounts, counts) {
 				t.Errorf("read back %d keys and %d counts, differing from the %d written", len(gotKeys), len(gotCounts), len(keys))
+			}
+			var buf bytes.Buffer
+			w, err := NewWriter(&buf, "buffer", c.h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, k := range keys {
+				var v exact.U128
+				if counts != nil {
+					v = counts[i]
+				}
+				if err := w.Add(k, v); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := w.Commit(); err != nil {
+				t.Fatal(err)
+			}
+			file, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := buf.Bytes(); !bytes.Equal(got, file) || w.Bytes() != int64(len(file)) {
+				t.Errorf("NewWriter wrote %d bytes (Bytes() %d), not the file's %d", len(got), w.Bytes(), len(file))
 			}
 		})
 	}

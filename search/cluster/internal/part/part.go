@@ -4,11 +4,11 @@
 // run of mixed keys, each with an optional 128-bit value (a path count, or
 // a random-play chance in the chance layers).
 //
-// A file is written by spill to a scratch file in memory (see scratch)
-// and copied to its place under a temporary name, then renamed where the
-// filesystem can rename (local storage); object stores (gs://, s3://)
-// make a file visible whole on close. So a reader sees a whole file or
-// none, and a step that runs again rewrites the same file.
+// A file is written by spill's writer straight to the filesystem's, not
+// synced (a step that fails is run again), under a temporary name, then
+// renamed where the filesystem can rename (local storage); object stores
+// (gs://, s3://) make a file visible whole on close. So a reader sees a
+// whole file or none, and a step that runs again rewrites the same file.
 package part
 
 import (
@@ -16,8 +16,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 
@@ -52,58 +50,24 @@ func Split(keys []uint64, bits uint) []int {
 	return b
 }
 
-// Write writes p, the records of header h, to path on fs.
+// Write writes p, the records of header h, to path on fs: spill's
+// writer straight to the filesystem's (see the package doc).
 func Write(ctx context.Context, fs filesystem.Interface, path string, h spill.Header, p Part) error {
 	if h.Counts && len(p.Vals) != len(p.Keys) {
 		return fmt.Errorf("partition %s: %d keys but %d values", path, len(p.Keys), len(p.Vals))
 	}
-	tmp, err := os.MkdirTemp(scratch(), "pegs-part")
-	if err != nil {
-		return fmt.Errorf("writing partition %s: %w", path, err)
-	}
-	defer os.RemoveAll(tmp)
-	local := filepath.Join(tmp, "part")
-	if err := writeSpill(local, h, p); err != nil {
-		return err
-	}
-	return write(ctx, fs, path, func(w io.Writer) error {
-		f, err := os.Open(local)
-		if err != nil {
-			return err
+	return WriteFunc(ctx, fs, path, h, func(w *spill.Writer) error {
+		for i, k := range p.Keys {
+			var v exact.U128
+			if h.Counts {
+				v = p.Vals[i]
+			}
+			if err := w.Add(k, v); err != nil {
+				return err
+			}
 		}
-		defer f.Close()
-		_, err = io.Copy(w, f)
-		return err
+		return nil
 	})
-}
-
-// scratch is where a file is made before it is copied to its place: memory
-// (/dev/shm) where there is one. spill syncs every file it writes, which
-// a pipeline's steps do not need (a step that fails is run again) and
-// which cost about 10 ms a file, most of a small step's time.
-func scratch() string {
-	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
-		return "/dev/shm"
-	}
-	return os.TempDir()
-}
-
-func writeSpill(path string, h spill.Header, p Part) error {
-	w, err := spill.Create(path, h)
-	if err != nil {
-		return err
-	}
-	for i, k := range p.Keys {
-		var v exact.U128
-		if h.Counts {
-			v = p.Vals[i]
-		}
-		if err := w.Add(k, v); err != nil {
-			w.Abort()
-			return err
-		}
-	}
-	return w.Commit()
 }
 
 // WriteFile writes data to path on fs as Write writes a partition: whole
