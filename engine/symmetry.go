@@ -31,15 +31,16 @@ func newGroup(perms [][]int) *Group {
 	for s, perm := range perms {
 		g.tables[s] = make([][256]Position, nb)
 		for k := range nb {
-			for v := range 256 {
-				var img Position
-				for bit := range 8 {
-					h := 8*k + bit
-					if v&(1<<bit) != 0 && h < n {
-						img |= 1 << uint(perm[h])
-					}
+			// Each entry is the one without its lowest bit and that
+			// bit's image: one step an entry.
+			t := &g.tables[s][k]
+			for v := 1; v < 256; v++ {
+				bit := bits.TrailingZeros(uint(v))
+				img := t[v&(v-1)]
+				if h := 8*k + bit; h < n {
+					img |= 1 << uint(perm[h])
 				}
-				g.tables[s][k][v] = img
+				t[v] = img
 			}
 		}
 	}

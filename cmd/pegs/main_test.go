@@ -351,3 +351,18 @@ func TestExploreSpill(t *testing.T) {
 		t.Errorf("a second --spill into a run's directory: %v", err)
 	}
 }
+
+// BenchmarkSolveCommand measures what `pegs solve` does once its process
+// has started (flags, board, search, output), for the English centre
+// game: the part of the first solution that is ours, without the packages'
+// inits and the runtime's start, which only a whole process shows
+// (perf stat on the binary). Each op does what a process does, the same
+// collector settings included; the board, built on first use, is shared.
+func BenchmarkSolveCommand(b *testing.B) {
+	args := []string{"solve", "--board", "english"}
+	for b.Loop() {
+		if err := run(context.Background(), args, io.Discard, io.Discard); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -283,9 +283,10 @@ func (f *ProblemFlags) Load() (*engine.Board, engine.Position, engine.Goal, erro
 type SearchFlags struct {
 	Workers int
 	mem     string
-	// Many reports a command that runs many small searches (generate):
-	// it keeps the collector's default pace, which costs it less time;
-	// the memory limit still holds.
+	// Many reports a command that runs many small searches (generate),
+	// or one that is mostly small (solve): it keeps the collector's
+	// default pace, which costs it less time; the memory limit still
+	// holds.
 	Many bool
 }
 

@@ -1,6 +1,7 @@
 package dfs
 
 import (
+	"math"
 	"math/bits"
 	"slices"
 
@@ -124,6 +125,11 @@ func (s *solver) beam(start engine.Position, width, isolated int) bool {
 	var moves []int16
 	imgs := make([]engine.Position, gen.NSym)
 	layers := [][]beamNode{{{p: movegen.Canonical(s.img[0]), parent: -1}}}
+	// One set of children and one list of them serve every layer: a
+	// layer keeps a copy of the widest children alone.
+	seen := NewPosSet(s.table.budget)
+	var kids []beamNode
+	var scores []int
 	for pegs := s.pegs0 - 1; pegs >= s.target(); pegs-- {
 		if err := s.ctx.Err(); err != nil {
 			s.err = err
@@ -131,8 +137,8 @@ func (s *solver) beam(start engine.Position, width, isolated int) bool {
 		}
 		cur := layers[len(layers)-1]
 		// The distinct children, each with the first parent found.
-		var kids []beamNode
-		seen := NewPosSet(s.table.budget)
+		kids = kids[:0]
+		seen.clear()
 		for i, n := range cur {
 			if s.maxNodes > 0 && s.nodes >= s.maxNodes {
 				s.err = ErrNodeLimit
@@ -174,31 +180,37 @@ func (s *solver) beam(start engine.Position, width, isolated int) bool {
 			}
 			return false
 		}
-		layers = append(layers, s.widest(kids, width, isolated))
+		var next []beamNode
+		next, scores = s.widest(kids, width, isolated, scores)
+		layers = append(layers, next)
 	}
 	return false
 }
 
 // widest returns the width nodes of kids with the least score, in their
-// order (which breaks ties: it depends only on the layer before).
-func (s *solver) widest(kids []beamNode, width, isolated int) []beamNode {
+// order (which breaks ties: it depends only on the layer before), in a
+// new slice; scores is room for the scores, returned for the next call.
+func (s *solver) widest(kids []beamNode, width, isolated int, scores []int) ([]beamNode, []int) {
 	if len(kids) <= width {
-		return kids
+		return slices.Clone(kids), scores
 	}
-	scores := make([]int, len(kids))
-	for i, n := range kids {
-		scores[i] = s.beamScore(n.p, isolated)
+	scores = slices.Grow(scores[:0], len(kids))
+	lo, hi := math.MaxInt, math.MinInt
+	for _, n := range kids {
+		x := s.beamScore(n.p, isolated)
+		scores = append(scores, x)
+		lo, hi = min(lo, x), max(hi, x)
 	}
 	// The cut score: the least t with at least width scores <= t; ties at
-	// t go in the order of kids.
-	order := slices.Clone(scores)
-	slices.Sort(order)
-	t := order[width-1]
-	below := 0
-	for _, x := range order {
-		if x < t {
-			below++
-		}
+	// t go in the order of kids. Scores span little (pegs times a few
+	// dozen), so counting them finds t in one pass.
+	count := make([]int, hi-lo+1)
+	for _, x := range scores {
+		count[x-lo]++
+	}
+	t, below := lo, 0
+	for ; below+count[t-lo] < width; t++ {
+		below += count[t-lo]
 	}
 	out := make([]beamNode, 0, width)
 	ties := width - below
@@ -210,7 +222,7 @@ func (s *solver) widest(kids []beamNode, width, isolated int) []beamNode {
 			out = append(out, n)
 		}
 	}
-	return out
+	return out, scores
 }
 
 // beamScore rates a position for the beam, least best: isolated for each

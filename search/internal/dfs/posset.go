@@ -32,6 +32,13 @@ func (s *PosSet) reset() {
 	s.n = 0
 }
 
+// clear empties s, keeping its table for the positions to come: a beam
+// fills one set a layer, and layers of a beam are alike in size.
+func (s *PosSet) clear() {
+	clear(s.keys)
+	s.n = 0
+}
+
 func (s *PosSet) alloc(n int) {
 	s.keys = make([]engine.Position, n)
 	s.shift = uint(64 - log2(n))

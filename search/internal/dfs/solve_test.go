@@ -283,3 +283,23 @@ func TestFewestBeam(t *testing.T) {
 		t.Fatalf("only %d dead ends checked", checked)
 	}
 }
+
+// BenchmarkEndgame measures building the English centre game's endgame
+// tables, small (what a single solve builds first) and full.
+func BenchmarkEndgame(b *testing.B) {
+	eng := engine.English()
+	goal, _ := eng.ParseGoal("center")
+	gen := movegen.New(eng, eng.GoalSymmetry(goal))
+	for _, c := range []struct {
+		name string
+		size int
+	}{{"size=small", smallEndgame}, {"size=full", fullEndgame}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if buildEndgame(context.Background(), eng, goal, eng.Class(eng.Start()), gen, 1<<30, c.size) == nil {
+					b.Fatal("no table")
+				}
+			}
+		})
+	}
+}

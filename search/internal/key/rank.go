@@ -39,15 +39,19 @@ func Unrank(r uint64, k int) engine.Position {
 func Ranks(n, k int) uint64 { return binom[n][k] }
 
 // binom holds the binomial coefficients C(n, k) for n, k up to 64.
-var binom = func() (t [65][65]uint64) {
+var binom [65][65]uint64
+
+// init fills binom in place: a func returning the 33 KiB table grew the
+// start goroutine's stack to hold it. Every command starts with it:
+// GODEBUG=inittrace=1, least of 10 runs, 0.29 ms before, 0.10 ms now.
+func init() {
 	for n := range 65 {
-		t[n][0] = 1
+		binom[n][0] = 1
 		for k := 1; k <= n; k++ {
-			t[n][k] = t[n-1][k-1] + t[n-1][k]
+			binom[n][k] = binom[n-1][k-1] + binom[n-1][k]
 		}
 	}
-	return t
-}()
+}
 
 // RankList is a sorted list of distinct ranks (or any words) coded as the
 // uvarints of their gaps (the first from 0), about one byte and a half a
