@@ -479,38 +479,22 @@ func (s *Spilled) merge(pegs, r int, parent, child *spill.LayerState) error {
 		return err
 	}
 	defer mem.Give(held)
-	h := &runHeap{}
-	defer func() {
-		for _, r := range h.rs {
-			r.Close()
-		}
-	}()
+	var rs []*spill.Reader
 	for _, src := range sources {
 		rd, err := d.Open(s.header(spill.RunFile, pegs, r, groups, src))
 		if err != nil {
+			for _, rd := range rs {
+				rd.Close()
+			}
 			return err
 		}
-		if !rd.Next() {
-			rd.Close()
-			if err := rd.Err(); err != nil {
-				return err
-			}
-			continue
-		}
-		h.push(rd)
+		rs = append(rs, rd)
 	}
-	// advance steps the least run on, and lets it go at its end.
-	advance := func() error {
-		rd := h.rs[0]
-		if rd.Next() {
-			h.keys[0] = rd.Key()
-			h.down()
-			return nil
-		}
-		h.pop()
-		rd.Close()
-		return rd.Err()
+	m, err := spill.NewMerger(rs)
+	if err != nil {
+		return err
 	}
+	defer m.Close()
 	// The group's partitions are written in turn, q the one being written.
 	q := r*per - 1
 	var w *spill.Writer
@@ -542,20 +526,8 @@ func (s *Spilled) merge(pegs, r int, parent, child *spill.LayerState) error {
 	if err := upTo(r * per); err != nil {
 		return err
 	}
-	for len(h.keys) > 0 {
-		k, c := h.keys[0], h.rs[0].Count()
-		if err := advance(); err != nil {
-			return err
-		}
-		for len(h.keys) > 0 && h.keys[0] == k {
-			var of bool
-			if c, of = c.Add(h.rs[0].Count()); of {
-				return ErrOverflow
-			}
-			if err := advance(); err != nil {
-				return err
-			}
-		}
+	for m.Next() {
+		k, c := m.Key(), m.Val()
 		if err := upTo(spill.PartitionOf(k, parts)); err != nil {
 			return err
 		}
@@ -563,61 +535,12 @@ func (s *Spilled) merge(pegs, r int, parent, child *spill.LayerState) error {
 			return err
 		}
 	}
+	if err := m.Err(); errors.Is(err, spill.ErrSumOverflow) {
+		return ErrOverflow
+	} else if err != nil {
+		return err
+	}
 	return upTo((r + 1) * per)
-}
-
-// runHeap holds open runs, the one at the least key first: a binary heap
-// on the runs' current keys, held beside them so that sifting reads no
-// reader (container/heap's interface calls took a fifth of an English
-// run's time).
-type runHeap struct {
-	keys []uint64
-	rs   []*spill.Reader
-}
-
-func (h *runHeap) push(r *spill.Reader) {
-	h.keys, h.rs = append(h.keys, r.Key()), append(h.rs, r)
-	for i := len(h.keys) - 1; i > 0; {
-		up := (i - 1) / 2
-		if h.keys[up] <= h.keys[i] {
-			break
-		}
-		h.swap(i, up)
-		i = up
-	}
-}
-
-func (h *runHeap) swap(i, j int) {
-	h.keys[i], h.keys[j] = h.keys[j], h.keys[i]
-	h.rs[i], h.rs[j] = h.rs[j], h.rs[i]
-}
-
-// down sifts the top down after its key changed.
-func (h *runHeap) down() {
-	n := len(h.keys)
-	for i := 0; ; {
-		l := 2*i + 1
-		if l >= n {
-			return
-		}
-		m := l
-		if r := l + 1; r < n && h.keys[r] < h.keys[l] {
-			m = r
-		}
-		if h.keys[i] <= h.keys[m] {
-			return
-		}
-		h.swap(i, m)
-		i = m
-	}
-}
-
-// pop removes the top.
-func (h *runHeap) pop() {
-	n := len(h.keys) - 1
-	h.swap(0, n)
-	h.keys, h.rs = h.keys[:n], h.rs[:n]
-	h.down()
 }
 
 // WalkBack finds the winnable positions of the layers in the directory,
