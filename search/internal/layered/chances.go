@@ -25,7 +25,18 @@ func Chances(ctx context.Context, gen *movegen.Gen, keys, prev []uint64, vals []
 		}
 		return out
 	}
-	index := key.NewIndex(prev)
+	if !addChances(ctx, gen, keys, key.NewIndex(prev), vals, out, true, workers) {
+		return nil
+	}
+	return out
+}
+
+// addChances adds to sums[i], for each position keys[i], the chances of
+// its children found in index (positions of one peg fewer, their chances
+// vals), and with divide turns each sum into the position's chance: the
+// sum over all its jumps, rounded down (see exact.DivFloor). It reports
+// false when ctx is cancelled.
+func addChances(ctx context.Context, gen *movegen.Gen, keys []uint64, index *key.Index, vals, sums []exact.U128, divide bool, workers int) bool {
 	var stopped atomic.Bool
 	pool.Chunks(len(keys), workers, func(_, lo, hi int) {
 		if ctx.Err() != nil {
@@ -38,17 +49,15 @@ func Chances(ctx context.Context, gen *movegen.Gen, keys, prev []uint64, vals []
 			p := key.Unmix(keys[i])
 			par.Set(p)
 			moves = gen.AppendMoves(moves[:0], p)
-			var sum exact.U128
 			for _, k := range moves {
 				if j, ok := index.Find(key.Mix(par.Child(k))); ok {
-					sum, _ = sum.Add(vals[j]) // at most 1023 ones: no overflow
+					sums[i], _ = sums[i].Add(vals[j]) // at most 1023 ones: no overflow
 				}
 			}
-			out[i] = exact.DivFloor(sum, uint64(len(moves)))
+			if divide {
+				sums[i] = exact.DivFloor(sums[i], uint64(len(moves)))
+			}
 		}
 	})
-	if stopped.Load() {
-		return nil
-	}
-	return out
+	return !stopped.Load()
 }

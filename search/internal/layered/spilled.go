@@ -914,34 +914,11 @@ func (s *Spilled) chancePartition(ctx context.Context, pegs, q int, l *spill.Lay
 	if err != nil {
 		return err
 	}
-	gen := e.Gen
-	var stopped atomic.Bool
-	pool.Chunks(len(keys), e.Workers, func(_, lo, hi int) {
-		if ctx.Err() != nil {
-			stopped.Store(true)
-			return
+	if index == nil {
+		for i := range sums {
+			sums[i] = exact.ProbOne
 		}
-		par := gen.NewParent()
-		var moves []int16
-		for i := lo; i < hi; i++ {
-			if index == nil {
-				sums[i] = exact.ProbOne
-				continue
-			}
-			p := key.Unmix(keys[i])
-			par.Set(p)
-			moves = gen.AppendMoves(moves[:0], p)
-			for _, k := range moves {
-				if j, ok := index.Find(key.Mix(par.Child(k))); ok {
-					sums[i], _ = sums[i].Add(vals[j]) // at most 1023 ones: no overflow
-				}
-			}
-			if last {
-				sums[i] = exact.DivFloor(sums[i], uint64(len(moves)))
-			}
-		}
-	})
-	if stopped.Load() {
+	} else if !addChances(ctx, e.Gen, keys, index, vals, sums, last, e.Workers) {
 		return ctx.Err()
 	}
 	_, err = s.write(&Layer{Pegs: pegs, Keys: keys, M: sums}, h, false)
