@@ -61,7 +61,7 @@ func NewSet(keys []uint64, workers int) *Set {
 	size, words := setSize(len(keys))
 	s := &Set{shift: uint(64 - bits.Len(uint(size)-1))}
 	if nw := pool.Size(workers); nw > 1 && words > 0 && slices.IsSorted(keys) {
-		s.slots, s.bloom = make([]uint64, size), make([]uint64, words)
+		s.slots, s.bloom = memory.Make[uint64](size), memory.Make[uint64](words)
 		s.fill(keys, nw)
 		return s
 	}
@@ -197,7 +197,7 @@ func IndexBytes(n int) int64 {
 // NewIndex returns the index of keys (distinct, not 0, fewer than 2^32).
 func NewIndex(keys []uint64) *Index {
 	size, _ := setSize(len(keys))
-	x := &Index{slots: memory.Touched[uint64](size), at: make([]uint32, size), shift: uint(64 - bits.Len(uint(size)-1))}
+	x := &Index{slots: memory.Touched[uint64](size), at: memory.Make[uint32](size), shift: uint(64 - bits.Len(uint(size)-1))}
 	mask := size - 1
 	for j, k := range keys {
 		i := int(k >> x.shift)

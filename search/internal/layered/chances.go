@@ -6,6 +6,7 @@ import (
 
 	"pegs/search/internal/exact"
 	"pegs/search/internal/key"
+	"pegs/search/internal/memory"
 	"pegs/search/internal/movegen"
 	"pegs/search/internal/pool"
 )
@@ -18,7 +19,7 @@ import (
 // all its jumps, rounded down (see exact.DivFloor). It returns nil when
 // ctx is cancelled.
 func Chances(ctx context.Context, gen *movegen.Gen, keys, prev []uint64, vals []exact.U128, workers int) []exact.U128 {
-	out := make([]exact.U128, len(keys))
+	out := memory.Make[exact.U128](len(keys))
 	if prev == nil {
 		for i := range out {
 			out[i] = exact.ProbOne

@@ -6,6 +6,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"pegs/search/internal/exact"
+	"pegs/search/internal/memory"
 )
 
 // collect turns the buckets' tables into a sorted layer; keyShift is how
@@ -32,9 +33,9 @@ func collect[R rec](ctx context.Context, e *Expander, tabs []bucketTable[R], peg
 			return &Layer{Pegs: pegs, Stored: s}, nil
 		}
 	}
-	l := &Layer{Pegs: pegs, Keys: make([]uint64, total)}
+	l := &Layer{Pegs: pegs, Keys: memory.Make[uint64](total)}
 	if e.Counts {
-		l.M = make([]exact.U128, total)
+		l.M = memory.Make[exact.U128](total)
 	}
 	if err := e.Mem.Take(l.Bytes(), "a layer"); err != nil {
 		return nil, err

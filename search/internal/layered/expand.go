@@ -12,6 +12,7 @@ import (
 
 	"pegs/engine"
 	"pegs/search/internal/key"
+	"pegs/search/internal/memory"
 	"pegs/search/internal/pool"
 )
 
@@ -187,9 +188,18 @@ func (x *expansion[R]) prepareWorkers() (chan *workerState, int) {
 		}
 		// Room for a round's share of children, so appends rarely copy.
 		want := min(roundChildren, 10*x.n) / (nw * x.nb) * 5 / 4
+		short := false
 		for b := range *out {
-			if cap((*out)[b]) < want {
-				(*out)[b] = make([]R, 0, want)
+			short = short || cap((*out)[b]) < want
+		}
+		if short {
+			// One array cut into the lists, so that it can have huge
+			// pages (see memory.Make): a worker appends to every bucket's
+			// list in turn, and with a 4 KiB page a list most appends
+			// miss the TLB. A list that outgrows its share moves out.
+			slab := memory.Make[R](want * x.nb)
+			for b := range *out {
+				(*out)[b] = slab[b*want : b*want : (b+1)*want]
 			}
 		}
 		w.stats = Stats{}

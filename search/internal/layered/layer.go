@@ -133,9 +133,9 @@ func (l *Layer) Only(keys []uint64, low uint64, workers int) *Layer {
 		}
 	})
 	idx := slices.Concat(found...)
-	out := &Layer{Pegs: l.Pegs, Keys: make([]uint64, len(idx))}
+	out := &Layer{Pegs: l.Pegs, Keys: memory.Make[uint64](len(idx))}
 	if l.M != nil {
-		out.M = make([]exact.U128, len(idx))
+		out.M = memory.Make[exact.U128](len(idx))
 	}
 	pool.Chunks(len(idx), workers, func(_, lo, hi int) {
 		for j := lo; j < hi; j++ {
