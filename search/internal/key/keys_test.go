@@ -1,6 +1,7 @@
 package key
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -267,4 +268,110 @@ func TestIndex(t *testing.T) {
 			t.Errorf("%d keys: IndexBytes %d, the index takes %d", n, got, want)
 		}
 	}
+}
+
+// narrowKeys returns n distinct keys, sorted, whose top bits are those
+// of partitions lo..hi of parts (a power of two, at most 256): the
+// winnable positions of a range of a spilled layer's partitions.
+func narrowKeys(rng *rand.Rand, n, lo, hi, parts int) []uint64 {
+	b := uint(bits.TrailingZeros(uint(parts)))
+	in := map[uint64]bool{}
+	keys := make([]uint64, 0, n)
+	for len(keys) < n {
+		k := rng.Uint64()>>b | uint64(lo+rng.IntN(hi-lo))<<((64-b)%64)
+		if k != 0 && !in[k] {
+			in[k] = true
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// longestRun returns the most consecutive occupied slots (0 is empty),
+// counting a run that wraps around the end: the longest probe a linear
+// probing table can take.
+func longestRun(slots []uint64) int {
+	run, most := 0, 0
+	for i := range 2 * len(slots) {
+		if slots[i%len(slots)] == 0 {
+			run = 0
+			continue
+		}
+		run++
+		most = max(most, min(run, len(slots)))
+	}
+	return most
+}
+
+// TestSpreadKeys checks that a Set and an Index of keys from a narrow
+// range of the key space, such as a range of a spilled layer's partitions
+// (all alike in their top bits), spread them over all their slots: with
+// home slots taken from the keys' top bits alone, such keys crowded into
+// a share of the slots, in runs that every probe walked (a spilled random
+// player's pass from 13 to 14 pegs on the 28-hole triangle took 48
+// minutes), and into a share of a set's filter, which then ruled out
+// nothing.
+func TestSpreadKeys(t *testing.T) {
+	const maxRun = 64 // the longest run at half load is a few dozen
+	for _, c := range []struct {
+		name                  string
+		n, lo, hi, parts, wks int
+	}{
+		{"whole", 100000, 0, 1, 1, 1},
+		{"quarter", 100000, 8, 24, 64, 1},
+		{"quarter-workers", bloomKeys, 8, 24, 64, 3},
+		{"one-of-256", bloomKeys, 255, 256, 256, 2},
+		{"small", 5000, 0, 1, 256, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(uint64(c.n), uint64(c.lo)))
+			keys := narrowKeys(rng, c.n, c.lo, c.hi, c.parts)
+			x := NewIndex(keys)
+			if got := longestRun(x.slots); got > maxRun {
+				t.Errorf("index: longest run of slots %d, want at most %d", got, maxRun)
+			}
+			for i, k := range keys {
+				if got, ok := x.Find(k); !ok || got != i {
+					t.Fatalf("index: Find(%#x) = %d, %v; want %d", k, got, ok, i)
+				}
+			}
+			s := NewSet(keys, c.wks)
+			if got := longestRun(s.slots); got > maxRun {
+				t.Errorf("set: longest run of slots %d, want at most %d", got, maxRun)
+			}
+			for _, k := range keys {
+				if !s.Has(k) {
+					t.Fatalf("set: key %#x is in the set, Has says not", k)
+				}
+			}
+			// Keys of the same range outside the set: few pass the filter.
+			in := map[uint64]bool{}
+			for _, k := range keys {
+				in[k] = true
+			}
+			passed, tried := 0, 0
+			for _, k := range narrowKeys(rng, c.n, c.lo, c.hi, c.parts) {
+				if in[k] {
+					continue
+				}
+				tried++
+				if s.Has(k) {
+					t.Fatalf("set: Has(%#x) = true, the key is not in the set", k)
+				}
+				if s.bloom != nil && s.passes(k) {
+					passed++
+				}
+			}
+			if s.bloom != nil && passed > tried/100 {
+				t.Errorf("set: %d of %d keys outside the set passed the filter, want at most 1%%", passed, tried)
+			}
+		})
+	}
+}
+
+// passes reports whether k passes s's filter.
+func (s *Set) passes(k uint64) bool {
+	w, m := s.bloomBits(k)
+	return s.bloom[w]&m == m
 }

@@ -1,6 +1,7 @@
 package key
 
 import (
+	"math"
 	"math/bits"
 	"slices"
 
@@ -21,8 +22,9 @@ import (
 // the children 0.22 s).
 type Set struct {
 	slots []uint64
-	shift uint
+	home  spread   // a key's home slot
 	bloom []uint64 // nil for a small set
+	word  spread   // a key's filter word
 }
 
 // bloomKeys is the fewest keys for which a Set keeps a filter: their
@@ -33,6 +35,48 @@ const bloomKeys = 1 << 17
 // which its top bits pick; odd (SplitMix64's), and not MixMul, which made
 // the key.
 const bloomMul = 0xbf58476d1ce4e5b9
+
+// spread maps the keys from lo to lo+span onto n places (slots or filter
+// words) evenly and in order: a key's home is its offset from lo scaled to
+// n. A set's keys may share their top bits, as those of a range of a
+// spilled layer's partitions do, and homes taken from the top bits alone
+// crowded them into a share of the slots, in runs of thousands that every
+// probe walked (the 28-hole triangle's random player, spilled in 64 MiB,
+// took 48 minutes over one layer), and into a share of the filter words,
+// which then ruled out nothing.
+type spread struct {
+	lo, span, mul uint64
+}
+
+// newSpread returns the spread of keys lo..hi (lo <= hi) onto n places.
+func newSpread(lo, hi uint64, n int) spread {
+	span := hi - lo
+	// Keys closer together than the places are spread as if they were
+	// as far apart as the places are many: mul stays below 2^64 (and
+	// wide+1 above 0, were key 0 among them).
+	wide := min(max(span, uint64(n)), math.MaxUint64-1)
+	mul, _ := bits.Div64(uint64(n), 0, wide+1)
+	return spread{lo: lo, span: span, mul: mul}
+}
+
+// keysSpread returns the spread of keys (none 0) onto n places, or of no
+// keys (none is in range) where there are none.
+func keysSpread(keys []uint64, n int) spread {
+	if len(keys) == 0 {
+		return spread{lo: 1} // only key 1 in range, at place 0, which is empty
+	}
+	return newSpread(slices.Min(keys), slices.Max(keys), n)
+}
+
+// of returns the place of key k, false if k is outside the keys' range.
+func (s spread) of(k uint64) (int, bool) {
+	off := k - s.lo
+	if off > s.span {
+		return 0, false
+	}
+	hi, _ := bits.Mul64(off, s.mul)
+	return int(hi), true
+}
 
 // SetBytes returns the memory a Set of n keys takes.
 func SetBytes(n int) int64 {
@@ -59,7 +103,7 @@ func setSize(n int) (slots, bloom int) {
 // worker a run of them; others, on one core.
 func NewSet(keys []uint64, workers int) *Set {
 	size, words := setSize(len(keys))
-	s := &Set{shift: uint(64 - bits.Len(uint(size)-1))}
+	s := &Set{home: keysSpread(keys, size), word: keysSpread(keys, words)}
 	if nw := pool.Size(workers); nw > 1 && words > 0 && slices.IsSorted(keys) {
 		s.slots, s.bloom = memory.Make[uint64](size), memory.Make[uint64](words)
 		s.fill(keys, nw)
@@ -82,7 +126,7 @@ func NewSet(keys []uint64, workers int) *Set {
 // put puts key k in s's table.
 func (s *Set) put(k uint64) {
 	mask := len(s.slots) - 1
-	i := int(k >> s.shift)
+	i, _ := s.home.of(k)
 	for s.slots[i] != 0 {
 		i = (i + 1) & mask
 	}
@@ -114,7 +158,7 @@ func (s *Set) fill(keys []uint64, nw int) {
 	for c := 1; c < nw; c++ {
 		first[c] = len(s.slots)
 		if starts[c] < n {
-			first[c] = int(keys[starts[c]] >> s.shift)
+			first[c], _ = s.home.of(keys[starts[c]])
 		}
 	}
 	first[nw] = len(s.slots)
@@ -128,7 +172,7 @@ func (s *Set) fill(keys []uint64, nw int) {
 				s.slots[i] = 0
 			}
 			for _, k := range keys[starts[c]:starts[c+1]] {
-				i := int(k >> s.shift)
+				i, _ := s.home.of(k)
 				for i < hi && s.slots[i] != 0 {
 					i++
 				}
@@ -153,10 +197,10 @@ func (s *Set) fill(keys []uint64, nw int) {
 	}
 }
 
-// bloomBits returns the filter word of key k and the six bits it sets
-// there.
+// bloomBits returns the filter word of key k, which is in the keys'
+// range, and the six bits it sets there.
 func (s *Set) bloomBits(k uint64) (int, uint64) {
-	w, _ := bits.Mul64(k, uint64(len(s.bloom)))
+	w, _ := s.word.of(k)
 	h := k * bloomMul
 	m := 1<<(h>>58) | 1<<(h>>52&63) | 1<<(h>>46&63) | 1<<(h>>40&63) | 1<<(h>>34&63) | 1<<(h>>28&63)
 	return int(w), uint64(m)
@@ -164,13 +208,17 @@ func (s *Set) bloomBits(k uint64) (int, uint64) {
 
 // Has reports whether k is in s.
 func (s *Set) Has(k uint64) bool {
+	i, ok := s.home.of(k)
+	if !ok {
+		return false
+	}
 	if s.bloom != nil {
 		if w, m := s.bloomBits(k); s.bloom[w]&m != m {
 			return false
 		}
 	}
 	mask := len(s.slots) - 1
-	for i := int(k >> s.shift); ; i = (i + 1) & mask {
+	for ; ; i = (i + 1) & mask {
 		switch s.slots[i] {
 		case k:
 			return true
@@ -185,7 +233,7 @@ func (s *Set) Has(k uint64) bool {
 type Index struct {
 	slots []uint64 // keys; 0 is empty
 	at    []uint32 // at[i] is the place of slots[i]
-	shift uint
+	home  spread   // a key's home slot
 }
 
 // IndexBytes returns the memory an Index of n keys takes.
@@ -197,10 +245,10 @@ func IndexBytes(n int) int64 {
 // NewIndex returns the index of keys (distinct, not 0, fewer than 2^32).
 func NewIndex(keys []uint64) *Index {
 	size, _ := setSize(len(keys))
-	x := &Index{slots: memory.Touched[uint64](size), at: memory.Make[uint32](size), shift: uint(64 - bits.Len(uint(size)-1))}
+	x := &Index{slots: memory.Touched[uint64](size), at: memory.Make[uint32](size), home: keysSpread(keys, size)}
 	mask := size - 1
 	for j, k := range keys {
-		i := int(k >> x.shift)
+		i, _ := x.home.of(k)
 		for x.slots[i] != 0 {
 			i = (i + 1) & mask
 		}
@@ -211,8 +259,12 @@ func NewIndex(keys []uint64) *Index {
 
 // Find returns the place of k, or false if k is not indexed.
 func (x *Index) Find(k uint64) (int, bool) {
+	i, ok := x.home.of(k)
+	if !ok {
+		return 0, false
+	}
 	mask := len(x.slots) - 1
-	for i := int(k >> x.shift); ; i = (i + 1) & mask {
+	for ; ; i = (i + 1) & mask {
 		switch x.slots[i] {
 		case k:
 			return int(x.at[i]), true
