@@ -188,8 +188,12 @@ func (x *expansion[R]) prepareWorkers() (chan *workerState, int) {
 		}
 		// Room for a round's share of children, so appends rarely copy.
 		want := min(roundChildren, 10*x.n) / (nw * x.nb) * 5 / 4
+		// Lists start empty: a round stopped by the budget leaves its
+		// children in them, which a retry of the same Expander (a
+		// spilled partition cut in two) must not fold in again.
 		short := false
 		for b := range *out {
+			(*out)[b] = (*out)[b][:0]
 			short = short || cap((*out)[b]) < want
 		}
 		if short {
