@@ -132,9 +132,14 @@
 // time, the layer walked once for each range. Every file is written under a temporary name, synced and
 // renamed, and a manifest, written the same way after the files it
 // counts, says which partitions are complete: Spill.Resume continues a
-// run killed at any point from there, to the same counts. Each layer's
-// disk need (its runs and partitions, at the bytes a position the layer
-// above took) is checked against the free space before it is expanded.
+// run killed at any point from there, to the same counts. Before a new
+// run writes a file, the disk it needs at its fullest (every layer's
+// partitions and the widest layer's runs) is estimated from its first
+// layers, run in memory for a couple of seconds, their growth extrapolated
+// and their file measured, and a run that would not fit the free space is
+// refused with a DiskError; each layer's need (its runs and partitions,
+// at the bytes a position the layer above took) is checked again before
+// it is expanded.
 //
 // # Winnable positions
 //

@@ -86,6 +86,9 @@ type knobs struct {
 	// WalkRoom).
 	spillChunk    int
 	spillWalkRoom int64
+	// spillFree, if positive, stands for the free space of a spilled
+	// run's file system, so that a test can make its disk too small.
+	spillFree int64
 }
 
 // memory returns the budget in bytes.
@@ -171,6 +174,11 @@ type Progress struct {
 // was InUse and the Budget, and where it applies the Pegs of the layer the
 // search was finding. errors.Is(err, ErrMemory) holds for it.
 type MemoryError = memory.Error
+
+// DiskError reports a spilled run refused for want of disk: the free
+// space of its directory's file system and what the run (or its next
+// layer) is estimated to need.
+type DiskError = spill.NoSpaceError
 
 // Errors a search reports.
 var (

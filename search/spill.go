@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"time"
 
 	"pegs/engine"
 	"pegs/search/internal/exact"
@@ -81,7 +82,7 @@ func (a *Analysis) exploreSpilled(ctx context.Context, prob Problem, gen *movege
 		return err
 	}
 	s := &layered.Spilled{Dir: d, MaxPartition: opt.knobs.spillPartition, MaxChunk: opt.knobs.spillChunk,
-		WalkRoom: opt.knobs.spillWalkRoom, Progress: opt.config().Progress,
+		WalkRoom: opt.knobs.spillWalkRoom, Free: opt.knobs.spillFree, Progress: opt.config().Progress,
 		E: &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Counts: true, Mem: mem}}
 	defer func() {
 		a.Spilled = &SpillStats{Dir: d.Path, Partitions: s.Expanded.Load(), Files: d.Written, Bytes: d.Bytes,
@@ -92,6 +93,12 @@ func (a *Analysis) exploreSpilled(ctx context.Context, prob Problem, gen *movege
 	}()
 	p0 := prob.Start.Pegs()
 	first := &layered.Layer{Pegs: p0, Keys: []uint64{key.Mix(gen.Group.Canonical(prob.Start))}, M: []exact.U128{{Lo: 1}}}
+	if !opt.Spill.Resume {
+		if err := s.CheckRunDisk(ctx, first, spillSample); err != nil {
+			d.Clear() // what Start made
+			return err
+		}
+	}
 	index := map[int]int{}
 	err = s.Forward(ctx, first, func(pegs int, st layered.Stats) {
 		index[pegs] = len(a.Layers)
@@ -139,3 +146,8 @@ func (a *Analysis) exploreSpilled(ctx context.Context, prob Problem, gen *movege
 	}
 	return nil
 }
+
+// spillSample is about how long a new spilled run may spend running its
+// first layers in memory to estimate the disk it needs (see
+// layered.Spilled.CheckRunDisk).
+const spillSample = 2 * time.Second

@@ -328,3 +328,48 @@ func TestSpillCancelled(t *testing.T) {
 		})
 	}
 }
+
+// TestSpillDiskRefused checks that a new spilled run whose files would not
+// fit the free space is refused before it writes a file, in one line with
+// the estimate, and that its directory is left as it was; and that the
+// estimate covers the files a run keeps.
+func TestSpillDiskRefused(t *testing.T) {
+	b := enginetest.Board(t, "triangle:6")
+	prob := Problem{b, enginetest.Vacate(t, b, "5"), enginetest.Goal(t, b, "any")}
+	dir := filepath.Join(t.TempDir(), "spill")
+	opt := Options{Spill: Spill{Dir: dir, Keep: true}}
+	a, err := Explore(context.Background(), prob, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept int64
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	for _, f := range files {
+		if st, err := os.Stat(f); err == nil {
+			kept += st.Size()
+		}
+	}
+	if kept == 0 || a.Spilled == nil {
+		t.Fatalf("a kept spilled run left %d bytes of files", kept)
+	}
+
+	opt.Spill.Dir = filepath.Join(t.TempDir(), "small")
+	opt.knobs.spillFree = 1 << 10
+	_, err = Explore(context.Background(), prob, opt)
+	var de *DiskError
+	if !errors.As(err, &de) {
+		t.Fatalf("Explore on a disk of 1 KiB: %v, want a *DiskError", err)
+	}
+	if msg := err.Error(); strings.Contains(msg, "\n") || !strings.Contains(msg, opt.Spill.Dir) {
+		t.Errorf("refusal %q: want one line naming the directory", msg)
+	}
+	// The estimate: the forward files a run keeps, and the runs of its
+	// widest layer on top (its winnable and chance files are not counted).
+	t.Logf("refused: %v (the run kept %d bytes)", err, kept)
+	if de.Need < kept/2 || de.Need > 4*kept {
+		t.Errorf("estimated %d bytes; the run kept %d", de.Need, kept)
+	}
+	if _, err := os.Stat(opt.Spill.Dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the refused run left its directory: %v", err)
+	}
+}

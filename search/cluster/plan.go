@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/big"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -134,31 +133,10 @@ func NewPlan(ctx context.Context, prob search.Problem, opt Options, workerMem in
 }
 
 // extrapolate fills the plan's layers from the sizes found exactly (from
-// p0 pegs down).
+// p0 pegs down; see layered.Extrapolate).
 func (pl *Plan) extrapolate(prob search.Problem, symmetries, p0 int, sizes []int64) {
-	n := prob.Board.Holes()
-	for i, s := range sizes {
-		pl.Layers = append(pl.Layers, PlanLayer{Pegs: p0 - i, Positions: s, Exact: true})
-	}
-	if sizes[len(sizes)-1] == 0 {
-		pl.Layers = pl.Layers[:len(pl.Layers)-1]
-		return
-	}
-	// The growth's logarithm, and how much it last fell.
-	var q, d float64
-	if k := len(sizes); k >= 2 {
-		q = math.Log(float64(sizes[k-1]) / float64(sizes[k-2]))
-	}
-	if k := len(sizes); k >= 3 {
-		d = q - math.Log(float64(sizes[k-2])/float64(sizes[k-3]))
-	}
-	last := float64(sizes[len(sizes)-1])
-	for pegs := p0 - len(sizes); pegs >= 1; pegs-- {
-		q += d
-		last *= math.Exp(q)
-		most, _ := new(big.Float).SetInt(new(big.Int).Binomial(int64(n), int64(pegs))).Float64()
-		last = max(1, min(last, most/float64(symmetries)+1))
-		pl.Layers = append(pl.Layers, PlanLayer{Pegs: pegs, Positions: int64(last)})
+	for i, n := range layered.Extrapolate(prob.Board.Holes(), symmetries, p0, sizes) {
+		pl.Layers = append(pl.Layers, PlanLayer{Pegs: p0 - i, Positions: n, Exact: i < len(sizes)})
 	}
 }
 

@@ -55,6 +55,10 @@ type Spilled struct {
 	// walk back in passes.
 	MaxChunk int
 	WalkRoom int64
+	// Free, if positive, stands for the free space of the directory's
+	// file system in the check before a run (CheckRunDisk): tests set it
+	// low to see a run refused.
+	Free int64
 	// chunk, once a chunk's expansion passed the budget, is the size of
 	// the chunk that replaced it, for the layer's partitions after it.
 	chunk int

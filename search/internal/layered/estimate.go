@@ -1,0 +1,187 @@
+package layered
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/big"
+	"slices"
+	"time"
+
+	"pegs/search/internal/memory"
+	"pegs/search/internal/spill"
+)
+
+// Extrapolate returns the positions of each layer of a forward pass from
+// p0 pegs down to one, given the sizes of its first layers found exactly
+// (sizes[0] the start's layer, of p0 pegs) on a board of holes holes
+// reduced by a group of symmetries elements: the logarithm of a layer's
+// growth falls by as much as it last fell, and no layer holds more
+// positions than the board has positions of its peg count. A last exact
+// size of zero ends the pass: the layers returned stop before it.
+func Extrapolate(holes, symmetries, p0 int, sizes []int64) []int64 {
+	out := slices.Clone(sizes)
+	if len(out) == 0 {
+		return nil
+	}
+	if out[len(out)-1] == 0 {
+		return out[:len(out)-1]
+	}
+	// The growth's logarithm, and how much it last fell.
+	var q, d float64
+	if k := len(sizes); k >= 2 {
+		q = math.Log(float64(sizes[k-1]) / float64(sizes[k-2]))
+	}
+	if k := len(sizes); k >= 3 {
+		d = q - math.Log(float64(sizes[k-2])/float64(sizes[k-3]))
+	}
+	last := float64(sizes[len(sizes)-1])
+	for pegs := p0 - len(sizes); pegs >= 1; pegs-- {
+		q += d
+		last *= math.Exp(q)
+		most, _ := new(big.Float).SetInt(new(big.Int).Binomial(int64(holes), int64(pegs))).Float64()
+		last = max(1, min(last, most/float64(symmetries)+1))
+		out = append(out, int64(last))
+	}
+	return out
+}
+
+// DiskEstimate is what EstimateDisk found: the bytes a spilled run needs
+// on disk at its fullest, and what the estimate goes by.
+type DiskEstimate struct {
+	Need int64
+	// Exact counts the layers run in memory to measure the growth, Layers
+	// the layers of the whole pass (exact and extrapolated); Complete is
+	// set when the sample ran the whole pass, so the sizes are exact.
+	Exact, Layers int
+	Complete      bool
+	// PerPosition is the bytes a position takes in a layer's file with
+	// its count, measured on the largest layer run.
+	PerPosition float64
+}
+
+// EstimateDisk estimates the most a spilled forward pass from first (one
+// position with its count) holds on disk (see runBytes), at as many bytes
+// a position as a file of the largest layer run takes. It runs the first layers in memory, within half of what the
+// budget has left, for about within (at least three layers where there
+// are), and extrapolates the rest (see Extrapolate). The walk back's
+// winnable files hold fewer positions than the forward files and no
+// counts; they and the random player's chance files come on top.
+func (s *Spilled) EstimateDisk(ctx context.Context, first *Layer, within time.Duration) (DiskEstimate, error) {
+	var est DiskEstimate
+	g := s.E.Gen
+	room := (s.E.Mem.Limit() - s.E.Mem.Used()) / 2
+	cur, biggest := first, first
+	sizes := []int64{int64(first.Len())}
+	t0 := time.Now()
+	for cur.Pegs > 1 && (len(sizes) < 4 || time.Since(t0) < within) {
+		e := &Expander{Gen: g, Workers: s.E.Workers, Counts: true, Mem: memory.New(room)}
+		next, _, err := e.Next(ctx, cur)
+		if errors.Is(err, memory.ErrExceeded) {
+			break // the rest is extrapolated
+		}
+		if err != nil {
+			return est, err
+		}
+		sizes = append(sizes, int64(next.Len()))
+		if next.Len() == 0 {
+			break
+		}
+		if next.Len() > biggest.Len() {
+			biggest = next
+		}
+		cur = next
+	}
+	est.Exact = len(sizes)
+	est.Complete = cur.Pegs == 1 || sizes[len(sizes)-1] == 0
+	var err error
+	if est.PerPosition, err = fileBytes(biggest); err != nil {
+		return est, err
+	}
+	layers := Extrapolate(g.Board.Holes(), g.Group.Len(), first.Pegs, sizes)
+	est.Layers = len(layers)
+	est.Need = runBytes(est.PerPosition, layers)
+	return est, nil
+}
+
+// CheckRunDisk refuses, with a *spill.NoSpaceError, a spilled run from
+// first that would not fit the free space of its directory's file system:
+// at once where even layers as large as the board allows would fit (32
+// bytes a position, the most a key and its count take), else by the
+// estimate of EstimateDisk (its sample run for about within).
+func (s *Spilled) CheckRunDisk(ctx context.Context, first *Layer, within time.Duration) error {
+	free := s.Free
+	if free <= 0 {
+		var err error
+		if free, err = s.Dir.Free(); err != nil {
+			return err
+		}
+	}
+	g := s.E.Gen
+	var most []int64
+	for pegs := first.Pegs; pegs >= 1; pegs-- {
+		n, _ := new(big.Float).SetInt(new(big.Int).Binomial(int64(g.Board.Holes()), int64(pegs))).Float64()
+		most = append(most, int64(min(n/float64(g.Group.Len())+1, 1<<50)))
+	}
+	if runBytes(32, most) <= free {
+		return nil
+	}
+	est, err := s.EstimateDisk(ctx, first, within)
+	if err != nil {
+		return err
+	}
+	what := "the run"
+	if !est.Complete {
+		what = fmt.Sprintf("the run (extrapolated from its first %d of %d layers)", est.Exact, est.Layers)
+	}
+	if est.Need > free {
+		return &spill.NoSpaceError{Path: s.Dir.Path, Free: free, Need: est.Need, What: what}
+	}
+	return nil
+}
+
+// runBytes returns the most a spilled run holds on disk, its layers of
+// sizes positions at perPosition bytes each: every layer's partitions,
+// which stay for the walk back, and the runs of the widest layer as it is
+// merged, which hold each of its positions about once for every partition
+// above that reaches it: as the per-layer check (checkDisk), twice the
+// layer.
+func runBytes(perPosition float64, sizes []int64) int64 {
+	var total, widest int64
+	for _, n := range sizes {
+		total += n
+		widest = max(widest, n)
+	}
+	return int64(perPosition * float64(total+2*widest))
+}
+
+// fileBytes returns the bytes a position with its count takes in a layer
+// file, measured by writing l as one partition to nowhere.
+func fileBytes(l *Layer) (float64, error) {
+	var n countWriter
+	w, err := spill.NewWriter(&n, "(measure)", spill.Header{Kind: spill.LayerFile, Counts: true, Pegs: l.Pegs, Partitions: 1})
+	if err != nil {
+		return 0, err
+	}
+	for i, k := range l.Keys {
+		if err := w.Add(k, l.M[i]); err != nil {
+			return 0, err
+		}
+	}
+	if err := w.Commit(); err != nil {
+		return 0, err
+	}
+	return float64(n) / float64(max(1, l.Len())), nil
+}
+
+// countWriter counts the bytes written to it.
+type countWriter int64
+
+func (c *countWriter) Write(b []byte) (int, error) {
+	*c += countWriter(len(b))
+	return len(b), nil
+}
+
+var _ io.Writer = (*countWriter)(nil)
