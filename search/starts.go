@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"math/big"
+	"os"
+	"path/filepath"
 	"slices"
 
 	"pegs/engine"
+	"pegs/search/internal/spill"
 )
 
 // StartResult is the analysis of one single-vacancy start class.
@@ -41,10 +44,14 @@ type Finish struct {
 // Starts analyses every single-vacancy start of a board up to symmetry:
 // reachable positions, which holes the last peg can finish in, and the
 // solutions to each. It reduces each search by the board's whole group
-// (Options.WholeGroup). A start whose exhaustive search passes the
-// memory budget is not counted; instead each of its class-feasible finishes
-// is solved depth first (StartResult.Pairs), so that every pair is still
-// decided unless that search passes the budget too. Nothing is guessed.
+// (Options.WholeGroup). All starts are searched together where that fits
+// the memory budget, else one at a time; with Options.Spill, those have
+// their layers on disk, each in a directory of Spill.Dir's of its own
+// (start-HOLE) that Spill.Resume continues. A start whose exhaustive
+// search passes the budget even so is not counted; instead each of its
+// class-feasible finishes is solved depth first (StartResult.Pairs), so
+// that every pair is still decided unless that search passes the budget
+// too. Nothing is guessed.
 func Starts(ctx context.Context, b *engine.Board, opt Options, each func(StartResult)) ([]StartResult, error) {
 	reps, classes := startClasses(b)
 	// Complete games are not reported; counting on the winnable positions
@@ -58,8 +65,11 @@ func Starts(ctx context.Context, b *engine.Board, opt Options, each func(StartRe
 		out = append(out, r)
 	}
 	// All starts in one search if it fits; what it could not finish, one
-	// start at a time.
-	err := startsTogether(ctx, b, reps, opt, func(i int, a *Analysis) error {
+	// start at a time (spilled, each in a directory of its own, with
+	// Options.Spill).
+	together := opt
+	together.Spill = Spill{}
+	err := startsTogether(ctx, b, reps, together, func(i int, a *Analysis) error {
 		r, err := decided(ctx, b, reps[i], classes[i], a, opt)
 		if err == nil {
 			finish(r)
@@ -74,6 +84,9 @@ func Starts(ctx context.Context, b *engine.Board, opt Options, each func(StartRe
 		prob := Problem{Board: b, Start: b.Full() &^ (1 << uint(h)), Goal: engine.Goal{Kind: engine.OnePeg}}
 		o := opt
 		o.WholeGroup = true
+		if opt.Spill.Dir != "" {
+			o.Spill = startSpill(opt.Spill, b, h)
+		}
 		a, err := Explore(ctx, prob, o)
 		r := StartResult{Hole: h, Class: classes[i], Solutions: new(big.Int)}
 		switch {
@@ -92,6 +105,20 @@ func Starts(ctx context.Context, b *engine.Board, opt Options, each func(StartRe
 		finish(r)
 	}
 	return out, nil
+}
+
+// startSpill returns the spill of the start with hole h empty in a run
+// of Starts with sp: a directory of sp.Dir's named for the hole; resumed
+// where sp says so and that directory holds a run, else started.
+func startSpill(sp Spill, b *engine.Board, h int) Spill {
+	dir := filepath.Join(sp.Dir, "start-"+b.Label(h))
+	if sp.Resume {
+		if _, err := os.Stat(filepath.Join(dir, spill.ManifestName)); err != nil {
+			sp.Resume = false
+		}
+	}
+	sp.Dir = dir
+	return sp
 }
 
 // startClasses returns the board's single-vacancy start classes under its
@@ -137,10 +164,13 @@ func decided(ctx context.Context, b *engine.Board, h int, class []int, a *Analys
 	r := StartResult{Hole: h, Class: class, Decided: true, Reachable: a.Reachable, Winnable: a.Winnable, Solutions: a.Solutions}
 	r.Finishes = splitFinishes(b, prob.Start, a)
 	// Where symmetric holes share a count, search again with only the
-	// start's own symmetries if that is small enough.
+	// start's own symmetries if that is small enough (in memory: the
+	// limit keeps it small).
 	stab := prob.Group().Len()
 	if ambiguous(r.Finishes) && a.Reachable*int64(b.Symmetry().Len()/stab) <= exactLimit {
-		e, err := Explore(ctx, prob, opt)
+		o := opt
+		o.Spill = Spill{}
+		e, err := Explore(ctx, prob, o)
 		if err != nil && !errors.Is(err, ErrMemory) {
 			return r, err
 		}

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"math/big"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -172,4 +173,54 @@ func TestStartsFallback(t *testing.T) {
 		}
 	}
 	t.Logf("with %d bytes: %d of %d starts counted one at a time, the rest pair by pair", budget, counted, len(want))
+}
+
+// TestStartsSpilled checks that with Options.Spill the starts that the
+// budget cannot hold in memory are searched one at a time on disk, each in
+// a directory of its own, to the counts found without a budget; and
+// resumed from kept files to the same counts again.
+func TestStartsSpilled(t *testing.T) {
+	b := enginetest.Board(t, "triangle")
+	want, err := Starts(context.Background(), b, Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const budget = 96 << 10
+	inMemory, err := Starts(context.Background(), b, Options{Memory: budget}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if undecided := len(slices.DeleteFunc(inMemory, func(r StartResult) bool { return r.Decided })); undecided == 0 {
+		t.Fatalf("every start counted within %d bytes in memory: the test needs a smaller budget", budget)
+	}
+	type counts struct {
+		Hole                int
+		Decided             bool
+		Reachable, Winnable int64
+		Solutions           string
+	}
+	countsOf := func(rs []StartResult) []counts {
+		var out []counts
+		for _, r := range rs {
+			out = append(out, counts{r.Hole, r.Decided, r.Reachable, r.Winnable, r.Solutions.String()})
+		}
+		return out
+	}
+	dir := filepath.Join(t.TempDir(), "starts")
+	for _, sp := range []Spill{{Dir: dir, Keep: true}, {Dir: dir, Resume: true}} {
+		got, err := Starts(context.Background(), b, Options{Memory: budget, Spill: sp}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(countsOf(want), countsOf(got)); diff != "" {
+			t.Errorf("resume %v: spilled starts differ from those without a budget (-want +got):\n%s", sp.Resume, diff)
+		}
+		runs, _ := filepath.Glob(filepath.Join(dir, "start-*", "manifest.json"))
+		if sp.Keep && len(runs) == 0 {
+			t.Errorf("no run kept in %s", dir)
+		}
+		if !sp.Keep && len(runs) != 0 {
+			t.Errorf("%d runs left after a run that keeps none", len(runs))
+		}
+	}
 }

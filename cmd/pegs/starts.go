@@ -14,14 +14,20 @@ import (
 )
 
 func runStarts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := cli.NewFlagSet("pegs", "starts", "--board B [--goal any|complement|all] [--workers N] [--mem SIZE] [--format F]", stderr)
+	fs := cli.NewFlagSet("pegs", "starts", "--board B [--goal any|complement|all] [--workers N] [--mem SIZE] [--format F] [--spill DIR|--resume DIR] [--keep]", stderr)
 	var bf cli.BoardFlags
 	bf.Register(fs)
 	goalFlag := fs.String("goal", "all", "what the board picture marks: any (one peg anywhere), complement (one peg in the start hole) or all (both)")
 	var sf cli.SearchFlags
 	sf.Register(fs, search.DefaultExhaustiveMemory)
 	format := fs.String("format", "text", "output format: text, markdown, csv or json")
+	var spf spillFlags
+	spf.register(fs)
 	if err := cli.Parse(fs, args); err != nil {
+		return err
+	}
+	sp, err := spf.load()
+	if err != nil {
 		return err
 	}
 	b, err := bf.Load()
@@ -41,7 +47,7 @@ func runStarts(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	opt := search.Options{Workers: sf.Workers, Memory: budget, Progress: progress(stderr, "starts: ")}
+	opt := search.Options{Workers: sf.Workers, Memory: budget, Spill: sp, Progress: progress(stderr, "starts: ")}
 	results, err := search.Starts(ctx, b, opt, func(r search.StartResult) {
 		if isTerminal(stderr) {
 			fmt.Fprintf(stderr, "\rstart %s done%s\n", b.Label(r.Hole), strings.Repeat(" ", 40))
@@ -53,6 +59,9 @@ func runStarts(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if interrupted {
 		fmt.Fprintf(stderr, "pegs: interrupted; the starts finished so far follow\n")
+		if sp.Dir != "" {
+			fmt.Fprintf(stderr, "pegs: %s keeps the runs so far; continue them with --resume %s\n", sp.Dir, sp.Dir)
+		}
 	}
 	if werr := report.WriteStarts(stdout, f, b, *goalFlag, results); werr != nil {
 		return werr
