@@ -180,12 +180,12 @@ func TestStartsFallback(t *testing.T) {
 // a directory of its own, to the counts found without a budget; and
 // resumed from kept files to the same counts again.
 func TestStartsSpilled(t *testing.T) {
-	b := enginetest.Board(t, "triangle")
+	b := enginetest.Board(t, "triangle:6")
 	want, err := Starts(context.Background(), b, Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	const budget = 96 << 10
+	const budget = 4 << 20
 	inMemory, err := Starts(context.Background(), b, Options{Memory: budget}, nil)
 	if err != nil {
 		t.Fatal(err)
