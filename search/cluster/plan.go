@@ -66,48 +66,40 @@ func NewPlan(ctx context.Context, prob search.Problem, opt Options, workerMem in
 	gen := movegen.New(prob.Board, group)
 	p0 := prob.Start.Pegs()
 	pl := &Plan{WorkerMem: workerMem}
-	cur := &layered.Layer{Pegs: p0, Keys: []uint64{key.Mix(group.Canonical(prob.Start))}, M: []exact.U128{{Lo: 1}}}
-	sizes := []int64{1}
+	first := &layered.Layer{Pegs: p0, Keys: []uint64{key.Mix(group.Canonical(prob.Start))}, M: []exact.U128{{Lo: 1}}}
 	var steps []int64    // the step memory of each expansion sampled
 	var bucketRecs int64 // bucket records of the expansions sampled
 	var found int64      // positions they found
-	biggest := cur       // the largest layer sampled, to measure its file
-	t0 := time.Now()
-	for cur.Pegs > 1 && (sample > 0 && pl.Sampled < sample || sample == 0 && (pl.Sampled < 3 || time.Since(t0) < 3*time.Second)) {
-		e := &layered.Expander{Gen: gen, Workers: opt.Workers, Counts: true, Mem: memory.New(opt.stepMemory())}
-		next, _, err := e.Next(ctx, cur)
-		if errors.Is(err, search.ErrMemory) {
-			break // the rest is extrapolated
+	expander := func() *layered.Expander {
+		return &layered.Expander{Gen: gen, Workers: opt.Workers, Counts: true, Mem: memory.New(opt.stepMemory())}
+	}
+	more := func(run int, elapsed time.Duration) bool {
+		if sample > 0 {
+			return run < sample
 		}
-		if err != nil {
-			return nil, err
-		}
+		return run < 3 || elapsed < 3*time.Second
+	}
+	sizes, biggest, err := layered.SampleLayers(ctx, first, expander, more, func(e *layered.Expander, cur, next *layered.Layer) error {
 		steps = append(steps, e.Mem.Peak())
 		// The pipeline's buckets: each partition's distinct children.
 		for _, r := range splitLayer(cur, 16) {
-			pe := &layered.Expander{Gen: gen, Workers: opt.Workers, Counts: true, Mem: memory.New(opt.stepMemory())}
-			pn, _, err := pe.Next(ctx, r)
+			pn, _, err := expander().Next(ctx, r)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			bucketRecs += int64(pn.Len())
 		}
 		found += int64(next.Len())
-		pl.Sampled++
-		sizes = append(sizes, int64(next.Len()))
-		if next.Len() == 0 {
-			break
-		}
-		if next.Len() > biggest.Len() {
-			biggest = next
-		}
-		cur = next
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	pl.Sampled = len(sizes) - 1
 	if found > 0 {
 		pl.ShuffleRatio = float64(bucketRecs) / float64(found)
 		pl.StepBytes = float64(steps[len(steps)-1]) / float64(sizes[len(sizes)-1])
 	}
-	var err error
 	if pl.RecordBytes, err = recordBytes(ctx, biggest); err != nil {
 		return nil, err
 	}

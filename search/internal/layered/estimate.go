@@ -73,30 +73,14 @@ func (s *Spilled) EstimateDisk(ctx context.Context, first *Layer, within time.Du
 	var est DiskEstimate
 	g := s.E.Gen
 	room := (s.E.Mem.Limit() - s.E.Mem.Used()) / 2
-	cur, biggest := first, first
-	sizes := []int64{int64(first.Len())}
-	t0 := time.Now()
-	for cur.Pegs > 1 && (len(sizes) < 4 || time.Since(t0) < within) {
-		e := &Expander{Gen: g, Workers: s.E.Workers, Counts: true, Mem: memory.New(room)}
-		next, _, err := e.Next(ctx, cur)
-		if errors.Is(err, memory.ErrExceeded) {
-			break // the rest is extrapolated
-		}
-		if err != nil {
-			return est, err
-		}
-		sizes = append(sizes, int64(next.Len()))
-		if next.Len() == 0 {
-			break
-		}
-		if next.Len() > biggest.Len() {
-			biggest = next
-		}
-		cur = next
+	expander := func() *Expander { return &Expander{Gen: g, Workers: s.E.Workers, Counts: true, Mem: memory.New(room)} }
+	more := func(run int, elapsed time.Duration) bool { return run < 3 || elapsed < within }
+	sizes, biggest, err := SampleLayers(ctx, first, expander, more, nil)
+	if err != nil {
+		return est, err
 	}
 	est.Exact = len(sizes)
-	est.Complete = cur.Pegs == 1 || sizes[len(sizes)-1] == 0
-	var err error
+	est.Complete = first.Pegs-len(sizes)+1 == 1 || sizes[len(sizes)-1] == 0
 	if est.PerPosition, err = fileBytes(biggest); err != nil {
 		return est, err
 	}
@@ -155,6 +139,42 @@ func runBytes(perPosition float64, sizes []int64) int64 {
 		widest = max(widest, n)
 	}
 	return int64(perPosition * float64(total+2*widest))
+}
+
+// SampleLayers runs the forward pass from first (with its counts) in
+// memory, each layer by a fresh Expander from expander, while more says
+// to go on, given the layers run so far and the time since the first; a
+// layer past its Expander's budget ends the sample, as does an empty one.
+// visit, if set, sees each expansion as it is done. It returns the sizes of
+// the layers found (first's included) and the largest of them.
+func SampleLayers(ctx context.Context, first *Layer, expander func() *Expander, more func(run int, elapsed time.Duration) bool, visit func(e *Expander, cur, next *Layer) error) ([]int64, *Layer, error) {
+	cur, biggest := first, first
+	sizes := []int64{int64(first.Len())}
+	t0 := time.Now()
+	for cur.Pegs > 1 && more(len(sizes)-1, time.Since(t0)) {
+		e := expander()
+		next, _, err := e.Next(ctx, cur)
+		if errors.Is(err, memory.ErrExceeded) {
+			break // the rest is extrapolated
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if visit != nil {
+			if err := visit(e, cur, next); err != nil {
+				return nil, nil, err
+			}
+		}
+		sizes = append(sizes, int64(next.Len()))
+		if next.Len() == 0 {
+			break
+		}
+		if next.Len() > biggest.Len() {
+			biggest = next
+		}
+		cur = next
+	}
+	return sizes, biggest, nil
 }
 
 // fileBytes returns the bytes a position with its count takes in a layer
