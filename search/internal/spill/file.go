@@ -287,19 +287,6 @@ func (w *Writer) Abort() {
 	os.Remove(w.path + ".tmp")
 }
 
-// syncDir syncs directory dir, so that a rename in it lasts.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
 // Reader reads a file's records in order, block by block.
 type Reader struct {
 	h       Header

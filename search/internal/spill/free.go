@@ -2,10 +2,8 @@ package spill
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/dustin/go-humanize"
-	"golang.org/x/sys/unix"
 )
 
 // NoSpaceError reports a directory whose file system has too little free
@@ -24,11 +22,11 @@ func (e *NoSpaceError) Error() string {
 // Free returns the bytes free to an unprivileged user on the file system
 // of d.
 func (d *Dir) Free() (int64, error) {
-	var st unix.Statfs_t
-	if err := unix.Statfs(d.Path, &st); err != nil {
+	n, err := freeBytes(d.Path)
+	if err != nil {
 		return 0, fmt.Errorf("spill: %w", err)
 	}
-	return int64(st.Bavail) * int64(st.Bsize), nil
+	return n, nil
 }
 
 // Check returns an *NoSpaceError if d's file system has less than need
@@ -48,12 +46,7 @@ func (d *Dir) Check(need int64, what string) error {
 // one call for many files written with Writer.NoSync (a layer's runs),
 // where a sync each took a millisecond or two.
 func (d *Dir) Sync() error {
-	f, err := os.Open(d.Path)
-	if err != nil {
-		return fmt.Errorf("spill: %w", err)
-	}
-	defer f.Close()
-	if err := unix.Syncfs(int(f.Fd())); err != nil {
+	if err := syncAll(d.Path); err != nil {
 		return fmt.Errorf("spill: syncing %s: %w", d.Path, err)
 	}
 	return nil
