@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"math/big"
 	"slices"
@@ -41,11 +40,18 @@ func Extrapolate(holes, symmetries, p0 int, sizes []int64) []int64 {
 	for pegs := p0 - len(sizes); pegs >= 1; pegs-- {
 		q += d
 		last *= math.Exp(q)
-		most, _ := new(big.Float).SetInt(new(big.Int).Binomial(int64(holes), int64(pegs))).Float64()
-		last = max(1, min(last, most/float64(symmetries)+1))
+		last = max(1, min(last, mostPositions(holes, symmetries, pegs)))
 		out = append(out, int64(last))
 	}
 	return out
+}
+
+// mostPositions bounds the positions of pegs pegs on a board of holes
+// holes up to a group of symmetries elements: the board's positions of
+// that many pegs over the group's size, and one for the rounding.
+func mostPositions(holes, symmetries, pegs int) float64 {
+	n, _ := new(big.Float).SetInt(new(big.Int).Binomial(int64(holes), int64(pegs))).Float64()
+	return n/float64(symmetries) + 1
 }
 
 // DiskEstimate is what EstimateDisk found: the bytes a spilled run needs
@@ -106,8 +112,7 @@ func (s *Spilled) CheckRunDisk(ctx context.Context, first *Layer, within time.Du
 	g := s.E.Gen
 	var most []int64
 	for pegs := first.Pegs; pegs >= 1; pegs-- {
-		n, _ := new(big.Float).SetInt(new(big.Int).Binomial(int64(g.Board.Holes()), int64(pegs))).Float64()
-		most = append(most, int64(min(n/float64(g.Group.Len())+1, 1<<50)))
+		most = append(most, int64(min(mostPositions(g.Board.Holes(), g.Group.Len(), pegs), 1<<50)))
 	}
 	if runBytes(32, most) <= free {
 		return nil
@@ -203,5 +208,3 @@ func (c *countWriter) Write(b []byte) (int, error) {
 	*c += countWriter(len(b))
 	return len(b), nil
 }
-
-var _ io.Writer = (*countWriter)(nil)
