@@ -27,7 +27,7 @@
 // The header is 40 bytes:
 //
 //	0   8  magic "PEGSPILL"
-//	8   2  format version (1)
+//	8   2  format version (2)
 //	10  1  kind: 1 layer partition, 2 run, 3 winnable partition, 4 chance
 //	       partition (the winnable positions with the random player's
 //	       chance of winning from each, in units of 2^-118, or a partial

@@ -28,7 +28,7 @@ const (
 
 const (
 	magic        = "PEGSPILL"
-	version      = 1
+	version      = 2
 	headerBytes  = 40
 	blockRecords = 4096
 	flagCounts   = 1
