@@ -67,14 +67,17 @@ func expand[R rec](ctx context.Context, e *Expander, cur *Layer, lists func(*wor
 		return nil, Stats{}, err
 	}
 	idle, roundChildren := x.prepareWorkers()
-	// A round's parents: enough to fill about roundChildren children at ten
-	// jumps a parent.
-	round := max(1024, roundChildren/10)
+	// A round's parents: enough to fill about roundChildren children at
+	// the jumps a parent of the last round (ten before any): the lists are
+	// sized for roundChildren, and the widest French layers have twelve.
+	round := max(1024, roundChildren/e.jumpsPerParent())
 	chunk := max(256, min(1<<12, round/(8*e.nworkers())+1))
-	for lo := 0; lo < x.n; lo += round {
-		if err := x.round(ctx, idle, lo, min(x.n, lo+round), chunk); err != nil {
+	for lo := 0; lo < x.n; {
+		hi := min(x.n, lo+max(1024, roundChildren/e.jumpsPerParent()))
+		if err := x.round(ctx, idle, lo, hi, chunk); err != nil {
 			return nil, Stats{}, err
 		}
+		lo = hi
 	}
 	return x.finish(ctx)
 }
@@ -237,11 +240,15 @@ func (x *expansion[R]) round(ctx context.Context, idle chan *workerState, lo, hi
 		return err
 	}
 	// Account for the lists as they stand at their largest.
-	var lb int64
+	var lb, children int64
 	for _, w := range x.workers {
 		for _, o := range *x.lists(w) {
 			lb += int64(cap(o)) * x.size
+			children += int64(len(o))
 		}
+	}
+	if hi-lo >= 1024 {
+		x.e.perParent = float64(children) / float64(hi-lo)
 	}
 	if lb > x.listBytes {
 		if err := x.e.Mem.Take(lb-x.listBytes, "the children of a layer"); err != nil {

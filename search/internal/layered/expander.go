@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 
 	"pegs/search/internal/key"
 	"pegs/search/internal/memory"
@@ -63,6 +64,18 @@ type Expander struct {
 	// ratios holds, for each layer expanded forward, its distinct
 	// children over its parents (see expect).
 	ratios []float64
+	// perParent is the children a parent had in the last round of 1024
+	// parents or more; zero before one.
+	perParent float64
+}
+
+// jumpsPerParent returns the children a parent is expected to have in the
+// next round: as many as in the last round (rounded up), or ten.
+func (e *Expander) jumpsPerParent() int {
+	if e.perParent == 0 {
+		return 10
+	}
+	return max(1, int(math.Ceil(e.perParent)))
 }
 
 func (e *Expander) nworkers() int { return pool.Size(e.Workers) }
