@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"math/rand/v2"
 	"slices"
@@ -414,6 +415,42 @@ func TestSeedCoded(t *testing.T) {
 					t.Errorf("%d keys, shift %d, %d workers: tables hold %d keys, want the %d stored", len(keys), shift, workers, len(got), len(want))
 				}
 			}
+		}
+	}
+}
+
+// BenchmarkAddKeys measures a bucket's table taking children: distinct
+// keys, each come copies times in random order, into a table sized for
+// them (as an expansion sizes it), small enough for the first caches or
+// past the second. ns/key is per child added.
+func BenchmarkAddKeys(b *testing.B) {
+	for _, distinct := range []int{4 << 10, 160 << 10} {
+		for _, copies := range []int{1, 7} {
+			b.Run(fmt.Sprintf("distinct=%d/copies=%d", distinct, copies), func(b *testing.B) {
+				rng := rand.New(rand.NewPCG(1, 2))
+				const bb = 9
+				var keys []uint64
+				for range distinct {
+					keys = append(keys, rng.Uint64()>>bb|1)
+				}
+				var list []uint64
+				for range copies {
+					list = append(list, keys...)
+				}
+				rng.Shuffle(len(list), func(i, j int) { list[i], list[j] = list[j], list[i] })
+				mem := memory.New(1 << 32)
+				for b.Loop() {
+					t := bucketTable[uint64]{size: SlotsFor(distinct, TableFill), bb: bb, mem: mem}
+					if err := t.alloc(t.size); err != nil {
+						b.Fatal(err)
+					}
+					if err := addKeys(&t, list); err != nil {
+						b.Fatal(err)
+					}
+					t.free()
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(list)), "ns/key")
+			})
 		}
 	}
 }
