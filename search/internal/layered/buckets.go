@@ -265,6 +265,12 @@ func addKeys(t *bucketTable[uint64], ks []uint64) error {
 	slots, limit := t.slots, t.limit()
 	for _, k := range ks {
 		i := t.home(k)
+		// Most children are repeats, found in their home slot or the
+		// next: one test for both (min is branch-free) mispredicts less
+		// than a probe a slot.
+		if min(slots[i]^k, slots[i+1]^k) == 0 {
+			continue
+		}
 		for slots[i] != k {
 			if slots[i] != 0 {
 				i++
@@ -305,6 +311,15 @@ func addPaths(t *bucketTable[paths], rs []paths) error {
 	slots, limit := t.slots, t.limit()
 	for _, r := range rs {
 		i := t.home(r.key)
+		// A repeat in its home slot or the next with one test (see
+		// addKeys): the slot is picked without a branch, x|-x having its
+		// top bit set when x is not zero.
+		x := slots[i].key ^ r.key
+		j := i + int((x|-x)>>63)
+		if slots[j].key == r.key {
+			slots[j].m += r.m
+			continue
+		}
 		for {
 			s := &slots[i]
 			if s.key == r.key {
