@@ -70,14 +70,16 @@
 //
 // The exhaustive searches hold the positions of one peg count at a time as
 // a layer: a sorted array of canonical positions, each stored as a mixed
-// key (multiplied by an odd constant, so that keys spread evenly and their
-// top bits split a layer into even shards). A layer is expanded into the
-// next on a pool of workers (Options.Workers): each worker appends every
-// child, with what it carries, to a list for its bucket (the key's top
-// bits); then each bucket's children go into its own table, folding the
-// counts of repeats, buckets in parallel. No locks are taken, and the
-// counts are exact integers whose sums do not depend on the order workers
-// add them in: the output is the same for any number of workers.
+// key (its high bits folded into its low ones, then multiplied by an odd
+// constant, so that keys spread evenly and their top bits split a layer,
+// and the children of any run of it, into even shards). A layer is
+// expanded into the next on a pool of workers (Options.Workers): each
+// worker appends every child, with what it carries, to a list for its
+// bucket (the key's top bits); then each bucket's children go into its
+// own table, folding the counts of repeats, buckets in parallel. No locks
+// are taken, and the counts are exact integers whose sums do not depend on
+// the order workers add them in: the output is the same for any number of
+// workers.
 //
 // # Whole state-space analysis
 //
