@@ -65,17 +65,16 @@ type Expander struct {
 	// children over its parents (see expect).
 	ratios []float64
 	// perParent is the children a parent had in the last round of 1024
-	// parents or more; zero before one.
+	// parents or more (see jumpsPerParent); zero before one.
 	perParent float64
 }
 
 // jumpsPerParent returns the children a parent is expected to have in the
-// next round: as many as in the last round (rounded up), or ten.
+// next round: as many as in the last round (rounded up), and at least ten.
+// Fewer would make a round of more parents, too many for its lists where
+// the last round was of another kind (a walk back undoes fewer jumps).
 func (e *Expander) jumpsPerParent() int {
-	if e.perParent == 0 {
-		return 10
-	}
-	return max(1, int(math.Ceil(e.perParent)))
+	return max(10, int(math.Ceil(e.perParent)))
 }
 
 func (e *Expander) nworkers() int { return pool.Size(e.Workers) }
