@@ -68,12 +68,13 @@ func expand[R rec](ctx context.Context, e *Expander, cur *Layer, lists func(*wor
 	}
 	idle, roundChildren := x.prepareWorkers()
 	// A round's parents: enough to fill about roundChildren children at
-	// the jumps a parent of the last round (ten before any): the lists are
-	// sized for roundChildren, and the widest French layers have twelve.
-	round := max(1024, roundChildren/e.jumpsPerParent())
-	chunk := max(256, min(1<<12, round/(8*e.nworkers())+1))
+	// the jumps a parent of the last round, at least ten (see
+	// jumpsPerParent): the lists are sized for roundChildren, and the
+	// widest French layers have twelve.
+	parents := func() int { return max(1024, roundChildren/e.jumpsPerParent()) }
+	chunk := max(256, min(1<<12, parents()/(8*e.nworkers())+1))
 	for lo := 0; lo < x.n; {
-		hi := min(x.n, lo+max(1024, roundChildren/e.jumpsPerParent()))
+		hi := min(x.n, lo+parents())
 		if err := x.round(ctx, idle, lo, hi, chunk); err != nil {
 			return nil, Stats{}, err
 		}
