@@ -1,0 +1,198 @@
+package key
+
+import (
+	"math"
+	"math/bits"
+
+	"pegs/engine"
+)
+
+// A Ranker numbers the positions of one peg count and one position class
+// on a board densely, 0, 1, 2, ..., in two table reads a position: a
+// layer's positions can then be the bits of a bitset (see Dense). The
+// position is split into a low part, its low bits, and a high part. The
+// positions of k pegs are ordered by high part, then by the low part's
+// place among low parts of as many pegs and the same partial class; so a
+// position's number is the count of those with a lower high part (a table
+// by high part, made for each layer) plus its low part's place (a table by
+// low part, made once for the board). The class is linear in the pegs (the
+// parities of pegs on colours), so the class of a position is its high
+// part's plus its low part's, and the low parts that complete a high part
+// to the layer's class are those of one partial class.
+type Ranker struct {
+	holes   int
+	low     uint     // bits of the low part
+	lowRank []uint16 // by low part: its place among its pegs and class
+	hiClass []uint16 // by high part: its class
+	// lows[pegs*classes+class] holds the low parts of that many pegs and
+	// that class, in order: lows[...][lowRank[l]] == l.
+	lows    [][]uint32
+	classes int
+	board   *engine.Board
+}
+
+// MaxDenseHoles is the most holes a Ranker takes: its tables, read for
+// every child, are then 256 KiB each or less, and stay in a core's cache.
+const MaxDenseHoles = 34
+
+// NewRanker returns the ranker of board b's positions, or nil where b has
+// more than MaxDenseHoles holes or too few classes for a low part's place
+// to fit 16 bits.
+func NewRanker(b *engine.Board) *Ranker {
+	n := b.Holes()
+	if n > MaxDenseHoles {
+		return nil
+	}
+	low := uint(min(n, max(16, n-16)))
+	r := &Ranker{holes: n, low: low, classes: b.Classes(), board: b}
+	r.lowRank = make([]uint16, 1<<low)
+	r.lows = make([][]uint32, (int(low)+1)*r.classes)
+	for l := range r.lowRank {
+		i := bits.OnesCount(uint(l))*r.classes + int(b.Class(engine.Position(l)))
+		if len(r.lows[i]) > math.MaxUint16 {
+			return nil
+		}
+		r.lowRank[l] = uint16(len(r.lows[i]))
+		r.lows[i] = append(r.lows[i], uint32(l))
+	}
+	r.hiClass = make([]uint16, 1<<(uint(n)-low))
+	for h := range r.hiClass {
+		r.hiClass[h] = uint16(b.Class(engine.Position(h) << low))
+	}
+	return r
+}
+
+// Dense numbers the positions of one peg count and class (see Ranker).
+type Dense struct {
+	r     *Ranker
+	pegs  int
+	class engine.Class
+	// cum[h] is the number of the first position of high part h;
+	// cum[len(cum)-1] is how many positions there are.
+	cum []uint32
+}
+
+// Layer returns the numbering of the positions of pegs pegs in class c,
+// or nil if they are 2^32 or more.
+func (r *Ranker) Layer(pegs int, c engine.Class) *Dense {
+	d := &Dense{r: r, pegs: pegs, class: c, cum: make([]uint32, len(r.hiClass)+1)}
+	var n uint64
+	for h := range r.hiClass {
+		if n > math.MaxUint32 {
+			return nil
+		}
+		d.cum[h] = uint32(n)
+		if need := pegs - bits.OnesCount(uint(h)); need >= 0 && need <= int(r.low) {
+			n += uint64(len(r.lows[need*r.classes+int(c^engine.Class(r.hiClass[h]))]))
+		}
+	}
+	if n > math.MaxUint32 {
+		return nil
+	}
+	d.cum[len(r.hiClass)] = uint32(n)
+	return d
+}
+
+// Board returns the board whose positions d numbers.
+func (d *Dense) Board() *engine.Board { return d.r.board }
+
+// Size returns how many positions d numbers: their numbers are below it.
+func (d *Dense) Size() uint64 { return uint64(d.cum[len(d.cum)-1]) }
+
+// Rank returns the number of p, a position of d's pegs and class.
+func (d *Dense) Rank(p engine.Position) uint64 {
+	return uint64(d.cum[p>>d.r.low]) + uint64(d.r.lowRank[p&(1<<d.r.low-1)])
+}
+
+// Parts returns the number of high parts: Range and Lows go by them.
+func (d *Dense) Parts() int { return len(d.cum) - 1 }
+
+// Range returns the numbers of the positions of high part h: lo to hi-1.
+func (d *Dense) Range(h int) (lo, hi uint64) { return uint64(d.cum[h]), uint64(d.cum[h+1]) }
+
+// Lows returns the low parts of the positions of high part h in the order
+// of their numbers, and h shifted up into place: the position numbered
+// Range(h)'s lo + i is high | lows[i].
+func (d *Dense) Lows(h int) (high engine.Position, lows []uint32) {
+	lo, hi := d.Range(h)
+	if lo == hi {
+		return 0, nil
+	}
+	need := d.pegs - bits.OnesCount(uint(h))
+	return engine.Position(h) << d.r.low, d.r.lows[need*d.r.classes+int(d.class^engine.Class(d.r.hiClass[h]))]
+}
+
+// Unrank returns the position numbered i (below Size).
+func (d *Dense) Unrank(i uint64) engine.Position {
+	lo, hi := 0, d.Parts()
+	for hi-lo > 1 { // the last h with cum[h] <= i
+		m := (lo + hi) / 2
+		if uint64(d.cum[m]) <= i {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	high, lows := d.Lows(lo)
+	return high | engine.Position(lows[i-uint64(d.cum[lo])])
+}
+
+// ClassKept reports whether every symmetry of g takes the positions of
+// p's class on board b into that class, so that their canonical forms
+// under g keep it. Class is linear in the pegs, and so is the class of a
+// symmetric image: each symmetry's change of class, D(q) = Class(s(q)) xor
+// Class(q), must be zero on p's class. It is where D's rows (the holes
+// that flip each bit of the class) are sums of Class's rows, D a function
+// of the class alone, and D(p) is zero.
+func ClassKept(b *engine.Board, g *engine.Group, p engine.Position) bool {
+	n := b.Holes()
+	classBits := bits.Len(uint(b.Classes() - 1))
+	rows := func(f func(engine.Position) engine.Class) []uint64 {
+		r := make([]uint64, classBits)
+		for h := range n {
+			c := f(engine.Position(1) << uint(h))
+			for j := range r {
+				if c>>uint(j)&1 != 0 {
+					r[j] |= 1 << uint(h)
+				}
+			}
+		}
+		return r
+	}
+	basis := reduced(rows(b.Class))
+	for s := range g.Len() {
+		d := func(q engine.Position) engine.Class { return b.Class(g.Apply(s, q)) ^ b.Class(q) }
+		if d(p) != 0 {
+			return false
+		}
+		for _, row := range rows(d) {
+			if reduce(basis, row) != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// reduced returns rows (vectors over GF(2)) in echelon form: each with a
+// leading bit that no later row has.
+func reduced(rows []uint64) []uint64 {
+	var basis []uint64
+	for _, r := range rows {
+		if r = reduce(basis, r); r != 0 {
+			basis = append(basis, r)
+		}
+	}
+	return basis
+}
+
+// reduce returns r less the rows of basis that share its leading bits:
+// zero when r is a sum of them.
+func reduce(basis []uint64, r uint64) uint64 {
+	for _, b := range basis {
+		if top := uint64(1) << (63 - bits.LeadingZeros64(b)); r&top != 0 {
+			r ^= b
+		}
+	}
+	return r
+}

@@ -1,0 +1,127 @@
+package key
+
+import (
+	"math/bits"
+	"math/rand/v2"
+	"testing"
+
+	"pegs/engine"
+)
+
+// TestDense checks that a layer's numbers are a bijection onto 0..Size-1:
+// on the 15-hole triangle, every position of each peg count and class;
+// on the English board, positions drawn at random, against Size counted
+// as binomials split by class.
+func TestDense(t *testing.T) {
+	t.Run("board=triangle", func(t *testing.T) {
+		b, err := engine.Lookup("triangle")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := NewRanker(b)
+		n := b.Holes()
+		for pegs := 0; pegs <= n; pegs++ {
+			for c := range b.Classes() {
+				d := r.Layer(pegs, engine.Class(c))
+				seen := make([]bool, d.Size())
+				for p := engine.Position(0); p <= b.Full(); p++ {
+					if bits.OnesCount64(uint64(p)) != pegs || b.Class(p) != engine.Class(c) {
+						continue
+					}
+					i := d.Rank(p)
+					if i >= d.Size() || seen[i] {
+						t.Fatalf("pegs=%d class=%d: %s numbered %d of %d, or twice", pegs, c, b.Line(p), i, d.Size())
+					}
+					seen[i] = true
+					if got := d.Unrank(i); got != p {
+						t.Fatalf("pegs=%d class=%d: Unrank(%d) = %s, want %s", pegs, c, i, b.Line(got), b.Line(p))
+					}
+				}
+				for i, s := range seen {
+					if !s {
+						t.Fatalf("pegs=%d class=%d: number %d of %d has no position", pegs, c, i, d.Size())
+					}
+				}
+			}
+		}
+	})
+	t.Run("board=english", func(t *testing.T) {
+		b, err := engine.Lookup("english")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := NewRanker(b)
+		rng := rand.New(rand.NewPCG(3, 4))
+		for _, pegs := range []int{1, 5, 16, 17, 30} {
+			var total uint64
+			for c := range b.Classes() {
+				total += r.Layer(pegs, engine.Class(c)).Size()
+			}
+			if want := Ranks(b.Holes(), pegs); total != want {
+				t.Errorf("pegs=%d: the classes' sizes sum to %d, want C(33,%d) = %d", pegs, total, pegs, want)
+			}
+			for range 2000 {
+				p := Unrank(rng.Uint64N(Ranks(b.Holes(), pegs)), pegs)
+				d := r.Layer(pegs, b.Class(p))
+				i := d.Rank(p)
+				if i >= d.Size() {
+					t.Fatalf("pegs=%d: %s numbered %d of %d", pegs, b.Line(p), i, d.Size())
+				}
+				if got := d.Unrank(i); got != p {
+					t.Fatalf("pegs=%d: Unrank(Rank(%s)) = %s", pegs, b.Line(p), b.Line(got))
+				}
+			}
+		}
+	})
+}
+
+// TestClassKept checks ClassKept against every position's images on the
+// 15-hole triangle, and on the English board where the answer is known:
+// the centre game's symmetries keep its class, and the whole group moves
+// the class of a start off the centre lines.
+func TestClassKept(t *testing.T) {
+	tri, err := engine.Lookup("triangle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := tri.Symmetry()
+	for c := range tri.Classes() {
+		kept, some := true, engine.Position(0)
+		found := false
+		for p := engine.Position(0); p <= tri.Full(); p++ {
+			if tri.Class(p) != engine.Class(c) {
+				continue
+			}
+			if !found {
+				some, found = p, true
+			}
+			for s := range g.Len() {
+				if tri.Class(g.Apply(s, p)) != engine.Class(c) {
+					kept = false
+				}
+			}
+		}
+		if !found {
+			continue
+		}
+		if got := ClassKept(tri, g, some); got != kept {
+			t.Errorf("triangle class %d: ClassKept = %v, want %v", c, got, kept)
+		}
+	}
+	en, err := engine.Lookup("english")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		hole string
+		want bool
+	}{{"d4", true}, {"c1", false}} {
+		start, err := en.Vacate(c.hole)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ClassKept(en, en.Symmetry(), start); got != c.want {
+			t.Errorf("english, all symmetries, %s vacated: ClassKept = %v, want %v", c.hole, got, c.want)
+		}
+	}
+}
