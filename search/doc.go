@@ -79,7 +79,10 @@
 // own table, folding the counts of repeats, buckets in parallel. No locks
 // are taken, and the counts are exact integers whose sums do not depend on
 // the order workers add them in: the output is the same for any number of
-// workers.
+// workers. A wide layer of keys alone (no counts) goes into bitsets
+// instead, each child a bit at its position's dense number among those of
+// its peg count and class, with no table or list between them (see package
+// search/internal/layered, "Dense layers").
 //
 // # Whole state-space analysis
 //

@@ -67,6 +67,11 @@ type Expander struct {
 	// perParent is the children a parent had in the last round of 1024
 	// parents or more (see jumpsPerParent); zero before one.
 	perParent float64
+	// ranker numbers positions for the layers expanded into bitsets (see
+	// expandDense), made for the first; noDense turns them off: the board
+	// or the symmetries do not allow them, or a layer was of two classes.
+	ranker  *key.Ranker
+	noDense bool
 }
 
 // jumpsPerParent returns the children a parent is expected to have in the
@@ -147,6 +152,11 @@ func (e *Expander) Grow(ctx context.Context, cur *Layer) (*Layer, Stats, error) 
 	}
 	if e.Pack != nil {
 		return expand(ctx, e, cur, func(w *workerState) *[][]packed { return &w.packs })
+	}
+	if d := e.denseFor(cur); d != nil {
+		if next, st, ok, err := e.expandDense(ctx, cur, d); ok {
+			return next, st, err
+		}
 	}
 	return expand(ctx, e, cur, func(w *workerState) *[][]uint64 { return &w.keys })
 }

@@ -47,6 +47,9 @@ func MeetingKeys(ctx context.Context, keys, goal []uint64, gen *movegen.Gen, cfg
 	if n == 0 || len(goal) == 0 {
 		return nil, nil
 	}
+	if won, ok, err := meetingDense(ctx, keys, goal, gen, cfg, mem); ok {
+		return won, err
+	}
 	set, release, err := NewSetIn(goal, cfg.Workers, mem, "the positions where the searches meet")
 	if err != nil {
 		return nil, err

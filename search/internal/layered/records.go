@@ -65,7 +65,10 @@ type workerState struct {
 	moves []int16
 	// parents holds a chunk of a stored layer's positions, decoded.
 	parents []engine.Position
-	stats   Stats
+	// ranks holds the numbers of children waiting for their bits (see
+	// denseChunk).
+	ranks []uint64
+	stats Stats
 }
 
 func newWorkerState(gen *movegen.Gen) *workerState {

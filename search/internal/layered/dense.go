@@ -1,0 +1,456 @@
+package layered
+
+import (
+	"context"
+	"math/bits"
+	"slices"
+	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
+
+	"pegs/engine"
+	"pegs/search/internal/key"
+	"pegs/search/internal/memory"
+	"pegs/search/internal/movegen"
+	"pegs/search/internal/pool"
+)
+
+// minDenseParents is the fewest parents a layer expanded into a bitset
+// has: below it, the tables' rounds cost less than the bitset's scan.
+const minDenseParents = 1 << 12
+
+// denseFor returns the numbering of the layer that cur's children form,
+// where they can go into a bitset (see expandDense): bare keys, no tables
+// to seed, a board that a key.Ranker takes, symmetries
+// that keep the class of cur's first position, a bitset no larger than
+// sixteen words a parent for each worker and within what the budget has
+// left. Otherwise nil.
+func (e *Expander) denseFor(cur *Layer) *key.Dense {
+	n := cur.Size()
+	if e.noDense || e.Counts || e.Pack != nil || e.Within != nil || e.WithinCode != nil ||
+		e.Undo || n < minDenseParents || cur.Pegs < 2 {
+		return nil
+	}
+	b := e.Gen.Board
+	if e.ranker == nil {
+		if e.ranker = key.NewRanker(b); e.ranker == nil {
+			e.noDense = true
+			return nil
+		}
+	}
+	p0 := firstOf(cur)
+	if !key.ClassKept(b, e.Gen.Group, p0) {
+		e.noDense = true
+		return nil
+	}
+	d := e.ranker.Layer(cur.Pegs-1, b.Class(p0))
+	if d == nil {
+		return nil
+	}
+	words := int64(d.Size()+63) / 64
+	if words > 16*int64(n) || int64(e.nworkers())*words*8 > (e.Mem.Limit()-e.Mem.Used())/2 {
+		return nil
+	}
+	return d
+}
+
+// firstOf returns the first position of cur (not empty).
+func firstOf(cur *Layer) engine.Position {
+	if cur.Keys != nil {
+		return key.Unmix(cur.Keys[0])
+	}
+	return cur.Stored.Positions(nil, 0, 1)[0]
+}
+
+// expandDense expands cur into the layer of numbering d as a bitset: each
+// worker sets the bit of the number of each child it finds in a bitset of
+// its own, with no list, table or lock between finding a child and marking
+// it; the next layer is the set bits of the bitsets together, read in
+// order, each made a mixed key, then sorted. A layer whose positions turn
+// out to be of more than one class (ClassKept judged by its first) is
+// left, and ok is false: the caller expands it with tables, as it will
+// every layer after.
+func (e *Expander) expandDense(ctx context.Context, cur *Layer, d *key.Dense) (next *Layer, st Stats, ok bool, err error) {
+	nw := e.nworkers()
+	words := int((d.Size() + 63) / 64)
+	bitBytes := int64(nw) * int64(words) * 8
+	if err := e.Mem.Take(bitBytes, "the next layer's positions"); err != nil {
+		return nil, Stats{}, true, err
+	}
+	defer e.Mem.Give(bitBytes)
+	if len(e.states) != nw {
+		e.states = make([]*workerState, nw)
+		for i := range e.states {
+			e.states[i] = newWorkerState(e.Gen)
+		}
+	}
+	sets := make([][]uint64, nw)
+	idle := make(chan int, nw)
+	for i := range nw {
+		sets[i] = memory.Make[uint64](words)
+		e.states[i].stats = Stats{}
+		idle <- i
+	}
+	n := cur.Size()
+	b := e.Gen.Board
+	class := b.Class(firstOf(cur))
+	var mixed atomic.Bool
+	var done, children atomic.Int64
+	chunk := max(256, min(1<<12, n/(8*nw)+1))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(nw)
+	for lo := 0; lo < n; lo += chunk {
+		hi := min(n, lo+chunk)
+		g.Go(func() error {
+			if err := gctx.Err(); err != nil {
+				return err
+			}
+			i := <-idle
+			defer func() { idle <- i }()
+			c, ok := e.denseChunk(e.states[i], cur, sets[i], d, class, lo, hi)
+			if !ok {
+				mixed.Store(true)
+			}
+			children.Add(c)
+			if e.Progress != nil {
+				e.Progress(int(done.Add(int64(hi-lo))), n)
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, Stats{}, true, err
+	}
+	if mixed.Load() {
+		e.noDense = true
+		return nil, Stats{}, false, nil
+	}
+	st = Stats{Positions: int64(n)}
+	for _, w := range e.states {
+		st.Raw += w.stats.Raw
+		st.DeadEnds += w.stats.DeadEnds
+	}
+	if n >= 1024 {
+		e.perParent = float64(children.Load()) / float64(n)
+	}
+	if e.Spent != nil {
+		e.Spent(cur)
+	}
+	next, err = e.collectDense(ctx, sets, d, cur.Pegs-1)
+	if err != nil {
+		return nil, Stats{}, true, err
+	}
+	if e.Code != nil && e.Code(next.Len(), bitBytes) {
+		next.Store(e.Gen.Board.Holes(), e.Workers, e.Mem)
+	}
+	if n > 0 {
+		e.ratios = append(e.ratios, float64(next.Size())/float64(n))
+	}
+	return next, st, true, nil
+}
+
+// denseChunk sets the bits of the children of parents lo..hi of cur in
+// set, and returns how many children it found; ok is false if a parent is
+// not of class class.
+func (e *Expander) denseChunk(w *workerState, cur *Layer, set []uint64, d *key.Dense, class engine.Class, lo, hi int) (children int64, ok bool) {
+	gen, par := e.Gen, &w.par
+	b := gen.Board
+	if cur.Keys == nil {
+		w.parents = cur.Stored.Positions(w.parents[:0], lo, hi)
+	}
+	nsym := gen.NSym
+	buf := w.ranks[:0]
+	for i := lo; i < hi; i++ {
+		var p engine.Position
+		if cur.Keys == nil {
+			p = w.parents[i-lo]
+		} else {
+			p = key.Unmix(cur.Keys[i])
+		}
+		if b.Class(p) != class {
+			return children, false
+		}
+		imgs := par.Set(p)
+		fixed := 0
+		for _, img := range imgs {
+			if img == p {
+				fixed++
+			}
+		}
+		w.stats.Raw += int64(nsym / fixed)
+		q, empty := gen.LatticeOf(p)
+		found := int64(0)
+		for gi := range gen.Groups {
+			sg := &gen.Groups[gi]
+			for f := sg.Legal(q, empty); f != 0; f &= f - 1 {
+				buf = append(buf, d.Rank(par.Child(sg.First(f))))
+				found++
+			}
+		}
+		if found == 0 {
+			w.stats.DeadEnds++
+		}
+		children += found
+		if len(buf) >= denseBatch {
+			setBits(set, buf)
+			buf = buf[:0]
+		}
+	}
+	setBits(set, buf)
+	w.ranks = buf[:0]
+	return children, true
+}
+
+// denseBatch is how many children's numbers a worker holds before it sets
+// their bits: set in one loop with nothing else between them, the bits'
+// cache misses overlap; set as each child was found, one miss at a time
+// stalled the search.
+const denseBatch = 256
+
+// setBits sets the bits numbered ranks in set.
+func setBits(set []uint64, ranks []uint64) {
+	for _, r := range ranks {
+		set[r/64] |= 1 << (r % 64)
+	}
+}
+
+// collectDense returns the layer of pegs pegs whose numbers (by d) are set
+// in any of sets, as sorted mixed keys. The numbers are split into runs by
+// high part, one run a task: each counts its positions, then writes their
+// keys at its place in the layer, which is then sorted.
+func (e *Expander) collectDense(ctx context.Context, sets [][]uint64, d *key.Dense, pegs int) (*Layer, error) {
+	nw := e.nworkers()
+	// Runs of high parts of about equal numbers.
+	runs := []int{0}
+	step := d.Size()/uint64(8*nw) + 1
+	for h := 1; h < d.Parts(); h++ {
+		if lo, _ := d.Range(h); lo >= uint64(len(runs))*step {
+			runs = append(runs, h)
+		}
+	}
+	runs = append(runs, d.Parts())
+	// first returns the first number of high part h, or Size past the last.
+	first := func(h int) uint64 {
+		if h == d.Parts() {
+			return d.Size()
+		}
+		lo, _ := d.Range(h)
+		return lo
+	}
+	// word returns the bits of word i of the sets together.
+	word := func(i uint64) uint64 {
+		var x uint64
+		for _, s := range sets {
+			x |= s[i]
+		}
+		return x
+	}
+	// each calls f with every number set within lo..hi-1, in order.
+	each := func(lo, hi uint64, f func(r uint64)) {
+		for i := lo / 64; i*64 < hi; i++ {
+			x := word(i)
+			if i == lo/64 {
+				x &= ^uint64(0) << (lo % 64)
+			}
+			if end := (i + 1) * 64; end > hi {
+				x &= ^uint64(0) >> (end - hi)
+			}
+			for ; x != 0; x &= x - 1 {
+				f(i*64 + uint64(bits.TrailingZeros64(x)))
+			}
+		}
+	}
+	counts := make([]int, len(runs))
+	var g errgroup.Group
+	g.SetLimit(nw)
+	for k := range len(runs) - 1 {
+		g.Go(func() error {
+			c := 0
+			lo, hi := first(runs[k]), first(runs[k+1])
+			each(lo, hi, func(uint64) { c++ })
+			counts[k+1] = c
+			return nil
+		})
+	}
+	g.Wait()
+	for k := 1; k < len(counts); k++ {
+		counts[k] += counts[k-1]
+	}
+	total := counts[len(counts)-1]
+	l := &Layer{Pegs: pegs, Keys: memory.Make[uint64](total)}
+	if err := e.Mem.Take(l.Bytes(), "a layer"); err != nil {
+		return nil, err
+	}
+	for k := range len(runs) - 1 {
+		g.Go(func() error {
+			out := l.Keys[counts[k]:counts[k]]
+			for h := runs[k]; h < runs[k+1]; h++ {
+				lo, hi := d.Range(h)
+				if lo == hi {
+					continue
+				}
+				high, lows := d.Lows(h)
+				each(lo, hi, func(r uint64) {
+					out = append(out, key.Mix(high|engine.Position(lows[r-lo])))
+				})
+			}
+			return ctx.Err()
+		})
+	}
+	if err := g.Wait(); err != nil {
+		e.Mem.Give(l.Bytes())
+		return nil, err
+	}
+	key.Sort(l.Keys, e.Workers)
+	return l, nil
+}
+
+// meetingDense is MeetingKeys with goal as a bitset of their numbers (see
+// key.Dense) instead of a key.Set: a child is looked up by its number, a
+// bit test in a bitset a twelfth of the set's size, and the children of a
+// batch of parents are tested in one loop, so that their cache misses
+// overlap. ok is false, and nothing is done, where the goal's positions
+// cannot be numbered so: the board or its symmetries do not allow it, or
+// the positions are of more than one class.
+func meetingDense(ctx context.Context, keys, goal []uint64, gen *movegen.Gen, cfg Config, mem *memory.Budget) (won []uint64, ok bool, err error) {
+	b := gen.Board
+	g0 := key.Unmix(goal[0])
+	p0 := key.Unmix(keys[0])
+	if len(keys) < minDenseParents || g0.Pegs() != b.Holes()-p0.Pegs()+1 || !key.ClassKept(b, gen.Group, g0) {
+		return nil, false, nil
+	}
+	class := b.Class(g0)
+	// The children's complements, found from the parents' (see
+	// MeetingKeys), are of the class of the parents' complements.
+	if b.Class(b.Complement(p0)) != class {
+		return nil, false, nil
+	}
+	r := key.NewRanker(b)
+	if r == nil {
+		return nil, false, nil
+	}
+	d := r.Layer(g0.Pegs(), class)
+	if d == nil {
+		return nil, false, nil
+	}
+	words := int((d.Size() + 63) / 64)
+	nw := pool.Size(cfg.Workers)
+	// Each worker sets the bits of its share of goal in a bitset of its
+	// own (one shared, each bit set by an atomic or, took 80 ns a key),
+	// and the bitsets are then merged into the first.
+	bytes := int64(nw) * int64(words) * 8
+	if err := mem.Take(bytes, "the positions where the searches meet"); err != nil {
+		return nil, true, err
+	}
+	defer mem.Give(bytes)
+	sets := make([][]uint64, nw)
+	for i := range sets {
+		sets[i] = memory.Make[uint64](words)
+	}
+	var other atomic.Bool // a position of another class
+	var fill errgroup.Group
+	for c := range nw {
+		fill.Go(func() error {
+			fillDense(sets[c], goal[c*len(goal)/nw:(c+1)*len(goal)/nw], d, class, g0.Pegs(), &other)
+			return nil
+		})
+	}
+	fill.Wait()
+	if other.Load() {
+		return nil, false, nil
+	}
+	set := sets[0]
+	pool.Chunks(words, nw, func(_, lo, hi int) {
+		for _, s := range sets[1:] {
+			for i := lo; i < hi; i++ {
+				set[i] |= s[i]
+			}
+		}
+	})
+	n := len(keys)
+	chunks := max(1, min(n/4096, 1024))
+	out := make([][]uint64, chunks)
+	var done atomic.Int64
+	grp, gctx := errgroup.WithContext(ctx)
+	grp.SetLimit(nw)
+	for c := range chunks {
+		grp.Go(func() error {
+			if err := gctx.Err(); err != nil {
+				return err
+			}
+			w := gen.NewParent()
+			lo, hi := c*n/chunks, (c+1)*n/chunks
+			found := make([]uint64, hi-lo) // nonzero where a child is in goal
+			ranks := make([]uint64, 0, denseBatch+maxJumps)
+			owner := make([]int32, 0, denseBatch+maxJumps)
+			test := func() {
+				for j, i := range ranks {
+					found[owner[j]] |= set[i/64] >> (i % 64) & 1
+				}
+				ranks, owner = ranks[:0], owner[:0]
+			}
+			for j, k := range keys[lo:hi] {
+				p := key.Unmix(k)
+				if b.Class(p) != b.Class(p0) {
+					other.Store(true)
+					return nil
+				}
+				w.Set(b.Complement(p))
+				q, empty := gen.LatticeOf(p)
+				for gi := range gen.Groups {
+					sg := &gen.Groups[gi]
+					for f := sg.Legal(q, empty); f != 0; f &= f - 1 {
+						ranks = append(ranks, d.Rank(w.Child(sg.First(f))))
+						owner = append(owner, int32(j))
+					}
+				}
+				if len(ranks) >= denseBatch {
+					test()
+				}
+			}
+			test()
+			var keep []uint64
+			for j, k := range keys[lo:hi] {
+				if found[j] != 0 {
+					keep = append(keep, k)
+				}
+			}
+			out[c] = keep
+			if cfg.Progress != nil {
+				cfg.Progress("join", p0.Pegs(), int(done.Add(int64(hi-lo))), n)
+			}
+			return nil
+		})
+	}
+	if err := grp.Wait(); err != nil {
+		return nil, true, err
+	}
+	if other.Load() {
+		return nil, false, nil
+	}
+	return slices.Concat(out...), true, nil
+}
+
+// fillDense sets in own the bits of keys, numbered by d; it sets other
+// and stops at a position not of class class and pegs pegs.
+func fillDense(own []uint64, keys []uint64, d *key.Dense, class engine.Class, pegs int, other *atomic.Bool) {
+	b := d.Board()
+	ranks := make([]uint64, 0, denseBatch)
+	for _, k := range keys {
+		p := key.Unmix(k)
+		if b.Class(p) != class || p.Pegs() != pegs {
+			other.Store(true)
+			return
+		}
+		if ranks = append(ranks, d.Rank(p)); len(ranks) == denseBatch {
+			setBits(own, ranks)
+			ranks = ranks[:0]
+		}
+	}
+	setBits(own, ranks)
+}
+
+// maxJumps is more than the jumps of any position on a board of 64 holes
+// or fewer (each hole the start of at most 8), so a batch of children
+// never grows past denseBatch+maxJumps.
+const maxJumps = 64 * 8

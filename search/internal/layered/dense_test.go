@@ -1,0 +1,170 @@
+package layered
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"pegs/engine"
+	"pegs/search/internal/key"
+	"pegs/search/internal/memory"
+	"pegs/search/internal/movegen"
+)
+
+// englishLayers returns the English centre game's generator and its
+// forward layers from the start down to pegs pegs, found with tables.
+func englishLayers(t testing.TB, pegs int) (*movegen.Gen, map[int]*Layer) {
+	bd := engine.English()
+	g, err := bd.ParseGoal("center")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen := movegen.New(bd, bd.GameSymmetry(bd.Start(), g))
+	layers := map[int]*Layer{}
+	e := &Expander{Gen: gen, Mem: memory.New(1 << 33), noDense: true}
+	l := &Layer{Pegs: bd.Start().Pegs(), Keys: []uint64{key.Mix(gen.Group.Canonical(bd.Start()))}}
+	layers[l.Pegs] = l
+	for l.Pegs > pegs {
+		next, _, err := e.Next(context.Background(), l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l = next
+		layers[l.Pegs] = l
+	}
+	return gen, layers
+}
+
+// TestExpandDense checks that a layer expanded into bitsets is the layer
+// the tables find, with the same stats, on one worker and two: the
+// English centre game's layers of 24 to 21 pegs, and a layer of two
+// classes (the 23-peg layer with the children of another start's), which
+// the bitsets give back to the tables.
+func TestExpandDense(t *testing.T) {
+	gen, layers := englishLayers(t, 21)
+	bd := gen.Board
+	other := bd.Start() &^ (1 << 0) // a corner vacated too: another class
+	if bd.Class(other) == bd.Class(bd.Start()) {
+		t.Fatal("the test's second start is of the centre game's class")
+	}
+	mixed := slices.Clone(layers[23].Keys)
+	for _, j := range bd.Moves(nil, other) {
+		mixed = append(mixed, key.Mix(gen.Group.Canonical(other.Apply(j))))
+	}
+	slices.Sort(mixed)
+	mixed = slices.Compact(mixed)
+	cases := map[string]*Layer{
+		"pegs=24": layers[24], "pegs=23": layers[23], "pegs=22": layers[22],
+		"pegs=23/classes=2": {Pegs: 23, Keys: mixed},
+	}
+	for name, cur := range cases {
+		for _, w := range []int{1, 2} {
+			t.Run(fmt.Sprintf("%s/workers=%d", name, w), func(t *testing.T) {
+				tables := &Expander{Gen: gen, Workers: w, Mem: memory.New(1 << 32), noDense: true}
+				want, wantSt, err := tables.Next(context.Background(), cur)
+				if err != nil {
+					t.Fatal(err)
+				}
+				dense := &Expander{Gen: gen, Workers: w, Mem: memory.New(1 << 32)}
+				if dense.denseFor(cur) == nil {
+					t.Fatal("denseFor: no bitset for this layer")
+				}
+				got, gotSt, err := dense.Next(context.Background(), cur)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(want.Keys, got.Keys); diff != "" {
+					t.Errorf("keys (-tables +bitsets):\n%s", diff)
+				}
+				if diff := cmp.Diff(wantSt, gotSt, cmp.AllowUnexported(Stats{})); diff != "" {
+					t.Errorf("stats (-tables +bitsets):\n%s", diff)
+				}
+				if mixedClasses := name == "pegs=23/classes=2"; dense.noDense != mixedClasses {
+					t.Errorf("noDense = %v after the layer, want %v", dense.noDense, mixedClasses)
+				}
+				if used := dense.Mem.Used(); used != got.Bytes() {
+					t.Errorf("the budget holds %d bytes after the layer, want its %d", used, got.Bytes())
+				}
+			})
+		}
+	}
+}
+
+// TestMeetingDense checks MeetingKeys with the goal as a bitset against
+// the definition: the English centre game's 21-peg positions with a child
+// whose complement, made canonical, is in goal, a sample of complements
+// of 13 pegs.
+func TestMeetingDense(t *testing.T) {
+	gen, layers := englishLayers(t, 21)
+	bd := gen.Board
+	keys := layers[21].Keys
+	var goal []uint64
+	for i, k := range keys {
+		if i%3 != 0 {
+			continue
+		}
+		p := key.Unmix(k)
+		if js := bd.Moves(nil, p); len(js) > 0 {
+			goal = append(goal, key.Mix(gen.Group.Canonical(bd.Complement(p.Apply(js[len(js)-1])))))
+		}
+	}
+	slices.Sort(goal)
+	goal = slices.Compact(goal)
+	in := map[uint64]bool{}
+	for _, k := range goal {
+		in[k] = true
+	}
+	var want []uint64
+	for _, k := range keys {
+		p := key.Unmix(k)
+		for _, j := range bd.Moves(nil, p) {
+			if in[key.Mix(gen.Group.Canonical(bd.Complement(p.Apply(j))))] {
+				want = append(want, k)
+				break
+			}
+		}
+	}
+	for _, w := range []int{1, 2} {
+		t.Run(fmt.Sprintf("workers=%d", w), func(t *testing.T) {
+			mem := memory.New(1 << 32)
+			got, ok, err := meetingDense(context.Background(), keys, goal, gen, Config{Workers: w}, mem)
+			if err != nil || !ok {
+				t.Fatalf("meetingDense: ok %v, %v", ok, err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("winnable keys (-want +got):\n%s", diff)
+			}
+			if mem.Used() != 0 {
+				t.Errorf("the budget holds %d bytes after, want 0", mem.Used())
+			}
+		})
+	}
+}
+
+// BenchmarkNextLayer measures the widest expansions of the English centre
+// game's forward search, 18 pegs to 17 and 17 to 16, into tables and into
+// bitsets (see expandDense).
+func BenchmarkNextLayer(b *testing.B) {
+	gen, layers := englishLayers(b, 17)
+	for _, pegs := range []int{18, 17} {
+		for _, store := range []string{"tables", "bitset"} {
+			for _, w := range []int{1, 2} {
+				b.Run(fmt.Sprintf("from=%d/store=%s/workers=%d", pegs, store, w), func(b *testing.B) {
+					var n int
+					for b.Loop() {
+						e := &Expander{Gen: gen, Workers: w, Mem: memory.New(1 << 33), noDense: store == "tables"}
+						next, _, err := e.Next(context.Background(), layers[pegs])
+						if err != nil {
+							b.Fatal(err)
+						}
+						n = next.Len()
+					}
+					b.ReportMetric(float64(n), "positions")
+				})
+			}
+		}
+	}
+}
