@@ -21,7 +21,7 @@ func TestHintLevelRace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := NewAdvisor(Options{Memory: 160 << 20}) // the tables need more than half (100 MiB)
+	a := NewAdvisor(Options{Memory: 96 << 20}) // the tables need more than half (60-65 MiB)
 	defer a.Close()
 	won, lost := 0, 0
 	games := rand.New(rand.NewPCG(3, 4))

@@ -45,19 +45,36 @@ func NewRanker(b *engine.Board) *Ranker {
 	}
 	low := uint(min(n, max(16, n-16)))
 	r := &Ranker{holes: n, low: low, classes: b.Classes(), board: b}
-	r.lowRank = make([]uint16, 1<<low)
-	r.lows = make([][]uint32, (int(low)+1)*r.classes)
-	for l := range r.lowRank {
-		i := bits.OnesCount(uint(l))*r.classes + int(b.Class(engine.Position(l)))
-		if len(r.lows[i]) > math.MaxUint16 {
+	// Class is linear in the pegs: a part's class is its lowest peg's
+	// plus the rest's, found before it.
+	unit := make([]uint16, n)
+	for h := range unit {
+		unit[h] = uint16(b.Class(engine.Position(1) << uint(h)))
+	}
+	lowClass := make([]uint16, 1<<low)
+	count := make([]int, (int(low)+1)*r.classes)
+	for l := 1; l < len(lowClass); l++ {
+		lowClass[l] = lowClass[l&(l-1)] ^ unit[bits.TrailingZeros(uint(l))]
+	}
+	for l, c := range lowClass {
+		count[bits.OnesCount(uint(l))*r.classes+int(c)]++
+	}
+	r.lows = make([][]uint32, len(count))
+	for i, c := range count {
+		if c > math.MaxUint16+1 {
 			return nil
 		}
+		r.lows[i] = make([]uint32, 0, c)
+	}
+	r.lowRank = make([]uint16, 1<<low)
+	for l, c := range lowClass {
+		i := bits.OnesCount(uint(l))*r.classes + int(c)
 		r.lowRank[l] = uint16(len(r.lows[i]))
 		r.lows[i] = append(r.lows[i], uint32(l))
 	}
 	r.hiClass = make([]uint16, 1<<(uint(n)-low))
-	for h := range r.hiClass {
-		r.hiClass[h] = uint16(b.Class(engine.Position(h) << low))
+	for h := 1; h < len(r.hiClass); h++ {
+		r.hiClass[h] = r.hiClass[h&(h-1)] ^ unit[int(low)+bits.TrailingZeros(uint(h))]
 	}
 	return r
 }
@@ -92,6 +109,9 @@ func (r *Ranker) Layer(pegs int, c engine.Class) *Dense {
 	d.cum[len(r.hiClass)] = uint32(n)
 	return d
 }
+
+// Class returns the class of the positions d numbers.
+func (d *Dense) Class() engine.Class { return d.class }
 
 // Board returns the board whose positions d numbers.
 func (d *Dense) Board() *engine.Board { return d.r.board }

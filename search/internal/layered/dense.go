@@ -65,26 +65,52 @@ func firstOf(cur *Layer) engine.Position {
 // expandDense expands cur into the layer of numbering d as a bitset: each
 // worker sets the bit of the number of each child it finds in a bitset of
 // its own, with no list, table or lock between finding a child and marking
-// it; the next layer is the set bits of the bitsets together, read in
-// order, each made a mixed key, then sorted. A layer whose positions turn
-// out to be of more than one class (ClassKept judged by its first) is
-// left, and ok is false: the caller expands it with tables, as it will
-// every layer after.
+// it (markDense); the next layer is the set bits of the bitsets together,
+// read in order, each made a mixed key, then sorted. A layer whose
+// positions turn out to be of more than one class (ClassKept judged by its
+// first) is left, and ok is false: the caller expands it with tables, as
+// it will every layer after.
 func (e *Expander) expandDense(ctx context.Context, cur *Layer, d *key.Dense) (next *Layer, st Stats, ok bool, err error) {
+	sets, st, ok, err := e.markDense(ctx, cur, d)
+	if !ok || err != nil {
+		return nil, Stats{}, ok, err
+	}
+	bitBytes := int64(len(sets)) * int64(len(sets[0])) * 8
+	defer e.Mem.Give(bitBytes)
+	if e.Spent != nil {
+		e.Spent(cur)
+	}
+	next, err = e.collectDense(ctx, sets, d, cur.Pegs-1)
+	if err != nil {
+		return nil, Stats{}, true, err
+	}
+	if e.Code != nil && e.Code(next.Len(), bitBytes) {
+		next.Store(e.Gen.Board.Holes(), e.Workers, e.Mem)
+	}
+	if n := cur.Size(); n > 0 {
+		e.ratios = append(e.ratios, float64(next.Size())/float64(n))
+	}
+	return next, st, true, nil
+}
+
+// markDense sets the bits of cur's children (their parents, with Undo)
+// numbered by d, in a bitset a worker, charged to the budget for the
+// caller to give back; ok is false, with nothing held, where a position of
+// cur is not of d's class.
+func (e *Expander) markDense(ctx context.Context, cur *Layer, d *key.Dense) (sets [][]uint64, st Stats, ok bool, err error) {
 	nw := e.nworkers()
 	words := int((d.Size() + 63) / 64)
 	bitBytes := int64(nw) * int64(words) * 8
 	if err := e.Mem.Take(bitBytes, "the next layer's positions"); err != nil {
 		return nil, Stats{}, true, err
 	}
-	defer e.Mem.Give(bitBytes)
 	if len(e.states) != nw {
 		e.states = make([]*workerState, nw)
 		for i := range e.states {
 			e.states[i] = newWorkerState(e.Gen)
 		}
 	}
-	sets := make([][]uint64, nw)
+	sets = make([][]uint64, nw)
 	idle := make(chan int, nw)
 	for i := range nw {
 		sets[i] = memory.Make[uint64](words)
@@ -92,8 +118,6 @@ func (e *Expander) expandDense(ctx context.Context, cur *Layer, d *key.Dense) (n
 		idle <- i
 	}
 	n := cur.Size()
-	b := e.Gen.Board
-	class := b.Class(firstOf(cur))
 	var mixed atomic.Bool
 	var done, children atomic.Int64
 	chunk := max(256, min(1<<12, n/(8*nw)+1))
@@ -107,7 +131,7 @@ func (e *Expander) expandDense(ctx context.Context, cur *Layer, d *key.Dense) (n
 			}
 			i := <-idle
 			defer func() { idle <- i }()
-			c, ok := e.denseChunk(e.states[i], cur, sets[i], d, class, lo, hi)
+			c, ok := e.denseChunk(e.states[i], cur, sets[i], d, lo, hi)
 			if !ok {
 				mixed.Store(true)
 			}
@@ -119,9 +143,11 @@ func (e *Expander) expandDense(ctx context.Context, cur *Layer, d *key.Dense) (n
 		})
 	}
 	if err := g.Wait(); err != nil {
+		e.Mem.Give(bitBytes)
 		return nil, Stats{}, true, err
 	}
 	if mixed.Load() {
+		e.Mem.Give(bitBytes)
 		e.noDense = true
 		return nil, Stats{}, false, nil
 	}
@@ -133,32 +159,20 @@ func (e *Expander) expandDense(ctx context.Context, cur *Layer, d *key.Dense) (n
 	if n >= 1024 {
 		e.perParent = float64(children.Load()) / float64(n)
 	}
-	if e.Spent != nil {
-		e.Spent(cur)
-	}
-	next, err = e.collectDense(ctx, sets, d, cur.Pegs-1)
-	if err != nil {
-		return nil, Stats{}, true, err
-	}
-	if e.Code != nil && e.Code(next.Len(), bitBytes) {
-		next.Store(e.Gen.Board.Holes(), e.Workers, e.Mem)
-	}
-	if n > 0 {
-		e.ratios = append(e.ratios, float64(next.Size())/float64(n))
-	}
-	return next, st, true, nil
+	return sets, st, true, nil
 }
 
-// denseChunk sets the bits of the children of parents lo..hi of cur in
-// set, and returns how many children it found; ok is false if a parent is
-// not of class class.
-func (e *Expander) denseChunk(w *workerState, cur *Layer, set []uint64, d *key.Dense, class engine.Class, lo, hi int) (children int64, ok bool) {
+// denseChunk sets the bits of the children of parents lo..hi of cur (with
+// Undo, their parents) in set, and returns how many it found; ok is false
+// if a position of cur is not of d's class.
+func (e *Expander) denseChunk(w *workerState, cur *Layer, set []uint64, d *key.Dense, lo, hi int) (children int64, ok bool) {
 	gen, par := e.Gen, &w.par
 	b := gen.Board
 	if cur.Keys == nil {
 		w.parents = cur.Stored.Positions(w.parents[:0], lo, hi)
 	}
 	nsym := gen.NSym
+	class, undo, full := d.Class(), e.Undo, b.Full()
 	buf := w.ranks[:0]
 	for i := lo; i < hi; i++ {
 		var p engine.Position
@@ -170,6 +184,10 @@ func (e *Expander) denseChunk(w *workerState, cur *Layer, set []uint64, d *key.D
 		if b.Class(p) != class {
 			return children, false
 		}
+		mover := p // whose jumps make the children
+		if undo {
+			mover = full &^ p
+		}
 		imgs := par.Set(p)
 		fixed := 0
 		for _, img := range imgs {
@@ -178,7 +196,7 @@ func (e *Expander) denseChunk(w *workerState, cur *Layer, set []uint64, d *key.D
 			}
 		}
 		w.stats.Raw += int64(nsym / fixed)
-		q, empty := gen.LatticeOf(p)
+		q, empty := gen.LatticeOf(mover)
 		found := int64(0)
 		for gi := range gen.Groups {
 			sg := &gen.Groups[gi]
@@ -454,3 +472,83 @@ func fillDense(own []uint64, keys []uint64, d *key.Dense, class engine.Class, pe
 // or fewer (each hole the start of at most 8), so a batch of children
 // never grows past denseBatch+maxJumps.
 const maxJumps = 64 * 8
+
+// parentsDense is ParentsOf with the parents of next marked in bitsets
+// (markDense, undoing jumps) rather than put in tables closed on l's
+// keys; l's positions whose bits are set are then kept, as sorted keys. ok is false,
+// and nothing is done, where the parents cannot be numbered so (see
+// denseFor) or the bitsets would be more than sixteen words for each of
+// l's positions and next's.
+func parentsDense(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen, workers int, mem *memory.Budget, free bool) (keys []uint64, ok bool, err error) {
+	b := gen.Board
+	n := l.Size()
+	if n+len(next) < minDenseParents {
+		return nil, false, nil
+	}
+	q0 := key.Unmix(next[0])
+	if q0.Pegs()+1 != l.Pegs || !key.ClassKept(b, gen.Group, q0) {
+		return nil, false, nil
+	}
+	r := key.NewRanker(b)
+	if r == nil {
+		return nil, false, nil
+	}
+	d := r.Layer(l.Pegs, b.Class(q0))
+	nw := pool.Size(workers)
+	if d == nil || d.Size()/64 > 16*uint64(n+len(next)) || int64(nw)*int64(d.Size()/8) > (mem.Limit()-mem.Used())/2 {
+		return nil, false, nil
+	}
+	e := &Expander{Gen: gen, Workers: workers, Mem: mem, Undo: true}
+	sets, _, ok, err := e.markDense(ctx, &Layer{Pegs: l.Pegs + 1, Keys: next}, d)
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+	defer mem.Give(int64(len(sets)) * int64(len(sets[0])) * 8)
+	// l's positions, a chunk a task, each kept where a bitset has its bit.
+	chunks := pool.ChunkCount(n, workers)
+	out := make([][]uint64, chunks)
+	class := d.Class()
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(nw)
+	for c := range chunks {
+		g.Go(func() error {
+			lo, hi := c*n/chunks, (c+1)*n/chunks
+			var ps []engine.Position
+			if l.Keys == nil {
+				ps = l.Stored.Positions(nil, lo, hi)
+			}
+			for i := lo; i < hi; i++ {
+				var p engine.Position
+				if l.Keys == nil {
+					p = ps[i-lo]
+				} else {
+					p = key.Unmix(l.Keys[i])
+				}
+				if b.Class(p) != class {
+					continue // only positions of next's class are its parents
+				}
+				j := d.Rank(p)
+				var set uint64
+				for _, s := range sets {
+					set |= s[j/64]
+				}
+				if set>>(j%64)&1 != 0 {
+					out[c] = append(out[c], key.Mix(p))
+				}
+			}
+			return gctx.Err()
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, true, err
+	}
+	keys = slices.Concat(out...)
+	if l.Keys == nil {
+		key.Sort(keys, workers) // a stored layer is in the order of its code
+	}
+	if free {
+		mem.Give(l.Bytes())
+		l.Keys, l.Stored, l.M = nil, nil, nil
+	}
+	return keys, true, nil
+}

@@ -168,3 +168,47 @@ func BenchmarkNextLayer(b *testing.B) {
 		}
 	}
 }
+
+// TestParentsDense checks ParentsOf with the parents marked in bitsets
+// against the tables closed on the layer's keys: the English centre
+// game's 21-peg positions with a child among a third of its 20-peg ones,
+// from the keys and from the layer coded.
+func TestParentsDense(t *testing.T) {
+	gen, layers := englishLayers(t, 20)
+	var next []uint64
+	for i, k := range layers[20].Keys {
+		if i%3 == 0 {
+			next = append(next, k)
+		}
+	}
+	l := layers[21]
+	tables := &Expander{Gen: gen, Mem: memory.New(1 << 32), Within: l.Keys, Undo: true}
+	want, _, err := tables.Grow(context.Background(), &Layer{Pegs: l.Pegs + 1, Keys: next})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, stored := range []bool{false, true} {
+		for _, w := range []int{1, 2} {
+			t.Run(fmt.Sprintf("stored=%v/workers=%d", stored, w), func(t *testing.T) {
+				cur := &Layer{Pegs: l.Pegs, Keys: slices.Clone(l.Keys)}
+				mem := memory.New(1 << 32)
+				if err := mem.Take(cur.Bytes(), "the layer"); err != nil {
+					t.Fatal(err)
+				}
+				if stored {
+					cur.Store(gen.Board.Holes(), w, mem)
+				}
+				got, ok, err := parentsDense(context.Background(), cur, next, gen, w, mem, false)
+				if err != nil || !ok {
+					t.Fatalf("parentsDense: ok %v, %v", ok, err)
+				}
+				if diff := cmp.Diff(want.Keys, got); diff != "" {
+					t.Errorf("parents (-tables +bitsets):\n%s", diff)
+				}
+				if mem.Used() != cur.Bytes() {
+					t.Errorf("the budget holds %d bytes after, want the layer's %d", mem.Used(), cur.Bytes())
+				}
+			})
+		}
+	}
+}

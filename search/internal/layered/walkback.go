@@ -138,6 +138,10 @@ func ParentsOf(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen, w
 	if len(next) == 0 || l.Size() == 0 {
 		return nil, nil
 	}
+	if keys, ok, err := parentsDense(ctx, l, next, gen, workers, mem, free); ok {
+		doing(err, fmt.Sprintf("finding the winnable positions of %d pegs", l.Pegs))
+		return keys, err
+	}
 	e := &Expander{Gen: gen, Workers: workers, Mem: mem, Within: l.Keys, Undo: true}
 	if l.Keys == nil {
 		// A stored layer seeds the tables from its code (1.7 GB less on
