@@ -263,17 +263,21 @@ func (e *Expander) collectDense(ctx context.Context, sets [][]uint64, d *key.Den
 		}
 		return x
 	}
+	// mask returns the bits of word i numbered lo..hi-1.
+	mask := func(i, lo, hi uint64) uint64 {
+		m := ^uint64(0)
+		if i == lo/64 {
+			m <<= lo % 64
+		}
+		if end := (i + 1) * 64; end > hi {
+			m &= ^uint64(0) >> (end - hi)
+		}
+		return m
+	}
 	// each calls f with every number set within lo..hi-1, in order.
 	each := func(lo, hi uint64, f func(r uint64)) {
 		for i := lo / 64; i*64 < hi; i++ {
-			x := word(i)
-			if i == lo/64 {
-				x &= ^uint64(0) << (lo % 64)
-			}
-			if end := (i + 1) * 64; end > hi {
-				x &= ^uint64(0) >> (end - hi)
-			}
-			for ; x != 0; x &= x - 1 {
+			for x := word(i) & mask(i, lo, hi); x != 0; x &= x - 1 {
 				f(i*64 + uint64(bits.TrailingZeros64(x)))
 			}
 		}
@@ -285,7 +289,9 @@ func (e *Expander) collectDense(ctx context.Context, sets [][]uint64, d *key.Den
 		g.Go(func() error {
 			c := 0
 			lo, hi := first(runs[k]), first(runs[k+1])
-			each(lo, hi, func(uint64) { c++ })
+			for i := lo / 64; i*64 < hi; i++ {
+				c += bits.OnesCount64(word(i) & mask(i, lo, hi))
+			}
 			counts[k+1] = c
 			return nil
 		})
@@ -295,10 +301,10 @@ func (e *Expander) collectDense(ctx context.Context, sets [][]uint64, d *key.Den
 		counts[k] += counts[k-1]
 	}
 	total := counts[len(counts)-1]
-	l := &Layer{Pegs: pegs, Keys: memory.Make[uint64](total)}
-	if err := e.Mem.Take(l.Bytes(), "a layer"); err != nil {
+	if err := e.Mem.Take(int64(total)*8, "a layer"); err != nil {
 		return nil, err
 	}
+	l := &Layer{Pegs: pegs, Keys: memory.Make[uint64](total)}
 	for k := range len(runs) - 1 {
 		g.Go(func() error {
 			out := l.Keys[counts[k]:counts[k]]
