@@ -392,6 +392,7 @@ func meetingDense(ctx context.Context, keys, goal []uint64, gen *movegen.Gen, cf
 		}
 	})
 	n := len(keys)
+	keysClass := b.Class(p0)
 	chunks := max(1, min(n/4096, 1024))
 	out := make([][]uint64, chunks)
 	var done atomic.Int64
@@ -415,7 +416,7 @@ func meetingDense(ctx context.Context, keys, goal []uint64, gen *movegen.Gen, cf
 			}
 			for j, k := range keys[lo:hi] {
 				p := key.Unmix(k)
-				if b.Class(p) != b.Class(p0) {
+				if b.Class(p) != keysClass {
 					other.Store(true)
 					return nil
 				}

@@ -212,3 +212,24 @@ func TestParentsDense(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkMeetingKeys measures the English centre game's join: the
+// 17-peg positions with a child whose complement is among them too (what
+// Winnable does there), the goal's side in a bitset.
+func BenchmarkMeetingKeys(b *testing.B) {
+	gen, layers := englishLayers(b, 17)
+	keys := layers[17].Keys
+	for _, w := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) {
+			var n int
+			for b.Loop() {
+				won, err := MeetingKeys(context.Background(), keys, keys, gen, Config{Workers: w}, memory.New(1<<33))
+				if err != nil {
+					b.Fatal(err)
+				}
+				n = len(won)
+			}
+			b.ReportMetric(float64(n), "positions")
+		})
+	}
+}
