@@ -171,7 +171,6 @@ func (e *Expander) denseChunk(w *workerState, cur *Layer, set []uint64, d *key.D
 	if cur.Keys == nil {
 		w.parents = cur.Stored.Positions(w.parents[:0], lo, hi)
 	}
-	nsym := gen.NSym
 	class, undo, full := d.Class(), e.Undo, b.Full()
 	buf := w.ranks[:0]
 	for i := lo; i < hi; i++ {
@@ -188,14 +187,7 @@ func (e *Expander) denseChunk(w *workerState, cur *Layer, set []uint64, d *key.D
 		if undo {
 			mover = full &^ p
 		}
-		imgs := par.Set(p)
-		fixed := 0
-		for _, img := range imgs {
-			if img == p {
-				fixed++
-			}
-		}
-		w.stats.Raw += int64(nsym / fixed)
+		w.stats.Raw += orbitSize(par.Set(p), p)
 		q, empty := gen.LatticeOf(mover)
 		found := int64(0)
 		for gi := range gen.Groups {

@@ -273,7 +273,6 @@ func (x *expansion[R]) expandChunk(w *workerState, lo, hi int) {
 	gen, par, pack := e.Gen, &w.par, e.Pack
 	coded, bare, undo := x.coded, x.bare, e.Undo
 	keyShift, bb := x.keyShift, uint(x.bbits)
-	nsym := gen.NSym
 	full := gen.Board.Full()
 	for i := lo; i < hi; i++ {
 		var p engine.Position
@@ -285,14 +284,8 @@ func (x *expansion[R]) expandChunk(w *workerState, lo, hi int) {
 		default:
 			p = key.Unmix(cur.Keys[i])
 		}
-		imgs := par.Set(p)
-		fixed := 0
-		for _, img := range imgs {
-			if img == p {
-				fixed++
-			}
-		}
-		w.stats.Raw += int64(nsym / fixed)
+		raw := orbitSize(par.Set(p), p)
+		w.stats.Raw += raw
 		mover := p // whose jumps make the children
 		if undo {
 			mover = full &^ p
@@ -318,7 +311,7 @@ func (x *expansion[R]) expandChunk(w *workerState, lo, hi int) {
 		}
 		if pack != nil {
 			w.moves = gen.AppendMoves(w.moves[:0], mover)
-			x.tagged(w, cur.Keys[i]&pack.Tags, int64(nsym/fixed))
+			x.tagged(w, cur.Keys[i]&pack.Tags, raw)
 			continue
 		}
 		// Past here the children carry path counts, each made as its
@@ -460,6 +453,18 @@ func (x *expansion[R]) finish(ctx context.Context) (*Layer, Stats, error) {
 		e.ratios = append(e.ratios, float64(next.Size())/float64(x.n))
 	}
 	return next, st, err
+}
+
+// orbitSize returns how many distinct positions imgs, the images of p
+// under a group, are: the group's size over the symmetries that fix p.
+func orbitSize(imgs []engine.Position, p engine.Position) int64 {
+	fixed := 0
+	for _, img := range imgs {
+		if img == p {
+			fixed++
+		}
+	}
+	return int64(len(imgs) / fixed)
 }
 
 // bucketOf returns the bucket of a mixed key among 1<<bits: its top bits.
