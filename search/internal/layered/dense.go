@@ -214,7 +214,8 @@ func (e *Expander) denseChunk(w *workerState, cur *Layer, set []uint64, d *key.D
 // denseBatch is how many children's numbers a worker holds before it sets
 // their bits: set in one loop with nothing else between them, the bits'
 // cache misses overlap; set as each child was found, one miss at a time
-// stalled the search.
+// stalled the search (BenchmarkNextLayer from=18, bitset, one worker:
+// 418 ms a layer so, 348 ms batched).
 const denseBatch = 256
 
 // setBits sets the bits numbered ranks in set.
