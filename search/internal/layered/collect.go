@@ -33,12 +33,17 @@ func collect[R rec](ctx context.Context, e *Expander, tabs []bucketTable[R], peg
 			return &Layer{Pegs: pegs, Stored: s}, nil
 		}
 	}
+	// The budget is asked before the layer is made.
+	bytes := int64(total) * 8
+	if e.Counts {
+		bytes += int64(total) * 16
+	}
+	if err := e.Mem.Take(bytes, "a layer"); err != nil {
+		return nil, err
+	}
 	l := &Layer{Pegs: pegs, Keys: memory.Make[uint64](total)}
 	if e.Counts {
 		l.M = memory.Make[exact.U128](total)
-	}
-	if err := e.Mem.Take(l.Bytes(), "a layer"); err != nil {
-		return nil, err
 	}
 	var g errgroup.Group
 	g.SetLimit(e.nworkers())
