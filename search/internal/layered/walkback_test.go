@@ -104,19 +104,9 @@ func TestWalkBackLetsGo(t *testing.T) {
 // decoding it (storedKeys): the English centre game's 16-peg layer, about
 // as dense as the French board's widest.
 func BenchmarkStoredKeys(b *testing.B) {
-	bd := engine.English()
-	g, _ := bd.ParseGoal("center")
-	gen := movegen.New(bd, bd.GameSymmetry(bd.Start(), g))
-	e := &Expander{Gen: gen, Mem: memory.New(1 << 33)}
-	l := &Layer{Pegs: bd.Start().Pegs(), Keys: []uint64{key.Mix(gen.Group.Canonical(bd.Start()))}}
-	for l.Pegs > 16 {
-		next, _, err := e.Next(context.Background(), l)
-		if err != nil {
-			b.Fatal(err)
-		}
-		l = next
-	}
-	keys := l.Keys
+	gen, layers := englishLayers(b, 16)
+	bd := gen.Board
+	keys := layers[16].Keys
 	for _, w := range []int{1, 2} {
 		b.Run("layer=english-16/workers="+string(rune('0'+w)), func(b *testing.B) {
 			var s *Stored
