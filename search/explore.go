@@ -84,7 +84,7 @@ func Explore(ctx context.Context, prob Problem, opt Options) (*Analysis, error) 
 	a := NewAnalysis(group, opt)
 	first := &layered.Layer{Pegs: prob.Start.Pegs(), Keys: []uint64{key.Mix(group.Canonical(prob.Start))}}
 	if opt.ReachableOnly {
-		return a.reachable(ctx, first, &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Mem: mem}, opt.config().Progress, t0)
+		return a.reachable(ctx, first, &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Mem: mem, Unsorted: true}, opt.config().Progress, t0)
 	}
 	if !opt.NoGames {
 		first.M = []exact.U128{{Lo: 1}}

@@ -193,6 +193,9 @@ func (ws *winSearch) meetInTheMiddle(ctx context.Context) error {
 	// k has k >= m or n-k >= m; on a board of an odd number of holes, one
 	// layer less (see layered.MeetingKeys).
 	stop := n - n/2
+	// The forward layers are only scanned, or handed to functions that
+	// sort them where they must.
+	ws.e.Unsorted = true
 	if err := ws.forwardTo(ctx, stop); err != nil {
 		return err
 	}
@@ -204,6 +207,9 @@ func (ws *winSearch) meetInTheMiddle(ctx context.Context) error {
 			// A position of n-n/2 pegs can meet the goal when one of its
 			// children's complements, of as many pegs, is reachable.
 			keys, err = layered.MeetingKeys(ctx, f.Keys, f.Keys, ws.gen, ws.opt.config(), ws.mem)
+			if f.Unsorted {
+				key.Sort(keys, ws.opt.Workers) // in f's order
+			}
 		} else {
 			keys, err = layered.SelfJoin(ctx, f, ws.b, ws.group, ws.opt.Workers, ws.mem)
 		}

@@ -318,7 +318,9 @@ func (e *Expander) collectDense(ctx context.Context, sets [][]uint64, d *key.Den
 		e.Mem.Give(l.Bytes())
 		return nil, err
 	}
-	key.Sort(l.Keys, e.Workers)
+	if l.Unsorted = e.Unsorted; !l.Unsorted {
+		key.Sort(l.Keys, e.Workers)
+	}
 	return l, nil
 }
 
@@ -543,8 +545,8 @@ func parentsDense(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen
 		return nil, true, err
 	}
 	keys = slices.Concat(out...)
-	if l.Keys == nil {
-		key.Sort(keys, workers) // a stored layer is in the order of its code
+	if l.Keys == nil || l.Unsorted {
+		key.Sort(keys, workers) // in the order of l's code or numbers
 	}
 	if free {
 		mem.Give(l.Bytes())

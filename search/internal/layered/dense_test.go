@@ -3,6 +3,7 @@ package layered
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -87,6 +88,23 @@ func TestExpandDense(t *testing.T) {
 				}
 				if used := dense.Mem.Used(); used != got.Bytes() {
 					t.Errorf("the budget holds %d bytes after the layer, want its %d", used, got.Bytes())
+				}
+				// Left in the order of its numbers, the same layer once
+				// sorted.
+				loose := &Expander{Gen: gen, Workers: w, Mem: memory.New(1 << 32), Unsorted: true}
+				got, _, err = loose.Next(context.Background(), cur)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if mixedClasses := name == "pegs=23/classes=2"; got.Unsorted == mixedClasses {
+					t.Errorf("Unsorted = %v, want %v", got.Unsorted, !mixedClasses)
+				}
+				if got.Unsorted && slices.IsSorted(got.Keys) {
+					t.Errorf("an Unsorted layer of %d keys is sorted", got.Len())
+				}
+				got.Sort(w)
+				if diff := cmp.Diff(want.Keys, got.Keys); diff != "" {
+					t.Errorf("keys (-tables +unsorted bitsets):\n%s", diff)
 				}
 			})
 		}
@@ -187,16 +205,22 @@ func TestParentsDense(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, stored := range []bool{false, true} {
+	for _, order := range []string{"sorted", "stored", "unsorted"} {
 		for _, w := range []int{1, 2} {
-			t.Run(fmt.Sprintf("stored=%v/workers=%d", stored, w), func(t *testing.T) {
+			t.Run(fmt.Sprintf("order=%s/workers=%d", order, w), func(t *testing.T) {
 				cur := &Layer{Pegs: l.Pegs, Keys: slices.Clone(l.Keys)}
 				mem := memory.New(1 << 32)
 				if err := mem.Take(cur.Bytes(), "the layer"); err != nil {
 					t.Fatal(err)
 				}
-				if stored {
+				switch order {
+				case "stored":
 					cur.Store(gen.Board.Holes(), w, mem)
+				case "unsorted":
+					rand.New(rand.NewPCG(1, 2)).Shuffle(cur.Len(), func(i, j int) {
+						cur.Keys[i], cur.Keys[j] = cur.Keys[j], cur.Keys[i]
+					})
+					cur.Unsorted = true
 				}
 				got, ok, err := parentsDense(context.Background(), cur, next, gen, w, mem, false)
 				if err != nil || !ok {
@@ -210,6 +234,30 @@ func TestParentsDense(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestParentsOfUnsorted checks that ParentsOf sorts an Unsorted layer
+// before its tables are closed on it, where the layer is too small for
+// bitsets.
+func TestParentsOfUnsorted(t *testing.T) {
+	gen, layers := englishLayers(t, 25)
+	l, next := layers[26], layers[25].Keys
+	want, err := ParentsOf(context.Background(), &Layer{Pegs: l.Pegs, Keys: slices.Clone(l.Keys)}, next, gen, 2, memory.New(1<<30), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur := &Layer{Pegs: l.Pegs, Keys: slices.Clone(l.Keys), Unsorted: true}
+	slices.Reverse(cur.Keys)
+	got, err := ParentsOf(context.Background(), cur, next, gen, 2, memory.New(1<<30), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) < l.Len()/2 {
+		t.Errorf("%d of the %d-peg layer's %d positions have a child, want nearly all", len(want), l.Pegs, l.Len())
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("parents (-sorted layer +unsorted):\n%s", diff)
 	}
 }
 

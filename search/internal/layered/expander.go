@@ -56,6 +56,15 @@ type Expander struct {
 	// memory.
 	Store bool
 	Mem   *memory.Budget
+	// Unsorted lets a layer found in a bitset (see expandDense) keep the
+	// order of its numbers, marked Unsorted, rather than be sorted by key:
+	// for a caller that only scans the layers it is given, or passes them
+	// to functions of this package that sort what they must (ParentsOf,
+	// MeetingKeys, SelfJoin). Expanded in the order of their numbers, the
+	// next layer's children come in runs that share cache lines, and the
+	// sort is saved: the English winnable set ran in 0.75 s for 0.90 s
+	// (see BenchmarkExplore).
+	Unsorted bool
 	// Tuning moves thresholds for tests; the zero value is the default.
 	Tuning Tuning
 	// Progress, if set, is called with the number of parents done so far.

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"pegs/search/internal/exact"
+	"pegs/search/internal/key"
 	"pegs/search/internal/memory"
 	"pegs/search/internal/pool"
 )
@@ -20,6 +21,18 @@ type Layer struct {
 	// Stored, if set, holds the keys coded while the layer waits (keys is
 	// then nil unless loaded; see Store and Load).
 	Stored *Stored
+	// Unsorted says the keys (bare, no counts) are in no order: an
+	// Expander with Unsorted leaves a layer it found in a bitset so (see
+	// Expander.Unsorted). Sort puts them in order.
+	Unsorted bool
+}
+
+// Sort sorts l's keys if they are Unsorted.
+func (l *Layer) Sort(workers int) {
+	if l.Unsorted {
+		key.Sort(l.Keys, workers)
+		l.Unsorted = false
+	}
 }
 
 func (l *Layer) Len() int { return len(l.Keys) }
@@ -43,6 +56,7 @@ func (l *Layer) Bytes() int64 {
 // Store codes l's keys (a plain layer of a board of holes holes, without
 // counts) and lets them go, moving their charge in mem to the code's.
 func (l *Layer) Store(holes, workers int, mem *memory.Budget) {
+	l.Sort(workers) // the code is of sorted keys
 	raw := int64(len(l.Keys)) * 8
 	l.Stored = StoreKeys(l.Keys, holes, workers)
 	l.Keys = nil
@@ -119,6 +133,7 @@ var ErrOverflow = errors.New("a count passed 128 bits")
 // the others can go. Chunks of l are matched in parallel. The bits low of
 // l's keys (the tags of packed words) are left out of the match.
 func (l *Layer) Only(keys []uint64, low uint64, workers int) *Layer {
+	l.Sort(workers)
 	found := make([][]int, pool.ChunkCount(l.Len(), workers))
 	pool.Chunks(l.Len(), workers, func(c, lo, hi int) {
 		j, _ := slices.BinarySearch(keys, l.Keys[lo]&^low)

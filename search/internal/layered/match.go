@@ -122,6 +122,7 @@ func KeepFound(ctx context.Context, l *Layer, n, workers int, mem *memory.Budget
 	if n == 0 || l.Len() == 0 {
 		return nil, nil
 	}
+	l.Sort(workers)
 	const nb = 1 << key.TopBits
 	workers = pool.Size(workers)
 	chunks := min(n, 4*workers)

@@ -142,6 +142,7 @@ func ParentsOf(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen, w
 		doing(err, fmt.Sprintf("finding the winnable positions of %d pegs", l.Pegs))
 		return keys, err
 	}
+	l.Sort(workers) // the tables are seeded from sorted keys
 	e := &Expander{Gen: gen, Workers: workers, Mem: mem, Within: l.Keys, Undo: true}
 	if l.Keys == nil {
 		// A stored layer seeds the tables from its code (1.7 GB less on
