@@ -110,7 +110,8 @@ func Explore(ctx context.Context, prob Problem, opt Options) (*Analysis, error) 
 		a.total(mem, t0)
 		return a, nil
 	}
-	e := &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Counts: !opt.NoGames, Store: true, Mem: mem}
+	// The forward layers go to the walk back, which sorts what it must.
+	e := &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Counts: !opt.NoGames, Store: true, Mem: mem, Unsorted: true}
 	fwd, err := layered.Forward(ctx, e, []*layered.Layer{first}, "forward", opt.config().Progress, func(l *layered.Layer, st layered.Stats) {
 		a.Layers = append(a.Layers, LayerStats{Pegs: l.Pegs, Reachable: st.Positions, ReachableRaw: st.Raw, DeadEnds: st.DeadEnds})
 		if opt.NoGames {

@@ -135,7 +135,9 @@ func newWinSearch(prob Problem, goals []engine.Goal, opt Options) *winSearch {
 	group := prob.Group()
 	ws := &winSearch{prob: prob, goals: goals, opt: opt, t0: time.Now(), b: prob.Board, mem: memory.New(opt.memory()),
 		group: group, gen: movegen.New(prob.Board, group), start: key.Mix(group.Canonical(prob.Start)), p0: prob.Start.Pegs()}
-	ws.e = &layered.Expander{Gen: ws.gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Mem: ws.mem}
+	// The forward layers are only scanned, or handed to functions that
+	// sort them where they must (see layered.Expander.Unsorted).
+	ws.e = &layered.Expander{Gen: ws.gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Mem: ws.mem, Unsorted: true}
 	for range goals {
 		ws.sets = append(ws.sets, &WinSet{group: group, keys: map[int][]uint64{}})
 	}
@@ -193,9 +195,6 @@ func (ws *winSearch) meetInTheMiddle(ctx context.Context) error {
 	// k has k >= m or n-k >= m; on a board of an odd number of holes, one
 	// layer less (see layered.MeetingKeys).
 	stop := n - n/2
-	// The forward layers are only scanned, or handed to functions that
-	// sort them where they must.
-	ws.e.Unsorted = true
 	if err := ws.forwardTo(ctx, stop); err != nil {
 		return err
 	}
@@ -324,6 +323,7 @@ func sameAfterOne(prob Problem, group *engine.Group, first *layered.Layer, start
 		return false
 	}
 	b := prob.Board
+	first.Sort(1)
 	for _, s := range layered.BackwardSeeds(prob.Board, prob.Start, prob.Goal, group) {
 		if s == start {
 			continue

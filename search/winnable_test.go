@@ -113,6 +113,11 @@ func TestWinnableGoalsTogether(t *testing.T) {
 				if got, want := sets[i].keys[pegs], alone.keys[pegs]; !slices.Equal(got, want) {
 					t.Errorf("%s vacate %s, goal %v, %d pegs: %d winnable together, %d alone", c.board, c.start, p.Goal, pegs, len(got), len(want))
 				}
+				// Contains searches them: forward layers left unsorted
+				// must not leave them so.
+				if !slices.IsSorted(alone.keys[pegs]) {
+					t.Errorf("%s vacate %s, goal %v, %d pegs: winnable keys not sorted", c.board, c.start, p.Goal, pegs)
+				}
 			}
 		}
 	}
