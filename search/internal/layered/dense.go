@@ -172,6 +172,9 @@ func (e *Expander) denseChunk(w *workerState, cur *Layer, set []uint64, d *key.D
 		w.parents = cur.Stored.Positions(w.parents[:0], lo, hi)
 	}
 	class, undo, full := d.Class(), e.Undo, b.Full()
+	// A layer found in a bitset is of its numbering's class, the
+	// children's: a jump keeps the class, and so do the symmetries.
+	check := cur.numbered == nil || cur.numbered.Class() != class
 	buf := w.ranks[:0]
 	for i := lo; i < hi; i++ {
 		var p engine.Position
@@ -180,7 +183,7 @@ func (e *Expander) denseChunk(w *workerState, cur *Layer, set []uint64, d *key.D
 		} else {
 			p = key.Unmix(cur.Keys[i])
 		}
-		if b.Class(p) != class {
+		if check && b.Class(p) != class {
 			return children, false
 		}
 		mover := p // whose jumps make the children
@@ -318,6 +321,7 @@ func (e *Expander) collectDense(ctx context.Context, sets [][]uint64, d *key.Den
 		e.Mem.Give(l.Bytes())
 		return nil, err
 	}
+	l.numbered = d
 	if l.Unsorted = e.Unsorted; !l.Unsorted {
 		key.Sort(l.Keys, e.Workers)
 	}
@@ -510,6 +514,7 @@ func parentsDense(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen
 	chunks := pool.ChunkCount(n, workers)
 	out := make([][]uint64, chunks)
 	class := d.Class()
+	check := l.numbered == nil || l.numbered.Class() != class
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(nw)
 	for c := range chunks {
@@ -526,7 +531,7 @@ func parentsDense(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen
 				} else {
 					p = key.Unmix(l.Keys[i])
 				}
-				if b.Class(p) != class {
+				if check && b.Class(p) != class {
 					continue // only positions of next's class are its parents
 				}
 				j := d.Rank(p)

@@ -25,6 +25,9 @@ type Layer struct {
 	// Expander with Unsorted leaves a layer it found in a bitset so (see
 	// Expander.Unsorted). Sort puts them in order.
 	Unsorted bool
+	// numbered, if set, is the numbering of every position of the layer
+	// (it was found in its bitset): their class is known, unchecked.
+	numbered *key.Dense
 }
 
 // Sort sorts l's keys if they are Unsorted.
