@@ -137,7 +137,11 @@ func newWinSearch(prob Problem, goals []engine.Goal, opt Options) *winSearch {
 		group: group, gen: movegen.New(prob.Board, group), start: key.Mix(group.Canonical(prob.Start)), p0: prob.Start.Pegs()}
 	// The forward layers are only scanned, or handed to functions that
 	// sort them where they must (see layered.Expander.Unsorted).
-	ws.e = &layered.Expander{Gen: ws.gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Mem: ws.mem, Unsorted: true}
+	// The forward layers found in bitsets keep them, and their keys go once
+	// expanded: the walk back and the meeting read the bitsets (see
+	// layered.Expander.KeepBits).
+	ws.e = &layered.Expander{Gen: ws.gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Mem: ws.mem, Unsorted: true, KeepBits: true,
+		Spent: func(l *layered.Layer) { l.DropKeys(ws.mem) }}
 	for range goals {
 		ws.sets = append(ws.sets, &WinSet{group: group, keys: map[int][]uint64{}})
 	}
@@ -205,16 +209,14 @@ func (ws *winSearch) meetInTheMiddle(ctx context.Context) error {
 		if n%2 == 1 {
 			// A position of n-n/2 pegs can meet the goal when one of its
 			// children's complements, of as many pegs, is reachable.
-			keys, err = layered.MeetingKeys(ctx, f.Keys, f.Keys, ws.gen, ws.opt.config(), ws.mem)
-			if f.Unsorted {
-				key.Sort(keys, ws.opt.Workers) // in f's order
-			}
+			keys, err = layered.SelfMeetingKeys(ctx, f, ws.gen, ws.opt.config(), ws.mem)
 		} else {
 			keys, err = layered.SelfJoin(ctx, f, ws.b, ws.group, ws.opt.Workers, ws.mem)
 		}
 		if err != nil {
 			return err
 		}
+		f.DropKeys(ws.mem) // met: the walk back reads its bitset, if kept
 		if err := ws.mem.Take(int64(len(keys))*8, "the winnable positions"); err != nil {
 			return err
 		}
@@ -225,7 +227,7 @@ func (ws *winSearch) meetInTheMiddle(ctx context.Context) error {
 	progress := ws.opt.config().Progress
 	for pegs := stop + 1; pegs <= ws.p0; pegs++ {
 		if progress != nil {
-			progress("backward", pegs, 0, ws.fwd[pegs].Len())
+			progress("backward", pegs, 0, ws.fwd[pegs].Size())
 		}
 		keys, err := layered.ParentsOf(ctx, ws.fwd[pegs], w.keys[pegs-1], ws.gen, ws.opt.Workers, ws.mem, false)
 		if err != nil {
@@ -280,7 +282,7 @@ func (ws *winSearch) done() []*WinSet {
 		for pegs := ws.p0; pegs >= 1; pegs-- {
 			ls := LayerStats{Pegs: pegs, Winnable: int64(len(w.keys[pegs]))}
 			if l, ok := ws.fwd[pegs]; ok {
-				ls.Reachable = int64(l.Len())
+				ls.Reachable = int64(l.Size())
 			}
 			w.Winnable += ls.Winnable
 			w.Layers = append(w.Layers, ls)

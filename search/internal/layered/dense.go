@@ -75,14 +75,25 @@ func (e *Expander) expandDense(ctx context.Context, cur *Layer, d *key.Dense) (n
 	if !ok || err != nil {
 		return nil, Stats{}, ok, err
 	}
-	bitBytes := int64(len(sets)) * int64(len(sets[0])) * 8
-	defer e.Mem.Give(bitBytes)
+	setBytes := int64(len(sets[0])) * 8
+	bitBytes := int64(len(sets)) * setBytes
+	held := bitBytes
+	defer func() { e.Mem.Give(held) }()
 	if e.Spent != nil {
 		e.Spent(cur)
+	}
+	if e.KeepBits {
+		sets = mergeSets(sets, nil, e.Workers)
 	}
 	next, err = e.collectDense(ctx, sets, d, cur.Pegs-1)
 	if err != nil {
 		return nil, Stats{}, true, err
+	}
+	if e.KeepBits && setBytes < next.Bytes() {
+		// Kept where smaller than the keys, which can then go: a layer
+		// denser than a position in 64 numbers.
+		next.bits = sets[0]
+		held -= setBytes // the layer's now (see Layer.Bytes)
 	}
 	if e.Code != nil && e.Code(next.Len(), bitBytes) {
 		next.Store(e.Gen.Board.Holes(), e.Workers, e.Mem)
@@ -228,6 +239,25 @@ func setBits(set []uint64, ranks []uint64) {
 	}
 }
 
+// mergeSets ors the bitsets sets into the first, and with mask (if not
+// nil) ands it, words in parallel, and returns the first alone.
+func mergeSets(sets [][]uint64, mask []uint64, workers int) [][]uint64 {
+	set := sets[0]
+	pool.Chunks(len(set), workers, func(_, lo, hi int) {
+		for _, s := range sets[1:] {
+			for i := lo; i < hi; i++ {
+				set[i] |= s[i]
+			}
+		}
+		if mask != nil {
+			for i := lo; i < hi; i++ {
+				set[i] &= mask[i]
+			}
+		}
+	})
+	return sets[:1]
+}
+
 // collectDense returns the layer of pegs pegs whose numbers (by d) are set
 // in any of sets, as sorted mixed keys. The numbers are split into runs by
 // high part, one run a task: each counts its positions, then writes their
@@ -334,8 +364,10 @@ func (e *Expander) collectDense(ctx context.Context, sets [][]uint64, d *key.Den
 // batch of parents are tested in one loop, so that their cache misses
 // overlap. ok is false, and nothing is done, where the goal's positions
 // cannot be numbered so: the board or its symmetries do not allow it, or
-// the positions are of more than one class.
-func meetingDense(ctx context.Context, keys, goal []uint64, gen *movegen.Gen, cfg Config, mem *memory.Budget) (won []uint64, ok bool, err error) {
+// the positions are of more than one class. goalLayer, if not nil, is the
+// layer goal's keys are from: where it holds them as a bitset too (see
+// Expander.KeepBits), that bitset is the goal's.
+func meetingDense(ctx context.Context, keys, goal []uint64, goalLayer *Layer, gen *movegen.Gen, cfg Config, mem *memory.Budget) (won []uint64, ok bool, err error) {
 	b := gen.Board
 	g0 := key.Unmix(goal[0])
 	p0 := key.Unmix(keys[0])
@@ -356,40 +388,18 @@ func meetingDense(ctx context.Context, keys, goal []uint64, gen *movegen.Gen, cf
 	if d == nil {
 		return nil, false, nil
 	}
-	words := int((d.Size() + 63) / 64)
 	nw := pool.Size(cfg.Workers)
-	// Each worker sets the bits of its share of goal in a bitset of its
-	// own (one shared, each bit set by an atomic or, took 80 ns a key),
-	// and the bitsets are then merged into the first.
-	bytes := int64(nw) * int64(words) * 8
-	if mem.Take(bytes, "the positions where the searches meet") != nil {
-		return nil, false, nil // the set may fit, or say why not
-	}
-	defer mem.Give(bytes)
-	sets := make([][]uint64, nw)
-	for i := range sets {
-		sets[i] = memory.Make[uint64](words)
-	}
-	var other atomic.Bool // a position of another class
-	var fill errgroup.Group
-	for c := range nw {
-		fill.Go(func() error {
-			fillDense(sets[c], goal[c*len(goal)/nw:(c+1)*len(goal)/nw], d, class, g0.Pegs(), &other)
-			return nil
-		})
-	}
-	fill.Wait()
-	if other.Load() {
-		return nil, false, nil
-	}
-	set := sets[0]
-	pool.Chunks(words, nw, func(_, lo, hi int) {
-		for _, s := range sets[1:] {
-			for i := lo; i < hi; i++ {
-				set[i] |= s[i]
-			}
+	var set []uint64
+	if goalLayer != nil && goalLayer.bits != nil && goalLayer.numbered.Class() == class {
+		set = goalLayer.bits
+	} else {
+		var release func()
+		if set, release, ok = fillSet(goal, d, g0.Pegs(), nw, mem); !ok {
+			return nil, false, nil
 		}
-	})
+		defer release()
+	}
+	var other atomic.Bool // a position of keys of another class
 	n := len(keys)
 	keysClass := b.Class(p0)
 	chunks := max(1, min(n/4096, 1024))
@@ -455,6 +465,38 @@ func meetingDense(ctx context.Context, keys, goal []uint64, gen *movegen.Gen, cf
 	return slices.Concat(out...), true, nil
 }
 
+// fillSet returns the bitset of goal's positions numbered by d, all of
+// pegs pegs and d's class, charged to mem until release; ok is false, and
+// nothing held, where the budget refuses it or a position is not of d's
+// class. Each worker sets the bits of its share of goal in a bitset of its
+// own (one shared, each bit set by an atomic or, took 80 ns a key), and
+// the bitsets are then merged into the first.
+func fillSet(goal []uint64, d *key.Dense, pegs, nw int, mem *memory.Budget) (set []uint64, release func(), ok bool) {
+	words := int((d.Size() + 63) / 64)
+	bytes := int64(nw) * int64(words) * 8
+	if mem.Take(bytes, "the positions where the searches meet") != nil {
+		return nil, nil, false // the set may fit, or say why not
+	}
+	sets := make([][]uint64, nw)
+	for i := range sets {
+		sets[i] = memory.Make[uint64](words)
+	}
+	var other atomic.Bool // a position of another class
+	var fill errgroup.Group
+	for c := range nw {
+		fill.Go(func() error {
+			fillDense(sets[c], goal[c*len(goal)/nw:(c+1)*len(goal)/nw], d, d.Class(), pegs, &other)
+			return nil
+		})
+	}
+	fill.Wait()
+	if other.Load() {
+		mem.Give(bytes)
+		return nil, nil, false
+	}
+	return mergeSets(sets, nil, nw)[0], func() { mem.Give(bytes) }, true
+}
+
 // fillDense sets in own the bits of keys, numbered by d; it sets other
 // and stops at a position not of class class and pegs pegs.
 func fillDense(own []uint64, keys []uint64, d *key.Dense, class engine.Class, pegs int, other *atomic.Bool) {
@@ -504,12 +546,32 @@ func parentsDense(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen
 	if d == nil || d.Size()/64 > 16*uint64(n+len(next)) || int64(nw)*int64(d.Size()/8) > (mem.Limit()-mem.Used())/2 {
 		return nil, false, nil
 	}
+	release := func() {
+		if free {
+			mem.Give(l.Bytes())
+			l.Keys, l.Stored, l.M, l.bits = nil, nil, nil, nil
+		}
+	}
+	if l.bits != nil && l.numbered.Class() != d.Class() {
+		release()
+		return nil, true, nil // l's positions are of another class than next's parents
+	}
 	e := &Expander{Gen: gen, Workers: workers, Mem: mem, Undo: true}
 	sets, _, ok, err := e.markDense(ctx, &Layer{Pegs: l.Pegs + 1, Keys: next}, d)
 	if !ok || err != nil {
 		return nil, ok, err
 	}
 	defer mem.Give(int64(len(sets)) * int64(len(sets[0])) * 8)
+	if l.bits != nil {
+		// l's bitset and the parents' together.
+		found, err := e.collectDense(ctx, mergeSets(sets, l.bits, workers), d, l.Pegs)
+		if err != nil {
+			return nil, true, err
+		}
+		mem.Give(found.Bytes()) // the caller's to charge
+		release()
+		return found.Keys, true, nil
+	}
 	// l's positions, a chunk a task, each kept where a bitset has its bit.
 	chunks := pool.ChunkCount(n, workers)
 	out := make([][]uint64, chunks)
@@ -553,9 +615,6 @@ func parentsDense(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen
 	if l.Keys == nil || l.Unsorted {
 		key.Sort(keys, workers) // in the order of l's code or numbers
 	}
-	if free {
-		mem.Give(l.Bytes())
-		l.Keys, l.Stored, l.M = nil, nil, nil
-	}
+	release()
 	return keys, true, nil
 }

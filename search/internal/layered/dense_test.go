@@ -39,6 +39,62 @@ func englishLayers(t testing.TB, pegs int) (*movegen.Gen, map[int]*Layer) {
 	return gen, layers
 }
 
+// withBits returns a copy of l (sorted keys) that holds its positions as
+// a bitset too, as an Expander with KeepBits leaves a layer.
+func withBits(t testing.TB, gen *movegen.Gen, l *Layer) *Layer {
+	b := gen.Board
+	p0 := key.Unmix(l.Keys[0])
+	d := key.NewRanker(b).Layer(p0.Pegs(), b.Class(p0))
+	set, _, ok := fillSet(l.Keys, d, p0.Pegs(), 2, memory.New(1<<32))
+	if !ok {
+		t.Fatal("fillSet refused the layer")
+	}
+	return &Layer{Pegs: l.Pegs, Keys: slices.Clone(l.Keys), bits: set, numbered: d}
+}
+
+// TestKeepBits checks the bitset an Expander with KeepBits leaves with a
+// layer denser than a position in 64 numbers (the English 19-peg layer),
+// and none with a sparser one (22 pegs); and that a layer whose keys are
+// dropped keeps its size and makes the same keys again.
+func TestKeepBits(t *testing.T) {
+	gen, layers := englishLayers(t, 20)
+	for _, from := range []int{23, 20} {
+		t.Run(fmt.Sprintf("from=%d", from), func(t *testing.T) {
+			mem := memory.New(1 << 32)
+			e := &Expander{Gen: gen, Workers: 2, Mem: mem, KeepBits: true}
+			got, _, err := e.Next(context.Background(), layers[from])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if mem.Used() != got.Bytes() {
+				t.Errorf("the budget holds %d bytes, want the layer's %d", mem.Used(), got.Bytes())
+			}
+			if from == 23 {
+				if got.bits != nil {
+					t.Errorf("%d keys kept a bitset of %d words", got.Len(), len(got.bits))
+				}
+				return
+			}
+			if got.bits == nil {
+				t.Fatalf("%d keys kept no bitset", got.Len())
+			}
+			if want := withBits(t, gen, got).bits; !slices.Equal(got.bits, want) {
+				t.Error("the bitset kept is not the keys'")
+			}
+			keys, n := got.Keys, got.Len()
+			if !got.DropKeys(mem) || got.Keys != nil || got.Size() != n || mem.Used() != got.Bytes() || got.Bytes() != int64(len(got.bits))*8 {
+				t.Fatalf("DropKeys: keys %v, size %d of %d, budget %d for %d bytes", got.Keys != nil, got.Size(), n, mem.Used(), got.Bytes())
+			}
+			if err := got.keysFromBits(context.Background(), 2, mem); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(keys, got.Keys); diff != "" {
+				t.Errorf("keys made again from the bitset (-dropped +made):\n%s", diff)
+			}
+		})
+	}
+}
+
 // TestExpandDense checks that a layer expanded into bitsets is the layer
 // the tables find, with the same stats, on one worker and two: the
 // English centre game's layers of 24 to 21 pegs, and a layer of two
@@ -145,20 +201,27 @@ func TestMeetingDense(t *testing.T) {
 			}
 		}
 	}
+	goalLayer := withBits(t, gen, &Layer{Pegs: key.Unmix(goal[0]).Pegs(), Keys: goal})
 	for _, w := range []int{1, 2} {
-		t.Run(fmt.Sprintf("workers=%d", w), func(t *testing.T) {
-			mem := memory.New(1 << 32)
-			got, ok, err := meetingDense(context.Background(), keys, goal, gen, Config{Workers: w}, mem)
-			if err != nil || !ok {
-				t.Fatalf("meetingDense: ok %v, %v", ok, err)
-			}
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("winnable keys (-want +got):\n%s", diff)
-			}
-			if mem.Used() != 0 {
-				t.Errorf("the budget holds %d bytes after, want 0", mem.Used())
-			}
-		})
+		for _, bits := range []bool{false, true} {
+			t.Run(fmt.Sprintf("workers=%d/goal-bits=%v", w, bits), func(t *testing.T) {
+				mem := memory.New(1 << 32)
+				var gl *Layer
+				if bits {
+					gl = goalLayer
+				}
+				got, ok, err := meetingDense(context.Background(), keys, goal, gl, gen, Config{Workers: w}, mem)
+				if err != nil || !ok {
+					t.Fatalf("meetingDense: ok %v, %v", ok, err)
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("winnable keys (-want +got):\n%s", diff)
+				}
+				if mem.Used() != 0 {
+					t.Errorf("the budget holds %d bytes after, want 0", mem.Used())
+				}
+			})
+		}
 	}
 }
 
@@ -205,7 +268,7 @@ func TestParentsDense(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, order := range []string{"sorted", "stored", "unsorted"} {
+	for _, order := range []string{"sorted", "stored", "unsorted", "bits", "bits-only"} {
 		for _, w := range []int{1, 2} {
 			t.Run(fmt.Sprintf("order=%s/workers=%d", order, w), func(t *testing.T) {
 				cur := &Layer{Pegs: l.Pegs, Keys: slices.Clone(l.Keys)}
@@ -221,6 +284,14 @@ func TestParentsDense(t *testing.T) {
 						cur.Keys[i], cur.Keys[j] = cur.Keys[j], cur.Keys[i]
 					})
 					cur.Unsorted = true
+				case "bits", "bits-only":
+					cur = withBits(t, gen, cur)
+					if err := mem.Take(int64(len(cur.bits))*8, "the bitset"); err != nil {
+						t.Fatal(err)
+					}
+					if order == "bits-only" && !cur.DropKeys(mem) {
+						t.Fatal("DropKeys: kept the keys")
+					}
 				}
 				got, ok, err := parentsDense(context.Background(), cur, next, gen, w, mem, false)
 				if err != nil || !ok {
@@ -258,6 +329,20 @@ func TestParentsOfUnsorted(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("parents (-sorted layer +unsorted):\n%s", diff)
+	}
+	// A layer held as its bitset alone has its keys made again.
+	mem := memory.New(1 << 30)
+	only := withBits(t, gen, l)
+	if err := mem.Take(only.Bytes(), "the layer"); err != nil {
+		t.Fatal(err)
+	}
+	only.DropKeys(mem)
+	got, err = ParentsOf(context.Background(), only, next, gen, 2, mem, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("parents (-sorted layer +bitset alone):\n%s", diff)
 	}
 }
 

@@ -22,12 +22,20 @@
 // densely in two table reads, and each worker sets the bit of each child's
 // number in a bitset of its own, a batch of children at a time so that
 // their cache misses overlap. The next layer is the set bits read in
-// order, made mixed keys and sorted. On the English board the widest
-// layer's bitset is 9 MB a worker, and the winnable set's peak fell from
-// 161 to 100 MiB (BenchmarkExplore, search=winnable, peak-MiB). It needs every parent in one class and symmetries that
-// keep it (key.ClassKept): a layer found to mix classes goes back to the
-// tables. MeetingKeys looks children up in such a bitset of the goal's
-// side likewise.
+// order, made mixed keys, and sorted unless the caller takes them in the
+// order of their numbers (Expander.Unsorted, Layer.Sort). On the English
+// board the widest layer's bitset is 9 MB a worker. It needs every parent
+// in one class and symmetries that keep it (key.ClassKept): a layer found
+// to mix classes goes back to the tables. MeetingKeys looks children up in
+// such a bitset of the goal's side likewise, and ParentsOf marks parents
+// in one and keeps the layer's positions whose bits are set.
+//
+// With Expander.KeepBits a layer denser than a position in 64 numbers
+// keeps its bitset, smaller than its keys, which go once the layer is
+// expanded (Layer.DropKeys): the walk back then ands the parents' bitset
+// with it, and a self-meeting (SelfMeetingKeys) takes it as the goal's.
+// Measure them with BenchmarkExplore (search=winnable, peak-MiB) and
+// BenchmarkNextLayer.
 //
 // # Stored layers
 //

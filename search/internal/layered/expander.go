@@ -65,6 +65,14 @@ type Expander struct {
 	// sort is saved: the English winnable set ran in 0.75 s for 0.90 s
 	// (see BenchmarkExplore).
 	Unsorted bool
+	// KeepBits keeps a layer found in a bitset as that bitset too where it
+	// is the smaller, the workers' merged, charged to Mem with the layer
+	// (see Layer.Bytes):
+	// where a layer is not expanded again, its keys can then go (see
+	// Layer.DropKeys), ParentsOf ands its bitset with the parents' rather
+	// than looking each of its positions up, and SelfMeetingKeys takes it
+	// as the goal's bitset.
+	KeepBits bool
 	// Tuning moves thresholds for tests; the zero value is the default.
 	Tuning Tuning
 	// Progress, if set, is called with the number of parents done so far.

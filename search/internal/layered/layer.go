@@ -1,6 +1,7 @@
 package layered
 
 import (
+	"context"
 	"errors"
 	"slices"
 
@@ -28,6 +29,41 @@ type Layer struct {
 	// numbered, if set, is the numbering of every position of the layer
 	// (it was found in its bitset): their class is known, unchecked.
 	numbered *key.Dense
+	// bits, if set, holds the positions as the bitset of their numbers
+	// (see Expander.KeepBits); n counts them once the keys are let go
+	// (see DropKeys).
+	bits []uint64
+	n    int
+}
+
+// DropKeys lets l's keys go, their bytes given back to mem, where l holds
+// its positions as a bitset too (see Expander.KeepBits), and reports
+// whether it did: a layer so held still tells its Size, and ParentsOf
+// reads its bitset instead (the bitset of an English layer of 17 pegs is
+// 9 MB, its keys 21 MB).
+func (l *Layer) DropKeys(mem *memory.Budget) bool {
+	if l.bits == nil || l.Keys == nil || l.M != nil {
+		return false
+	}
+	l.n = len(l.Keys)
+	mem.Give(int64(len(l.Keys)) * 8)
+	l.Keys, l.Unsorted = nil, false
+	return true
+}
+
+// keysFromBits makes the keys of a layer that DropKeys let go again, from
+// its bitset, sorted, charged to mem.
+func (l *Layer) keysFromBits(ctx context.Context, workers int, mem *memory.Budget) error {
+	if l.Keys != nil || l.bits == nil {
+		return nil
+	}
+	e := &Expander{Workers: workers, Mem: mem}
+	found, err := e.collectDense(ctx, [][]uint64{l.bits}, l.numbered, l.Pegs)
+	if err != nil {
+		return err
+	}
+	l.Keys = found.Keys
+	return nil
 }
 
 // Sort sorts l's keys if they are Unsorted.
@@ -42,14 +78,17 @@ func (l *Layer) Len() int { return len(l.Keys) }
 
 // Size returns l's positions, held as keys or coded.
 func (l *Layer) Size() int {
-	if l.Keys == nil && l.Stored != nil {
+	switch {
+	case l.Keys == nil && l.Stored != nil:
 		return l.Stored.N
+	case l.Keys == nil && l.bits != nil:
+		return l.n
 	}
 	return len(l.Keys)
 }
 
 func (l *Layer) Bytes() int64 {
-	n := int64(len(l.Keys))*8 + int64(len(l.M))*16
+	n := int64(len(l.Keys))*8 + int64(len(l.M))*16 + int64(len(l.bits))*8
 	if l.Stored != nil {
 		n += l.Stored.Bytes()
 	}

@@ -43,11 +43,29 @@ func SelfJoin(ctx context.Context, l *Layer, b *engine.Board, group *engine.Grou
 // holes, so comp(p) has the complemented images of p, and the child of p
 // by a jump has the complement comp(p) with that jump's holes flipped.
 func MeetingKeys(ctx context.Context, keys, goal []uint64, gen *movegen.Gen, cfg Config, mem *memory.Budget) ([]uint64, error) {
+	return meetingKeys(ctx, keys, goal, nil, gen, cfg, mem)
+}
+
+// SelfMeetingKeys is MeetingKeys with l's keys as both keys and goal (a
+// middle layer of a board of an odd number of holes, whose children's
+// complements have as many pegs), sorted; l's bitset, where it keeps one
+// (see Expander.KeepBits), is the goal's.
+func SelfMeetingKeys(ctx context.Context, l *Layer, gen *movegen.Gen, cfg Config, mem *memory.Budget) ([]uint64, error) {
+	keys, err := meetingKeys(ctx, l.Keys, l.Keys, l, gen, cfg, mem)
+	if err == nil && l.Unsorted {
+		key.Sort(keys, cfg.Workers) // in l's order
+	}
+	return keys, err
+}
+
+// meetingKeys is MeetingKeys; goalLayer, if not nil, is the layer goal is
+// from (see meetingDense).
+func meetingKeys(ctx context.Context, keys, goal []uint64, goalLayer *Layer, gen *movegen.Gen, cfg Config, mem *memory.Budget) ([]uint64, error) {
 	n := len(keys)
 	if n == 0 || len(goal) == 0 {
 		return nil, nil
 	}
-	if won, ok, err := meetingDense(ctx, keys, goal, gen, cfg, mem); ok {
+	if won, ok, err := meetingDense(ctx, keys, goal, goalLayer, gen, cfg, mem); ok {
 		return won, err
 	}
 	set, release, err := NewSetIn(goal, cfg.Workers, mem, "the positions where the searches meet")

@@ -97,7 +97,7 @@ func WalkBack(ctx context.Context, goal engine.Goal, gen *movegen.Gen, fwd map[i
 		l.Drop(mem)
 		if free {
 			mem.Give(l.Bytes())
-			l.Keys, l.Stored, l.M = nil, nil, nil
+			l.Keys, l.Stored, l.M, l.bits = nil, nil, nil, nil
 		}
 		if pegs <= top && n-pegs > top && n-pegs <= p0 {
 			if err := mem.Take(int64(len(keys))*8, "the winnable positions to mirror"); err != nil {
@@ -142,7 +142,11 @@ func ParentsOf(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen, w
 		doing(err, fmt.Sprintf("finding the winnable positions of %d pegs", l.Pegs))
 		return keys, err
 	}
-	l.Sort(workers) // the tables are seeded from sorted keys
+	// The tables are seeded from sorted keys.
+	if err := l.keysFromBits(ctx, workers, mem); err != nil {
+		return nil, err
+	}
+	l.Sort(workers)
 	e := &Expander{Gen: gen, Workers: workers, Mem: mem, Within: l.Keys, Undo: true}
 	if l.Keys == nil {
 		// A stored layer seeds the tables from its code (1.7 GB less on
@@ -154,7 +158,7 @@ func ParentsOf(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen, w
 		// its code is 0.4 GB at the walk back's widest layer).
 		e.Seeded = func() {
 			mem.Give(l.Bytes())
-			l.Keys, l.Stored, l.M = nil, nil, nil
+			l.Keys, l.Stored, l.M, l.bits = nil, nil, nil, nil
 			e.Within, e.WithinCode = nil, nil
 		}
 	}
