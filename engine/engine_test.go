@@ -557,6 +557,33 @@ func BenchmarkCanonical(b *testing.B) {
 	}
 }
 
+// BenchmarkImages measures the images of a position under its board's
+// symmetries, which every position a search expands needs.
+func BenchmarkImages(b *testing.B) {
+	for _, name := range []string{"english", "french", "triangle"} {
+		bd := must(Lookup(name))
+		rng := rand.New(rand.NewPCG(7, 8))
+		ps := make([]Position, 1024)
+		for i := range ps {
+			ps[i] = Position(rng.Uint64()) & bd.Full()
+		}
+		g := bd.Symmetry()
+		imgs := make([]Position, g.Len())
+		b.Run("board="+name, func(b *testing.B) {
+			var sink Position
+			for b.Loop() {
+				for _, p := range ps {
+					sink ^= g.Images(p, imgs)[1]
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ps)), "ns/position")
+			if sink == 1 {
+				b.Log(sink)
+			}
+		})
+	}
+}
+
 // TestRandomGame checks that a random game replays from its start and ends
 // where no jump is left, and that the same seed plays the same game.
 func TestRandomGame(t *testing.T) {
