@@ -76,6 +76,7 @@ func BenchmarkExplore(b *testing.B) {
 		{"triangle", "1", "any", "full", Options{}},
 		{"triangle:6", "1", "any", "full", Options{}},
 		{"english", "d4", "center", "winnable", Options{}},
+		{"english", "d4", "center", "reachable", Options{ReachableOnly: true}},
 		{"english", "d4", "center", "full", Options{}},
 		{"english", "d4", "center", "full/store=memory", Options{}},
 		{"english", "d4", "center", "full/store=disk", Options{Memory: 256 << 20, Spill: Spill{Dir: "spill"}}},
