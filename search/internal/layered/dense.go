@@ -32,18 +32,17 @@ func (e *Expander) denseFor(cur *Layer) *key.Dense {
 		return nil
 	}
 	b := e.Gen.Board
-	if e.ranker == nil {
-		if e.ranker = key.NewRanker(b); e.ranker == nil {
-			e.noDense = true
-			return nil
-		}
+	ranker := e.Gen.Ranker()
+	if ranker == nil {
+		e.noDense = true
+		return nil
 	}
 	p0 := firstOf(cur)
 	if !key.ClassKept(b, e.Gen.Group, p0) {
 		e.noDense = true
 		return nil
 	}
-	d := e.ranker.Layer(cur.Pegs-1, b.Class(p0))
+	d := ranker.Layer(cur.Pegs-1, b.Class(p0))
 	if d == nil {
 		return nil
 	}
@@ -380,7 +379,7 @@ func meetingDense(ctx context.Context, keys, goal []uint64, goalLayer *Layer, ge
 	if b.Class(b.Complement(p0)) != class {
 		return nil, false, nil
 	}
-	r := key.NewRanker(b)
+	r := gen.Ranker()
 	if r == nil {
 		return nil, false, nil
 	}
@@ -537,7 +536,7 @@ func parentsDense(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen
 	if q0.Pegs()+1 != l.Pegs || !key.ClassKept(b, gen.Group, q0) {
 		return nil, false, nil
 	}
-	r := key.NewRanker(b)
+	r := gen.Ranker()
 	if r == nil {
 		return nil, false, nil
 	}

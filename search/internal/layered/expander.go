@@ -84,10 +84,9 @@ type Expander struct {
 	// perParent is the children a parent had in the last round of 1024
 	// parents or more (see jumpsPerParent); zero before one.
 	perParent float64
-	// ranker numbers positions for the layers expanded into bitsets (see
-	// expandDense), made for the first; noDense turns them off: the board
-	// or the symmetries do not allow them, or a layer was of two classes.
-	ranker  *key.Ranker
+	// noDense turns off the layers expanded into bitsets (see
+	// expandDense): the board or the symmetries do not allow them, or a
+	// layer was of two classes.
 	noDense bool
 }
 

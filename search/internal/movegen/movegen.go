@@ -5,8 +5,10 @@ package movegen
 
 import (
 	"math/bits"
+	"sync"
 
 	"pegs/engine"
+	"pegs/search/internal/key"
 )
 
 // Gen finds legal jumps with a few word operations: jumps whose over and
@@ -35,6 +37,18 @@ type Gen struct {
 	// identity) for groups of at most eight, so Parent.Child finds a child's
 	// canonical form in registers.
 	images8 [][8]engine.Position
+	// ranker numbers the board's positions for dense layers, made once
+	// for the searches that share the generator (key.NewRanker takes a
+	// millisecond, and a walk back asked for one a layer).
+	rankerOnce sync.Once
+	ranker     *key.Ranker
+}
+
+// Ranker returns the key.Ranker of the generator's board, nil where the
+// board is too large for one, made at the first call.
+func (m *Gen) Ranker() *key.Ranker {
+	m.rankerOnce.Do(func() { m.ranker = key.NewRanker(m.Board) })
+	return m.ranker
 }
 
 // ShiftGroup is the jumps whose over and to holes lie at the same bit
