@@ -22,8 +22,8 @@ type Group struct {
 	// trio, for a group of eight that pairs by half turns, holds the images
 	// of the three symmetries half lists past the identity side by side:
 	// trio[k][v][i] is the image under half[1+i] of byte k equal to v, so
-	// that Images reads one row a byte (BenchmarkImages, English board:
-	// 14 ns a position, 28 with a table a symmetry).
+	// that Images reads one row a byte (BenchmarkSymmetry, op=images,
+	// English board: 14 ns a position, 28 with a table a symmetry).
 	trio [][256][3]Position
 }
 
@@ -121,10 +121,24 @@ func (g *Group) Apply(s int, p Position) Position {
 	return img
 }
 
+// trioImages returns the images of p under the three symmetries of half
+// past the identity (see Group.trio).
+func (g *Group) trioImages(p Position) (a, b, c Position) {
+	for k := range g.trio {
+		e := &g.trio[k][byte(p>>(8*uint(k)))]
+		a, b, c = a|e[0], b|e[1], c|e[2]
+	}
+	return a, b, c
+}
+
 // Canonical returns the least image of p under the group: two positions are
 // symmetric images of each other exactly when their canonical forms are
 // equal.
 func (g *Group) Canonical(p Position) Position {
+	if g.trio != nil {
+		a, b, c := g.trioImages(p)
+		return min(p, g.turn(p), a, g.turn(a), b, g.turn(b), c, g.turn(c))
+	}
 	best := p
 	if g.half != nil {
 		for _, s := range g.half {
@@ -147,11 +161,7 @@ func (g *Group) Canonical(p Position) Position {
 func (g *Group) Images(p Position, dst []Position) []Position {
 	dst = dst[:len(g.perms)]
 	if g.trio != nil {
-		var a, b, c Position
-		for k := range g.trio {
-			e := &g.trio[k][byte(p>>(8*uint(k)))]
-			a, b, c = a|e[0], b|e[1], c|e[2]
-		}
+		a, b, c := g.trioImages(p)
 		h, t := g.half[:4], g.turned[:8]
 		dst[0], dst[t[0]] = p, g.turn(p)
 		dst[h[1]], dst[t[h[1]]] = a, g.turn(a)
