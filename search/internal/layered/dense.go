@@ -131,28 +131,17 @@ func (e *Expander) markDense(ctx context.Context, cur *Layer, d *key.Dense) (set
 	var mixed atomic.Bool
 	var done, children atomic.Int64
 	chunk := max(256, min(1<<12, n/(8*nw)+1))
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(nw)
-	for lo := 0; lo < n; lo += chunk {
-		hi := min(n, lo+chunk)
-		g.Go(func() error {
-			if err := gctx.Err(); err != nil {
-				return err
-			}
-			i := <-idle
-			defer func() { idle <- i }()
-			c, ok := e.denseChunk(e.states[i], cur, sets[i], d, lo, hi)
-			if !ok {
-				mixed.Store(true)
-			}
-			children.Add(c)
-			if e.Progress != nil {
-				e.Progress(int(done.Add(int64(hi-lo))), n)
-			}
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
+	err = pool.Each(ctx, idle, 0, n, chunk, func(i, lo, hi int) {
+		c, ok := e.denseChunk(e.states[i], cur, sets[i], d, lo, hi)
+		if !ok {
+			mixed.Store(true)
+		}
+		children.Add(c)
+		if e.Progress != nil {
+			e.Progress(int(done.Add(int64(hi-lo))), n)
+		}
+	})
+	if err != nil {
 		e.Mem.Give(bitBytes)
 		return nil, Stats{}, true, err
 	}

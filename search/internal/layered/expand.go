@@ -219,25 +219,13 @@ func (x *expansion[R]) prepareWorkers() (chan *workerState, int) {
 // round expands parents lo..hi in chunks of chunk on the workers, then
 // puts their children in the tables.
 func (x *expansion[R]) round(ctx context.Context, idle chan *workerState, lo, hi, chunk int) error {
-	nw := x.e.nworkers()
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(nw)
-	for clo := lo; clo < hi; clo += chunk {
-		chi := min(hi, clo+chunk)
-		g.Go(func() error {
-			if err := gctx.Err(); err != nil {
-				return err
-			}
-			w := <-idle
-			defer func() { idle <- w }()
-			x.expandChunk(w, clo, chi)
-			if x.e.Progress != nil {
-				x.e.Progress(int(x.done.Add(int64(chi-clo))), x.n)
-			}
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
+	err := pool.Each(ctx, idle, lo, hi, chunk, func(w *workerState, clo, chi int) {
+		x.expandChunk(w, clo, chi)
+		if x.e.Progress != nil {
+			x.e.Progress(int(x.done.Add(int64(chi-clo))), x.n)
+		}
+	})
+	if err != nil {
 		return err
 	}
 	// Account for the lists as they stand at their largest.

@@ -60,9 +60,9 @@ type Expander struct {
 	// order of its numbers, marked Unsorted, rather than be sorted by key:
 	// for a caller that only scans the layers it is given, or passes them
 	// to functions of this package that sort what they must (ParentsOf,
-	// MeetingKeys, SelfJoin). Expanded in the order of their numbers, the
+	// SelfMeetingKeys, KeepFound, Layer.Store). Expanded in the order of their numbers, the
 	// next layer's children come in runs that share cache lines, and the
-	// sort is saved: the English winnable set ran in 0.75 s for 0.90 s
+	// sort is saved: the English winnable set ran in 725 ms for 841 ms
 	// (see BenchmarkExplore).
 	Unsorted bool
 	// KeepBits keeps a layer found in a bitset as that bitset too where it
