@@ -96,8 +96,10 @@ type Board struct {
 	// drawing: each hole's text row and column in Picture output.
 	drawRow, drawCol []int
 	drawW, drawH     int
-	classes          []Position // colour-class masks, see Class
-	nclass           int
+	// parity holds, for each 3-colouring, the holes of two of its colours
+	// and of the other two (see Class).
+	parity [8]Position
+	nclass int
 }
 
 // Errors reported when a board cannot be built.

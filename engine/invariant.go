@@ -35,20 +35,27 @@ func (b *Board) colour() {
 				col := ((a*p.r+c*p.c)%3 + 3) % 3
 				m[col] |= 1 << uint(h)
 			}
-			b.classes = append(b.classes, m[:]...)
+			b.parity[2*b.nclass] = m[0] | m[1]
+			b.parity[2*b.nclass+1] = m[1] | m[2]
 			b.nclass++
 		}
 	}
 }
 
-// Class returns the position class of p.
+// Class returns the position class of p: for each 3-colouring, the
+// parities of its pegs on two of the colours together and on the other
+// two, a popcount each (see Board.parity).
 func (b *Board) Class(p Position) Class {
+	m := &b.parity
+	if b.nclass == 2 { // every board of orthogonal jumps
+		return Class(bits.OnesCount64(uint64(p&m[0]))&1 |
+			bits.OnesCount64(uint64(p&m[1]))&1<<1 |
+			bits.OnesCount64(uint64(p&m[2]))&1<<2 |
+			bits.OnesCount64(uint64(p&m[3]))&1<<3)
+	}
 	var c Class
-	for k := 0; k < b.nclass; k++ {
-		n0 := bits.OnesCount64(uint64(p & b.classes[3*k]))
-		n1 := bits.OnesCount64(uint64(p & b.classes[3*k+1]))
-		n2 := bits.OnesCount64(uint64(p & b.classes[3*k+2]))
-		c |= Class((n0+n1)&1|(n1+n2)&1<<1) << (2 * uint(k))
+	for j := range 2 * b.nclass {
+		c |= Class(bits.OnesCount64(uint64(p&m[j]))&1) << uint(j)
 	}
 	return c
 }
