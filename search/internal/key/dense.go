@@ -32,8 +32,10 @@ type Ranker struct {
 }
 
 // MaxDenseHoles is the most holes a Ranker takes: its tables, read for
-// every child, are then 256 KiB each or less, and stay in a core's cache.
-const MaxDenseHoles = 34
+// every child, are then 4 MiB each or less (256 KiB on the English
+// board, within a core's cache; the French board's 37 holes, 4 MiB in
+// the shared one).
+const MaxDenseHoles = 37
 
 // NewRanker returns the ranker of board b's positions, or nil where b has
 // more than MaxDenseHoles holes or too few classes for a low part's place

@@ -45,34 +45,43 @@ func TestDense(t *testing.T) {
 			}
 		}
 	})
-	t.Run("board=english", func(t *testing.T) {
-		b, err := engine.Lookup("english")
-		if err != nil {
-			t.Fatal(err)
+	for _, name := range []string{"english", "french"} {
+		t.Run("board="+name, func(t *testing.T) { randomRanks(t, name) })
+	}
+}
+
+// randomRanks checks a board's numbers on positions drawn at random,
+// against Size counted as binomials split by class.
+func randomRanks(t *testing.T, name string) {
+	b, err := engine.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRanker(b)
+	if r == nil {
+		t.Fatalf("NewRanker(%s) = nil", name)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, pegs := range []int{1, 5, 16, 17, 30} {
+		var total uint64
+		for c := range b.Classes() {
+			total += r.Layer(pegs, engine.Class(c)).Size()
 		}
-		r := NewRanker(b)
-		rng := rand.New(rand.NewPCG(3, 4))
-		for _, pegs := range []int{1, 5, 16, 17, 30} {
-			var total uint64
-			for c := range b.Classes() {
-				total += r.Layer(pegs, engine.Class(c)).Size()
+		if want := Ranks(b.Holes(), pegs); total != want {
+			t.Errorf("pegs=%d: the classes' sizes sum to %d, want C(%d,%d) = %d", pegs, total, b.Holes(), pegs, want)
+		}
+		for range 2000 {
+			p := Unrank(rng.Uint64N(Ranks(b.Holes(), pegs)), pegs)
+			d := r.Layer(pegs, b.Class(p))
+			i := d.Rank(p)
+			if i >= d.Size() {
+				t.Fatalf("pegs=%d: %s numbered %d of %d", pegs, b.Line(p), i, d.Size())
 			}
-			if want := Ranks(b.Holes(), pegs); total != want {
-				t.Errorf("pegs=%d: the classes' sizes sum to %d, want C(33,%d) = %d", pegs, total, pegs, want)
-			}
-			for range 2000 {
-				p := Unrank(rng.Uint64N(Ranks(b.Holes(), pegs)), pegs)
-				d := r.Layer(pegs, b.Class(p))
-				i := d.Rank(p)
-				if i >= d.Size() {
-					t.Fatalf("pegs=%d: %s numbered %d of %d", pegs, b.Line(p), i, d.Size())
-				}
-				if got := d.Unrank(i); got != p {
-					t.Fatalf("pegs=%d: Unrank(Rank(%s)) = %s", pegs, b.Line(p), b.Line(got))
-				}
+			if got := d.Unrank(i); got != p {
+				t.Fatalf("pegs=%d: Unrank(Rank(%s)) = %s", pegs, b.Line(p), b.Line(got))
 			}
 		}
-	})
+	}
 }
 
 // TestClassKept checks ClassKept against every position's images on the
