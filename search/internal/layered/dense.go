@@ -20,12 +20,13 @@ import (
 const minDenseParents = 1 << 12
 
 // denseFor returns the numbering of the layer that cur's children form,
-// where they can go into a bitset (see expandDense): bare keys, no tables
-// to seed, a board that a key.Ranker takes, symmetries
-// that keep the class of cur's first position, a bitset no larger than
+// where they can go into bitsets (see expandDense): bare keys, no tables
+// to seed, a board that a key.Ranker takes, bitsets no larger than
 // sixteen words a parent for each worker and within what the budget has
-// left. Otherwise nil.
-func (e *Expander) denseFor(cur *Layer) *key.Dense {
+// left. Otherwise nil. The children are numbered in the class of cur's
+// first position where the symmetries keep it, else in each class of its
+// images (the French board's off-centre games in four).
+func (e *Expander) denseFor(cur *Layer) *numbering {
 	n := cur.Size()
 	if e.noDense || e.Counts || e.Pack != nil || e.Within != nil || e.WithinCode != nil ||
 		e.Undo || n < minDenseParents || cur.Pegs < 2 {
@@ -38,19 +39,62 @@ func (e *Expander) denseFor(cur *Layer) *key.Dense {
 		return nil
 	}
 	p0 := firstOf(cur)
+	classes := []engine.Class{b.Class(p0)}
 	if !key.ClassKept(b, e.Gen.Group, p0) {
-		e.noDense = true
+		g := e.Gen.Group
+		for s := 1; s < g.Len(); s++ {
+			if c := b.Class(g.Apply(s, p0)); !slices.Contains(classes, c) {
+				classes = append(classes, c)
+			}
+		}
+	}
+	if len(classes) > 1<<slotBits {
 		return nil
 	}
-	d := ranker.Layer(cur.Pegs-1, b.Class(p0))
-	if d == nil {
-		return nil
+	num := &numbering{slot: make([]int8, b.Classes())}
+	for c := range num.slot {
+		num.slot[c] = -1
 	}
-	words := int64(d.Size()+63) / 64
+	var words int64
+	for i, c := range classes {
+		d := ranker.Layer(cur.Pegs-1, c)
+		if d == nil {
+			return nil
+		}
+		num.ds = append(num.ds, d)
+		num.slot[c] = int8(i)
+		words += int64(d.Size()+63) / 64
+	}
 	if words > 16*int64(n) || int64(e.nworkers())*words*8 > (e.Mem.Limit()-e.Mem.Used())/2 {
 		return nil
 	}
-	return d
+	return num
+}
+
+// numbering numbers the positions of one peg count in one class or a
+// few, a key.Dense and a bitset each.
+type numbering struct {
+	ds   []*key.Dense // by slot
+	slot []int8       // by class: its slot in ds, or -1
+}
+
+// single returns the numbering of d's positions alone.
+func single(d *key.Dense) *numbering {
+	num := &numbering{ds: []*key.Dense{d}, slot: make([]int8, d.Board().Classes())}
+	for c := range num.slot {
+		num.slot[c] = -1
+	}
+	num.slot[d.Class()] = 0
+	return num
+}
+
+// words returns the words of each class's bitset, together.
+func (num *numbering) words() int64 {
+	var w int64
+	for _, d := range num.ds {
+		w += int64(d.Size()+63) / 64
+	}
+	return w
 }
 
 // firstOf returns the first position of cur (not empty).
@@ -61,37 +105,36 @@ func firstOf(cur *Layer) engine.Position {
 	return cur.Stored.Positions(nil, 0, 1)[0]
 }
 
-// expandDense expands cur into the layer of numbering d as a bitset: each
-// worker sets the bit of the number of each child it finds in a bitset of
-// its own, with no list, table or lock between finding a child and marking
-// it (markDense); the next layer is the set bits of the bitsets together,
-// read in order, each made a mixed key, then sorted. A layer whose
-// positions turn out to be of more than one class (ClassKept judged by its
-// first) is left, and ok is false: the caller expands it with tables, as
-// it will every layer after.
-func (e *Expander) expandDense(ctx context.Context, cur *Layer, d *key.Dense) (next *Layer, st Stats, ok bool, err error) {
-	sets, st, ok, err := e.markDense(ctx, cur, d)
+// expandDense expands cur into the layer of numbering num as bitsets:
+// each worker sets the bit of the number of each child it finds in a
+// bitset of its own for the child's class, with no list, table or lock
+// between finding a child and marking it (markDense); the next layer is
+// the set bits of the bitsets together, read in order, each made a mixed
+// key, then sorted. A layer with a child of a class num does not number
+// (its classes judged by its first position) is left, and ok is false:
+// the caller expands it with tables, as it will every layer after.
+func (e *Expander) expandDense(ctx context.Context, cur *Layer, num *numbering) (next *Layer, st Stats, ok bool, err error) {
+	sets, bitBytes, st, ok, err := e.markDense(ctx, cur, num)
 	if !ok || err != nil {
 		return nil, Stats{}, ok, err
 	}
-	setBytes := int64(len(sets[0])) * 8
-	bitBytes := int64(len(sets)) * setBytes
 	held := bitBytes
 	defer func() { e.Mem.Give(held) }()
 	if e.Spent != nil {
 		e.Spent(cur)
 	}
-	if e.KeepBits {
-		sets = mergeSets(sets, nil, e.Workers)
+	keep := e.KeepBits && len(num.ds) == 1
+	if keep {
+		sets[0] = mergeSets(sets[0], nil, e.Workers)
 	}
-	next, err = e.collectDense(ctx, sets, d, cur.Pegs-1)
+	next, err = e.collectDense(ctx, num.ds, sets, cur.Pegs-1)
 	if err != nil {
 		return nil, Stats{}, true, err
 	}
-	if e.KeepBits && setBytes < next.Bytes() {
+	if setBytes := int64(len(sets[0][0])) * 8; keep && setBytes < next.Bytes() {
 		// Kept where smaller than the keys, which can then go: a layer
 		// denser than a position in 64 numbers.
-		next.bits = sets[0]
+		next.bits = sets[0][0]
 		held -= setBytes // the layer's now (see Layer.Bytes)
 	}
 	if e.Code != nil && e.Code(next.Len(), bitBytes) {
@@ -104,15 +147,19 @@ func (e *Expander) expandDense(ctx context.Context, cur *Layer, d *key.Dense) (n
 }
 
 // markDense sets the bits of cur's children (their parents, with Undo)
-// numbered by d, in a bitset a worker, charged to the budget for the
-// caller to give back; ok is false, with nothing held, where a position of
-// cur is not of d's class.
-func (e *Expander) markDense(ctx context.Context, cur *Layer, d *key.Dense) (sets [][]uint64, st Stats, ok bool, err error) {
+// numbered by num, in a bitset a class and worker (sets[slot][worker]),
+// or where those would be too large for the caches in one bitset a class
+// (see scatter); it returns them with the bytes charged to the budget for
+// the caller to give back. ok is false, with nothing held, where a child
+// is of a class num does not number.
+func (e *Expander) markDense(ctx context.Context, cur *Layer, num *numbering) (sets [][][]uint64, held int64, st Stats, ok bool, err error) {
 	nw := e.nworkers()
-	words := int((d.Size() + 63) / 64)
-	bitBytes := int64(nw) * int64(words) * 8
+	if sc := e.scatterFor(num, nw); sc != nil {
+		return e.markScattered(ctx, cur, sc)
+	}
+	bitBytes := int64(nw) * num.words() * 8
 	if err := e.Mem.Take(bitBytes, "the next layer's positions"); err != nil {
-		return nil, Stats{}, true, err
+		return nil, 0, Stats{}, true, err
 	}
 	if len(e.states) != nw {
 		e.states = make([]*workerState, nw)
@@ -120,10 +167,19 @@ func (e *Expander) markDense(ctx context.Context, cur *Layer, d *key.Dense) (set
 			e.states[i] = newWorkerState(e.Gen)
 		}
 	}
-	sets = make([][]uint64, nw)
+	sets = make([][][]uint64, len(num.ds))
+	for s, d := range num.ds {
+		sets[s] = make([][]uint64, nw)
+		for i := range nw {
+			sets[s][i] = memory.Make[uint64](int((d.Size() + 63) / 64))
+		}
+	}
+	mine := make([][][]uint64, nw) // by worker, its bitsets by slot
 	idle := make(chan int, nw)
 	for i := range nw {
-		sets[i] = memory.Make[uint64](words)
+		for s := range sets {
+			mine[i] = append(mine[i], sets[s][i])
+		}
 		e.states[i].stats = Stats{}
 		idle <- i
 	}
@@ -132,7 +188,13 @@ func (e *Expander) markDense(ctx context.Context, cur *Layer, d *key.Dense) (set
 	var done, children atomic.Int64
 	chunk := max(256, min(1<<12, n/(8*nw)+1))
 	err = pool.Each(ctx, idle, 0, n, chunk, func(i, lo, hi int) {
-		c, ok := e.denseChunk(e.states[i], cur, sets[i], d, lo, hi)
+		var c int64
+		var ok bool
+		if len(num.ds) == 1 {
+			c, ok = e.denseChunk(e.states[i], cur, mine[i][0], num.ds[0], lo, hi)
+		} else {
+			c, ok = e.denseChunkClasses(e.states[i], cur, mine[i], num, lo, hi)
+		}
 		if !ok {
 			mixed.Store(true)
 		}
@@ -143,12 +205,12 @@ func (e *Expander) markDense(ctx context.Context, cur *Layer, d *key.Dense) (set
 	})
 	if err != nil {
 		e.Mem.Give(bitBytes)
-		return nil, Stats{}, true, err
+		return nil, 0, Stats{}, true, err
 	}
 	if mixed.Load() {
 		e.Mem.Give(bitBytes)
 		e.noDense = true
-		return nil, Stats{}, false, nil
+		return nil, 0, Stats{}, false, nil
 	}
 	st = Stats{Positions: int64(n)}
 	for _, w := range e.states {
@@ -158,7 +220,7 @@ func (e *Expander) markDense(ctx context.Context, cur *Layer, d *key.Dense) (set
 	if n >= 1024 {
 		e.perParent = float64(children.Load()) / float64(n)
 	}
-	return sets, st, true, nil
+	return sets, bitBytes, st, true, nil
 }
 
 // denseChunk sets the bits of the children of parents lo..hi of cur (with
@@ -213,6 +275,72 @@ func (e *Expander) denseChunk(w *workerState, cur *Layer, set []uint64, d *key.D
 	return children, true
 }
 
+// denseChunkClasses is denseChunk for a numbering of several classes,
+// sets a bitset each: a child's canonical form may be of any class of
+// its images, found child by child. ok is false if a child is of a class
+// num does not number.
+func (e *Expander) denseChunkClasses(w *workerState, cur *Layer, sets [][]uint64, num *numbering, lo, hi int) (children int64, ok bool) {
+	gen, par := e.Gen, &w.par
+	b := gen.Board
+	if cur.Keys == nil {
+		w.parents = cur.Stored.Positions(w.parents[:0], lo, hi)
+	}
+	undo, full := e.Undo, b.Full()
+	buf := w.ranks[:0]
+	for i := lo; i < hi; i++ {
+		var p engine.Position
+		if cur.Keys == nil {
+			p = w.parents[i-lo]
+		} else {
+			p = key.Unmix(cur.Keys[i])
+		}
+		mover := p // whose jumps make the children
+		if undo {
+			mover = full &^ p
+		}
+		w.stats.Raw += orbitSize(par.Set(p), p)
+		q, empty := gen.LatticeOf(mover)
+		found := int64(0)
+		for gi := range gen.Groups {
+			sg := &gen.Groups[gi]
+			for f := sg.Legal(q, empty); f != 0; f &= f - 1 {
+				c := par.Child(sg.First(f))
+				s := num.slot[b.Class(c)]
+				if s < 0 {
+					return children, false
+				}
+				// The slot in the low bits, under the number (below 2^32).
+				buf = append(buf, num.ds[s].Rank(c)<<slotBits|uint64(s))
+				found++
+			}
+		}
+		if found == 0 {
+			w.stats.DeadEnds++
+		}
+		children += found
+		if len(buf) >= denseBatch {
+			setSlotBits(sets, buf)
+			buf = buf[:0]
+		}
+	}
+	setSlotBits(sets, buf)
+	w.ranks = buf[:0]
+	return children, true
+}
+
+// slotBits is the bits of a class's slot that denseChunkClasses puts
+// under a number: denseFor numbers 16 classes or fewer.
+const slotBits = 4
+
+// setSlotBits sets the bits of numbers tagged with their slots (see
+// denseChunkClasses) in the slots' bitsets.
+func setSlotBits(sets [][]uint64, tagged []uint64) {
+	for _, t := range tagged {
+		r := t >> slotBits
+		sets[t&(1<<slotBits-1)][r/64] |= 1 << (r % 64)
+	}
+}
+
 // denseBatch is how many children's numbers a worker holds before it sets
 // their bits: set in one loop with nothing else between them, the bits'
 // cache misses overlap; set as each child was found, one miss at a time
@@ -246,34 +374,43 @@ func mergeSets(sets [][]uint64, mask []uint64, workers int) [][]uint64 {
 	return sets[:1]
 }
 
-// collectDense returns the layer of pegs pegs whose numbers (by d) are set
-// in any of sets, as sorted mixed keys. The numbers are split into runs by
-// high part, one run a task: each counts its positions, then writes their
-// keys at its place in the layer, which is then sorted.
-func (e *Expander) collectDense(ctx context.Context, sets [][]uint64, d *key.Dense, pegs int) (*Layer, error) {
+// collectDense returns the layer of pegs pegs whose numbers by ds[s] are
+// set in any of sets[s], as mixed keys: in the order of their classes and
+// numbers, sorted unless the Expander is Unsorted. The numbers are split
+// into runs by high part, one run a task: each counts its positions, then
+// writes their keys at its place in the layer.
+func (e *Expander) collectDense(ctx context.Context, ds []*key.Dense, sets [][][]uint64, pegs int) (*Layer, error) {
 	nw := e.nworkers()
-	// Runs of high parts of about equal numbers.
-	runs := []int{0}
-	step := d.Size()/uint64(8*nw) + 1
-	for h := 1; h < d.Parts(); h++ {
-		if lo, _ := d.Range(h); lo >= uint64(len(runs))*step {
-			runs = append(runs, h)
+	type run struct{ s, lo, hi int } // the high parts lo..hi-1 of slot s
+	var runs []run
+	for s, d := range ds {
+		// Runs of high parts of about equal numbers.
+		bounds := []int{0}
+		step := d.Size()/uint64(8*nw) + 1
+		for h := 1; h < d.Parts(); h++ {
+			if lo, _ := d.Range(h); lo >= uint64(len(bounds))*step {
+				bounds = append(bounds, h)
+			}
+		}
+		bounds = append(bounds, d.Parts())
+		for k := range len(bounds) - 1 {
+			runs = append(runs, run{s, bounds[k], bounds[k+1]})
 		}
 	}
-	runs = append(runs, d.Parts())
-	// first returns the first number of high part h, or Size past the last.
-	first := func(h int) uint64 {
-		if h == d.Parts() {
-			return d.Size()
+	// first returns the first number of high part h of slot s, or its
+	// Size past the last.
+	first := func(s, h int) uint64 {
+		if d := ds[s]; h < d.Parts() {
+			lo, _ := d.Range(h)
+			return lo
 		}
-		lo, _ := d.Range(h)
-		return lo
+		return ds[s].Size()
 	}
-	// word returns the bits of word i of the sets together.
-	word := func(i uint64) uint64 {
+	// word returns the bits of word i of slot s's sets together.
+	word := func(s int, i uint64) uint64 {
 		var x uint64
-		for _, s := range sets {
-			x |= s[i]
+		for _, set := range sets[s] {
+			x |= set[i]
 		}
 		return x
 	}
@@ -288,23 +425,24 @@ func (e *Expander) collectDense(ctx context.Context, sets [][]uint64, d *key.Den
 		}
 		return m
 	}
-	// each calls f with every number set within lo..hi-1, in order.
-	each := func(lo, hi uint64, f func(r uint64)) {
+	// each calls f with every number of slot s set within lo..hi-1, in
+	// order.
+	each := func(s int, lo, hi uint64, f func(r uint64)) {
 		for i := lo / 64; i*64 < hi; i++ {
-			for x := word(i) & mask(i, lo, hi); x != 0; x &= x - 1 {
+			for x := word(s, i) & mask(i, lo, hi); x != 0; x &= x - 1 {
 				f(i*64 + uint64(bits.TrailingZeros64(x)))
 			}
 		}
 	}
-	counts := make([]int, len(runs))
+	counts := make([]int, len(runs)+1)
 	var g errgroup.Group
 	g.SetLimit(nw)
-	for k := range len(runs) - 1 {
+	for k, r := range runs {
 		g.Go(func() error {
 			c := 0
-			lo, hi := first(runs[k]), first(runs[k+1])
+			lo, hi := first(r.s, r.lo), first(r.s, r.hi)
 			for i := lo / 64; i*64 < hi; i++ {
-				c += bits.OnesCount64(word(i) & mask(i, lo, hi))
+				c += bits.OnesCount64(word(r.s, i) & mask(i, lo, hi))
 			}
 			counts[k+1] = c
 			return nil
@@ -319,17 +457,18 @@ func (e *Expander) collectDense(ctx context.Context, sets [][]uint64, d *key.Den
 		return nil, err
 	}
 	l := &Layer{Pegs: pegs, Keys: memory.Make[uint64](total)}
-	for k := range len(runs) - 1 {
+	for k, r := range runs {
 		g.Go(func() error {
 			out := l.Keys[counts[k]:counts[k]]
-			for h := runs[k]; h < runs[k+1]; h++ {
+			d := ds[r.s]
+			for h := r.lo; h < r.hi; h++ {
 				lo, hi := d.Range(h)
 				if lo == hi {
 					continue
 				}
 				high, lows := d.Lows(h)
-				each(lo, hi, func(r uint64) {
-					out = append(out, key.Mix(high|engine.Position(lows[r-lo])))
+				each(r.s, lo, hi, func(n uint64) {
+					out = append(out, key.Mix(high|engine.Position(lows[n-lo])))
 				})
 			}
 			return ctx.Err()
@@ -339,7 +478,9 @@ func (e *Expander) collectDense(ctx context.Context, sets [][]uint64, d *key.Den
 		e.Mem.Give(l.Bytes())
 		return nil, err
 	}
-	l.numbered = d
+	if len(ds) == 1 {
+		l.numbered = ds[0]
+	}
 	if l.Unsorted = e.Unsorted; !l.Unsorted {
 		key.Sort(l.Keys, e.Workers)
 	}
@@ -545,14 +686,15 @@ func parentsDense(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen
 		return nil, true, nil // l's positions are of another class than next's parents
 	}
 	e := &Expander{Gen: gen, Workers: workers, Mem: mem, Undo: true}
-	sets, _, ok, err := e.markDense(ctx, &Layer{Pegs: l.Pegs + 1, Keys: next}, d)
+	marked, held, _, ok, err := e.markDense(ctx, &Layer{Pegs: l.Pegs + 1, Keys: next}, single(d))
 	if !ok || err != nil {
 		return nil, ok, err
 	}
-	defer mem.Give(int64(len(sets)) * int64(len(sets[0])) * 8)
+	sets := marked[0]
+	defer mem.Give(held)
 	if l.bits != nil {
 		// l's bitset and the parents' together.
-		found, err := e.collectDense(ctx, mergeSets(sets, l.bits, workers), d, l.Pegs)
+		found, err := e.collectDense(ctx, []*key.Dense{d}, [][][]uint64{mergeSets(sets, l.bits, workers)}, l.Pegs)
 		if err != nil {
 			return nil, true, err
 		}

@@ -167,6 +167,72 @@ func TestExpandDense(t *testing.T) {
 	}
 }
 
+// TestExpandDenseClasses checks the bitsets of several classes against
+// the tables on layers whose canonical forms are of four classes: the
+// English board's game from c1, reduced by the whole board's symmetries,
+// which move c1's class.
+func TestExpandDenseClasses(t *testing.T) {
+	bd := engine.English()
+	start, err := bd.Vacate("c1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen := movegen.New(bd, bd.Symmetry())
+	if key.ClassKept(bd, gen.Group, start) {
+		t.Fatal("the board's symmetries keep c1's class: the test needs a game whose canonical forms are of several")
+	}
+	layers := map[int]*Layer{}
+	tables := &Expander{Gen: gen, Mem: memory.New(1 << 33), noDense: true}
+	l := &Layer{Pegs: start.Pegs(), Keys: []uint64{key.Mix(gen.Group.Canonical(start))}}
+	for l.Pegs > 22 {
+		next, _, err := tables.Next(context.Background(), l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l = next
+		layers[l.Pegs] = l
+	}
+	for _, pegs := range []int{24, 23} {
+		cur := layers[pegs]
+		for _, w := range []int{1, 2} {
+			for _, unsorted := range []bool{false, true} {
+				t.Run(fmt.Sprintf("pegs=%d/workers=%d/unsorted=%v", pegs, w, unsorted), func(t *testing.T) {
+					tables := &Expander{Gen: gen, Workers: w, Mem: memory.New(1 << 32), noDense: true}
+					want, wantSt, err := tables.Next(context.Background(), cur)
+					if err != nil {
+						t.Fatal(err)
+					}
+					dense := &Expander{Gen: gen, Workers: w, Mem: memory.New(1 << 32), Unsorted: unsorted}
+					num := dense.denseFor(cur)
+					if num == nil || len(num.ds) < 2 {
+						t.Fatalf("denseFor: %v, want a numbering of several classes", num)
+					}
+					got, gotSt, err := dense.Next(context.Background(), cur)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if dense.noDense {
+						t.Error("the bitsets gave the layer back to the tables")
+					}
+					if got.Unsorted != unsorted {
+						t.Errorf("Unsorted = %v, want %v", got.Unsorted, unsorted)
+					}
+					got.Sort(w)
+					if diff := cmp.Diff(want.Keys, got.Keys); diff != "" {
+						t.Errorf("keys (-tables +bitsets):\n%s", diff)
+					}
+					if diff := cmp.Diff(wantSt, gotSt, cmp.AllowUnexported(Stats{})); diff != "" {
+						t.Errorf("stats (-tables +bitsets):\n%s", diff)
+					}
+					if used := dense.Mem.Used(); used != got.Bytes() {
+						t.Errorf("the budget holds %d bytes after the layer, want its %d", used, got.Bytes())
+					}
+				})
+			}
+		}
+	}
+}
+
 // TestMeetingDense checks MeetingKeys with the goal as a bitset against
 // the definition: the English centre game's 21-peg positions with a child
 // whose complement, made canonical, is in goal, a sample of complements
@@ -364,5 +430,80 @@ func BenchmarkMeetingKeys(b *testing.B) {
 			}
 			b.ReportMetric(float64(n), "positions")
 		})
+	}
+}
+
+// TestScatter checks the bits that markDense sets by scatter (see
+// scatter) against those it sets directly: children of the English
+// centre game's 22-peg layer (one class), of the c1 game's under the
+// whole group (four classes), and, undoing jumps, parents of the centre
+// game's 21-peg layer.
+func TestScatter(t *testing.T) {
+	gen, layers := englishLayers(t, 21)
+	bd := gen.Board
+	start, err := bd.Vacate("c1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := movegen.New(bd, bd.Symmetry())
+	l := &Layer{Pegs: start.Pegs(), Keys: []uint64{key.Mix(whole.Group.Canonical(start))}}
+	tables := &Expander{Gen: whole, Mem: memory.New(1 << 33), noDense: true}
+	for l.Pegs > 24 {
+		if l, _, err = tables.Next(context.Background(), l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	classOf := func(l *Layer) engine.Class { return bd.Class(key.Unmix(l.Keys[0])) }
+	r := gen.Ranker()
+	cases := []struct {
+		name string
+		gen  *movegen.Gen
+		cur  *Layer
+		num  *numbering
+		undo bool
+	}{
+		{"centre/pegs=22", gen, layers[22], single(r.Layer(21, classOf(layers[22]))), false},
+		{"c1-whole/pegs=24", whole, l, nil, false},
+		{"centre/undo/pegs=21", gen, layers[21], single(r.Layer(22, classOf(layers[21]))), true},
+	}
+	for _, c := range cases {
+		for _, w := range []int{1, 2} {
+			t.Run(fmt.Sprintf("%s/workers=%d", c.name, w), func(t *testing.T) {
+				mark := func(at int64) ([][]uint64, Stats) {
+					e := &Expander{Gen: c.gen, Workers: w, Mem: memory.New(1 << 32), Undo: c.undo, scatterAt: at}
+					num := c.num
+					if num == nil {
+						if num = e.denseFor(c.cur); num == nil || len(num.ds) < 2 {
+							t.Fatalf("denseFor: %v, want several classes", num)
+						}
+					}
+					if sc := e.scatterFor(num, e.nworkers()); (sc != nil) != (at == 1) {
+						t.Fatalf("scatterFor with bitsets past %d bytes: %v", at, sc)
+					}
+					sets, held, st, ok, err := e.markDense(context.Background(), c.cur, num)
+					if err != nil || !ok {
+						t.Fatalf("markDense: ok %v, %v", ok, err)
+					}
+					if used := e.Mem.Used(); used != held {
+						t.Errorf("the budget holds %d bytes, want the bitsets' %d", used, held)
+					}
+					merged := make([][]uint64, len(sets))
+					for s := range sets {
+						merged[s] = mergeSets(slices.Clone(sets[s]), nil, w)[0]
+					}
+					return merged, st
+				}
+				want, wantSt := mark(1 << 40)
+				got, gotSt := mark(1)
+				for s := range want {
+					if !slices.Equal(want[s], got[s]) {
+						t.Errorf("class %d: the scattered bits differ from those set directly", s)
+					}
+				}
+				if diff := cmp.Diff(wantSt, gotSt, cmp.AllowUnexported(Stats{})); diff != "" {
+					t.Errorf("stats (-direct +scattered):\n%s", diff)
+				}
+			})
+		}
 	}
 }

@@ -24,11 +24,17 @@
 // their cache misses overlap. The next layer is the set bits read in
 // order, made mixed keys, and sorted unless the caller takes them in the
 // order of their numbers (Expander.Unsorted, Layer.Sort). On the English
-// board the widest layer's bitset is 9 MB a worker. It needs every parent
-// in one class and symmetries that keep it (key.ClassKept): a layer found
-// to mix classes goes back to the tables. MeetingKeys looks children up in
+// board the widest layer's bitset is 9 MB a worker. Where the symmetries
+// keep the class of the layer's first position (key.ClassKept), its
+// children are all of that class; where they move it, as in a game
+// reduced by the whole board's symmetries from a start off the centre, a
+// child's canonical form is of any class of the first position's images,
+// and each of those classes has its own numbering and bitsets
+// (denseChunkClasses finds each child's class). A layer with a child of
+// another class goes back to the tables. MeetingKeys looks children up in
 // such a bitset of the goal's side likewise, and ParentsOf marks parents
-// in one and keeps the layer's positions whose bits are set.
+// in one and keeps the layer's positions whose bits are set; those two
+// take one class only.
 //
 // With Expander.KeepBits a layer denser than a position in 64 numbers
 // keeps its bitset, smaller than its keys, which go once the layer is

@@ -88,6 +88,9 @@ type Expander struct {
 	// expandDense): the board or the symmetries do not allow them, or a
 	// layer was of two classes.
 	noDense bool
+	// scatterAt, if set, is the bytes of bitsets past which they are set
+	// by scatter instead of scatterBytes (for tests).
+	scatterAt int64
 }
 
 // jumpsPerParent returns the children a parent is expected to have in the

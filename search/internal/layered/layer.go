@@ -58,7 +58,7 @@ func (l *Layer) keysFromBits(ctx context.Context, workers int, mem *memory.Budge
 		return nil
 	}
 	e := &Expander{Workers: workers, Mem: mem}
-	found, err := e.collectDense(ctx, [][]uint64{l.bits}, l.numbered, l.Pegs)
+	found, err := e.collectDense(ctx, []*key.Dense{l.numbered}, [][][]uint64{{l.bits}}, l.Pegs)
 	if err != nil {
 		return err
 	}

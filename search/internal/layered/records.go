@@ -68,6 +68,9 @@ type workerState struct {
 	// ranks holds the numbers of children waiting for their bits (see
 	// denseChunk).
 	ranks []uint64
+	// lows holds the children waiting for their bits by bucket, the bits
+	// of their positions below the bucket's (see scatter).
+	lows  *blockLists
 	stats Stats
 }
 
