@@ -84,7 +84,7 @@ func Explore(ctx context.Context, prob Problem, opt Options) (*Analysis, error) 
 	a := NewAnalysis(group, opt)
 	first := &layered.Layer{Pegs: prob.Start.Pegs(), Keys: []uint64{key.Mix(group.Canonical(prob.Start))}}
 	if opt.ReachableOnly {
-		return a.reachable(ctx, first, &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Mem: mem, Unsorted: true}, opt.config().Progress, t0)
+		return a.reachable(ctx, first, &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Mem: mem, Unsorted: true, Bitsets: true}, opt.config().Progress, t0)
 	}
 	if !opt.NoGames {
 		first.M = []exact.U128{{Lo: 1}}
@@ -224,10 +224,7 @@ func (a *Analysis) reachable(ctx context.Context, first *layered.Layer, e *layer
 	// collected instead (see layered.Stored), and expanded as it is decoded.
 	// Only then: coding every large layer took the French d3 count from
 	// 6.9 to 4.7 GB peak RSS, but from 419 to 526 s.
-	e.Spent = func(l *layered.Layer) {
-		e.Mem.Give(l.Bytes())
-		l.Keys, l.Stored = nil, nil
-	}
+	e.Spent = func(l *layered.Layer) { l.Release(e.Mem) }
 	if e.Code == nil {
 		e.Code = func(n int, tableBytes int64) bool {
 			children := int64(layered.SlotsFor(e.Expect(n), layered.TableFill)) * 8

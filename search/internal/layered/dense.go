@@ -99,6 +99,9 @@ func (num *numbering) words() int64 {
 
 // firstOf returns the first position of cur (not empty).
 func firstOf(cur *Layer) engine.Position {
+	if cur.dense != nil {
+		return cur.parentsAt(nil, 0, 1)[0]
+	}
 	if cur.Keys != nil {
 		return key.Unmix(cur.Keys[0])
 	}
@@ -110,7 +113,7 @@ func firstOf(cur *Layer) engine.Position {
 // bitset of its own for the child's class, with no list, table or lock
 // between finding a child and marking it (markDense); the next layer is
 // the set bits of the bitsets together, read in order, each made a mixed
-// key, then sorted. A layer with a child of a class num does not number
+// key, then sorted; with Bitsets, the bitsets themselves (bitLayer). A layer with a child of a class num does not number
 // (its classes judged by its first position) is left, and ok is false:
 // the caller expands it with tables, as it will every layer after.
 func (e *Expander) expandDense(ctx context.Context, cur *Layer, num *numbering) (next *Layer, st Stats, ok bool, err error) {
@@ -120,8 +123,24 @@ func (e *Expander) expandDense(ctx context.Context, cur *Layer, num *numbering) 
 	}
 	held := bitBytes
 	defer func() { e.Mem.Give(held) }()
+	n := cur.Size()
 	if e.Spent != nil {
 		e.Spent(cur)
+	}
+	if e.Bitsets {
+		// The workers' bitsets merged, each class's in the first.
+		merged := make([][]uint64, len(sets))
+		for s := range sets {
+			merged[s] = mergeSets(sets[s], nil, e.Workers)[0]
+		}
+		if next, err = newBitLayer(ctx, num, merged, cur.Pegs-1, e.nworkers()); err != nil {
+			return nil, Stats{}, true, err
+		}
+		held -= next.Bytes() // the layer's now
+		if n > 0 {
+			e.ratios = append(e.ratios, float64(next.Size())/float64(n))
+		}
+		return next, st, true, nil
 	}
 	keep := e.KeepBits && len(num.ds) == 1
 	if keep {
@@ -140,7 +159,7 @@ func (e *Expander) expandDense(ctx context.Context, cur *Layer, num *numbering) 
 	if e.Code != nil && e.Code(next.Len(), bitBytes) {
 		next.Store(e.Gen.Board.Holes(), e.Workers, e.Mem)
 	}
-	if n := cur.Size(); n > 0 {
+	if n > 0 {
 		e.ratios = append(e.ratios, float64(next.Size())/float64(n))
 	}
 	return next, st, true, nil
@@ -186,8 +205,7 @@ func (e *Expander) markDense(ctx context.Context, cur *Layer, num *numbering) (s
 	n := cur.Size()
 	var mixed atomic.Bool
 	var done, children atomic.Int64
-	chunk := max(256, min(1<<12, n/(8*nw)+1))
-	err = pool.Each(ctx, idle, 0, n, chunk, func(i, lo, hi int) {
+	err = pool.Each(ctx, idle, 0, cur.units(), cur.chunkUnits(nw), func(i, lo, hi int) {
 		var c int64
 		var ok bool
 		if len(num.ds) == 1 {
@@ -200,7 +218,7 @@ func (e *Expander) markDense(ctx context.Context, cur *Layer, num *numbering) (s
 		}
 		children.Add(c)
 		if e.Progress != nil {
-			e.Progress(int(done.Add(int64(hi-lo))), n)
+			e.Progress(int(done.Add(int64(cur.parentsIn(lo, hi)))), n)
 		}
 	})
 	if err != nil {
@@ -229,21 +247,14 @@ func (e *Expander) markDense(ctx context.Context, cur *Layer, num *numbering) (s
 func (e *Expander) denseChunk(w *workerState, cur *Layer, set []uint64, d *key.Dense, lo, hi int) (children int64, ok bool) {
 	gen, par := e.Gen, &w.par
 	b := gen.Board
-	if cur.Keys == nil {
-		w.parents = cur.Stored.Positions(w.parents[:0], lo, hi)
-	}
+	w.parents = cur.parentsAt(w.parents, lo, hi)
 	class, undo, full := d.Class(), e.Undo, b.Full()
 	// A layer found in a bitset is of its numbering's class, the
 	// children's: a jump keeps the class, and so do the symmetries.
-	check := cur.numbered == nil || cur.numbered.Class() != class
+	check := (cur.numbered == nil || cur.numbered.Class() != class) &&
+		(cur.dense == nil || len(cur.dense.num.ds) > 1 || cur.dense.num.ds[0].Class() != class)
 	buf := w.ranks[:0]
-	for i := lo; i < hi; i++ {
-		var p engine.Position
-		if cur.Keys == nil {
-			p = w.parents[i-lo]
-		} else {
-			p = key.Unmix(cur.Keys[i])
-		}
+	for _, p := range w.parents {
 		if check && b.Class(p) != class {
 			return children, false
 		}
@@ -282,18 +293,10 @@ func (e *Expander) denseChunk(w *workerState, cur *Layer, set []uint64, d *key.D
 func (e *Expander) denseChunkClasses(w *workerState, cur *Layer, sets [][]uint64, num *numbering, lo, hi int) (children int64, ok bool) {
 	gen, par := e.Gen, &w.par
 	b := gen.Board
-	if cur.Keys == nil {
-		w.parents = cur.Stored.Positions(w.parents[:0], lo, hi)
-	}
+	w.parents = cur.parentsAt(w.parents, lo, hi)
 	undo, full := e.Undo, b.Full()
 	buf := w.ranks[:0]
-	for i := lo; i < hi; i++ {
-		var p engine.Position
-		if cur.Keys == nil {
-			p = w.parents[i-lo]
-		} else {
-			p = key.Unmix(cur.Keys[i])
-		}
+	for _, p := range w.parents {
 		mover := p // whose jumps make the children
 		if undo {
 			mover = full &^ p

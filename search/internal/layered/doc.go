@@ -43,6 +43,18 @@
 // Measure them with BenchmarkExplore (search=winnable, peak-MiB) and
 // BenchmarkNextLayer.
 //
+// Where the workers' bitsets together pass scatterBytes (the French
+// board's off-centre games), a bit set as its child is found misses every
+// cache: the children are first scattered, in rounds, into buckets by
+// class and top bits (scatter), and each bucket's bits are then set in
+// its region of one bitset a class, which stays in a core's cache. With
+// Expander.Bitsets, for a caller that only expands and counts the layers
+// (the reachable-only count), a layer found in bitsets stays as them
+// (bitLayer) and is expanded from its bits, run by run of high parts:
+// no key is made, sorted or coded, and the layer takes a bit a number
+// rather than eight bytes a position. Measure these with BenchmarkExplore
+// (board=french and the English c1 whole-group case).
+//
 // # Stored layers
 //
 // A layer waiting for the walk back can be held coded (Stored): its

@@ -73,6 +73,14 @@ type Expander struct {
 	// than looking each of its positions up, and SelfMeetingKeys takes it
 	// as the goal's bitset.
 	KeepBits bool
+	// Bitsets keeps a layer found in bitsets as those bitsets, the
+	// workers' merged, rather than as keys (see bitLayer): for a caller
+	// that only expands the layers and counts them. Such a layer is
+	// expanded from its bits where its children are found in bitsets too,
+	// and turned into unsorted keys where they are not. The French d3
+	// count, whole group, so saves making, sorting and coding the keys of
+	// each layer, and holds a layer in a third of their bytes.
+	Bitsets bool
 	// Tuning moves thresholds for tests; the zero value is the default.
 	Tuning Tuning
 	// Progress, if set, is called with the number of parents done so far.
@@ -176,6 +184,9 @@ func (e *Expander) Grow(ctx context.Context, cur *Layer) (*Layer, Stats, error) 
 		if next, st, ok, err := e.expandDense(ctx, cur, d); ok {
 			return next, st, err
 		}
+	}
+	if err := cur.denseKeys(ctx, e.Workers, e.Mem); err != nil {
+		return nil, Stats{}, err
 	}
 	return expand(ctx, e, cur, func(w *workerState) *[][]uint64 { return &w.keys })
 }

@@ -34,6 +34,15 @@ type Layer struct {
 	// (see DropKeys).
 	bits []uint64
 	n    int
+	// dense, if set, holds the positions instead of keys, as the bitsets
+	// they were found in (see Expander.Bitsets).
+	dense *bitLayer
+}
+
+// Release gives l's bytes back to mem and lets its positions go.
+func (l *Layer) Release(mem *memory.Budget) {
+	mem.Give(l.Bytes())
+	l.Keys, l.Stored, l.M, l.bits, l.dense = nil, nil, nil, nil, nil
 }
 
 // DropKeys lets l's keys go, their bytes given back to mem, where l holds
@@ -79,6 +88,8 @@ func (l *Layer) Len() int { return len(l.Keys) }
 // Size returns l's positions, held as keys or coded.
 func (l *Layer) Size() int {
 	switch {
+	case l.dense != nil:
+		return l.dense.n
 	case l.Keys == nil && l.Stored != nil:
 		return l.Stored.N
 	case l.Keys == nil && l.bits != nil:
@@ -91,6 +102,9 @@ func (l *Layer) Bytes() int64 {
 	n := int64(len(l.Keys))*8 + int64(len(l.M))*16 + int64(len(l.bits))*8
 	if l.Stored != nil {
 		n += l.Stored.Bytes()
+	}
+	if l.dense != nil {
+		n += l.dense.bytes()
 	}
 	return n
 }

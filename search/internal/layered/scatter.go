@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 
 	"pegs/engine"
-	"pegs/search/internal/key"
 	"pegs/search/internal/memory"
 	"pegs/search/internal/pool"
 )
@@ -115,13 +114,13 @@ func (e *Expander) markScattered(ctx context.Context, cur *Layer, sc *scatter) (
 		}
 		e.Mem.Give(listBytes)
 	}()
-	n := cur.Size()
+	n, units := cur.Size(), cur.units()
 	var mixed atomic.Bool
 	var done, children atomic.Int64
-	chunk := max(256, min(1<<12, n/(8*nw)+1))
+	chunk := cur.chunkUnits(nw)
 	parents := max(1024, roundChildren/e.jumpsPerParent())
-	for lo := 0; lo < n; lo += parents {
-		hi := min(n, lo+parents)
+	for lo, hi := 0, 0; lo < units; lo = hi {
+		hi = cur.unitsUpTo(lo, parents)
 		err := pool.Each(ctx, idle, lo, hi, chunk, func(i, clo, chi int) {
 			c, ok := e.scatterChunk(e.states[i], cur, sc, clo, chi)
 			if !ok {
@@ -129,7 +128,7 @@ func (e *Expander) markScattered(ctx context.Context, cur *Layer, sc *scatter) (
 			}
 			children.Add(c)
 			if e.Progress != nil {
-				e.Progress(int(done.Add(int64(chi-clo))), n)
+				e.Progress(int(done.Add(int64(cur.parentsIn(clo, chi)))), n)
 			}
 		})
 		if err != nil {
@@ -172,21 +171,13 @@ func (e *Expander) markScattered(ctx context.Context, cur *Layer, sc *scatter) (
 func (e *Expander) scatterChunk(w *workerState, cur *Layer, sc *scatter, lo, hi int) (children int64, ok bool) {
 	gen, par := e.Gen, &w.par
 	b := gen.Board
-	if cur.Keys == nil {
-		w.parents = cur.Stored.Positions(w.parents[:0], lo, hi)
-	}
+	w.parents = cur.parentsAt(w.parents, lo, hi)
 	undo, full := e.Undo, b.Full()
 	top, shift, slot := sc.top, sc.shift, sc.num.slot
 	below := engine.Position(1)<<shift - 1
 	bl := w.lows
 	lists := bl.lists
-	for i := lo; i < hi; i++ {
-		var p engine.Position
-		if cur.Keys == nil {
-			p = w.parents[i-lo]
-		} else {
-			p = key.Unmix(cur.Keys[i])
-		}
+	for _, p := range w.parents {
 		mover := p // whose jumps make the children
 		if undo {
 			mover = full &^ p

@@ -1,0 +1,126 @@
+package layered
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"pegs/engine"
+	"pegs/search/internal/key"
+	"pegs/search/internal/memory"
+	"pegs/search/internal/movegen"
+)
+
+// TestBitsets grows whole games layer by layer with Bitsets and with
+// tables, and checks that the layers hold the same positions and the
+// same stats: the English centre game (one class) down to the last
+// layers, which are too small for bitsets and are expanded from keys
+// again, and the c1 game under the whole group (four classes) down to
+// 19 pegs; directly and scattered (on two workers).
+func TestBitsets(t *testing.T) {
+	bd := engine.English()
+	cases := []struct {
+		name, start string
+		whole       bool
+		last        int // the pegs of the last layer found
+	}{
+		{"centre", "d4", false, 0},
+		{"c1-whole", "c1", true, 19},
+	}
+	for _, c := range cases {
+		start, err := bd.Vacate(c.start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		group := bd.Symmetry()
+		if !c.whole {
+			group = bd.GameSymmetry(start, engine.Goal{})
+		}
+		gen := movegen.New(bd, group)
+		first := func() *Layer {
+			return &Layer{Pegs: start.Pegs(), Keys: []uint64{key.Mix(gen.Group.Canonical(start))}}
+		}
+		// The tables' layers, sorted, and their stats.
+		tables := &Expander{Gen: gen, Mem: memory.New(1 << 33), noDense: true}
+		var want [][]uint64
+		var wantSt []Stats
+		for l := first(); l.Size() > 0 && l.Pegs > c.last; {
+			next, st, err := tables.Next(context.Background(), l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, wantSt = append(want, l.Keys), append(wantSt, st)
+			l = next
+		}
+		for _, w := range []int{1, 2} {
+			for _, at := range []int64{0, 1} {
+				if w == 1 && at == 1 {
+					continue
+				}
+				t.Run(fmt.Sprintf("%s/workers=%d/scatter=%v", c.name, w, at == 1), func(t *testing.T) {
+					mem := memory.New(1 << 32)
+					e := &Expander{Gen: gen, Workers: w, Mem: mem, Unsorted: true, Bitsets: true, scatterAt: at,
+						Spent: func(l *Layer) { l.Release(mem) }}
+					l := first()
+					if err := mem.Take(l.Bytes(), "the first layer"); err != nil {
+						t.Fatal(err)
+					}
+					bitLayers := 0
+					for i := 0; l.Size() > 0 && l.Pegs > c.last; i++ {
+						if i >= len(want) {
+							t.Fatalf("layer of %d pegs: %d positions, want none", l.Pegs, l.Size())
+						}
+						if l.dense != nil {
+							bitLayers++
+						}
+						if got := keysOf(l); !slices.Equal(got, want[i]) {
+							t.Fatalf("layer of %d pegs: %d positions differ from the tables' %d", l.Pegs, len(got), len(want[i]))
+						}
+						next, st, err := e.Next(context.Background(), l)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if diff := cmp.Diff(wantSt[i], st, cmp.AllowUnexported(Stats{})); diff != "" {
+							t.Errorf("layer of %d pegs: stats (-tables +bitsets):\n%s", l.Pegs, diff)
+						}
+						l.Release(mem)
+						l = next
+					}
+					if bitLayers < 3 {
+						t.Errorf("%d layers held as bitsets, want 3 or more", bitLayers)
+					}
+					if c.last == 0 && l.Size() > 0 {
+						t.Errorf("layer of %d pegs: %d positions, want none", l.Pegs, l.Size())
+					}
+					l.Release(mem)
+					if used := mem.Used(); used != 0 {
+						t.Errorf("the budget holds %d bytes at the end, want 0", used)
+					}
+				})
+			}
+		}
+	}
+}
+
+// keysOf returns the sorted mixed keys of l's positions, read unit by
+// unit as an expansion reads them, and checks the units' counts.
+func keysOf(l *Layer) []uint64 {
+	var keys []uint64
+	var buf []engine.Position
+	for lo := 0; lo < l.units(); {
+		hi := l.unitsUpTo(lo, 5000)
+		buf = l.parentsAt(buf, lo, hi)
+		if len(buf) != l.parentsIn(lo, hi) {
+			return nil // the counts disagree: no layer matches
+		}
+		for _, p := range buf {
+			keys = append(keys, key.Mix(p))
+		}
+		lo = hi
+	}
+	slices.Sort(keys)
+	return keys
+}
