@@ -32,9 +32,11 @@ type Ranker struct {
 }
 
 // MaxDenseHoles is the most holes a Ranker takes: its tables, read for
-// every child, are then 4 MiB each or less (256 KiB on the English
-// board, within a core's cache; the French board's 37 holes, 4 MiB in
-// the shared one).
+// every child, are then 2 MiB each or less. The low part is at most 18
+// bits, so that its table (512 KiB or less) stays in a core's cache while
+// the high part's, 2 MiB on the French board's 37 holes, is read in
+// order where the children are scattered first (see the layered
+// package); on the English board both are 256 KiB.
 const MaxDenseHoles = 37
 
 // NewRanker returns the ranker of board b's positions, or nil where b has
@@ -45,7 +47,7 @@ func NewRanker(b *engine.Board) *Ranker {
 	if n > MaxDenseHoles {
 		return nil
 	}
-	low := uint(min(n, max(16, n-16)))
+	low := uint(min(n, max(16, min(n-16, 18))))
 	r := &Ranker{holes: n, low: low, classes: b.Classes(), board: b}
 	// Class is linear in the pegs: a part's class is its lowest peg's
 	// plus the rest's, found before it.
