@@ -245,10 +245,9 @@ func (e *Expander) markDense(ctx context.Context, cur *Layer, num *numbering) (s
 // Undo, their parents) in set, and returns how many it found; ok is false
 // if a position of cur is not of d's class.
 func (e *Expander) denseChunk(w *workerState, cur *Layer, set []uint64, d *key.Dense, lo, hi int) (children int64, ok bool) {
-	gen, par := e.Gen, &w.par
-	b := gen.Board
+	b := e.Gen.Board
 	w.parents = cur.parentsAt(w.parents, lo, hi)
-	class, undo, full := d.Class(), e.Undo, b.Full()
+	class := d.Class()
 	// A layer found in a bitset is of its numbering's class, the
 	// children's: a jump keeps the class, and so do the symmetries.
 	check := (cur.numbered == nil || cur.numbered.Class() != class) &&
@@ -258,24 +257,11 @@ func (e *Expander) denseChunk(w *workerState, cur *Layer, set []uint64, d *key.D
 		if check && b.Class(p) != class {
 			return children, false
 		}
-		mover := p // whose jumps make the children
-		if undo {
-			mover = full &^ p
+		kids := w.childrenOf(e.Gen, p, e.Undo)
+		for _, c := range kids {
+			buf = append(buf, d.Rank(c))
 		}
-		w.stats.Raw += orbitSize(par.Set(p), p)
-		q, empty := gen.LatticeOf(mover)
-		found := int64(0)
-		for gi := range gen.Groups {
-			sg := &gen.Groups[gi]
-			for f := sg.Legal(q, empty); f != 0; f &= f - 1 {
-				buf = append(buf, d.Rank(par.Child(sg.First(f))))
-				found++
-			}
-		}
-		if found == 0 {
-			w.stats.DeadEnds++
-		}
-		children += found
+		children += int64(len(kids))
 		if len(buf) >= denseBatch {
 			setBits(set, buf)
 			buf = buf[:0]
@@ -291,36 +277,20 @@ func (e *Expander) denseChunk(w *workerState, cur *Layer, set []uint64, d *key.D
 // its images, found child by child. ok is false if a child is of a class
 // num does not number.
 func (e *Expander) denseChunkClasses(w *workerState, cur *Layer, sets [][]uint64, num *numbering, lo, hi int) (children int64, ok bool) {
-	gen, par := e.Gen, &w.par
-	b := gen.Board
+	b := e.Gen.Board
 	w.parents = cur.parentsAt(w.parents, lo, hi)
-	undo, full := e.Undo, b.Full()
 	buf := w.ranks[:0]
 	for _, p := range w.parents {
-		mover := p // whose jumps make the children
-		if undo {
-			mover = full &^ p
-		}
-		w.stats.Raw += orbitSize(par.Set(p), p)
-		q, empty := gen.LatticeOf(mover)
-		found := int64(0)
-		for gi := range gen.Groups {
-			sg := &gen.Groups[gi]
-			for f := sg.Legal(q, empty); f != 0; f &= f - 1 {
-				c := par.Child(sg.First(f))
-				s := num.slot[b.Class(c)]
-				if s < 0 {
-					return children, false
-				}
-				// The slot in the low bits, under the number (below 2^32).
-				buf = append(buf, num.ds[s].Rank(c)<<slotBits|uint64(s))
-				found++
+		kids := w.childrenOf(e.Gen, p, e.Undo)
+		for _, c := range kids {
+			s := num.slot[b.Class(c)]
+			if s < 0 {
+				return children, false
 			}
+			// The slot in the low bits, under the number (below 2^32).
+			buf = append(buf, num.ds[s].Rank(c)<<slotBits|uint64(s))
 		}
-		if found == 0 {
-			w.stats.DeadEnds++
-		}
-		children += found
+		children += int64(len(kids))
 		if len(buf) >= denseBatch {
 			setSlotBits(sets, buf)
 			buf = buf[:0]
@@ -417,22 +387,11 @@ func (e *Expander) collectDense(ctx context.Context, ds []*key.Dense, sets [][][
 		}
 		return x
 	}
-	// mask returns the bits of word i numbered lo..hi-1.
-	mask := func(i, lo, hi uint64) uint64 {
-		m := ^uint64(0)
-		if i == lo/64 {
-			m <<= lo % 64
-		}
-		if end := (i + 1) * 64; end > hi {
-			m &= ^uint64(0) >> (end - hi)
-		}
-		return m
-	}
 	// each calls f with every number of slot s set within lo..hi-1, in
 	// order.
 	each := func(s int, lo, hi uint64, f func(r uint64)) {
 		for i := lo / 64; i*64 < hi; i++ {
-			for x := word(s, i) & mask(i, lo, hi); x != 0; x &= x - 1 {
+			for x := word(s, i) & wordMask(i, lo, hi); x != 0; x &= x - 1 {
 				f(i*64 + uint64(bits.TrailingZeros64(x)))
 			}
 		}
@@ -445,7 +404,7 @@ func (e *Expander) collectDense(ctx context.Context, ds []*key.Dense, sets [][][
 			c := 0
 			lo, hi := first(r.s, r.lo), first(r.s, r.hi)
 			for i := lo / 64; i*64 < hi; i++ {
-				c += bits.OnesCount64(word(r.s, i) & mask(i, lo, hi))
+				c += bits.OnesCount64(word(r.s, i) & wordMask(i, lo, hi))
 			}
 			counts[k+1] = c
 			return nil

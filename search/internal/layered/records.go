@@ -68,6 +68,9 @@ type workerState struct {
 	// ranks holds the numbers of children waiting for their bits (see
 	// denseChunk).
 	ranks []uint64
+	// kids holds the children of the parent being expanded into bitsets
+	// (see childrenOf).
+	kids []engine.Position
 	// lows holds the children waiting for their bits by bucket, the bits
 	// of their positions below the bucket's (see scatter).
 	lows  *blockLists
@@ -76,6 +79,30 @@ type workerState struct {
 
 func newWorkerState(gen *movegen.Gen) *workerState {
 	return &workerState{par: *gen.NewParent()}
+}
+
+// childrenOf returns the canonical children of p by gen (with undo, its
+// parents: the jumps of its complement undone), in w's buffer, and counts
+// p's orbit in w's stats and, if it has none, a dead end.
+func (w *workerState) childrenOf(gen *movegen.Gen, p engine.Position, undo bool) []engine.Position {
+	mover := p // whose jumps make the children
+	if undo {
+		mover = gen.Board.Full() &^ p
+	}
+	w.stats.Raw += orbitSize(w.par.Set(p), p)
+	q, empty := gen.LatticeOf(mover)
+	kids := w.kids[:0]
+	for gi := range gen.Groups {
+		sg := &gen.Groups[gi]
+		for f := sg.Legal(q, empty); f != 0; f &= f - 1 {
+			kids = append(kids, w.par.Child(sg.First(f)))
+		}
+	}
+	if len(kids) == 0 {
+		w.stats.DeadEnds++
+	}
+	w.kids = kids
+	return kids
 }
 
 // fold adds r's counts into x (same key) and reports whether the path

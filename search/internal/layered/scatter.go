@@ -171,43 +171,27 @@ func (e *Expander) markScattered(ctx context.Context, cur *Layer, sc *scatter) (
 // their parents) to w's lists by bucket, and returns how many it found; ok
 // is false if a child is of a class sc does not number.
 func (e *Expander) scatterChunk(w *workerState, cur *Layer, sc *scatter, lo, hi int) (children int64, ok bool) {
-	gen, par := e.Gen, &w.par
-	b := gen.Board
+	b := e.Gen.Board
 	w.parents = cur.parentsAt(w.parents, lo, hi)
-	undo, full := e.Undo, b.Full()
 	top, shift, slot := sc.top, sc.shift, sc.num.slot
 	below := engine.Position(1)<<shift - 1
 	bl := w.lows
 	lists := bl.lists
 	for _, p := range w.parents {
-		mover := p // whose jumps make the children
-		if undo {
-			mover = full &^ p
-		}
-		w.stats.Raw += orbitSize(par.Set(p), p)
-		q, empty := gen.LatticeOf(mover)
-		found := int64(0)
-		for gi := range gen.Groups {
-			sg := &gen.Groups[gi]
-			for f := sg.Legal(q, empty); f != 0; f &= f - 1 {
-				c := par.Child(sg.First(f))
-				s := slot[b.Class(c)]
-				if s < 0 {
-					return children, false
-				}
-				k := int(s)<<top | int(c>>shift)
-				l := lists[k]
-				if len(l) == cap(l) {
-					l = bl.next(k)
-				}
-				lists[k] = append(l, uint32(c&below))
-				found++
+		kids := w.childrenOf(e.Gen, p, e.Undo)
+		for _, c := range kids {
+			s := slot[b.Class(c)]
+			if s < 0 {
+				return children, false
 			}
+			k := int(s)<<top | int(c>>shift)
+			l := lists[k]
+			if len(l) == cap(l) {
+				l = bl.next(k)
+			}
+			lists[k] = append(l, uint32(c&below))
 		}
-		if found == 0 {
-			w.stats.DeadEnds++
-		}
-		children += found
+		children += int64(len(kids))
 	}
 	return children, true
 }
