@@ -218,12 +218,14 @@ func (a *Analysis) reachable(ctx context.Context, first *layered.Layer, e *layer
 	if err := e.Mem.Take(first.Bytes(), "the first layer"); err != nil {
 		return done(err)
 	}
-	// A layer goes once expanded, before its children are collected. One
-	// whose keys would not leave room for its children's tables and lists
-	// (as many as the layers before lead to expect) is coded as it is
-	// collected instead (see layered.Stored), and expanded as it is decoded.
-	// Only then: coding every large layer took the French d3 count from
-	// 6.9 to 4.7 GB peak RSS, but from 419 to 526 s.
+	// A layer goes once expanded, before its children are collected. A
+	// layer found in bitsets stays as them (layered.Expander.Bitsets), a
+	// bit a number. One found in tables whose keys would not leave room
+	// for its children's tables and lists (as many as the layers before
+	// lead to expect) is coded as it is collected instead (see
+	// layered.Stored), and expanded as it is decoded. Only then: coding
+	// every large layer took the French d3 count from 6.9 to 4.7 GB peak
+	// RSS, but from 419 to 526 s (before its layers went into bitsets).
 	e.Spent = func(l *layered.Layer) { l.Release(e.Mem) }
 	if e.Code == nil {
 		e.Code = func(n int, tableBytes int64) bool {
