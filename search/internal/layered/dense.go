@@ -202,43 +202,60 @@ func (e *Expander) markDense(ctx context.Context, cur *Layer, num *numbering) (s
 		e.states[i].stats = Stats{}
 		idle <- i
 	}
-	n := cur.Size()
-	var mixed atomic.Bool
-	var done, children atomic.Int64
+	var t tally
 	err = pool.Each(ctx, idle, 0, cur.units(), cur.chunkUnits(nw), func(i, lo, hi int) {
-		var c int64
-		var ok bool
 		if len(num.ds) == 1 {
-			c, ok = e.denseChunk(e.states[i], cur, mine[i][0], num.ds[0], lo, hi)
+			t.add(e, cur, lo, hi)(e.denseChunk(e.states[i], cur, mine[i][0], num.ds[0], lo, hi))
 		} else {
-			c, ok = e.denseChunkClasses(e.states[i], cur, mine[i], num, lo, hi)
-		}
-		if !ok {
-			mixed.Store(true)
-		}
-		children.Add(c)
-		if e.Progress != nil {
-			e.Progress(int(done.Add(int64(cur.parentsIn(lo, hi)))), n)
+			t.add(e, cur, lo, hi)(e.denseChunkClasses(e.states[i], cur, mine[i], num, lo, hi))
 		}
 	})
 	if err != nil {
 		e.Mem.Give(bitBytes)
 		return nil, 0, Stats{}, true, err
 	}
-	if mixed.Load() {
+	if t.mixed.Load() {
 		e.Mem.Give(bitBytes)
 		e.noDense = true
 		return nil, 0, Stats{}, false, nil
 	}
-	st = Stats{Positions: int64(n)}
+	return sets, bitBytes, t.stats(e, cur), true, nil
+}
+
+// tally sums what the chunks of a layer's expansion into bitsets found.
+type tally struct {
+	mixed          atomic.Bool // a child of a class not numbered
+	done, children atomic.Int64
+}
+
+// add returns what takes a chunk's result, the chunk of units lo..hi-1 of
+// cur: its children and whether they were all numbered. It reports the
+// parents done to e.Progress.
+func (t *tally) add(e *Expander, cur *Layer, lo, hi int) func(children int64, ok bool) {
+	return func(children int64, ok bool) {
+		if !ok {
+			t.mixed.Store(true)
+		}
+		t.children.Add(children)
+		if e.Progress != nil {
+			e.Progress(int(t.done.Add(int64(cur.parentsIn(lo, hi)))), cur.Size())
+		}
+	}
+}
+
+// stats returns the stats of cur's expansion, summed over e's workers, and
+// notes its children a parent in e.
+func (t *tally) stats(e *Expander, cur *Layer) Stats {
+	n := cur.Size()
+	st := Stats{Positions: int64(n)}
 	for _, w := range e.states {
 		st.Raw += w.stats.Raw
 		st.DeadEnds += w.stats.DeadEnds
 	}
 	if n >= 1024 {
-		e.perParent = float64(children.Load()) / float64(n)
+		e.perParent = float64(t.children.Load()) / float64(n)
 	}
-	return sets, bitBytes, st, true, nil
+	return st
 }
 
 // denseChunk sets the bits of the children of parents lo..hi of cur (with

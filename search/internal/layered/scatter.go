@@ -116,27 +116,18 @@ func (e *Expander) markScattered(ctx context.Context, cur *Layer, sc *scatter) (
 		}
 		e.Mem.Give(listBytes)
 	}()
-	n, units := cur.Size(), cur.units()
-	var mixed atomic.Bool
-	var done, children atomic.Int64
+	var t tally
 	chunk := cur.chunkUnits(nw)
 	parents := max(1024, roundChildren/e.jumpsPerParent())
-	for lo, hi := 0, 0; lo < units; lo = hi {
+	for lo, hi := 0, 0; lo < cur.units(); lo = hi {
 		hi = cur.unitsUpTo(lo, parents)
 		err := pool.Each(ctx, idle, lo, hi, chunk, func(i, clo, chi int) {
-			c, ok := e.scatterChunk(e.states[i], cur, sc, clo, chi)
-			if !ok {
-				mixed.Store(true)
-			}
-			children.Add(c)
-			if e.Progress != nil {
-				e.Progress(int(done.Add(int64(cur.parentsIn(clo, chi)))), n)
-			}
+			t.add(e, cur, clo, chi)(e.scatterChunk(e.states[i], cur, sc, clo, chi))
 		})
 		if err != nil {
 			return fail(err)
 		}
-		if mixed.Load() {
+		if t.mixed.Load() {
 			e.Mem.Give(held)
 			e.noDense = true
 			return nil, 0, Stats{}, false, nil
@@ -156,15 +147,7 @@ func (e *Expander) markScattered(ctx context.Context, cur *Layer, sc *scatter) (
 			return fail(err)
 		}
 	}
-	st = Stats{Positions: int64(n)}
-	for _, w := range e.states {
-		st.Raw += w.stats.Raw
-		st.DeadEnds += w.stats.DeadEnds
-	}
-	if n >= 1024 {
-		e.perParent = float64(children.Load()) / float64(n)
-	}
-	return sets, held, st, true, nil
+	return sets, held, t.stats(e, cur), true, nil
 }
 
 // scatterChunk appends the children of parents lo..hi of cur (with Undo,
