@@ -51,20 +51,14 @@ func (e *Expander) denseFor(cur *Layer) *numbering {
 	if len(classes) > 1<<slotBits {
 		return nil
 	}
-	num := &numbering{slot: make([]int8, b.Classes())}
-	for c := range num.slot {
-		num.slot[c] = -1
-	}
-	var words int64
+	ds := make([]*key.Dense, len(classes))
 	for i, c := range classes {
-		d := ranker.Layer(cur.Pegs-1, c)
-		if d == nil {
+		if ds[i] = ranker.Layer(cur.Pegs-1, c); ds[i] == nil {
 			return nil
 		}
-		num.ds = append(num.ds, d)
-		num.slot[c] = int8(i)
-		words += int64(d.Size()+63) / 64
 	}
+	num := numberingOf(ds...)
+	words := num.words()
 	if words > 16*int64(n) || int64(e.nworkers())*words*8 > (e.Mem.Limit()-e.Mem.Used())/2 {
 		return nil
 	}
@@ -78,13 +72,16 @@ type numbering struct {
 	slot []int8       // by class: its slot in ds, or -1
 }
 
-// single returns the numbering of d's positions alone.
-func single(d *key.Dense) *numbering {
-	num := &numbering{ds: []*key.Dense{d}, slot: make([]int8, d.Board().Classes())}
+// numberingOf returns the numbering by ds, one class each (of one board
+// and peg count), in slots in their order.
+func numberingOf(ds ...*key.Dense) *numbering {
+	num := &numbering{ds: ds, slot: make([]int8, ds[0].Board().Classes())}
 	for c := range num.slot {
 		num.slot[c] = -1
 	}
-	num.slot[d.Class()] = 0
+	for s, d := range ds {
+		num.slot[d.Class()] = int8(s)
+	}
 	return num
 }
 
@@ -113,9 +110,10 @@ func firstOf(cur *Layer) engine.Position {
 // bitset of its own for the child's class, with no list, table or lock
 // between finding a child and marking it (markDense); the next layer is
 // the set bits of the bitsets together, read in order, each made a mixed
-// key, then sorted; with Bitsets, the bitsets themselves (bitLayer). A layer with a child of a class num does not number
-// (its classes judged by its first position) is left, and ok is false:
-// the caller expands it with tables, as it will every layer after.
+// key, then sorted; with Bitsets, the bitsets themselves (bitLayer). A
+// layer with a child of a class num does not number (its classes judged
+// by its first position) is left, and ok is false: the caller expands it
+// with tables, as it will every layer after.
 func (e *Expander) expandDense(ctx context.Context, cur *Layer, num *numbering) (next *Layer, st Stats, ok bool, err error) {
 	sets, bitBytes, st, ok, err := e.markDense(ctx, cur, num)
 	if !ok || err != nil {
@@ -204,11 +202,14 @@ func (e *Expander) markDense(ctx context.Context, cur *Layer, num *numbering) (s
 	}
 	var t tally
 	err = pool.Each(ctx, idle, 0, cur.units(), cur.chunkUnits(nw), func(i, lo, hi int) {
+		var c int64
+		var ok bool
 		if len(num.ds) == 1 {
-			t.add(e, cur, lo, hi)(e.denseChunk(e.states[i], cur, mine[i][0], num.ds[0], lo, hi))
+			c, ok = e.denseChunk(e.states[i], cur, mine[i][0], num.ds[0], lo, hi)
 		} else {
-			t.add(e, cur, lo, hi)(e.denseChunkClasses(e.states[i], cur, mine[i], num, lo, hi))
+			c, ok = e.denseChunkClasses(e.states[i], cur, mine[i], num, lo, hi)
 		}
+		t.add(e, cur, lo, hi, c, ok)
 	})
 	if err != nil {
 		e.Mem.Give(bitBytes)
@@ -228,18 +229,16 @@ type tally struct {
 	done, children atomic.Int64
 }
 
-// add returns what takes a chunk's result, the chunk of units lo..hi-1 of
-// cur: its children and whether they were all numbered. It reports the
-// parents done to e.Progress.
-func (t *tally) add(e *Expander, cur *Layer, lo, hi int) func(children int64, ok bool) {
-	return func(children int64, ok bool) {
-		if !ok {
-			t.mixed.Store(true)
-		}
-		t.children.Add(children)
-		if e.Progress != nil {
-			e.Progress(int(t.done.Add(int64(cur.parentsIn(lo, hi)))), cur.Size())
-		}
+// add counts the result of the chunk of units lo..hi-1 of cur: its
+// children and whether they were all numbered; it reports the parents
+// done to e.Progress.
+func (t *tally) add(e *Expander, cur *Layer, lo, hi int, children int64, ok bool) {
+	if !ok {
+		t.mixed.Store(true)
+	}
+	t.children.Add(children)
+	if e.Progress != nil {
+		e.Progress(int(t.done.Add(int64(cur.parentsIn(lo, hi)))), cur.Size())
 	}
 }
 
@@ -267,8 +266,7 @@ func (e *Expander) denseChunk(w *workerState, cur *Layer, set []uint64, d *key.D
 	class := d.Class()
 	// A layer found in a bitset is of its numbering's class, the
 	// children's: a jump keeps the class, and so do the symmetries.
-	check := (cur.numbered == nil || cur.numbered.Class() != class) &&
-		(cur.dense == nil || len(cur.dense.num.ds) > 1 || cur.dense.num.ds[0].Class() != class)
+	check := !cur.allOf(class)
 	buf := w.ranks[:0]
 	for _, p := range w.parents {
 		if check && b.Class(p) != class {
@@ -665,7 +663,7 @@ func parentsDense(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen
 		return nil, true, nil // l's positions are of another class than next's parents
 	}
 	e := &Expander{Gen: gen, Workers: workers, Mem: mem, Undo: true}
-	marked, held, _, ok, err := e.markDense(ctx, &Layer{Pegs: l.Pegs + 1, Keys: next}, single(d))
+	marked, held, _, ok, err := e.markDense(ctx, &Layer{Pegs: l.Pegs + 1, Keys: next}, numberingOf(d))
 	if !ok || err != nil {
 		return nil, ok, err
 	}

@@ -462,9 +462,9 @@ func TestScatter(t *testing.T) {
 		num  *numbering
 		undo bool
 	}{
-		{"centre/pegs=22", gen, layers[22], single(r.Layer(21, classOf(layers[22]))), false},
+		{"centre/pegs=22", gen, layers[22], numberingOf(r.Layer(21, classOf(layers[22]))), false},
 		{"c1-whole/pegs=24", whole, l, nil, false},
-		{"centre/undo/pegs=21", gen, layers[21], single(r.Layer(22, classOf(layers[21]))), true},
+		{"centre/undo/pegs=21", gen, layers[21], numberingOf(r.Layer(22, classOf(layers[21]))), true},
 	}
 	for _, c := range cases {
 		for _, w := range []int{1, 2} {

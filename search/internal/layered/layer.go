@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 
+	"pegs/engine"
 	"pegs/search/internal/exact"
 	"pegs/search/internal/key"
 	"pegs/search/internal/memory"
@@ -37,6 +38,15 @@ type Layer struct {
 	// dense, if set, holds the positions instead of keys, as the bitsets
 	// they were found in (see Expander.Bitsets).
 	dense *bitLayer
+}
+
+// allOf reports whether l's positions are known to be all of class c:
+// found in a bitset of c's numbering.
+func (l *Layer) allOf(c engine.Class) bool {
+	if l.numbered != nil && l.numbered.Class() == c {
+		return true
+	}
+	return l.dense != nil && len(l.dense.num.ds) == 1 && l.dense.num.ds[0].Class() == c
 }
 
 // Release gives l's bytes back to mem and lets its positions go.

@@ -122,7 +122,8 @@ func (e *Expander) markScattered(ctx context.Context, cur *Layer, sc *scatter) (
 	for lo, hi := 0, 0; lo < cur.units(); lo = hi {
 		hi = cur.unitsUpTo(lo, parents)
 		err := pool.Each(ctx, idle, lo, hi, chunk, func(i, clo, chi int) {
-			t.add(e, cur, clo, chi)(e.scatterChunk(e.states[i], cur, sc, clo, chi))
+			c, ok := e.scatterChunk(e.states[i], cur, sc, clo, chi)
+			t.add(e, cur, clo, chi, c, ok)
 		})
 		if err != nil {
 			return fail(err)
