@@ -136,12 +136,12 @@ func newWinSearch(prob Problem, goals []engine.Goal, opt Options) *winSearch {
 	ws := &winSearch{prob: prob, goals: goals, opt: opt, t0: time.Now(), b: prob.Board, mem: memory.New(opt.memory()),
 		group: group, gen: movegen.New(prob.Board, group), start: key.Mix(group.Canonical(prob.Start)), p0: prob.Start.Pegs()}
 	// The forward layers are only scanned, or handed to functions that
-	// sort them where they must (see layered.Expander.Unsorted).
-	// The forward layers found in bitsets keep them, and their keys go once
-	// expanded: the walk back and the meeting read the bitsets (see
-	// layered.Expander.KeepBits).
-	ws.e = &layered.Expander{Gen: ws.gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Mem: ws.mem, Unsorted: true, KeepBits: true,
-		Spent: func(l *layered.Layer) { l.DropKeys(ws.mem) }}
+	// sort them where they must (see layered.Expander.Unsorted). Those
+	// found in bitsets stay as them (see layered.Expander.Bitsets): no key
+	// is made for them, the next layer is expanded from their bits, the
+	// meeting looks children up in them and the walk back ands them with
+	// the parents it marks.
+	ws.e = &layered.Expander{Gen: ws.gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Mem: ws.mem, Unsorted: true, Bitsets: true}
 	for range goals {
 		ws.sets = append(ws.sets, &WinSet{group: group, keys: map[int][]uint64{}})
 	}
@@ -159,7 +159,7 @@ func (ws *winSearch) forwardTo(ctx context.Context, stop int) error {
 			ws.e.Progress = func(done, total int) { progress("forward", pegs, done, total) }
 		}
 		next, st, err := ws.e.Next(ctx, ws.low)
-		if err != nil || next.Len() == 0 {
+		if err != nil || next.Size() == 0 {
 			return err
 		}
 		ws.expanded = append(ws.expanded, LayerStats{Pegs: ws.low.Pegs, Reachable: st.Positions, ReachableRaw: st.Raw, DeadEnds: st.DeadEnds})

@@ -344,18 +344,26 @@ func setBits(set []uint64, ranks []uint64) {
 }
 
 // mergeSets ors the bitsets sets into the first, and with mask (if not
-// nil) ands it, words in parallel, and returns the first alone.
+// nil) ands it, words in parallel, and returns the first alone. A word is
+// written only where it changes: the numbers of a layer's canonical
+// positions leave long runs of words empty in every bitset, whose pages
+// no one has written, and writing zeros there took a page fault each (a
+// third of them in the English winnable set) and memory.
 func mergeSets(sets [][]uint64, mask []uint64, workers int) [][]uint64 {
 	set := sets[0]
 	pool.Chunks(len(set), workers, func(_, lo, hi int) {
 		for _, s := range sets[1:] {
 			for i := lo; i < hi; i++ {
-				set[i] |= s[i]
+				if x := s[i]; x&^set[i] != 0 {
+					set[i] |= x
+				}
 			}
 		}
 		if mask != nil {
 			for i := lo; i < hi; i++ {
-				set[i] &= mask[i]
+				if x := set[i]; x&^mask[i] != 0 {
+					set[i] = x & mask[i]
+				}
 			}
 		}
 	})
@@ -465,19 +473,31 @@ func (e *Expander) collectDense(ctx context.Context, ds []*key.Dense, sets [][][
 }
 
 // meetingDense is MeetingKeys with goal as a bitset of their numbers (see
-// key.Dense) instead of a key.Set: a child is looked up by its number, a
-// bit test in a bitset a twelfth of the set's size, and the children of a
-// batch of parents are tested in one loop, so that their cache misses
-// overlap. ok is false, and nothing is done, where the goal's positions
-// cannot be numbered so: the board or its symmetries do not allow it, or
-// the positions are of more than one class. goalLayer, if not nil, is the
-// layer goal's keys are from: where it holds them as a bitset too (see
-// Expander.KeepBits), that bitset is the goal's.
-func meetingDense(ctx context.Context, keys, goal []uint64, goalLayer *Layer, gen *movegen.Gen, cfg Config, mem *memory.Budget) (won []uint64, ok bool, err error) {
+// key.Dense) instead of a key.Set, from's positions as keys: a child is
+// looked up by its number, a bit test in a bitset a twelfth of the set's
+// size, and the children of a batch of parents are tested in one loop, so
+// that their cache misses overlap. The positions of from found are
+// returned in its order (as keys, or numbers for a layer held as bitsets).
+// ok is false, and nothing is done, where the goal's positions cannot be
+// numbered so: the board or its symmetries do not allow it, or the
+// positions are of more than one class. goalLayer, if not nil, is the
+// layer goal's keys are from (goal may then be nil): where it holds them
+// as a bitset too (see Expander.KeepBits) or only as bitsets (see
+// Expander.Bitsets), that bitset is the goal's.
+func meetingDense(ctx context.Context, from *Layer, goal []uint64, goalLayer *Layer, gen *movegen.Gen, cfg Config, mem *memory.Budget) (won []uint64, ok bool, err error) {
 	b := gen.Board
-	g0 := key.Unmix(goal[0])
-	p0 := key.Unmix(keys[0])
-	if len(keys) < minDenseParents || g0.Pegs() != b.Holes()-p0.Pegs()+1 || !key.ClassKept(b, gen.Group, g0) {
+	n := from.Size()
+	if n < minDenseParents || (goal == nil && goalLayer == nil) {
+		return nil, false, nil
+	}
+	var g0 engine.Position
+	if goal != nil {
+		g0 = key.Unmix(goal[0])
+	} else {
+		g0 = firstOf(goalLayer)
+	}
+	p0 := firstOf(from)
+	if g0.Pegs() != b.Holes()-p0.Pegs()+1 || !key.ClassKept(b, gen.Group, g0) {
 		return nil, false, nil
 	}
 	class := b.Class(g0)
@@ -496,19 +516,27 @@ func meetingDense(ctx context.Context, keys, goal []uint64, goalLayer *Layer, ge
 	}
 	nw := pool.Size(cfg.Workers)
 	var set []uint64
-	if goalLayer != nil && goalLayer.bits != nil && goalLayer.numbered.Class() == class {
-		set = goalLayer.bits
-	} else {
+	switch gl := goalLayer; {
+	case gl != nil && gl.bits != nil && gl.numbered.Class() == class:
+		set = gl.bits
+	case gl != nil && gl.allOf(class) && gl.dense != nil:
+		set = gl.dense.sets[0]
+	case goal == nil:
+		return nil, false, nil
+	default:
 		var release func()
 		if set, release, ok = fillSet(goal, d, g0.Pegs(), nw, mem); !ok {
 			return nil, false, nil
 		}
 		defer release()
 	}
-	var other atomic.Bool // a position of keys of another class
-	n := len(keys)
-	keysClass := b.Class(p0)
-	chunks := max(1, min(n/4096, 1024))
+	var other atomic.Bool // a position of from of another class
+	fromClass := b.Class(p0)
+	check := !from.allOf(fromClass)
+	// Chunks of a few thousand positions, so a cancellation is seen soon
+	// and the halves of a layer balance across workers.
+	units := from.units()
+	chunks := min(units, max(1, min(n/4096, 1024)))
 	out := make([][]uint64, chunks)
 	var done atomic.Int64
 	grp, gctx := errgroup.WithContext(ctx)
@@ -519,8 +547,9 @@ func meetingDense(ctx context.Context, keys, goal []uint64, goalLayer *Layer, ge
 				return err
 			}
 			w := gen.NewParent()
-			lo, hi := c*n/chunks, (c+1)*n/chunks
-			found := make([]uint64, hi-lo) // nonzero where a child is in goal
+			lo, hi := c*units/chunks, (c+1)*units/chunks
+			ps := from.parentsAt(nil, lo, hi)
+			found := make([]uint64, len(ps)) // nonzero where a child is in goal
 			ranks := make([]uint64, 0, denseBatch+maxJumps)
 			owner := make([]int32, 0, denseBatch+maxJumps)
 			test := func() {
@@ -529,9 +558,8 @@ func meetingDense(ctx context.Context, keys, goal []uint64, goalLayer *Layer, ge
 				}
 				ranks, owner = ranks[:0], owner[:0]
 			}
-			for j, k := range keys[lo:hi] {
-				p := key.Unmix(k)
-				if b.Class(p) != keysClass {
+			for j, p := range ps {
+				if check && b.Class(p) != fromClass {
 					other.Store(true)
 					return nil
 				}
@@ -550,14 +578,14 @@ func meetingDense(ctx context.Context, keys, goal []uint64, goalLayer *Layer, ge
 			}
 			test()
 			var keep []uint64
-			for j, k := range keys[lo:hi] {
+			for j, p := range ps {
 				if found[j] != 0 {
-					keep = append(keep, k)
+					keep = append(keep, key.Mix(p))
 				}
 			}
 			out[c] = keep
 			if cfg.Progress != nil {
-				cfg.Progress("join", p0.Pegs(), int(done.Add(int64(hi-lo))), n)
+				cfg.Progress("join", p0.Pegs(), int(done.Add(int64(len(ps)))), n)
 			}
 			return nil
 		})
@@ -654,11 +682,18 @@ func parentsDense(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen
 	}
 	release := func() {
 		if free {
-			mem.Give(l.Bytes())
-			l.Keys, l.Stored, l.M, l.bits = nil, nil, nil, nil
+			l.Release(mem)
 		}
 	}
-	if l.bits != nil && l.numbered.Class() != d.Class() {
+	// mask, if l holds its positions as bitsets, is the one of next's
+	// parents' class.
+	var mask []uint64
+	switch {
+	case l.bits != nil && l.numbered.Class() == d.Class():
+		mask = l.bits
+	case l.dense != nil && l.dense.num.slot[d.Class()] >= 0:
+		mask = l.dense.sets[l.dense.num.slot[d.Class()]]
+	case l.bits != nil || l.dense != nil:
 		release()
 		return nil, true, nil // l's positions are of another class than next's parents
 	}
@@ -669,9 +704,9 @@ func parentsDense(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen
 	}
 	sets := marked[0]
 	defer mem.Give(held)
-	if l.bits != nil {
+	if mask != nil {
 		// l's bitset and the parents' together.
-		found, err := e.collectDense(ctx, []*key.Dense{d}, [][][]uint64{mergeSets(sets, l.bits, workers)}, l.Pegs)
+		found, err := e.collectDense(ctx, []*key.Dense{d}, [][][]uint64{mergeSets(sets, mask, workers)}, l.Pegs)
 		if err != nil {
 			return nil, true, err
 		}

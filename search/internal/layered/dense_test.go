@@ -52,6 +52,20 @@ func withBits(t testing.TB, gen *movegen.Gen, l *Layer) *Layer {
 	return &Layer{Pegs: l.Pegs, Keys: slices.Clone(l.Keys), bits: set, numbered: d}
 }
 
+// asBitLayer returns l (sorted keys of one class) held as its bitset
+// alone, as an Expander with Bitsets leaves a layer.
+func asBitLayer(t testing.TB, gen *movegen.Gen, l *Layer) *Layer {
+	wb := withBits(t, gen, l)
+	bl, err := newBitLayer(context.Background(), numberingOf(wb.numbered), [][]uint64{wb.bits}, l.Pegs, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bl.Size() != l.Len() {
+		t.Fatalf("the bitset holds %d positions, want %d", bl.Size(), l.Len())
+	}
+	return bl
+}
+
 // TestKeepBits checks the bitset an Expander with KeepBits leaves with a
 // layer denser than a position in 64 numbers (the English 19-peg layer),
 // and none with a sparser one (22 pegs); and that a layer whose keys are
@@ -268,17 +282,27 @@ func TestMeetingDense(t *testing.T) {
 		}
 	}
 	goalLayer := withBits(t, gen, &Layer{Pegs: key.Unmix(goal[0]).Pegs(), Keys: goal})
+	goalBitsets := asBitLayer(t, gen, &Layer{Pegs: key.Unmix(goal[0]).Pegs(), Keys: goal})
+	fromBitsets := asBitLayer(t, gen, layers[21])
 	for _, w := range []int{1, 2} {
-		for _, bits := range []bool{false, true} {
-			t.Run(fmt.Sprintf("workers=%d/goal-bits=%v", w, bits), func(t *testing.T) {
+		for _, held := range []string{"keys", "goal-bits", "bitsets"} {
+			t.Run(fmt.Sprintf("workers=%d/held=%s", w, held), func(t *testing.T) {
 				mem := memory.New(1 << 32)
-				var gl *Layer
-				if bits {
+				from, g, gl := &Layer{Pegs: 21, Keys: keys}, goal, (*Layer)(nil)
+				switch held {
+				case "goal-bits":
 					gl = goalLayer
+				case "bitsets":
+					// Both sides as bitsets alone: the positions found
+					// come in the order of their numbers.
+					from, g, gl = fromBitsets, nil, goalBitsets
 				}
-				got, ok, err := meetingDense(context.Background(), keys, goal, gl, gen, Config{Workers: w}, mem)
+				got, ok, err := meetingDense(context.Background(), from, g, gl, gen, Config{Workers: w}, mem)
 				if err != nil || !ok {
 					t.Fatalf("meetingDense: ok %v, %v", ok, err)
+				}
+				if held == "bitsets" {
+					slices.Sort(got)
 				}
 				if diff := cmp.Diff(want, got); diff != "" {
 					t.Errorf("winnable keys (-want +got):\n%s", diff)
@@ -334,7 +358,7 @@ func TestParentsDense(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, order := range []string{"sorted", "stored", "unsorted", "bits", "bits-only"} {
+	for _, order := range []string{"sorted", "stored", "unsorted", "bits", "bits-only", "bitsets"} {
 		for _, w := range []int{1, 2} {
 			t.Run(fmt.Sprintf("order=%s/workers=%d", order, w), func(t *testing.T) {
 				cur := &Layer{Pegs: l.Pegs, Keys: slices.Clone(l.Keys)}
@@ -357,6 +381,12 @@ func TestParentsDense(t *testing.T) {
 					}
 					if order == "bits-only" && !cur.DropKeys(mem) {
 						t.Fatal("DropKeys: kept the keys")
+					}
+				case "bitsets":
+					mem.Give(cur.Bytes())
+					cur = asBitLayer(t, gen, cur)
+					if err := mem.Take(cur.Bytes(), "the bitsets"); err != nil {
+						t.Fatal(err)
 					}
 				}
 				got, ok, err := parentsDense(context.Background(), cur, next, gen, w, mem, false)

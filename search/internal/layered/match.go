@@ -16,8 +16,12 @@ import (
 
 // SelfJoin returns the keys of l whose complements, made canonical, are in
 // l too: l is the middle layer of a mirrored problem on a board of an even
-// number of holes (see winnable), whose complements have as many pegs.
+// number of holes (see winnable), whose complements have as many pegs. A
+// layer held as bitsets (Expander.Bitsets) is turned into keys first.
 func SelfJoin(ctx context.Context, l *Layer, b *engine.Board, group *engine.Group, workers int, mem *memory.Budget) ([]uint64, error) {
+	if err := l.denseKeys(ctx, workers, mem); err != nil {
+		return nil, err
+	}
 	return KeepFound(ctx, l, l.Len(), workers, mem, func(dst []uint64, lo, hi int) []uint64 {
 		dst = slices.Grow(dst, hi-lo)
 		for _, k := range l.Keys[lo:hi] {
@@ -46,11 +50,23 @@ func MeetingKeys(ctx context.Context, keys, goal []uint64, gen *movegen.Gen, cfg
 	return meetingKeys(ctx, keys, goal, nil, gen, cfg, mem)
 }
 
-// SelfMeetingKeys is MeetingKeys with l's keys as both keys and goal (a
-// middle layer of a board of an odd number of holes, whose children's
+// SelfMeetingKeys is MeetingKeys with l's positions as both keys and goal
+// (a middle layer of a board of an odd number of holes, whose children's
 // complements have as many pegs), sorted; l's bitset, where it keeps one
-// (see Expander.KeepBits), is the goal's.
+// (see Expander.KeepBits) or is held as one (Expander.Bitsets), is the
+// goal's.
 func SelfMeetingKeys(ctx context.Context, l *Layer, gen *movegen.Gen, cfg Config, mem *memory.Budget) ([]uint64, error) {
+	if l.dense != nil {
+		if won, ok, err := meetingDense(ctx, l, nil, l, gen, cfg, mem); ok {
+			if err == nil {
+				key.Sort(won, cfg.Workers) // in the order of l's numbers
+			}
+			return won, err
+		}
+		if err := l.denseKeys(ctx, cfg.Workers, mem); err != nil {
+			return nil, err
+		}
+	}
 	keys, err := meetingKeys(ctx, l.Keys, l.Keys, l, gen, cfg, mem)
 	if err == nil && l.Unsorted {
 		key.Sort(keys, cfg.Workers) // in l's order
@@ -65,7 +81,8 @@ func meetingKeys(ctx context.Context, keys, goal []uint64, goalLayer *Layer, gen
 	if n == 0 || len(goal) == 0 {
 		return nil, nil
 	}
-	if won, ok, err := meetingDense(ctx, keys, goal, goalLayer, gen, cfg, mem); ok {
+	from := &Layer{Pegs: key.Unmix(keys[0]).Pegs(), Keys: keys}
+	if won, ok, err := meetingDense(ctx, from, goal, goalLayer, gen, cfg, mem); ok {
 		return won, err
 	}
 	set, release, err := NewSetIn(goal, cfg.Workers, mem, "the positions where the searches meet")

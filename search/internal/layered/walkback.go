@@ -96,8 +96,7 @@ func WalkBack(ctx context.Context, goal engine.Goal, gen *movegen.Gen, fwd map[i
 		}
 		l.Drop(mem)
 		if free {
-			mem.Give(l.Bytes())
-			l.Keys, l.Stored, l.M, l.bits = nil, nil, nil, nil
+			l.Release(mem)
 		}
 		if pegs <= top && n-pegs > top && n-pegs <= p0 {
 			if err := mem.Take(int64(len(keys))*8, "the winnable positions to mirror"); err != nil {
@@ -146,6 +145,9 @@ func ParentsOf(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen, w
 	if err := l.keysFromBits(ctx, workers, mem); err != nil {
 		return nil, err
 	}
+	if err := l.denseKeys(ctx, workers, mem); err != nil {
+		return nil, err
+	}
 	l.Sort(workers)
 	e := &Expander{Gen: gen, Workers: workers, Mem: mem, Within: l.Keys, Undo: true}
 	if l.Keys == nil {
@@ -157,8 +159,7 @@ func ParentsOf(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen, w
 		// Once its keys are in the tables, l goes (on the French c1 run
 		// its code is 0.4 GB at the walk back's widest layer).
 		e.Seeded = func() {
-			mem.Give(l.Bytes())
-			l.Keys, l.Stored, l.M, l.bits = nil, nil, nil, nil
+			l.Release(mem)
 			e.Within, e.WithinCode = nil, nil
 		}
 	}
