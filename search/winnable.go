@@ -216,7 +216,6 @@ func (ws *winSearch) meetInTheMiddle(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		f.DropKeys(ws.mem) // met: the walk back reads its bitset, if kept
 		if err := ws.mem.Take(int64(len(keys))*8, "the winnable positions"); err != nil {
 			return err
 		}

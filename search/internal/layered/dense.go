@@ -140,19 +140,9 @@ func (e *Expander) expandDense(ctx context.Context, cur *Layer, num *numbering) 
 		}
 		return next, st, true, nil
 	}
-	keep := e.KeepBits && len(num.ds) == 1
-	if keep {
-		sets[0] = mergeSets(sets[0], nil, e.Workers)
-	}
 	next, err = e.collectDense(ctx, num.ds, sets, cur.Pegs-1)
 	if err != nil {
 		return nil, Stats{}, true, err
-	}
-	if setBytes := int64(len(sets[0][0])) * 8; keep && setBytes < next.Bytes() {
-		// Kept where smaller than the keys, which can then go: a layer
-		// denser than a position in 64 numbers.
-		next.bits = sets[0][0]
-		held -= setBytes // the layer's now (see Layer.Bytes)
 	}
 	if e.Code != nil && e.Code(next.Len(), bitBytes) {
 		next.Store(e.Gen.Board.Holes(), e.Workers, e.Mem)
@@ -482,8 +472,8 @@ func (e *Expander) collectDense(ctx context.Context, ds []*key.Dense, sets [][][
 // numbered so: the board or its symmetries do not allow it, or the
 // positions are of more than one class. goalLayer, if not nil, is the
 // layer goal's keys are from (goal may then be nil): where it holds them
-// as a bitset too (see Expander.KeepBits) or only as bitsets (see
-// Expander.Bitsets), that bitset is the goal's.
+// as bitsets (see Expander.Bitsets), its bitset of their class is the
+// goal's.
 func meetingDense(ctx context.Context, from *Layer, goal []uint64, goalLayer *Layer, gen *movegen.Gen, cfg Config, mem *memory.Budget) (won []uint64, ok bool, err error) {
 	b := gen.Board
 	n := from.Size()
@@ -517,8 +507,6 @@ func meetingDense(ctx context.Context, from *Layer, goal []uint64, goalLayer *La
 	nw := pool.Size(cfg.Workers)
 	var set []uint64
 	switch gl := goalLayer; {
-	case gl != nil && gl.bits != nil && gl.numbered.Class() == class:
-		set = gl.bits
 	case gl != nil && gl.allOf(class) && gl.dense != nil:
 		set = gl.dense.sets[0]
 	case goal == nil:
@@ -657,7 +645,9 @@ const maxJumps = 64 * 8
 
 // parentsDense is ParentsOf with the parents of next marked in bitsets
 // (markDense, undoing jumps) rather than put in tables closed on l's
-// keys; l's positions whose bits are set are then kept, as sorted keys. ok is false,
+// keys; l's positions whose bits are set are then kept, as sorted keys:
+// where l is held as bitsets (Expander.Bitsets), its bitset of the
+// parents' class anded with theirs. ok is false,
 // and nothing is done, where the parents cannot be numbered so (see
 // denseFor) or the bitsets would be more than sixteen words for each of
 // l's positions and next's.
@@ -689,11 +679,9 @@ func parentsDense(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen
 	// parents' class.
 	var mask []uint64
 	switch {
-	case l.bits != nil && l.numbered.Class() == d.Class():
-		mask = l.bits
 	case l.dense != nil && l.dense.num.slot[d.Class()] >= 0:
 		mask = l.dense.sets[l.dense.num.slot[d.Class()]]
-	case l.bits != nil || l.dense != nil:
+	case l.dense != nil:
 		release()
 		return nil, true, nil // l's positions are of another class than next's parents
 	}

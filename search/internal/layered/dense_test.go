@@ -39,9 +39,9 @@ func englishLayers(t testing.TB, pegs int) (*movegen.Gen, map[int]*Layer) {
 	return gen, layers
 }
 
-// withBits returns a copy of l (sorted keys) that holds its positions as
-// a bitset too, as an Expander with KeepBits leaves a layer.
-func withBits(t testing.TB, gen *movegen.Gen, l *Layer) *Layer {
+// asBitLayer returns l (sorted keys of one class) held as its bitset
+// alone, as an Expander with Bitsets leaves a layer.
+func asBitLayer(t testing.TB, gen *movegen.Gen, l *Layer) *Layer {
 	b := gen.Board
 	p0 := key.Unmix(l.Keys[0])
 	d := key.NewRanker(b).Layer(p0.Pegs(), b.Class(p0))
@@ -49,14 +49,7 @@ func withBits(t testing.TB, gen *movegen.Gen, l *Layer) *Layer {
 	if !ok {
 		t.Fatal("fillSet refused the layer")
 	}
-	return &Layer{Pegs: l.Pegs, Keys: slices.Clone(l.Keys), bits: set, numbered: d}
-}
-
-// asBitLayer returns l (sorted keys of one class) held as its bitset
-// alone, as an Expander with Bitsets leaves a layer.
-func asBitLayer(t testing.TB, gen *movegen.Gen, l *Layer) *Layer {
-	wb := withBits(t, gen, l)
-	bl, err := newBitLayer(context.Background(), numberingOf(wb.numbered), [][]uint64{wb.bits}, l.Pegs, 2)
+	bl, err := newBitLayer(context.Background(), numberingOf(d), [][]uint64{set}, l.Pegs, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,49 +57,6 @@ func asBitLayer(t testing.TB, gen *movegen.Gen, l *Layer) *Layer {
 		t.Fatalf("the bitset holds %d positions, want %d", bl.Size(), l.Len())
 	}
 	return bl
-}
-
-// TestKeepBits checks the bitset an Expander with KeepBits leaves with a
-// layer denser than a position in 64 numbers (the English 19-peg layer),
-// and none with a sparser one (22 pegs); and that a layer whose keys are
-// dropped keeps its size and makes the same keys again.
-func TestKeepBits(t *testing.T) {
-	gen, layers := englishLayers(t, 20)
-	for _, from := range []int{23, 20} {
-		t.Run(fmt.Sprintf("from=%d", from), func(t *testing.T) {
-			mem := memory.New(1 << 32)
-			e := &Expander{Gen: gen, Workers: 2, Mem: mem, KeepBits: true}
-			got, _, err := e.Next(context.Background(), layers[from])
-			if err != nil {
-				t.Fatal(err)
-			}
-			if mem.Used() != got.Bytes() {
-				t.Errorf("the budget holds %d bytes, want the layer's %d", mem.Used(), got.Bytes())
-			}
-			if from == 23 {
-				if got.bits != nil {
-					t.Errorf("%d keys kept a bitset of %d words", got.Len(), len(got.bits))
-				}
-				return
-			}
-			if got.bits == nil {
-				t.Fatalf("%d keys kept no bitset", got.Len())
-			}
-			if want := withBits(t, gen, got).bits; !slices.Equal(got.bits, want) {
-				t.Error("the bitset kept is not the keys'")
-			}
-			keys, n := got.Keys, got.Len()
-			if !got.DropKeys(mem) || got.Keys != nil || got.Size() != n || mem.Used() != got.Bytes() || got.Bytes() != int64(len(got.bits))*8 {
-				t.Fatalf("DropKeys: keys %v, size %d of %d, budget %d for %d bytes", got.Keys != nil, got.Size(), n, mem.Used(), got.Bytes())
-			}
-			if err := got.keysFromBits(context.Background(), 2, mem); err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(keys, got.Keys); diff != "" {
-				t.Errorf("keys made again from the bitset (-dropped +made):\n%s", diff)
-			}
-		})
-	}
 }
 
 // TestExpandDense checks that a layer expanded into bitsets is the layer
@@ -281,18 +231,14 @@ func TestMeetingDense(t *testing.T) {
 			}
 		}
 	}
-	goalLayer := withBits(t, gen, &Layer{Pegs: key.Unmix(goal[0]).Pegs(), Keys: goal})
 	goalBitsets := asBitLayer(t, gen, &Layer{Pegs: key.Unmix(goal[0]).Pegs(), Keys: goal})
 	fromBitsets := asBitLayer(t, gen, layers[21])
 	for _, w := range []int{1, 2} {
-		for _, held := range []string{"keys", "goal-bits", "bitsets"} {
+		for _, held := range []string{"keys", "bitsets"} {
 			t.Run(fmt.Sprintf("workers=%d/held=%s", w, held), func(t *testing.T) {
 				mem := memory.New(1 << 32)
 				from, g, gl := &Layer{Pegs: 21, Keys: keys}, goal, (*Layer)(nil)
-				switch held {
-				case "goal-bits":
-					gl = goalLayer
-				case "bitsets":
+				if held == "bitsets" {
 					// Both sides as bitsets alone: the positions found
 					// come in the order of their numbers.
 					from, g, gl = fromBitsets, nil, goalBitsets
@@ -358,7 +304,7 @@ func TestParentsDense(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, order := range []string{"sorted", "stored", "unsorted", "bits", "bits-only", "bitsets"} {
+	for _, order := range []string{"sorted", "stored", "unsorted", "bitsets"} {
 		for _, w := range []int{1, 2} {
 			t.Run(fmt.Sprintf("order=%s/workers=%d", order, w), func(t *testing.T) {
 				cur := &Layer{Pegs: l.Pegs, Keys: slices.Clone(l.Keys)}
@@ -374,14 +320,6 @@ func TestParentsDense(t *testing.T) {
 						cur.Keys[i], cur.Keys[j] = cur.Keys[j], cur.Keys[i]
 					})
 					cur.Unsorted = true
-				case "bits", "bits-only":
-					cur = withBits(t, gen, cur)
-					if err := mem.Take(int64(len(cur.bits))*8, "the bitset"); err != nil {
-						t.Fatal(err)
-					}
-					if order == "bits-only" && !cur.DropKeys(mem) {
-						t.Fatal("DropKeys: kept the keys")
-					}
 				case "bitsets":
 					mem.Give(cur.Bytes())
 					cur = asBitLayer(t, gen, cur)
@@ -426,13 +364,13 @@ func TestParentsOfUnsorted(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("parents (-sorted layer +unsorted):\n%s", diff)
 	}
-	// A layer held as its bitset alone has its keys made again.
+	// A layer held as bitsets, too small for the parents' bitsets, has its
+	// keys made for the tables.
 	mem := memory.New(1 << 30)
-	only := withBits(t, gen, l)
+	only := asBitLayer(t, gen, l)
 	if err := mem.Take(only.Bytes(), "the layer"); err != nil {
 		t.Fatal(err)
 	}
-	only.DropKeys(mem)
 	got, err = ParentsOf(context.Background(), only, next, gen, 2, mem, false)
 	if err != nil {
 		t.Fatal(err)

@@ -36,24 +36,23 @@
 // in one and keeps the layer's positions whose bits are set; those two
 // take one class only.
 //
-// With Expander.KeepBits a layer denser than a position in 64 numbers
-// keeps its bitset, smaller than its keys, which go once the layer is
-// expanded (Layer.DropKeys): the walk back then ands the parents' bitset
-// with it, and a self-meeting (SelfMeetingKeys) takes it as the goal's.
-// Measure them with BenchmarkExplore (search=winnable, peak-MiB) and
-// BenchmarkNextLayer.
-//
 // Where the workers' bitsets together pass scatterBytes (the French
 // board's off-centre games), a bit set as its child is found misses every
 // cache: the children are first scattered, in rounds, into buckets by
 // class and top bits (scatter), and each bucket's bits are then set in
-// its region of one bitset a class, which stays in a core's cache. With
-// Expander.Bitsets, for a caller that only expands and counts the layers
-// (the reachable-only count), a layer found in bitsets stays as them
+// its region of one bitset a class, which stays in a core's cache.
+//
+// With Expander.Bitsets, for a caller that only expands the layers,
+// counts them and meets or walks back through them (the reachable-only
+// count, the winnable set), a layer found in bitsets stays as them
 // (bitLayer) and is expanded from its bits, run by run of high parts:
 // no key is made, sorted or coded, and the layer takes a bit a number
-// rather than eight bytes a position. Measure these with BenchmarkExplore
-// (board=french and the English c1 whole-group case).
+// rather than eight bytes a position. A self-meeting (SelfMeetingKeys)
+// reads its positions from those bits and looks their children up in
+// them, and the walk back (ParentsOf) ands the parents it marks with
+// them. Measure these with BenchmarkExplore (search=winnable and
+// search=reachable, peak-MiB; board=french and the English c1
+// whole-group case) and BenchmarkNextLayer.
 //
 // # Stored layers
 //

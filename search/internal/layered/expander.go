@@ -65,19 +65,13 @@ type Expander struct {
 	// sort is saved: the English winnable set ran in 725 ms for 841 ms
 	// (see BenchmarkExplore).
 	Unsorted bool
-	// KeepBits keeps a layer found in a bitset as that bitset too where it
-	// is the smaller, the workers' merged, charged to Mem with the layer
-	// (see Layer.Bytes):
-	// where a layer is not expanded again, its keys can then go (see
-	// Layer.DropKeys), ParentsOf ands its bitset with the parents' rather
-	// than looking each of its positions up, and SelfMeetingKeys takes it
-	// as the goal's bitset.
-	KeepBits bool
 	// Bitsets keeps a layer found in bitsets as those bitsets, the
 	// workers' merged, rather than as keys (see bitLayer): for a caller
-	// that only expands the layers and counts them. Such a layer is
-	// expanded from its bits where its children are found in bitsets too,
-	// and turned into unsorted keys where they are not. The French d3
+	// that expands the layers, counts them and hands them to
+	// SelfMeetingKeys and ParentsOf, which read the bitsets (the winnable
+	// set: the English layer of 17 pegs is 9 MB of bits, 21 MB of keys).
+	// Such a layer is expanded from its bits where its children are found
+	// in bitsets too, and turned into unsorted keys where they are not. The French d3
 	// count, whole group, so saves making, sorting and coding the keys of
 	// each layer, and holds a layer in a third of their bytes.
 	Bitsets bool

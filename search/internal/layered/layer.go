@@ -1,7 +1,6 @@
 package layered
 
 import (
-	"context"
 	"errors"
 	"slices"
 
@@ -30,11 +29,6 @@ type Layer struct {
 	// numbered, if set, is the numbering of every position of the layer
 	// (it was found in its bitset): their class is known, unchecked.
 	numbered *key.Dense
-	// bits, if set, holds the positions as the bitset of their numbers
-	// (see Expander.KeepBits); n counts them once the keys are let go
-	// (see DropKeys).
-	bits []uint64
-	n    int
 	// dense, if set, holds the positions instead of keys, as the bitsets
 	// they were found in (see Expander.Bitsets).
 	dense *bitLayer
@@ -52,37 +46,7 @@ func (l *Layer) allOf(c engine.Class) bool {
 // Release gives l's bytes back to mem and lets its positions go.
 func (l *Layer) Release(mem *memory.Budget) {
 	mem.Give(l.Bytes())
-	l.Keys, l.Stored, l.M, l.bits, l.dense = nil, nil, nil, nil, nil
-}
-
-// DropKeys lets l's keys go, their bytes given back to mem, where l holds
-// its positions as a bitset too (see Expander.KeepBits), and reports
-// whether it did: a layer so held still tells its Size, and ParentsOf
-// reads its bitset instead (the bitset of an English layer of 17 pegs is
-// 9 MB, its keys 21 MB).
-func (l *Layer) DropKeys(mem *memory.Budget) bool {
-	if l.bits == nil || l.Keys == nil || l.M != nil {
-		return false
-	}
-	l.n = len(l.Keys)
-	mem.Give(int64(len(l.Keys)) * 8)
-	l.Keys, l.Unsorted = nil, false
-	return true
-}
-
-// keysFromBits makes the keys of a layer that DropKeys let go again, from
-// its bitset, sorted, charged to mem.
-func (l *Layer) keysFromBits(ctx context.Context, workers int, mem *memory.Budget) error {
-	if l.Keys != nil || l.bits == nil {
-		return nil
-	}
-	e := &Expander{Workers: workers, Mem: mem}
-	found, err := e.collectDense(ctx, []*key.Dense{l.numbered}, [][][]uint64{{l.bits}}, l.Pegs)
-	if err != nil {
-		return err
-	}
-	l.Keys = found.Keys
-	return nil
+	l.Keys, l.Stored, l.M, l.dense = nil, nil, nil, nil
 }
 
 // Sort sorts l's keys if they are Unsorted.
@@ -102,14 +66,12 @@ func (l *Layer) Size() int {
 		return l.dense.n
 	case l.Keys == nil && l.Stored != nil:
 		return l.Stored.N
-	case l.Keys == nil && l.bits != nil:
-		return l.n
 	}
 	return len(l.Keys)
 }
 
 func (l *Layer) Bytes() int64 {
-	n := int64(len(l.Keys))*8 + int64(len(l.M))*16 + int64(len(l.bits))*8
+	n := int64(len(l.Keys))*8 + int64(len(l.M))*16
 	if l.Stored != nil {
 		n += l.Stored.Bytes()
 	}

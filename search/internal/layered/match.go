@@ -52,9 +52,9 @@ func MeetingKeys(ctx context.Context, keys, goal []uint64, gen *movegen.Gen, cfg
 
 // SelfMeetingKeys is MeetingKeys with l's positions as both keys and goal
 // (a middle layer of a board of an odd number of holes, whose children's
-// complements have as many pegs), sorted; l's bitset, where it keeps one
-// (see Expander.KeepBits) or is held as one (Expander.Bitsets), is the
-// goal's.
+// complements have as many pegs), sorted; where l is held as a bitset
+// (Expander.Bitsets), that bitset is the goal's and its positions are
+// read from it.
 func SelfMeetingKeys(ctx context.Context, l *Layer, gen *movegen.Gen, cfg Config, mem *memory.Budget) ([]uint64, error) {
 	if l.dense != nil {
 		if won, ok, err := meetingDense(ctx, l, nil, l, gen, cfg, mem); ok {

@@ -142,9 +142,6 @@ func ParentsOf(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen, w
 		return keys, err
 	}
 	// The tables are seeded from sorted keys.
-	if err := l.keysFromBits(ctx, workers, mem); err != nil {
-		return nil, err
-	}
 	if err := l.denseKeys(ctx, workers, mem); err != nil {
 		return nil, err
 	}
