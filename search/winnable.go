@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"sync"
 	"time"
 
 	"pegs/engine"
@@ -22,7 +23,48 @@ type WinSet struct {
 	PeakBytes int64
 	Elapsed   time.Duration
 	group     *engine.Group
-	keys      map[int][]uint64 // sorted mixed canonical keys by peg count
+	board     *engine.Board
+	// keys holds the layers' sorted mixed canonical keys by peg count;
+	// mirror, on a mirrored problem, the layers past the middle, made
+	// from the complements of the layers they mirror only if asked for
+	// (see layer): counted and searched, they need not be.
+	keys   map[int][]uint64
+	mirror map[int]*mirrorLayer
+}
+
+// mirrorLayer is a layer of a WinSet that is the canonical complements of
+// another, of, made on first use.
+type mirrorLayer struct {
+	once sync.Once
+	of   []uint64
+	keys []uint64
+}
+
+// layer returns the keys of w's layer of pegs pegs, making it first if it
+// mirrors another.
+func (w *WinSet) layer(pegs int) []uint64 {
+	if keys, ok := w.keys[pegs]; ok {
+		return keys
+	}
+	m := w.mirror[pegs]
+	if m == nil {
+		return nil
+	}
+	m.once.Do(func() { m.keys = layered.ComplementKeys(m.of, w.board, w.group, key.Mixed(), 0) })
+	return m.keys
+}
+
+// count returns how many positions w's layer of pegs pegs holds: a
+// mirroring layer as many as the one it mirrors, complements of distinct
+// orbits being distinct orbits.
+func (w *WinSet) count(pegs int) int {
+	if keys, ok := w.keys[pegs]; ok {
+		return len(keys)
+	}
+	if m := w.mirror[pegs]; m != nil {
+		return len(m.of)
+	}
+	return 0
 }
 
 // Contains reports whether p is reachable and winnable.
@@ -31,8 +73,13 @@ func (w *WinSet) Contains(p engine.Position) bool {
 }
 
 // containsCanonical is Contains for a position already in canonical form.
+// A position of a mirroring layer is looked for by its complement.
 func (w *WinSet) containsCanonical(c engine.Position) bool {
-	_, ok := slices.BinarySearch(w.keys[c.Pegs()], key.Mix(c))
+	keys, ok := w.keys[c.Pegs()]
+	if m := w.mirror[c.Pegs()]; !ok && m != nil {
+		keys, c = m.of, w.group.Canonical(w.board.Complement(c))
+	}
+	_, ok = slices.BinarySearch(keys, key.Mix(c))
 	return ok
 }
 
@@ -43,7 +90,7 @@ func (w *WinSet) Group() *engine.Group { return w.group }
 // Positions returns the set's positions of pegs pegs, in canonical form
 // (see Group), in no particular order.
 func (w *WinSet) Positions(pegs int) []engine.Position {
-	keys := w.keys[pegs]
+	keys := w.layer(pegs)
 	out := make([]engine.Position, len(keys))
 	for i, k := range keys {
 		out[i] = key.Unmix(k)
@@ -143,7 +190,7 @@ func newWinSearch(prob Problem, goals []engine.Goal, opt Options) *winSearch {
 	// the parents it marks.
 	ws.e = &layered.Expander{Gen: ws.gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Mem: ws.mem, Unsorted: true, Bitsets: true}
 	for range goals {
-		ws.sets = append(ws.sets, &WinSet{group: group, keys: map[int][]uint64{}})
+		ws.sets = append(ws.sets, &WinSet{group: group, board: prob.Board, keys: map[int][]uint64{}, mirror: map[int]*mirrorLayer{}})
 	}
 	ws.low = &layered.Layer{Pegs: ws.p0, Keys: []uint64{ws.start}}
 	ws.fwd = map[int]*layered.Layer{ws.p0: ws.low}
@@ -237,13 +284,11 @@ func (ws *winSearch) meetInTheMiddle(ctx context.Context) error {
 		}
 		w.keys[pegs] = keys
 	}
-	// Past the middle, the complements.
+	// Past the middle, the complements, made if asked for (see
+	// WinSet.layer).
 	for pegs := stop - 1; pegs >= 1; pegs-- {
-		if mirror, ok := w.keys[n-pegs]; ok {
-			if err := ws.mem.Take(int64(len(mirror))*8, "the winnable positions"); err != nil {
-				return err
-			}
-			w.keys[pegs] = layered.ComplementKeys(mirror, ws.b, ws.group, key.Mixed(), ws.opt.Workers)
+		if of, ok := w.keys[n-pegs]; ok {
+			w.mirror[pegs] = &mirrorLayer{of: of}
 		}
 	}
 	for i, g := range ws.goals[1:] {
@@ -262,8 +307,13 @@ func (ws *winSearch) shareWith(other *WinSet, g engine.Goal) {
 			other.keys[pegs] = keys
 		}
 	}
+	for pegs, m := range w.mirror {
+		if pegs > 1 {
+			other.mirror[pegs] = m
+		}
+	}
 	var last []uint64
-	for _, k := range w.keys[2] {
+	for _, k := range w.layer(2) {
 		q := key.Unmix(k)
 		for _, j := range ws.b.Moves(nil, q) {
 			if c := q.Apply(j); g.Reached(c) {
@@ -279,7 +329,7 @@ func (ws *winSearch) shareWith(other *WinSet, g engine.Goal) {
 func (ws *winSearch) done() []*WinSet {
 	for _, w := range ws.sets {
 		for pegs := ws.p0; pegs >= 1; pegs-- {
-			ls := LayerStats{Pegs: pegs, Winnable: int64(len(w.keys[pegs]))}
+			ls := LayerStats{Pegs: pegs, Winnable: int64(w.count(pegs))}
 			if l, ok := ws.fwd[pegs]; ok {
 				ls.Reachable = int64(l.Size())
 			}
@@ -301,7 +351,7 @@ func (ws *winSearch) stopped(err error) ([]*WinSet, error) {
 	}
 	for _, w := range ws.sets {
 		w.Layers = slices.Clone(ws.expanded)
-		w.keys = map[int][]uint64{}
+		w.keys, w.mirror = map[int][]uint64{}, map[int]*mirrorLayer{}
 		w.PeakBytes = ws.mem.Peak()
 		w.Elapsed = time.Since(ws.t0)
 	}

@@ -77,7 +77,7 @@ func TestWalkBackMirror(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(want, ws.keys); diff != "" {
+		if diff := cmp.Diff(want, ws.allKeys()); diff != "" {
 			t.Errorf("%s: winnable positions met in the middle differ (-walked +met):\n%s", c[0], diff)
 		}
 	}
@@ -110,15 +110,63 @@ func TestWinnableGoalsTogether(t *testing.T) {
 				t.Fatal(err)
 			}
 			for pegs := 1; pegs <= start.Pegs(); pegs++ {
-				if got, want := sets[i].keys[pegs], alone.keys[pegs]; !slices.Equal(got, want) {
+				if got, want := sets[i].layer(pegs), alone.layer(pegs); !slices.Equal(got, want) {
 					t.Errorf("%s vacate %s, goal %v, %d pegs: %d winnable together, %d alone", c.board, c.start, p.Goal, pegs, len(got), len(want))
 				}
 				// Contains searches them: forward layers left unsorted
 				// must not leave them so.
-				if !slices.IsSorted(alone.keys[pegs]) {
+				if !slices.IsSorted(alone.layer(pegs)) {
 					t.Errorf("%s vacate %s, goal %v, %d pegs: winnable keys not sorted", c.board, c.start, p.Goal, pegs)
 				}
 			}
+		}
+	}
+}
+
+// allKeys returns every layer of w by peg count, the mirroring ones made.
+func (w *WinSet) allKeys() map[int][]uint64 {
+	all := map[int][]uint64{}
+	for pegs := range w.keys {
+		all[pegs] = w.layer(pegs)
+	}
+	for pegs := range w.mirror {
+		all[pegs] = w.layer(pegs)
+	}
+	return all
+}
+
+// TestWinSetMirror checks the layers of a mirrored problem past the middle,
+// which a WinSet makes only when asked for: on the 15-hole triangle from
+// hole 1 to hole 1, Contains answers every position of the board alike
+// before and after they are made, and the layers' counts are their sizes.
+func TestWinSetMirror(t *testing.T) {
+	b := enginetest.Board(t, "triangle")
+	start, err := b.Vacate("1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, err := Winnable(context.Background(), Problem{b, start, enginetest.Goal(t, b, "1")}, Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws.mirror) == 0 {
+		t.Fatal("no layer mirrors another")
+	}
+	before := make([]bool, 1<<b.Holes())
+	for p := range before {
+		before[p] = ws.Contains(engine.Position(p))
+	}
+	all := ws.allKeys()
+	for p, got := range before {
+		c := ws.group.Canonical(engine.Position(p))
+		_, want := slices.BinarySearch(all[c.Pegs()], key.Mix(c))
+		if got != want || ws.Contains(engine.Position(p)) != want {
+			t.Fatalf("%s: Contains %v before the mirroring layers were made, %v after; want %v", b.Line(engine.Position(p)), got, ws.Contains(engine.Position(p)), want)
+		}
+	}
+	for _, l := range ws.Layers {
+		if got := len(all[l.Pegs]); int64(got) != l.Winnable {
+			t.Errorf("%d pegs: %d winnable counted, %d in the layer", l.Pegs, l.Winnable, got)
 		}
 	}
 }
