@@ -153,8 +153,11 @@
 // (the centre game), a position of k pegs is winnable exactly when it and
 // its complement (of n-k pegs on a board of n holes) are both reachable,
 // so the search goes forward only to the middle layer and complements the
-// layers past it; on a board of an odd number of holes the middle's
-// children are looked up in a set of their complements rather than found.
+// layers past it (counted at once, made only if asked for); on a board of
+// an odd number of holes the middle's children are looked up in a set of
+// their complements rather than found. The forward layers stay as the
+// bitsets they are found in: the walk back ands the parents it marks with
+// them, and the middle's lookups read them.
 //
 // # Meeting in the middle
 //
