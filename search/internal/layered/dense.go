@@ -334,26 +334,18 @@ func setBits(set []uint64, ranks []uint64) {
 }
 
 // mergeSets ors the bitsets sets into the first, and with mask (if not
-// nil) ands it, words in parallel, and returns the first alone. A word is
-// written only where it changes: the numbers of a layer's canonical
-// positions leave long runs of words empty in every bitset, whose pages
-// no one has written, and writing zeros there took a page fault each (a
-// third of them in the English winnable set) and memory.
+// nil) ands it, words in parallel, and returns the first alone.
 func mergeSets(sets [][]uint64, mask []uint64, workers int) [][]uint64 {
 	set := sets[0]
 	pool.Chunks(len(set), workers, func(_, lo, hi int) {
 		for _, s := range sets[1:] {
 			for i := lo; i < hi; i++ {
-				if x := s[i]; x&^set[i] != 0 {
-					set[i] |= x
-				}
+				set[i] |= s[i]
 			}
 		}
 		if mask != nil {
 			for i := lo; i < hi; i++ {
-				if x := set[i]; x&^mask[i] != 0 {
-					set[i] = x & mask[i]
-				}
+				set[i] &= mask[i]
 			}
 		}
 	})
