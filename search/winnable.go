@@ -24,6 +24,7 @@ type WinSet struct {
 	Elapsed   time.Duration
 	group     *engine.Group
 	board     *engine.Board
+	workers   int // the search's, for making the mirroring layers
 	// keys holds the layers' sorted mixed canonical keys by peg count;
 	// mirror, on a mirrored problem, the layers past the middle, made
 	// from the complements of the layers they mirror only if asked for
@@ -50,7 +51,7 @@ func (w *WinSet) layer(pegs int) []uint64 {
 	if m == nil {
 		return nil
 	}
-	m.once.Do(func() { m.keys = layered.ComplementKeys(m.of, w.board, w.group, key.Mixed(), 0) })
+	m.once.Do(func() { m.keys = layered.ComplementKeys(m.of, w.board, w.group, key.Mixed(), w.workers) })
 	return m.keys
 }
 
@@ -190,7 +191,7 @@ func newWinSearch(prob Problem, goals []engine.Goal, opt Options) *winSearch {
 	// the parents it marks.
 	ws.e = &layered.Expander{Gen: ws.gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Mem: ws.mem, Unsorted: true, Bitsets: true}
 	for range goals {
-		ws.sets = append(ws.sets, &WinSet{group: group, board: prob.Board, keys: map[int][]uint64{}, mirror: map[int]*mirrorLayer{}})
+		ws.sets = append(ws.sets, &WinSet{group: group, board: prob.Board, workers: opt.Workers, keys: map[int][]uint64{}, mirror: map[int]*mirrorLayer{}})
 	}
 	ws.low = &layered.Layer{Pegs: ws.p0, Keys: []uint64{ws.start}}
 	ws.fwd = map[int]*layered.Layer{ws.p0: ws.low}
