@@ -118,6 +118,16 @@ func (bl *bitLayer) positions(buf []engine.Position, lo, hi int) []engine.Positi
 	return buf
 }
 
+// setOf returns, for a layer held as bitsets (see Expander.Bitsets), the
+// bitset of its positions of class c, or nil if it holds none of c or is
+// not so held.
+func (l *Layer) setOf(c engine.Class) []uint64 {
+	if l.dense == nil || l.dense.num.slot[c] < 0 {
+		return nil
+	}
+	return l.dense.sets[l.dense.num.slot[c]]
+}
+
 // start returns how many positions come before run i (Size past the last).
 func (bl *bitLayer) start(i int) int {
 	if i == len(bl.runs) {

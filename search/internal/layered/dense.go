@@ -498,9 +498,9 @@ func meetingDense(ctx context.Context, from *Layer, goal []uint64, goalLayer *La
 	}
 	nw := pool.Size(cfg.Workers)
 	var set []uint64
-	switch gl := goalLayer; {
-	case gl != nil && gl.allOf(class) && gl.dense != nil:
-		set = gl.dense.sets[0]
+	switch {
+	case goalLayer != nil && goalLayer.setOf(class) != nil:
+		set = goalLayer.setOf(class)
 	case goal == nil:
 		return nil, false, nil
 	default:
@@ -669,11 +669,8 @@ func parentsDense(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen
 	}
 	// mask, if l holds its positions as bitsets, is the one of next's
 	// parents' class.
-	var mask []uint64
-	switch {
-	case l.dense != nil && l.dense.num.slot[d.Class()] >= 0:
-		mask = l.dense.sets[l.dense.num.slot[d.Class()]]
-	case l.dense != nil:
+	mask := l.setOf(d.Class())
+	if l.dense != nil && mask == nil {
 		release()
 		return nil, true, nil // l's positions are of another class than next's parents
 	}
