@@ -10,8 +10,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
-	"syscall"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -104,8 +105,12 @@ func TestSpillSplitsOnTheFly(t *testing.T) {
 }
 
 // spillChildEnv names the directory a re-executed test binary spills
-// into (see TestSpillKilledChild).
-const spillChildEnv = "PEGS_TEST_SPILL_CHILD"
+// into (see TestSpillKilledChild); spillKillEnv, the progress report at
+// which the child kills itself.
+const (
+	spillChildEnv = "PEGS_TEST_SPILL_CHILD"
+	spillKillEnv  = "PEGS_TEST_SPILL_KILL_AT"
+)
 
 // killProblem is the problem the kill test runs: the 21-hole triangle,
 // its layers in many partitions, so that a kill lands mid-layer.
@@ -116,25 +121,41 @@ func killProblem(t testing.TB) (Problem, Options) {
 
 // TestSpillKilledChild is the run TestSpillKilled kills: it runs only in
 // a child process, spilling into the directory its environment names and
-// resuming what is there.
+// resuming what is there, and kills itself (SIGKILL on Unix: no deferred
+// call or flush runs) at the progress report its environment numbers,
+// while the other worker goes on writing.
 func TestSpillKilledChild(t *testing.T) {
 	dir := os.Getenv(spillChildEnv)
 	if dir == "" {
 		t.Skip("run by TestSpillKilled in a child process")
 	}
+	killAt, err := strconv.Atoi(os.Getenv(spillKillEnv))
+	if err != nil {
+		t.Fatal(err)
+	}
 	prob, opt := killProblem(t)
 	opt = spilledIn(opt, dir, 1000)
 	opt.Spill.Keep = true
-	_, err := os.Stat(filepath.Join(dir, "manifest.json"))
+	_, err = os.Stat(filepath.Join(dir, "manifest.json"))
 	opt.Spill.Resume = err == nil
+	var reports atomic.Int64
+	opt.Progress = func(Progress) {
+		if reports.Add(1) == int64(killAt) {
+			self, _ := os.FindProcess(os.Getpid())
+			self.Kill()
+			select {} // the kill is on its way
+		}
+	}
 	if _, err := Explore(context.Background(), prob, opt); err != nil {
 		t.Fatal(err)
 	}
 }
 
-// TestSpillKilled kills a spilled run (SIGKILL, a child process) at
-// random points, resuming it each time, and checks that the run resumed
-// to its end gives the analysis of a run in memory.
+// TestSpillKilled kills a spilled run (a child process, which kills itself
+// at a random progress report among the first quarter of a whole run's)
+// five times, resuming it each time, and checks that the run resumed to
+// its end gives the analysis of a run in memory. The kills go by progress,
+// not by the clock, so that they land mid-run however fast the machine.
 func TestSpillKilled(t *testing.T) {
 	if os.Getenv(spillChildEnv) != "" {
 		t.Skip("in the child")
@@ -144,31 +165,32 @@ func TestSpillKilled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A whole spilled run's progress reports.
+	var reports atomic.Int64
+	whole := spilledIn(opt, filepath.Join(t.TempDir(), "whole"), 1000)
+	whole.Progress = func(Progress) { reports.Add(1) }
+	if _, err := Explore(context.Background(), prob, whole); err != nil {
+		t.Fatal(err)
+	}
+	n := int(reports.Load())
 	dir := filepath.Join(t.TempDir(), "spill")
 	seed := uint64(time.Now().UnixNano())
-	t.Logf("seed %d", seed)
+	t.Logf("seed %d, %d progress reports in a whole run", seed, n)
 	rng := rand.New(rand.NewPCG(seed, 34))
 	killed := 0
 	for i := range 5 {
+		at := 1 + rng.IntN(max(1, n/4))
 		cmd := exec.Command(os.Args[0], "-test.run=^TestSpillKilledChild$")
-		cmd.Env = append(os.Environ(), spillChildEnv+"="+dir)
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatalf("run %d, not killed: %v", i, err)
-			}
-			t.Logf("run %d finished before its kill", i)
-		case <-time.After(time.Duration(100+rng.IntN(900)) * time.Millisecond):
-			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-				t.Fatal(err)
-			}
-			<-done
-			killed++
+		cmd.Env = append(os.Environ(), spillChildEnv+"="+dir, spillKillEnv+"="+strconv.Itoa(at))
+		out, err := cmd.CombinedOutput()
+		var exit *exec.ExitError
+		switch {
+		case err == nil:
+			t.Logf("run %d finished before report %d", i, at)
+		case errors.As(err, &exit) && !exit.Exited():
+			killed++ // ended by the signal
+		default:
+			t.Fatalf("run %d, not killed: %v\n%s", i, err, out)
 		}
 	}
 	t.Logf("%d runs of 5 killed mid-run", killed)
