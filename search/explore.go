@@ -256,7 +256,7 @@ func (a *Analysis) reachable(ctx context.Context, first *layered.Layer, e *layer
 // random-play win probability from the one-peg layer l with its counts.
 func (a *Analysis) countFinishes(prob Problem, group *engine.Group, l *layered.Layer) {
 	for i, k := range l.Keys {
-		a.CountFinish(prob, group, key.Unmix(k), l.M[i].Big())
+		a.CountFinish(prob, group, key.Unmix(k), l.Count(i).Big())
 	}
 }
 

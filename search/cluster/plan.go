@@ -137,9 +137,10 @@ func splitLayer(l *layered.Layer, parts int) []*layered.Layer {
 	bits := uint(math.Log2(float64(parts)))
 	b := part.Split(l.Keys, bits)
 	var out []*layered.Layer
+	m := l.Wide()
 	for t := range parts {
 		if b[t] < b[t+1] {
-			out = append(out, &layered.Layer{Pegs: l.Pegs, Keys: l.Keys[b[t]:b[t+1]], M: l.M[b[t]:b[t+1]]})
+			out = append(out, &layered.Layer{Pegs: l.Pegs, Keys: l.Keys[b[t]:b[t+1]], M: m[b[t]:b[t+1]]})
 		}
 	}
 	return out
@@ -160,7 +161,7 @@ func recordBytes(ctx context.Context, l *layered.Layer) (float64, error) {
 	defer fs.Close()
 	path := filepath.Join(dir, "p")
 	h := Spec{Bits: 0}.header(kindFwd, l.Pegs, 0)
-	if err := part.Write(ctx, fs, path, h, part.Part{Keys: l.Keys, Vals: l.M}); err != nil {
+	if err := part.Write(ctx, fs, path, h, part.Part{Keys: l.Keys, Vals: l.Wide()}); err != nil {
 		return 0, err
 	}
 	size, err := fs.Size(ctx, path)

@@ -72,7 +72,7 @@ func (f *expandFn) ProcessElement(ctx context.Context, ref string, emit func(int
 	if f.Pegs == 1 {
 		return nil // no children
 	}
-	return f.S.emitBuckets(ctx, f.st, kindFwd, f.Pegs-1, src, part.Part{Keys: next.Keys, Vals: next.M}, emit)
+	return f.S.emitBuckets(ctx, f.st, kindFwd, f.Pegs-1, src, part.Part{Keys: next.Keys, Vals: next.Wide()}, emit)
 }
 
 // emitBuckets writes the positions of p (sorted) by the partition of pegs

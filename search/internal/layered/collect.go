@@ -33,16 +33,24 @@ func collect[R rec](ctx context.Context, e *Expander, tabs []bucketTable[R], peg
 			return &Layer{Pegs: pegs, Stored: s}, nil
 		}
 	}
-	// The budget is asked before the layer is made.
+	// The budget is asked before the layer is made. Children that count
+	// in 64 bits (paths) make a layer of narrow counts.
+	_, narrow := any(tabs).([]bucketTable[paths])
 	bytes := int64(total) * 8
-	if e.Counts {
+	switch {
+	case narrow:
+		bytes += int64(total) * 8
+	case e.Counts:
 		bytes += int64(total) * 16
 	}
 	if err := e.Mem.Take(bytes, "a layer"); err != nil {
 		return nil, err
 	}
 	l := &Layer{Pegs: pegs, Keys: memory.Make[uint64](total)}
-	if e.Counts {
+	switch {
+	case narrow:
+		l.Narrow = memory.Make[uint64](total)
+	case e.Counts:
 		l.M = memory.Make[exact.U128](total)
 	}
 	var g errgroup.Group
@@ -60,7 +68,7 @@ func collect[R rec](ctx context.Context, e *Expander, tabs []bucketTable[R], peg
 				}
 			case []paths:
 				for j, r := range recs {
-					l.Keys[base+j], l.M[base+j] = r.key, exact.U128{Lo: r.m}
+					l.Keys[base+j], l.Narrow[base+j] = r.key, r.m
 				}
 			case []uint64:
 				copy(l.Keys[base:], recs)

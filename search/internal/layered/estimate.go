@@ -191,7 +191,7 @@ func fileBytes(l *Layer) (float64, error) {
 		return 0, err
 	}
 	for i, k := range l.Keys {
-		if err := w.Add(k, l.M[i]); err != nil {
+		if err := w.Add(k, l.Count(i)); err != nil {
 			return 0, err
 		}
 	}

@@ -304,7 +304,7 @@ func (x *expansion[R]) expandChunk(w *workerState, lo, hi int) {
 		}
 		// Past here the children carry path counts, each made as its
 		// jump is found.
-		m := cur.M[i]
+		m := cur.Count(i)
 		q, empty := gen.LatticeOf(mover)
 		children := 0
 		if w.paths != nil {

@@ -36,8 +36,7 @@ func Forward(ctx context.Context, e *Expander, start []*Layer, phase string, pro
 			visit(cur, st)
 		}
 		// Counts are needed only to make the next layer's.
-		e.Mem.Give(int64(len(cur.M)) * 16)
-		cur.M = nil
+		cur.DropCounts(e.Mem)
 		last := next.Size() == 0
 		if last {
 			e.Mem.Give(next.Bytes())
@@ -46,7 +45,7 @@ func Forward(ctx context.Context, e *Expander, start []*Layer, phase string, pro
 		}
 		if held += st.Positions * 8; coded(next.Size()) {
 			for _, l := range layers {
-				if l.Stored == nil && len(l.M) == 0 {
+				if l.Stored == nil && !l.Counted() {
 					l.Store(e.Gen.Board.Holes(), e.Workers, e.Mem)
 				}
 			}

@@ -18,7 +18,12 @@ import (
 type Layer struct {
 	Pegs int
 	Keys []uint64
-	M    []exact.U128 // paths from the start to the position's orbit
+	// M holds the paths from the start to each position's orbit, or
+	// Narrow does, in half the bytes, when the layer was made from
+	// children that count in 64 bits (see paths): at most one of them is
+	// set. Count reads either.
+	M      []exact.U128
+	Narrow []uint64
 	// Stored, if set, holds the keys coded while the layer waits (keys is
 	// then nil unless loaded; see Store and Load).
 	Stored *Stored
@@ -46,7 +51,41 @@ func (l *Layer) allOf(c engine.Class) bool {
 // Release gives l's bytes back to mem and lets its positions go.
 func (l *Layer) Release(mem *memory.Budget) {
 	mem.Give(l.Bytes())
-	l.Keys, l.Stored, l.M, l.dense = nil, nil, nil, nil
+	l.Keys, l.Stored, l.M, l.Narrow, l.dense = nil, nil, nil, nil, nil
+}
+
+// Counted reports whether l carries path counts.
+func (l *Layer) Counted() bool { return l.M != nil || l.Narrow != nil }
+
+// Count returns the path count of l's position i.
+func (l *Layer) Count(i int) exact.U128 {
+	if l.Narrow != nil {
+		return exact.U128{Lo: l.Narrow[i]}
+	}
+	return l.M[i]
+}
+
+// Wide returns l's path counts in 128 bits: M itself, or Narrow copied
+// wide (for files, whose counts are 128-bit).
+func (l *Layer) Wide() []exact.U128 {
+	if l.Narrow == nil {
+		return l.M
+	}
+	out := make([]exact.U128, len(l.Narrow))
+	for i, m := range l.Narrow {
+		out[i].Lo = m
+	}
+	return out
+}
+
+// countBytes returns the bytes of l's path counts.
+func (l *Layer) countBytes() int64 { return int64(len(l.M))*16 + int64(len(l.Narrow))*8 }
+
+// DropCounts gives the bytes of l's path counts back to mem and lets them
+// go.
+func (l *Layer) DropCounts(mem *memory.Budget) {
+	mem.Give(l.countBytes())
+	l.M, l.Narrow = nil, nil
 }
 
 // Sort sorts l's keys if they are Unsorted.
@@ -71,7 +110,7 @@ func (l *Layer) Size() int {
 }
 
 func (l *Layer) Bytes() int64 {
-	n := int64(len(l.Keys))*8 + int64(len(l.M))*16
+	n := int64(len(l.Keys))*8 + l.countBytes()
 	if l.Stored != nil {
 		n += l.Stored.Bytes()
 	}
@@ -180,12 +219,18 @@ func (l *Layer) Only(keys []uint64, low uint64, workers int) *Layer {
 	if l.M != nil {
 		out.M = memory.Make[exact.U128](len(idx))
 	}
+	if l.Narrow != nil {
+		out.Narrow = memory.Make[uint64](len(idx))
+	}
 	pool.Chunks(len(idx), workers, func(_, lo, hi int) {
 		for j := lo; j < hi; j++ {
 			i := idx[j]
 			out.Keys[j] = l.Keys[i]
 			if out.M != nil {
 				out.M[j] = l.M[i]
+			}
+			if out.Narrow != nil {
+				out.Narrow[j] = l.Narrow[i]
 			}
 		}
 	})

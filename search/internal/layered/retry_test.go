@@ -49,7 +49,7 @@ func TestRetryAfterBudget(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Equal(got.Keys, want.Keys) || !slices.Equal(got.M, want.M) {
+		if !slices.Equal(got.Keys, want.Keys) || !slices.Equal(countsOf(got), countsOf(want)) {
 			t.Errorf("budget %d: a retry found %d positions, %d paths; want %d, %d", budget, got.Len(), pathsOf(got), want.Len(), pathsOf(want))
 		}
 	}
@@ -57,8 +57,53 @@ func TestRetryAfterBudget(t *testing.T) {
 
 func pathsOf(l *Layer) uint64 {
 	var n uint64
-	for _, m := range l.M {
+	for _, m := range countsOf(l) {
 		n += m.Lo
 	}
 	return n
+}
+
+// countsOf returns l's path counts, narrow or not.
+func countsOf(l *Layer) []exact.U128 {
+	out := make([]exact.U128, l.Len())
+	for i := range out {
+		out[i] = l.Count(i)
+	}
+	return out
+}
+
+// TestNarrowCounts checks that a layer made from children counting in 64
+// bits keeps its counts in 64 bits, half the bytes of 128-bit ones, and
+// that they equal the counts a search carrying 128-bit records finds.
+func TestNarrowCounts(t *testing.T) {
+	b, err := engine.Lookup("triangle:6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, _ := b.Vacate("1")
+	gen := movegen.New(b, b.GameSymmetry(start, engine.Goal{Kind: engine.OnePeg}))
+	first := func() *Layer {
+		return &Layer{Pegs: start.Pegs(), Keys: []uint64{key.Mix(gen.Group.Canonical(start))}, M: []exact.U128{{Lo: 1}}}
+	}
+	narrow, wide := first(), first()
+	for narrow.Len() > 0 {
+		n, _, err := (&Expander{Gen: gen, Counts: true, Mem: memory.New(1 << 30)}).Next(context.Background(), narrow)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, _, err := (&Expander{Gen: gen, Counts: true, Mem: memory.New(1 << 30), Tuning: Tuning{NarrowBelow: 1}}).Next(context.Background(), wide)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n.Len() > 0 && (n.Narrow == nil || n.M != nil || n.Bytes() != int64(n.Len())*16) {
+			t.Errorf("%d pegs: %d narrow and %d wide counts, %d bytes; want %d narrow, %d bytes", n.Pegs, len(n.Narrow), len(n.M), n.Bytes(), n.Len(), n.Len()*16)
+		}
+		if w.Len() > 0 && w.M == nil {
+			t.Errorf("%d pegs: 128-bit records made %d narrow counts", w.Pegs, len(w.Narrow))
+		}
+		if !slices.Equal(n.Keys, w.Keys) || !slices.Equal(countsOf(n), countsOf(w)) {
+			t.Fatalf("%d pegs: narrow %d positions, %d paths; wide %d, %d", n.Pegs, n.Len(), pathsOf(n), w.Len(), pathsOf(w))
+		}
+		narrow, wide = n, w
+	}
 }

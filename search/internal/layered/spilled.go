@@ -411,6 +411,9 @@ func (s *Spilled) expandChunk(ctx context.Context, cur *Layer, source, parts int
 		if next.M != nil {
 			part.M = next.M[lo:hi]
 		}
+		if next.Narrow != nil {
+			part.Narrow = next.Narrow[lo:hi]
+		}
 		g.Go(func() error {
 			if err := gctx.Err(); err != nil {
 				return err
@@ -435,8 +438,8 @@ func (s *Spilled) write(l *Layer, h spill.Header, sync bool) (int64, error) {
 	w.NoSync = !sync
 	for i, k := range l.Keys {
 		var c exact.U128
-		if l.M != nil {
-			c = l.M[i]
+		if l.Counted() {
+			c = l.Count(i)
 		}
 		if err := w.Add(k, c); err != nil {
 			w.Abort()
