@@ -57,8 +57,8 @@ type Budget struct {
 // defaultCollect is how much Give hands back before it asks for a
 // collection, whatever the budget. At a sixteenth of it (512 MiB at the
 // default 8 GiB) freed layers and lists waited for GOGC: the English full
-// analysis (peak charge 465 MB) ended at 493-587 MiB of RSS over six runs,
-// at 64 MiB 483-492 MiB in the same time (4.26 s); the French d3
+// analysis (peak charge 448-465 MB) ended at 482-574 MiB of RSS over six
+// runs, at 64 MiB 472-481 MiB in the same time (4.26 s); the French d3
 // reachable-only run at --mem 6GiB took the same time (131.9 s, 131.1 s).
 const defaultCollect = 64 << 20
 
