@@ -19,14 +19,9 @@ import (
 // workers' lists are not folded in (a spilled partition too large for the
 // budget is cut in two and expanded again by the same Expander).
 func TestRetryAfterBudget(t *testing.T) {
-	b, err := engine.Lookup("triangle:6")
-	if err != nil {
-		t.Fatal(err)
-	}
-	start, _ := b.Vacate("5")
-	gen := movegen.New(b, b.GameSymmetry(start, engine.Goal{Kind: engine.OnePeg}))
+	gen, first := countedStart(t, "5")
 	// A layer of a few thousand positions with their path counts.
-	l := &Layer{Pegs: start.Pegs(), Keys: []uint64{key.Mix(gen.Group.Canonical(start))}, M: []exact.U128{{Lo: 1}}}
+	l := first()
 	for l.Len() < 2000 {
 		next, _, err := (&Expander{Gen: gen, Counts: true, Mem: memory.New(1 << 30)}).Next(context.Background(), l)
 		if err != nil {
@@ -55,6 +50,25 @@ func TestRetryAfterBudget(t *testing.T) {
 	}
 }
 
+// countedStart returns the move generator of the 21-hole triangle's game
+// from vacating hole, one peg to be left, and a maker of its first layer:
+// the start with one path.
+func countedStart(t *testing.T, hole string) (*movegen.Gen, func() *Layer) {
+	t.Helper()
+	b, err := engine.Lookup("triangle:6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, err := b.Vacate(hole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen := movegen.New(b, b.GameSymmetry(start, engine.Goal{Kind: engine.OnePeg}))
+	return gen, func() *Layer {
+		return &Layer{Pegs: start.Pegs(), Keys: []uint64{key.Mix(gen.Group.Canonical(start))}, M: []exact.U128{{Lo: 1}}}
+	}
+}
+
 func pathsOf(l *Layer) uint64 {
 	var n uint64
 	for _, m := range countsOf(l) {
@@ -76,15 +90,7 @@ func countsOf(l *Layer) []exact.U128 {
 // bits keeps its counts in 64 bits, half the bytes of 128-bit ones, and
 // that they equal the counts a search carrying 128-bit records finds.
 func TestNarrowCounts(t *testing.T) {
-	b, err := engine.Lookup("triangle:6")
-	if err != nil {
-		t.Fatal(err)
-	}
-	start, _ := b.Vacate("1")
-	gen := movegen.New(b, b.GameSymmetry(start, engine.Goal{Kind: engine.OnePeg}))
-	first := func() *Layer {
-		return &Layer{Pegs: start.Pegs(), Keys: []uint64{key.Mix(gen.Group.Canonical(start))}, M: []exact.U128{{Lo: 1}}}
-	}
+	gen, first := countedStart(t, "1")
 	narrow, wide := first(), first()
 	for narrow.Len() > 0 {
 		n, _, err := (&Expander{Gen: gen, Counts: true, Mem: memory.New(1 << 30)}).Next(context.Background(), narrow)
