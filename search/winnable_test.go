@@ -52,7 +52,7 @@ func TestWalkBackMirror(t *testing.T) {
 		}
 		walk := func(mirror bool) map[int][]uint64 {
 			win := map[int][]uint64{}
-			before := mem.Used()
+			before := inUse(mem)
 			err := layered.WalkBack(context.Background(), prob.Goal, gen, byPegs, prob.Start.Pegs(), false, mirror, layered.Config{}, mem, func(pegs int, keys []uint64) error {
 				win[pegs] = keys
 				return nil
@@ -60,7 +60,7 @@ func TestWalkBackMirror(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if after := mem.Used(); after != before {
+			if after := inUse(mem); after != before {
 				t.Errorf("%s: budget in use %d after the walk back, %d before", c[0], after, before)
 			}
 			return win

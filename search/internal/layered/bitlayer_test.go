@@ -96,7 +96,7 @@ func TestBitsets(t *testing.T) {
 						t.Errorf("layer of %d pegs: %d positions, want none", l.Pegs, l.Size())
 					}
 					l.Release(mem)
-					if used := mem.Used(); used != 0 {
+					if used := inUse(mem); used != 0 {
 						t.Errorf("the budget holds %d bytes at the end, want 0", used)
 					}
 				})

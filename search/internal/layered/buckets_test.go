@@ -113,8 +113,8 @@ func TestBucketTable(t *testing.T) {
 		kt.free()
 		rt.free()
 		tt.free()
-		if mem.Used() != 0 {
-			t.Errorf("%d records: %d bytes in use after free, want 0", n, mem.Used())
+		if inUse(mem) != 0 {
+			t.Errorf("%d records: %d bytes in use after free, want 0", n, inUse(mem))
 		}
 	}
 	small := bucketTable[uint64]{size: 64, mem: memory.New(4096)}
@@ -236,8 +236,8 @@ func TestClosedTable(t *testing.T) {
 		}
 		pt.free()
 		kt.free()
-		if mem.Used() != 0 {
-			t.Errorf("%d children: %d bytes in use after free, want 0", n, mem.Used())
+		if inUse(mem) != 0 {
+			t.Errorf("%d children: %d bytes in use after free, want 0", n, inUse(mem))
 		}
 		// Seeded at seedFill load, or at maxLoad where the tables of all
 		// the buckets would pass an eighth of the budget.
@@ -355,7 +355,7 @@ func TestCodeTables(t *testing.T) {
 				t.Errorf("%d keys: table %d not freed", len(keys), b)
 			}
 		}
-		if got := mem.Used(); got != s.Bytes() {
+		if got := inUse(mem); got != s.Bytes() {
 			t.Errorf("%d keys: %d bytes charged after coding, want the code's %d", len(keys), got, s.Bytes())
 		}
 		if len(keys) > 1<<20 && s.Bytes() > want.Bytes()*21/20 {

@@ -130,6 +130,9 @@ func (e *Expander) expandDense(ctx context.Context, cur *Layer, num *numbering) 
 		merged := make([][]uint64, len(sets))
 		for s := range sets {
 			merged[s] = mergeSets(sets[s], nil, e.Workers)[0]
+			for _, set := range sets[s][1:] {
+				e.Mem.Spare(set)
+			}
 		}
 		if next, err = newBitLayer(ctx, num, merged, cur.Pegs-1, e.nworkers()); err != nil {
 			return nil, Stats{}, true, err
@@ -141,6 +144,7 @@ func (e *Expander) expandDense(ctx context.Context, cur *Layer, num *numbering) 
 		return next, st, true, nil
 	}
 	next, err = e.collectDense(ctx, num.ds, sets, cur.Pegs-1)
+	spareSets(e.Mem, sets)
 	if err != nil {
 		return nil, Stats{}, true, err
 	}
@@ -187,11 +191,13 @@ func (e *Expander) markDense(ctx context.Context, cur *Layer, num *numbering) (s
 	// below huge pages, 0.11-0.15 s. The French d3 run, whose larger
 	// layers are scattered instead, took the same time (131.8-132.4 s
 	// against 131.8-133.1 s).
+	// Arrays the budget keeps from earlier bitsets are cleared instead
+	// (see memory.Budget.Words).
 	var made errgroup.Group
 	for i := range nw {
 		made.Go(func() error {
 			for s, d := range num.ds {
-				sets[s][i] = memory.Touched[uint64](int((d.Size() + 63) / 64))
+				sets[s][i] = e.Mem.Words(int((d.Size() + 63) / 64))
 			}
 			return nil
 		})
@@ -219,14 +225,26 @@ func (e *Expander) markDense(ctx context.Context, cur *Layer, num *numbering) (s
 	})
 	if err != nil {
 		e.Mem.Give(bitBytes)
+		spareSets(e.Mem, sets)
 		return nil, 0, Stats{}, true, err
 	}
 	if t.mixed.Load() {
 		e.Mem.Give(bitBytes)
+		spareSets(e.Mem, sets)
 		e.noDense = true
 		return nil, 0, Stats{}, false, nil
 	}
 	return sets, bitBytes, t.stats(e, cur), true, nil
+}
+
+// spareSets gives the bitsets sets (by slot, then worker) to mem for
+// reuse (see memory.Budget.Spare), once nothing reads them.
+func spareSets(mem *memory.Budget, sets [][][]uint64) {
+	for _, slot := range sets {
+		for _, set := range slot {
+			mem.Spare(set)
+		}
+	}
 }
 
 // tally sums what the chunks of a layer's expansion into bitsets found.
@@ -609,7 +627,7 @@ func fillSet(goal []uint64, d *key.Dense, pegs, nw int, mem *memory.Budget) (set
 	}
 	sets := make([][]uint64, nw)
 	for i := range sets {
-		sets[i] = memory.Touched[uint64](words)
+		sets[i] = mem.Words(words)
 	}
 	var other atomic.Bool // a position of another class
 	var fill errgroup.Group
@@ -622,9 +640,14 @@ func fillSet(goal []uint64, d *key.Dense, pegs, nw int, mem *memory.Budget) (set
 	fill.Wait()
 	if other.Load() {
 		mem.Give(bytes)
+		spareSets(mem, [][][]uint64{sets})
 		return nil, nil, false
 	}
-	return mergeSets(sets, nil, nw)[0], func() { mem.Give(bytes) }, true
+	set = mergeSets(sets, nil, nw)[0]
+	return set, func() {
+		mem.Give(bytes)
+		spareSets(mem, [][][]uint64{sets})
+	}, true
 }
 
 // fillDense sets in own the bits of keys, numbered by d; it sets other
@@ -696,7 +719,10 @@ func parentsDense(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen
 		return nil, ok, err
 	}
 	sets := marked[0]
-	defer mem.Give(held)
+	defer func() {
+		mem.Give(held)
+		spareSets(mem, marked)
+	}()
 	if mask != nil {
 		// l's bitset and the parents' together.
 		found, err := e.collectDense(ctx, []*key.Dense{d}, [][][]uint64{mergeSets(sets, mask, workers)}, l.Pegs)

@@ -56,7 +56,7 @@ func TestWalkBackLetsGo(t *testing.T) {
 	for _, l := range fwd {
 		held += l.Bytes()
 	}
-	before := mem.Used()
+	before := inUse(mem)
 	got := walk(fwd, mem, true)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("winnable positions with layers let go differ (-kept +let go):\n%s", diff)
@@ -66,7 +66,7 @@ func TestWalkBackLetsGo(t *testing.T) {
 			t.Errorf("layer of %d pegs holds %d bytes after the walk back", pegs, l.Bytes())
 		}
 	}
-	if after := mem.Used(); after != before-held {
+	if after := inUse(mem); after != before-held {
 		t.Errorf("budget in use after the walk back: %d, want %d (%d less the layers' %d)", after, before-held, before, held)
 	}
 	// The parents of the 3-peg winners among the 4-peg positions, found
