@@ -171,9 +171,12 @@ type winSearch struct {
 	start uint64 // the start's key
 	p0    int    // the start's pegs
 	sets  []*WinSet
-	// fwd holds the forward layers found, by peg count; low is the last.
-	fwd map[int]*layered.Layer
-	low *layered.Layer
+	// fwd holds the forward layers found, by peg count (released as the
+	// walk back of meetInTheMiddle reads them); low is the last; reached
+	// holds their positions.
+	fwd     map[int]*layered.Layer
+	low     *layered.Layer
+	reached map[int]int
 	// expanded counts the positions of the layers expanded, for a
 	// cancelled search (see stopped).
 	expanded []LayerStats
@@ -195,6 +198,7 @@ func newWinSearch(prob Problem, goals []engine.Goal, opt Options) *winSearch {
 	}
 	ws.low = &layered.Layer{Pegs: ws.p0, Keys: []uint64{ws.start}}
 	ws.fwd = map[int]*layered.Layer{ws.p0: ws.low}
+	ws.reached = map[int]int{ws.p0: 1}
 	return ws
 }
 
@@ -212,6 +216,7 @@ func (ws *winSearch) forwardTo(ctx context.Context, stop int) error {
 		}
 		ws.expanded = append(ws.expanded, LayerStats{Pegs: ws.low.Pegs, Reachable: st.Positions, ReachableRaw: st.Raw, DeadEnds: st.DeadEnds})
 		ws.fwd[next.Pegs] = next
+		ws.reached[next.Pegs] = next.Size()
 		ws.low = next
 	}
 	return nil
@@ -268,6 +273,11 @@ func (ws *winSearch) meetInTheMiddle(ctx context.Context) error {
 			return err
 		}
 		w.keys[stop] = keys
+		// The walk back reads the layers above only: the memory of each
+		// layer it has read (bitsets, kept for reuse; see
+		// layered.Layer.Release) then holds the parents it marks in the
+		// next, rather than fresh memory.
+		f.Release(ws.mem)
 	}
 	// Walk back up: a reachable position is winnable when one of its
 	// children is.
@@ -276,7 +286,7 @@ func (ws *winSearch) meetInTheMiddle(ctx context.Context) error {
 		if progress != nil {
 			progress("backward", pegs, 0, ws.fwd[pegs].Size())
 		}
-		keys, err := layered.ParentsOf(ctx, ws.fwd[pegs], w.keys[pegs-1], ws.gen, ws.opt.Workers, ws.mem, false)
+		keys, err := layered.ParentsOf(ctx, ws.fwd[pegs], w.keys[pegs-1], ws.gen, ws.opt.Workers, ws.mem, true)
 		if err != nil {
 			return err
 		}
@@ -330,10 +340,7 @@ func (ws *winSearch) shareWith(other *WinSet, g engine.Goal) {
 func (ws *winSearch) done() []*WinSet {
 	for _, w := range ws.sets {
 		for pegs := ws.p0; pegs >= 1; pegs-- {
-			ls := LayerStats{Pegs: pegs, Winnable: int64(w.count(pegs))}
-			if l, ok := ws.fwd[pegs]; ok {
-				ls.Reachable = int64(l.Size())
-			}
+			ls := LayerStats{Pegs: pegs, Winnable: int64(w.count(pegs)), Reachable: int64(ws.reached[pegs])}
 			w.Winnable += ls.Winnable
 			w.Layers = append(w.Layers, ls)
 		}

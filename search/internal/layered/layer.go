@@ -48,9 +48,16 @@ func (l *Layer) allOf(c engine.Class) bool {
 	return l.dense != nil && len(l.dense.num.ds) == 1 && l.dense.num.ds[0].Class() == c
 }
 
-// Release gives l's bytes back to mem and lets its positions go.
+// Release gives l's bytes back to mem and lets its positions go; its
+// bitsets, if it holds them (see Expander.Bitsets), mem keeps for reuse
+// (see memory.Budget.Spare).
 func (l *Layer) Release(mem *memory.Budget) {
 	mem.Give(l.Bytes())
+	if l.dense != nil {
+		for _, set := range l.dense.sets {
+			mem.Spare(set)
+		}
+	}
 	l.Keys, l.Stored, l.M, l.Narrow, l.dense = nil, nil, nil, nil, nil
 }
 
