@@ -220,3 +220,10 @@ func reduce(basis []uint64, r uint64) uint64 {
 	}
 	return r
 }
+
+// Tables returns what Rank reads: cum by high part, the low parts' places
+// (lowRank) and the bits of a low part, for a caller that ranks in
+// assembly.
+func (d *Dense) Tables() (cum []uint32, lowRank []uint16, low uint) {
+	return d.cum, d.r.lowRank, d.r.low
+}

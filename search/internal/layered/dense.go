@@ -296,11 +296,9 @@ func (e *Expander) denseChunk(w *workerState, cur *Layer, set []uint64, d *key.D
 		if check && b.Class(p) != class {
 			return children, false
 		}
-		kids := w.childrenOf(e.Gen, p, e.Undo)
-		for _, c := range kids {
-			buf = append(buf, d.Rank(c))
-		}
-		children += int64(len(kids))
+		jumps := w.jumpsOf(e.Gen, p, e.Undo)
+		buf = w.par.Ranks(buf, jumps, d)
+		children += int64(len(jumps))
 		if len(buf) >= denseBatch {
 			setBits(set, buf)
 			buf = buf[:0]
@@ -566,6 +564,7 @@ func meetingDense(ctx context.Context, from *Layer, goal []uint64, goalLayer *La
 			found := make([]uint64, len(ps)) // nonzero where a child is in goal
 			ranks := make([]uint64, 0, denseBatch+maxJumps)
 			owner := make([]int32, 0, denseBatch+maxJumps)
+			var jumps []int16
 			test := func() {
 				for j, i := range ranks {
 					found[owner[j]] |= set[i/64] >> (i % 64) & 1
@@ -578,13 +577,10 @@ func meetingDense(ctx context.Context, from *Layer, goal []uint64, goalLayer *La
 					return nil
 				}
 				w.Set(b.Complement(p))
-				q, empty := gen.LatticeOf(p)
-				for gi := range gen.Groups {
-					sg := &gen.Groups[gi]
-					for f := sg.Legal(q, empty); f != 0; f &= f - 1 {
-						ranks = append(ranks, d.Rank(w.Child(sg.First(f))))
-						owner = append(owner, int32(j))
-					}
+				jumps = gen.AppendMoves(jumps[:0], p)
+				ranks = w.Ranks(ranks, jumps, d)
+				for range jumps {
+					owner = append(owner, int32(j))
 				}
 				if len(ranks) >= denseBatch {
 					test()

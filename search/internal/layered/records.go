@@ -90,24 +90,31 @@ func newWorkerState(gen *movegen.Gen) *workerState {
 // parents: the jumps of its complement undone), in w's buffer, and counts
 // p's orbit in w's stats and, if it has none, a dead end.
 func (w *workerState) childrenOf(gen *movegen.Gen, p engine.Position, undo bool) []engine.Position {
+	w.kids = w.par.Children(w.kids[:0], w.jumpsOf(gen, p, undo))
+	return w.kids
+}
+
+// jumpsOf loads p into w.par and returns the jumps that make its children
+// (with undo, its parents), in w's buffer; it counts p as childrenOf does.
+func (w *workerState) jumpsOf(gen *movegen.Gen, p engine.Position, undo bool) []int16 {
 	mover := p // whose jumps make the children
 	if undo {
 		mover = gen.Board.Full() &^ p
 	}
 	w.stats.Raw += orbitSize(w.par.Set(p), p)
 	q, empty := gen.LatticeOf(mover)
-	kids := w.kids[:0]
+	jumps := w.moves[:0]
 	for gi := range gen.Groups {
 		sg := &gen.Groups[gi]
 		for f := sg.Legal(q, empty); f != 0; f &= f - 1 {
-			kids = append(kids, w.par.Child(sg.First(f)))
+			jumps = append(jumps, sg.First(f))
 		}
 	}
-	if len(kids) == 0 {
+	if len(jumps) == 0 {
 		w.stats.DeadEnds++
 	}
-	w.kids = kids
-	return kids
+	w.moves = jumps
+	return jumps
 }
 
 // fold adds r's counts into x (same key) and reports whether the path

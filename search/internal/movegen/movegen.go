@@ -1,6 +1,14 @@
 // Package movegen finds the legal jumps of a position with a few word
 // operations, and the canonical forms of a position's children from its
 // parent's symmetric images.
+//
+// A child's images are its parent's XOR the jump's, and its canonical form
+// the least of them. Where a group has eight symmetries or fewer and the
+// processor AVX-512, Parent.Ranks and Parent.Children do that for all the
+// children of a parent in assembly (ranks_amd64.s), the eight images in one
+// 512-bit register, and Ranks numbers each child as key.Dense.Rank does;
+// elsewhere the same is done in Go, and TestRanksAgree checks that the two
+// agree.
 package movegen
 
 import (

@@ -1,6 +1,11 @@
 package movegen
 
-import "pegs/engine"
+import (
+	"unsafe"
+
+	"pegs/engine"
+	"pegs/search/internal/key"
+)
 
 // Parent holds a position's symmetric images, from which the canonical
 // forms of its children come without computing each child's images from
@@ -12,11 +17,15 @@ type Parent struct {
 	imgs    []engine.Position
 	cimgs   []engine.Position
 	img8    [8]engine.Position // the parent's images when images8 is set
+	// avx512: Ranks runs ranksAVX512 (images8 is set and the processor
+	// has AVX-512).
+	avx512 bool
 }
 
 // NewParent returns a Parent for gen's positions.
 func (m *Gen) NewParent() *Parent {
-	return &Parent{gen: m, images8: m.images8, imgs: make([]engine.Position, m.NSym), cimgs: make([]engine.Position, m.NSym)}
+	return &Parent{gen: m, images8: m.images8, imgs: make([]engine.Position, m.NSym), cimgs: make([]engine.Position, m.NSym),
+		avx512: m.images8 != nil && haveAVX512()}
 }
 
 // Set loads p's images and returns them.
@@ -44,4 +53,43 @@ func (w *Parent) Child(k int16) engine.Position {
 	c := min(p[4]^im[4], p[5]^im[5])
 	d := min(p[6]^im[6], p[7]^im[7])
 	return min(min(a, b), min(c, d))
+}
+
+// Ranks appends to dst the numbers by d of the canonical children by
+// jumps of the position last Set, in order: d.Rank(w.Child(k)) for each
+// jump k. Where the processor has AVX-512 and the group at most eight
+// symmetries it runs in assembly, a child's eight images XORed and their
+// least found in one vector register (BenchmarkRanks, positions of 18
+// pegs on the English board: 4.2 ns a child against 6.6 in Go); the two
+// agree (TestRanksAgree).
+func (w *Parent) Ranks(dst []uint64, jumps []int16, d *key.Dense) []uint64 {
+	if !w.avx512 || len(jumps) == 0 {
+		for _, k := range jumps {
+			dst = append(dst, d.Rank(w.Child(k)))
+		}
+		return dst
+	}
+	n := len(dst)
+	dst = append(dst, make([]uint64, len(jumps))...)
+	cum, lowRank, low := d.Tables()
+	ranksAVX512((*[8]uint64)(unsafe.Pointer(&w.img8)), (*[8]uint64)(unsafe.Pointer(&w.images8[0])),
+		&jumps[0], len(jumps), &cum[0], &lowRank[0], uint64(low), &dst[n])
+	return dst
+}
+
+// Children appends to dst the canonical children by jumps of the position
+// last Set, in order: w.Child(k) for each jump k, in assembly where Ranks
+// is.
+func (w *Parent) Children(dst []engine.Position, jumps []int16) []engine.Position {
+	if !w.avx512 || len(jumps) == 0 {
+		for _, k := range jumps {
+			dst = append(dst, w.Child(k))
+		}
+		return dst
+	}
+	n := len(dst)
+	dst = append(dst, make([]engine.Position, len(jumps))...)
+	canonAVX512((*[8]uint64)(unsafe.Pointer(&w.img8)), (*[8]uint64)(unsafe.Pointer(&w.images8[0])),
+		&jumps[0], len(jumps), (*uint64)(unsafe.Pointer(&dst[n])))
+	return dst
 }

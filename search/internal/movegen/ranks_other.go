@@ -1,0 +1,13 @@
+//go:build !amd64
+
+package movegen
+
+func haveAVX512() bool { return false }
+
+func ranksAVX512(img *[8]uint64, images8 *[8]uint64, jumps *int16, n int, cum *uint32, lowRank *uint16, low uint64, dst *uint64) {
+	panic("movegen: no AVX-512 here")
+}
+
+func canonAVX512(img *[8]uint64, images8 *[8]uint64, jumps *int16, n int, dst *uint64) {
+	panic("movegen: no AVX-512 here")
+}
