@@ -4,6 +4,8 @@ package pool
 import (
 	"context"
 	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -42,24 +44,44 @@ func Chunks(n, workers int, f func(c, lo, hi int)) {
 func ChunkCount(n, workers int) int { return min(n, 4*Size(workers)) }
 
 // Each runs f over [lo, hi) in chunks of chunk items, as many at once as
-// idle holds states: each call has a state taken from idle and put back
-// after it, so that a worker's buffers serve call after call without a
-// lock. Once ctx is done, chunks not yet begun are skipped and Each
-// returns its error.
+// idle holds states: each of that many goroutines takes a state from idle,
+// calls f with it on chunk after chunk (the next not yet taken, by an
+// atomic counter) and puts it back at the end, so that a worker's buffers
+// serve call after call without a lock. Once ctx is done, chunks not yet
+// begun are skipped and Each returns its error.
+//
+// A goroutine a chunk, started as the last ended, woke a thread through the
+// kernel for most chunks: the English winnable set at one worker spent 8 %
+// of its time there.
 func Each[S any](ctx context.Context, idle chan S, lo, hi, chunk int, f func(s S, lo, hi int)) error {
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(cap(idle))
-	for clo := lo; clo < hi; clo += chunk {
-		chi := min(hi, clo+chunk)
-		g.Go(func() error {
-			if err := gctx.Err(); err != nil {
-				return err
-			}
+	if lo >= hi {
+		return nil
+	}
+	chunks := (hi - lo + chunk - 1) / chunk
+	var next atomic.Int64
+	var skipped atomic.Bool
+	var wg sync.WaitGroup
+	for range min(cap(idle), chunks) {
+		wg.Go(func() {
 			s := <-idle
 			defer func() { idle <- s }()
-			f(s, clo, chi)
-			return nil
+			for {
+				c := int(next.Add(1)) - 1
+				if c >= chunks {
+					return
+				}
+				if ctx.Err() != nil {
+					skipped.Store(true)
+					return
+				}
+				clo := lo + c*chunk
+				f(s, clo, min(hi, clo+chunk))
+			}
 		})
 	}
-	return g.Wait()
+	wg.Wait()
+	if skipped.Load() {
+		return ctx.Err()
+	}
+	return nil
 }
