@@ -551,56 +551,63 @@ func meetingDense(ctx context.Context, from *Layer, goal []uint64, goalLayer *La
 	chunks := min(units, max(1, min(n/4096, 1024)))
 	out := make([][]uint64, chunks)
 	var done atomic.Int64
-	grp, gctx := errgroup.WithContext(ctx)
-	grp.SetLimit(nw)
-	for c := range chunks {
-		grp.Go(func() error {
-			if err := gctx.Err(); err != nil {
-				return err
-			}
-			w := gen.NewParent()
-			lo, hi := c*units/chunks, (c+1)*units/chunks
-			ps := from.parentsAt(nil, lo, hi)
-			found := make([]uint64, len(ps)) // nonzero where a child is in goal
-			ranks := make([]uint64, 0, denseBatch+maxJumps)
-			owner := make([]int32, 0, denseBatch+maxJumps)
-			var jumps []int16
-			test := func() {
-				for j, i := range ranks {
-					found[owner[j]] |= set[i/64] >> (i % 64) & 1
-				}
-				ranks, owner = ranks[:0], owner[:0]
-			}
-			for j, p := range ps {
-				if check && b.Class(p) != fromClass {
-					other.Store(true)
-					return nil
-				}
-				w.Set(b.Complement(p))
-				jumps = gen.AppendMoves(jumps[:0], p)
-				ranks = w.Ranks(ranks, jumps, d)
-				for range jumps {
-					owner = append(owner, int32(j))
-				}
-				if len(ranks) >= denseBatch {
-					test()
-				}
-			}
-			test()
-			var keep []uint64
-			for j, p := range ps {
-				if found[j] != 0 {
-					keep = append(keep, key.Mix(p))
-				}
-			}
-			out[c] = keep
-			if cfg.Progress != nil {
-				cfg.Progress("join", p0.Pegs(), int(done.Add(int64(len(ps)))), n)
-			}
-			return nil
-		})
+	// A worker's buffers, from chunk to chunk.
+	type state struct {
+		par   *movegen.Parent
+		ps    []engine.Position
+		found []uint64 // nonzero where a child is in goal
+		ranks []uint64
+		owner []int32
+		jumps []int16
 	}
-	if err := grp.Wait(); err != nil {
+	idle := make(chan *state, nw)
+	for range nw {
+		idle <- &state{par: gen.NewParent(), ranks: make([]uint64, 0, denseBatch+maxJumps), owner: make([]int32, 0, denseBatch+maxJumps)}
+	}
+	err = pool.Each(ctx, idle, 0, chunks, 1, func(st *state, c, _ int) {
+		w := st.par
+		lo, hi := c*units/chunks, (c+1)*units/chunks
+		ps := from.parentsAt(st.ps[:0], lo, hi)
+		st.ps = ps
+		found := slices.Grow(st.found[:0], len(ps))[:len(ps)]
+		clear(found)
+		st.found = found
+		ranks, owner, jumps := st.ranks[:0], st.owner[:0], st.jumps
+		test := func() {
+			for j, i := range ranks {
+				found[owner[j]] |= set[i/64] >> (i % 64) & 1
+			}
+			ranks, owner = ranks[:0], owner[:0]
+		}
+		for j, p := range ps {
+			if check && b.Class(p) != fromClass {
+				other.Store(true)
+				return
+			}
+			w.Set(b.Complement(p))
+			jumps = gen.AppendMoves(jumps[:0], p)
+			ranks = w.Ranks(ranks, jumps, d)
+			for range jumps {
+				owner = append(owner, int32(j))
+			}
+			if len(ranks) >= denseBatch {
+				test()
+			}
+		}
+		test()
+		st.ranks, st.owner, st.jumps = ranks, owner, jumps
+		var keep []uint64
+		for j, p := range ps {
+			if found[j] != 0 {
+				keep = append(keep, key.Mix(p))
+			}
+		}
+		out[c] = keep
+		if cfg.Progress != nil {
+			cfg.Progress("join", p0.Pegs(), int(done.Add(int64(len(ps)))), n)
+		}
+	})
+	if err != nil {
 		return nil, true, err
 	}
 	if other.Load() {

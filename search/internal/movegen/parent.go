@@ -1,6 +1,7 @@
 package movegen
 
 import (
+	"slices"
 	"unsafe"
 
 	"pegs/engine"
@@ -70,7 +71,7 @@ func (w *Parent) Ranks(dst []uint64, jumps []int16, d *key.Dense) []uint64 {
 		return dst
 	}
 	n := len(dst)
-	dst = append(dst, make([]uint64, len(jumps))...)
+	dst = slices.Grow(dst, len(jumps))[:n+len(jumps)] // written below, not cleared
 	cum, lowRank, low := d.Tables()
 	ranksAVX512((*[8]uint64)(unsafe.Pointer(&w.img8)), (*[8]uint64)(unsafe.Pointer(&w.images8[0])),
 		&jumps[0], len(jumps), &cum[0], &lowRank[0], uint64(low), &dst[n])
@@ -88,7 +89,7 @@ func (w *Parent) Children(dst []engine.Position, jumps []int16) []engine.Positio
 		return dst
 	}
 	n := len(dst)
-	dst = append(dst, make([]engine.Position, len(jumps))...)
+	dst = slices.Grow(dst, len(jumps))[:n+len(jumps)] // written below, not cleared
 	canonAVX512((*[8]uint64)(unsafe.Pointer(&w.img8)), (*[8]uint64)(unsafe.Pointer(&w.images8[0])),
 		&jumps[0], len(jumps), (*uint64)(unsafe.Pointer(&dst[n])))
 	return dst
