@@ -296,9 +296,12 @@ func (e *Expander) denseChunk(w *workerState, cur *Layer, set []uint64, d *key.D
 		if check && b.Class(p) != class {
 			return children, false
 		}
-		jumps := w.jumpsOf(e.Gen, p, e.Undo)
-		buf = w.par.Ranks(buf, jumps, d)
-		children += int64(len(jumps))
+		var n int
+		buf, n = w.par.MoveRanks(buf, w.load(e.Gen, p, e.Undo), d)
+		if n == 0 {
+			w.stats.DeadEnds++
+		}
+		children += int64(n)
 		if len(buf) >= denseBatch {
 			setBits(set, buf)
 			buf = buf[:0]
@@ -558,7 +561,6 @@ func meetingDense(ctx context.Context, from *Layer, goal []uint64, goalLayer *La
 		found []uint64 // nonzero where a child is in goal
 		ranks []uint64
 		owner []int32
-		jumps []int16
 	}
 	idle := make(chan *state, nw)
 	for range nw {
@@ -572,7 +574,7 @@ func meetingDense(ctx context.Context, from *Layer, goal []uint64, goalLayer *La
 		found := slices.Grow(st.found[:0], len(ps))[:len(ps)]
 		clear(found)
 		st.found = found
-		ranks, owner, jumps := st.ranks[:0], st.owner[:0], st.jumps
+		ranks, owner := st.ranks[:0], st.owner[:0]
 		test := func() {
 			for j, i := range ranks {
 				found[owner[j]] |= set[i/64] >> (i % 64) & 1
@@ -585,9 +587,9 @@ func meetingDense(ctx context.Context, from *Layer, goal []uint64, goalLayer *La
 				return
 			}
 			w.Set(b.Complement(p))
-			jumps = gen.AppendMoves(jumps[:0], p)
-			ranks = w.Ranks(ranks, jumps, d)
-			for range jumps {
+			var n int
+			ranks, n = w.MoveRanks(ranks, p, d)
+			for range n {
 				owner = append(owner, int32(j))
 			}
 			if len(ranks) >= denseBatch {
@@ -595,7 +597,7 @@ func meetingDense(ctx context.Context, from *Layer, goal []uint64, goalLayer *La
 			}
 		}
 		test()
-		st.ranks, st.owner, st.jumps = ranks, owner, jumps
+		st.ranks, st.owner = ranks, owner
 		var keep []uint64
 		for j, p := range ps {
 			if found[j] != 0 {

@@ -94,14 +94,21 @@ func (w *workerState) childrenOf(gen *movegen.Gen, p engine.Position, undo bool)
 	return w.kids
 }
 
-// jumpsOf loads p into w.par and returns the jumps that make its children
+// load loads p into w.par, counts its orbit in w's stats, and returns the
+// position whose jumps make its children: p, or with undo its complement
+// (whose jumps undone make its parents).
+func (w *workerState) load(gen *movegen.Gen, p engine.Position, undo bool) (mover engine.Position) {
+	w.stats.Raw += orbitSize(w.par.Set(p), p)
+	if undo {
+		return gen.Board.Full() &^ p
+	}
+	return p
+}
+
+// jumpsOf loads p (see load) and returns the jumps that make its children
 // (with undo, its parents), in w's buffer; it counts p as childrenOf does.
 func (w *workerState) jumpsOf(gen *movegen.Gen, p engine.Position, undo bool) []int16 {
-	mover := p // whose jumps make the children
-	if undo {
-		mover = gen.Board.Full() &^ p
-	}
-	w.stats.Raw += orbitSize(w.par.Set(p), p)
+	mover := w.load(gen, p, undo)
 	q, empty := gen.LatticeOf(mover)
 	jumps := w.moves[:0]
 	for gi := range gen.Groups {

@@ -6,9 +6,13 @@
 // the least of them. Where a group has eight symmetries or fewer and the
 // processor AVX-512, Parent.Ranks and Parent.Children do that for all the
 // children of a parent in assembly (ranks_amd64.s), the eight images in one
-// 512-bit register, and Ranks numbers each child as key.Dense.Rank does;
-// elsewhere the same is done in Go, and TestRanksAgree checks that the two
-// agree.
+// 512-bit register, and Ranks numbers each child as key.Dense.Rank does.
+// Parent.MoveRanks finds the legal jumps too: the position put in lattice
+// order by one PDEP, each shift group's legal jumps written out by one
+// VPCOMPRESSB under its legal from holes, with no branch on which are legal
+// (the loops of AppendMoves end at a different jump each time). Elsewhere
+// the same is done in Go; TestRanksAgree and TestMoveRanksAgree check that
+// the two agree.
 package movegen
 
 import (
@@ -45,6 +49,9 @@ type Gen struct {
 	// identity) for groups of at most eight, so Parent.Child finds a child's
 	// canonical form in registers.
 	images8 [][8]engine.Position
+	// kernel, if set, finds a position's jumps for Parent.MoveRanks in
+	// assembly.
+	kernel *kernel
 	// ranker numbers the board's positions for dense layers, made once
 	// for the searches that share the generator (key.NewRanker takes a
 	// millisecond, and a walk back asked for one a layer).
@@ -131,6 +138,7 @@ func New(b *engine.Board, g *engine.Group) *Gen {
 			}
 		}
 	}
+	m.kernel = newKernel(m)
 	return m
 }
 

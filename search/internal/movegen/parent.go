@@ -19,14 +19,18 @@ type Parent struct {
 	cimgs   []engine.Position
 	img8    [8]engine.Position // the parent's images when images8 is set
 	// avx512: Ranks runs ranksAVX512 (images8 is set and the processor
-	// has AVX-512).
-	avx512 bool
+	// has AVX-512); kernel: MoveRanks runs movesRanksAVX512 (see
+	// newKernel).
+	avx512  bool
+	kernel  *kernel
+	jumps   []int16              // MoveRanks's, in Go
+	scratch *[kernelScratch]byte // MoveRanks's, in assembly
 }
 
 // NewParent returns a Parent for gen's positions.
 func (m *Gen) NewParent() *Parent {
 	return &Parent{gen: m, images8: m.images8, imgs: make([]engine.Position, m.NSym), cimgs: make([]engine.Position, m.NSym),
-		avx512: m.images8 != nil && haveAVX512()}
+		avx512: m.images8 != nil && haveAVX512(), kernel: m.kernel, scratch: new([kernelScratch]byte)}
 }
 
 // Set loads p's images and returns them.
@@ -93,4 +97,23 @@ func (w *Parent) Children(dst []engine.Position, jumps []int16) []engine.Positio
 	canonAVX512((*[8]uint64)(unsafe.Pointer(&w.img8)), (*[8]uint64)(unsafe.Pointer(&w.images8[0])),
 		&jumps[0], len(jumps), (*uint64)(unsafe.Pointer(&dst[n])))
 	return dst
+}
+
+// MoveRanks appends to dst the numbers by d of the canonical children of
+// the position last Set by the legal jumps of mover (that position, or its
+// complement to undo jumps, or any whose jumps are wanted), in the order
+// of AppendMoves, as Ranks would, and returns them with how many there
+// are. Where the generator has a kernel (see newKernel) it runs in
+// assembly, the legal jumps found with no branch on which are legal.
+func (w *Parent) MoveRanks(dst []uint64, mover engine.Position, d *key.Dense) ([]uint64, int) {
+	if w.kernel == nil {
+		w.jumps = w.gen.AppendMoves(w.jumps[:0], mover)
+		return w.Ranks(dst, w.jumps, d), len(w.jumps)
+	}
+	n := len(dst)
+	dst = slices.Grow(dst, kernelScratch)
+	cum, lowRank, low := d.Tables()
+	c := movesRanksAVX512(w.kernel, uint64(mover), (*[8]uint64)(unsafe.Pointer(&w.img8)),
+		&cum[0], &lowRank[0], uint64(low), w.scratch, unsafe.SliceData(dst[n:n+1]))
+	return dst[:n+c], c
 }

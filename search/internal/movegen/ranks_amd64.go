@@ -18,3 +18,16 @@ func ranksAVX512(img *[8]uint64, images8 *[8]uint64, jumps *int16, n int, cum *u
 //
 //go:noescape
 func canonAVX512(img *[8]uint64, images8 *[8]uint64, jumps *int16, n int, dst *uint64)
+
+// haveMovesAVX512 reports whether the processor runs movesRanksAVX512
+// (VPCOMPRESSB is AVX-512 VBMI2; PDEP, SHRX and SHLX are BMI2).
+func haveMovesAVX512() bool {
+	return cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VBMI2 && cpu.X86.HasBMI2 && cpu.X86.HasPOPCNT
+}
+
+// movesRanksAVX512 writes to dst the numbers of the canonical children of
+// the position whose images img holds by the legal jumps of mover, found
+// by k, and returns how many; see Parent.MoveRanks.
+//
+//go:noescape
+func movesRanksAVX512(k *kernel, mover uint64, img *[8]uint64, cum *uint32, lowRank *uint16, low uint64, scratch *[kernelScratch]byte, dst *uint64) int

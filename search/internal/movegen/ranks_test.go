@@ -2,7 +2,9 @@ package movegen
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
+	"unsafe"
 
 	"pegs/engine"
 	"pegs/search/internal/key"
@@ -137,4 +139,128 @@ func BenchmarkRanks(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(children), "ns/child")
 		})
 	}
+}
+
+// TestMoveRanksAgree checks Parent.MoveRanks, in assembly where the
+// generator has a kernel and in Go, against the children of the legal
+// jumps the board itself finds, each made canonical from scratch and
+// numbered by key.Dense.Rank; mover the position or its complement.
+func TestMoveRanksAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	kernels := 0
+	for _, name := range []string{"english", "french", "triangle", "triangle:7", "wiegleb", "diamond", "triangle:9"} {
+		b, err := engine.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range []*engine.Group{b.Symmetry(), b.Symmetry().Trivial()} {
+			if g.Len() > 8 {
+				continue
+			}
+			gen := New(b, g)
+			r := gen.Ranker()
+			if r == nil {
+				continue
+			}
+			if gen.kernel != nil {
+				kernels++
+				for range 1000 {
+					p := engine.Position(rng.Uint64()) & b.Full()
+					if got, want := engine.Position(gen.kernel.latticeOf(p)), gen.ToLattice(p); got != want {
+						t.Fatalf("%s: %s in lattice order by PDEP = %x, want %x", name, b.Line(p), got, want)
+					}
+				}
+			}
+			dense := map[[2]int]*key.Dense{}
+			any1 := r.Layer(1, b.Class(1)) // for positions without jumps
+			for _, asm := range []bool{false, true} {
+				w := gen.NewParent()
+				if asm && w.kernel == nil {
+					continue
+				}
+				if !asm {
+					w.kernel = nil
+				}
+				checked := 0
+				for range 3000 {
+					p := engine.Position(rng.Uint64()) & b.Full()
+					for range rng.IntN(b.Holes()) {
+						p &^= 1 << rng.IntN(b.Holes())
+					}
+					undo := rng.IntN(2) == 0
+					mover := p
+					if undo {
+						mover = b.Full() &^ p
+					}
+					w.Set(p)
+					// In the order of AppendMoves (TestMoveGenAgrees checks
+					// its jumps against the board's).
+					var want []engine.Position
+					for _, k := range gen.AppendMoves(nil, mover) {
+						want = append(want, g.Canonical(p^gen.Masks[k]))
+					}
+					if len(want) == 0 {
+						if got, n := w.MoveRanks(nil, mover, any1); n != 0 || len(got) != 0 {
+							t.Fatalf("%s, asm %v: %d jumps in %s, want none", name, asm, n, b.Line(mover))
+						}
+						continue
+					}
+					c := b.Class(want[0])
+					d, ok := dense[[2]int{want[0].Pegs(), int(c)}]
+					if !ok {
+						d = r.Layer(want[0].Pegs(), c)
+						dense[[2]int{want[0].Pegs(), int(c)}] = d
+					}
+					if d == nil {
+						continue
+					}
+					got, n := w.MoveRanks([]uint64{7}, mover, d)
+					if n != len(want) || len(got) != n+1 || got[0] != 7 {
+						t.Fatalf("%s, asm %v: %d jumps in %s (%d numbers after the one there), want %d", name, asm, n, b.Line(mover), len(got)-1, len(want))
+					}
+					for i, x := range want {
+						if b.Class(x) != c {
+							continue // a child of another class has no number by d
+						}
+						if r := d.Rank(x); got[1+i] != r {
+							t.Fatalf("%s, asm %v: number of child %d of %s (mover %s) = %d, want %d", name, asm, i, b.Line(p), b.Line(mover), got[1+i], r)
+						}
+						checked++
+					}
+				}
+				if checked < 1000 {
+					t.Errorf("%s, %d symmetries, asm %v: %d children checked, want 1000 or more", name, g.Len(), asm, checked)
+				}
+			}
+		}
+	}
+	if haveMovesAVX512() && kernels == 0 {
+		t.Error("no generator made a kernel on a processor that runs it")
+	}
+}
+
+// TestKernelLayout checks the offsets movesRanksAVX512 reads.
+func TestKernelLayout(t *testing.T) {
+	var k kernel
+	got := []uintptr{unsafe.Offsetof(k.latFull), unsafe.Offsetof(k.groups), unsafe.Offsetof(k.images8), unsafe.Offsetof(k.group),
+		unsafe.Sizeof(k.group[0]), unsafe.Offsetof(k.group[0].shr1), unsafe.Offsetof(k.group[0].shl1),
+		unsafe.Offsetof(k.group[0].shr2), unsafe.Offsetof(k.group[0].shl2), unsafe.Offsetof(k.group[0].idx)}
+	want := []uintptr{0, 8, 16, 48, 104, 8, 16, 24, 32, 40}
+	if !slices.Equal(got, want) {
+		t.Errorf("kernel offsets %v, want %v (ranks_amd64.s)", got, want)
+	}
+}
+
+// latticeOf returns p in k's lattice order by depositing its bits into
+// latFull's in order, as PDEP does in movesRanksAVX512.
+func (k *kernel) latticeOf(p engine.Position) uint64 {
+	var q uint64
+	i := 0
+	for m := k.latFull; m != 0; m &= m - 1 {
+		if p&(1<<i) != 0 {
+			q |= m & -m
+		}
+		i++
+	}
+	return q
 }
