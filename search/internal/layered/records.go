@@ -90,7 +90,10 @@ func newWorkerState(gen *movegen.Gen) *workerState {
 // parents: the jumps of its complement undone), in w's buffer, and counts
 // p's orbit in w's stats and, if it has none, a dead end.
 func (w *workerState) childrenOf(gen *movegen.Gen, p engine.Position, undo bool) []engine.Position {
-	w.kids = w.par.Children(w.kids[:0], w.jumpsOf(gen, p, undo))
+	w.kids = w.par.MoveChildren(w.kids[:0], w.load(gen, p, undo))
+	if len(w.kids) == 0 {
+		w.stats.DeadEnds++
+	}
 	return w.kids
 }
 
@@ -103,25 +106,6 @@ func (w *workerState) load(gen *movegen.Gen, p engine.Position, undo bool) (move
 		return gen.Board.Full() &^ p
 	}
 	return p
-}
-
-// jumpsOf loads p (see load) and returns the jumps that make its children
-// (with undo, its parents), in w's buffer; it counts p as childrenOf does.
-func (w *workerState) jumpsOf(gen *movegen.Gen, p engine.Position, undo bool) []int16 {
-	mover := w.load(gen, p, undo)
-	q, empty := gen.LatticeOf(mover)
-	jumps := w.moves[:0]
-	for gi := range gen.Groups {
-		sg := &gen.Groups[gi]
-		for f := sg.Legal(q, empty); f != 0; f &= f - 1 {
-			jumps = append(jumps, sg.First(f))
-		}
-	}
-	if len(jumps) == 0 {
-		w.stats.DeadEnds++
-	}
-	w.moves = jumps
-	return jumps
 }
 
 // fold adds r's counts into x (same key) and reports whether the path

@@ -117,3 +117,17 @@ func (w *Parent) MoveRanks(dst []uint64, mover engine.Position, d *key.Dense) ([
 		&cum[0], &lowRank[0], uint64(low), w.scratch, unsafe.SliceData(dst[n:n+1]))
 	return dst[:n+c], c
 }
+
+// MoveChildren appends to dst the canonical children of the position last
+// Set by the legal jumps of mover, as MoveRanks finds them but not
+// numbered: AppendMoves and Children.
+func (w *Parent) MoveChildren(dst []engine.Position, mover engine.Position) []engine.Position {
+	if w.kernel == nil {
+		w.jumps = w.gen.AppendMoves(w.jumps[:0], mover)
+		return w.Children(dst, w.jumps)
+	}
+	n := len(dst)
+	dst = slices.Grow(dst, kernelScratch)
+	c := movesChildrenAVX512(w.kernel, uint64(mover), (*[8]uint64)(unsafe.Pointer(&w.img8)), w.scratch, (*uint64)(unsafe.Pointer(unsafe.SliceData(dst[n:n+1]))))
+	return dst[:n+c]
+}

@@ -31,3 +31,9 @@ func haveMovesAVX512() bool {
 //
 //go:noescape
 func movesRanksAVX512(k *kernel, mover uint64, img *[8]uint64, cum *uint32, lowRank *uint16, low uint64, scratch *[kernelScratch]byte, dst *uint64) int
+
+// movesChildrenAVX512 is movesRanksAVX512 without the numbering: it writes
+// the canonical children to dst; see Parent.MoveChildren.
+//
+//go:noescape
+func movesChildrenAVX512(k *kernel, mover uint64, img *[8]uint64, scratch *[kernelScratch]byte, dst *uint64) int

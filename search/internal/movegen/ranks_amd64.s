@@ -1,12 +1,35 @@
 #include "textflag.h"
 
+// LEAST leaves in X1's low word the least of Z0 (a parent's eight images)
+// XOR the eight images of jump R8's holes at (BX)(R8*64): the child's
+// canonical form, found by halving three times (swap the 256-bit halves,
+// then the 128-bit quarters, then the words, each time keeping the
+// lesser). It uses Z1 and Z2.
+#define LEAST \
+	SHLQ $6, R8 \
+	VPXORQ (BX)(R8*1), Z0, Z1 \
+	VSHUFI64X2 $0x4e, Z1, Z1, Z2 \
+	VPMINUQ Z2, Z1, Z1 \
+	VSHUFI64X2 $0xb1, Z1, Z1, Z2 \
+	VPMINUQ Z2, Z1, Z1 \
+	VPSHUFD $0x4e, Z1, Z2 \
+	VPMINUQ Z2, Z1, Z1
+
+// RANK leaves in R10 the number of the position in R8 as key.Dense.Rank
+// finds it: cum[R8>>low] + lowRank[R8&(1<<low-1)], with cum at R12,
+// lowRank at R13, low in CX and the low part's mask in R14. It uses R9
+// and R11.
+#define RANK \
+	MOVQ R8, R9 \
+	SHRQ CX, R9 \
+	MOVLQZX (R12)(R9*4), R10 \
+	ANDQ R14, R8 \
+	MOVWQZX (R13)(R8*2), R11 \
+	ADDQ R11, R10
+
 // func ranksAVX512(img *[8]uint64, images8 *[8]uint64, jumps *int16, n int, cum *uint32, lowRank *uint16, low uint64, dst *uint64)
 //
-// For each jump k: Z1 = the parent's images XOR jump k's (one load), the
-// least of its eight lanes found by halving three times (swap the 256-bit
-// halves, then the 128-bit quarters, then the words, each time keeping the
-// lesser), then ranked as key.Dense.Rank does: cum[c>>low] +
-// lowRank[c&(1<<low-1)].
+// For each jump: its child's canonical form (LEAST), numbered (RANK).
 TEXT ·ranksAVX512(SB), NOSPLIT, $0-64
 	MOVQ img+0(FP), AX
 	MOVQ images8+8(FP), BX
@@ -24,21 +47,9 @@ TEXT ·ranksAVX512(SB), NOSPLIT, $0-64
 	JEQ done
 loop:
 	MOVWQSX (SI), R8
-	SHLQ $6, R8
-	VPXORQ (BX)(R8*1), Z0, Z1
-	VSHUFI64X2 $0x4e, Z1, Z1, Z2
-	VPMINUQ Z2, Z1, Z1
-	VSHUFI64X2 $0xb1, Z1, Z1, Z2
-	VPMINUQ Z2, Z1, Z1
-	VPSHUFD $0x4e, Z1, Z2
-	VPMINUQ Z2, Z1, Z1
+	LEAST
 	VMOVQ X1, R8
-	MOVQ R8, R9
-	SHRQ CX, R9
-	MOVLQZX (R12)(R9*4), R10
-	ANDQ R14, R8
-	MOVWQZX (R13)(R8*2), R11
-	ADDQ R11, R10
+	RANK
 	MOVQ R10, (DI)
 	ADDQ $2, SI
 	ADDQ $8, DI
@@ -62,14 +73,7 @@ TEXT ·canonAVX512(SB), NOSPLIT, $0-40
 	JEQ done
 loop:
 	MOVWQSX (SI), R8
-	SHLQ $6, R8
-	VPXORQ (BX)(R8*1), Z0, Z1
-	VSHUFI64X2 $0x4e, Z1, Z1, Z2
-	VPMINUQ Z2, Z1, Z1
-	VSHUFI64X2 $0xb1, Z1, Z1, Z2
-	VPMINUQ Z2, Z1, Z1
-	VPSHUFD $0x4e, Z1, Z2
-	VPMINUQ Z2, Z1, Z1
+	LEAST
 	VMOVQ X1, (DI)
 	ADDQ $2, SI
 	ADDQ $8, DI
@@ -79,49 +83,54 @@ done:
 	VZEROUPPER
 	RET
 
+// MOVES writes to (DI) the indices of the jumps legal in the position in
+// R8, a byte each, for the kernel at AX, and leaves their number in R15:
+// the position in lattice order is PDEP(R8, latFull) (holes are numbered
+// row by row, lattice bits too), each shift group's legal from holes are
+// found as ShiftGroup.Legal finds them, and the indices of their jumps are
+// written out by VPCOMPRESSB under them, with no branch on which are
+// legal. It uses R9-R14, CX, SI, K1 and Z3.
+#define MOVES \
+	MOVQ 0(AX), R9 \
+	PDEPQ R9, R8, R10 \
+	ANDNQ R9, R10, R11 \
+	MOVQ 8(AX), R12 \
+	LEAQ 48(AX), SI \
+	MOVQ DI, R15 \
+	TESTQ R12, R12 \
+	JEQ found \
+groups: \
+	MOVQ 8(SI), CX \
+	SHRXQ CX, R10, R13 \
+	MOVQ 16(SI), CX \
+	SHLXQ CX, R13, R13 \
+	MOVQ 24(SI), CX \
+	SHRXQ CX, R11, R14 \
+	MOVQ 32(SI), CX \
+	SHLXQ CX, R14, R14 \
+	ANDQ R10, R13 \
+	ANDQ R14, R13 \
+	ANDQ 0(SI), R13 \
+	KMOVQ R13, K1 \
+	VMOVDQU8 40(SI), Z3 \
+	VPCOMPRESSB Z3, K1, (R15) \
+	POPCNTQ R13, R13 \
+	ADDQ R13, R15 \
+	ADDQ $104, SI \
+	DECQ R12 \
+	JNE groups \
+found: \
+	SUBQ DI, R15
+
 // func movesRanksAVX512(k *kernel, mover uint64, img *[8]uint64, cum *uint32, lowRank *uint16, low uint64, scratch *[kernelScratch]byte, dst *uint64) int
 //
-// ranksAVX512 for the children by every legal jump of mover: mover in
-// lattice order is PDEP(mover, latFull) (holes are numbered row by row,
-// lattice bits too), each shift group's legal from holes are found as
-// ShiftGroup.Legal does, and their jumps' indices (one byte each) are
-// written to scratch in order by VPCOMPRESSB under them, with no branch
-// on which are legal; then each is made a child and numbered. It returns
-// how many.
+// ranksAVX512 for the children by every legal jump of mover, found by
+// MOVES into scratch; it returns how many.
 TEXT ·movesRanksAVX512(SB), NOSPLIT, $0-72
 	MOVQ k+0(FP), AX
 	MOVQ mover+8(FP), R8
 	MOVQ scratch+48(FP), DI
-	MOVQ 0(AX), R9          // latFull
-	PDEPQ R9, R8, R10       // q = PDEP(mover, latFull)
-	ANDNQ R9, R10, R11      // empty = latFull &^ q
-	MOVQ 8(AX), R12         // groups
-	LEAQ 48(AX), SI         // the first group
-	MOVQ DI, R15            // where the next index goes
-	TESTQ R12, R12
-	JEQ ranks
-groups:
-	MOVQ 8(SI), CX
-	SHRXQ CX, R10, R13      // q >> shr1
-	MOVQ 16(SI), CX
-	SHLXQ CX, R13, R13      // << shl1
-	MOVQ 24(SI), CX
-	SHRXQ CX, R11, R14      // empty >> shr2
-	MOVQ 32(SI), CX
-	SHLXQ CX, R14, R14      // << shl2
-	ANDQ R10, R13
-	ANDQ R14, R13
-	ANDQ 0(SI), R13         // & From: the legal from holes
-	KMOVQ R13, K1
-	VMOVDQU8 40(SI), Z3
-	VPCOMPRESSB Z3, K1, (R15)
-	POPCNTQ R13, R13
-	ADDQ R13, R15
-	ADDQ $104, SI
-	DECQ R12
-	JNE groups
-ranks:
-	SUBQ DI, R15            // the jumps found
+	MOVES
 	MOVQ R15, ret+64(FP)
 	JEQ done
 	MOVQ 16(AX), BX         // images8
@@ -137,26 +146,41 @@ ranks:
 	MOVQ R15, DX
 loop:
 	MOVBQZX (DI), R8
-	SHLQ $6, R8
-	VPXORQ (BX)(R8*1), Z0, Z1
-	VSHUFI64X2 $0x4e, Z1, Z1, Z2
-	VPMINUQ Z2, Z1, Z1
-	VSHUFI64X2 $0xb1, Z1, Z1, Z2
-	VPMINUQ Z2, Z1, Z1
-	VPSHUFD $0x4e, Z1, Z2
-	VPMINUQ Z2, Z1, Z1
+	LEAST
 	VMOVQ X1, R8
-	MOVQ R8, R9
-	SHRQ CX, R9
-	MOVLQZX (R12)(R9*4), R10
-	ANDQ R14, R8
-	MOVWQZX (R13)(R8*2), R11
-	ADDQ R11, R10
+	RANK
 	MOVQ R10, (SI)
 	INCQ DI
 	ADDQ $8, SI
 	DECQ DX
 	JNE loop
 done:
+	VZEROUPPER
+	RET
+
+// func movesChildrenAVX512(k *kernel, mover uint64, img *[8]uint64, scratch *[kernelScratch]byte, dst *uint64) int
+//
+// movesRanksAVX512 without the numbering: the canonical children.
+TEXT ·movesChildrenAVX512(SB), NOSPLIT, $0-48
+	MOVQ k+0(FP), AX
+	MOVQ mover+8(FP), R8
+	MOVQ scratch+24(FP), DI
+	MOVES
+	MOVQ R15, ret+40(FP)
+	JEQ cdone
+	MOVQ 16(AX), BX         // images8
+	MOVQ img+16(FP), R8
+	VMOVDQU64 (R8), Z0
+	MOVQ dst+32(FP), SI
+	MOVQ R15, DX
+cloop:
+	MOVBQZX (DI), R8
+	LEAST
+	VMOVQ X1, (SI)
+	INCQ DI
+	ADDQ $8, SI
+	DECQ DX
+	JNE cloop
+cdone:
 	VZEROUPPER
 	RET

@@ -17,3 +17,7 @@ func haveMovesAVX512() bool { return false }
 func movesRanksAVX512(k *kernel, mover uint64, img *[8]uint64, cum *uint32, lowRank *uint16, low uint64, scratch *[kernelScratch]byte, dst *uint64) int {
 	panic("movegen: no AVX-512 here")
 }
+
+func movesChildrenAVX512(k *kernel, mover uint64, img *[8]uint64, scratch *[kernelScratch]byte, dst *uint64) int {
+	panic("movegen: no AVX-512 here")
+}

@@ -141,7 +141,7 @@ func BenchmarkRanks(b *testing.B) {
 	}
 }
 
-// TestMoveRanksAgree checks Parent.MoveRanks, in assembly where the
+// TestMoveRanksAgree checks Parent.MoveRanks and MoveChildren, in assembly where the
 // generator has a kernel and in Go, against the children of the legal
 // jumps the board itself finds, each made canonical from scratch and
 // numbered by key.Dense.Rank; mover the position or its complement.
@@ -213,6 +213,10 @@ func TestMoveRanksAgree(t *testing.T) {
 					}
 					if d == nil {
 						continue
+					}
+					kids := w.MoveChildren([]engine.Position{7}, mover)
+					if !slices.Equal(kids, append([]engine.Position{7}, want...)) {
+						t.Fatalf("%s, asm %v: children of %s (mover %s) = %v, want %v", name, asm, b.Line(p), b.Line(mover), kids[1:], want)
 					}
 					got, n := w.MoveRanks([]uint64{7}, mover, d)
 					if n != len(want) || len(got) != n+1 || got[0] != 7 {
