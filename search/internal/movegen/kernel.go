@@ -1,6 +1,10 @@
 package movegen
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"pegs/engine"
+)
 
 // kernel is what movesRanksAVX512 reads to find a position's legal jumps:
 // its layout is the assembly's (TestKernelLayout checks it).
@@ -52,4 +56,29 @@ func newKernel(m *Gen) *kernel {
 		}
 	}
 	return k
+}
+
+// newImageIndex returns, for imagesBITALG, each symmetry of g (the
+// identity past its last, to eight) as the hole whose bit becomes each bit
+// of an image, a byte a bit, or nil where it cannot run: more than eight
+// symmetries, 64 holes (a bit no hole has stands for the others), or a
+// processor without it.
+func newImageIndex(g *engine.Group, holes int) *[8][64]byte {
+	if g.Len() > 8 || holes >= 64 || !haveImagesBITALG() {
+		return nil
+	}
+	idx := new([8][64]byte)
+	for s := range 8 {
+		for j := range 64 {
+			idx[s][j] = 63 // never a peg
+		}
+		perm := g.Perm(0)
+		if s < g.Len() {
+			perm = g.Perm(s)
+		}
+		for h, to := range perm {
+			idx[s][to] = byte(h)
+		}
+	}
+	return idx
 }

@@ -18,6 +18,7 @@ package movegen
 import (
 	"math/bits"
 	"sync"
+	"unsafe"
 
 	"pegs/engine"
 	"pegs/search/internal/key"
@@ -50,8 +51,9 @@ type Gen struct {
 	// canonical form in registers.
 	images8 [][8]engine.Position
 	// kernel, if set, finds a position's jumps for Parent.MoveRanks in
-	// assembly.
-	kernel *kernel
+	// assembly; imageIndex, if set, has Images8Of find the images there.
+	kernel     *kernel
+	imageIndex *[8][64]byte
 	// ranker numbers the board's positions for dense layers, made once
 	// for the searches that share the generator (key.NewRanker takes a
 	// millisecond, and a walk back asked for one a layer).
@@ -139,6 +141,7 @@ func New(b *engine.Board, g *engine.Group) *Gen {
 		}
 	}
 	m.kernel = newKernel(m)
+	m.imageIndex = newImageIndex(g, b.Holes())
 	return m
 }
 
@@ -231,6 +234,10 @@ func (m *Gen) ChildImages(dst, imgs []engine.Position, k int16) {
 // Images8Of writes p's images into dst padded to eight (see Gen.images8);
 // the group must have at most eight symmetries.
 func (m *Gen) Images8Of(p engine.Position, dst *[8]engine.Position) {
+	if m.imageIndex != nil {
+		imagesBITALG(m.imageIndex, uint64(p), (*[8]uint64)(unsafe.Pointer(dst)))
+		return
+	}
 	m.Group.Images(p, dst[:m.NSym])
 	for s := m.NSym; s < 8; s++ {
 		dst[s] = dst[0]

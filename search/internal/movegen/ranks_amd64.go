@@ -37,3 +37,14 @@ func movesRanksAVX512(k *kernel, mover uint64, img *[8]uint64, cum *uint32, lowR
 //
 //go:noescape
 func movesChildrenAVX512(k *kernel, mover uint64, img *[8]uint64, scratch *[kernelScratch]byte, dst *uint64) int
+
+// haveImagesBITALG reports whether the processor runs imagesBITALG.
+func haveImagesBITALG() bool {
+	return cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512BITALG
+}
+
+// imagesBITALG writes p's eight images by the bit permutations idx to dst;
+// see newImageIndex.
+//
+//go:noescape
+func imagesBITALG(idx *[8][64]byte, p uint64, dst *[8]uint64)

@@ -184,3 +184,30 @@ cloop:
 cdone:
 	VZEROUPPER
 	RET
+
+// func imagesBITALG(idx *[8][64]byte, p uint64, dst *[8]uint64)
+//
+// The eight images of p, each by one VPSHUFBITQMB (AVX-512 BITALG): bit j
+// of image s is bit idx[s][j] of p (p in every word of Z0).
+TEXT ·imagesBITALG(SB), NOSPLIT, $0-24
+	MOVQ idx+0(FP), AX
+	VPBROADCASTQ p+8(FP), Z0
+	MOVQ dst+16(FP), DI
+	VPSHUFBITQMB 0(AX), Z0, K1
+	KMOVQ K1, 0(DI)
+	VPSHUFBITQMB 64(AX), Z0, K1
+	KMOVQ K1, 8(DI)
+	VPSHUFBITQMB 128(AX), Z0, K1
+	KMOVQ K1, 16(DI)
+	VPSHUFBITQMB 192(AX), Z0, K1
+	KMOVQ K1, 24(DI)
+	VPSHUFBITQMB 256(AX), Z0, K1
+	KMOVQ K1, 32(DI)
+	VPSHUFBITQMB 320(AX), Z0, K1
+	KMOVQ K1, 40(DI)
+	VPSHUFBITQMB 384(AX), Z0, K1
+	KMOVQ K1, 48(DI)
+	VPSHUFBITQMB 448(AX), Z0, K1
+	KMOVQ K1, 56(DI)
+	VZEROUPPER
+	RET

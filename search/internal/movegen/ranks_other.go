@@ -21,3 +21,9 @@ func movesRanksAVX512(k *kernel, mover uint64, img *[8]uint64, cum *uint32, lowR
 func movesChildrenAVX512(k *kernel, mover uint64, img *[8]uint64, scratch *[kernelScratch]byte, dst *uint64) int {
 	panic("movegen: no AVX-512 here")
 }
+
+func haveImagesBITALG() bool { return false }
+
+func imagesBITALG(idx *[8][64]byte, p uint64, dst *[8]uint64) {
+	panic("movegen: no AVX-512 here")
+}

@@ -268,3 +268,41 @@ func (k *kernel) latticeOf(p engine.Position) uint64 {
 	}
 	return q
 }
+
+// TestImagesAgree checks Images8Of, by imagesBITALG where the processor
+// has it, against the group's own images, padded with the identity.
+func TestImagesAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	ran := false
+	for _, name := range []string{"english", "french", "triangle", "triangle:9", "wiegleb", "diamond"} {
+		b, err := engine.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range []*engine.Group{b.Symmetry(), b.Symmetry().Trivial()} {
+			if g.Len() > 8 {
+				continue
+			}
+			gen := New(b, g)
+			ran = ran || gen.imageIndex != nil
+			for range 2000 {
+				p := engine.Position(rng.Uint64()) & b.Full()
+				var got [8]engine.Position
+				gen.Images8Of(p, &got)
+				want := g.Images(p, make([]engine.Position, g.Len()))
+				for s := range 8 {
+					w := want[0]
+					if s < len(want) {
+						w = want[s]
+					}
+					if got[s] != w {
+						t.Fatalf("%s, %d symmetries: image %d of %s = %s, want %s", name, g.Len(), s, b.Line(p), b.Line(got[s]), b.Line(w))
+					}
+				}
+			}
+		}
+	}
+	if haveImagesBITALG() && !ran {
+		t.Error("no generator found its images by imagesBITALG on a processor that runs it")
+	}
+}
