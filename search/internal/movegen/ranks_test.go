@@ -179,7 +179,7 @@ func TestMoveRanksAgree(t *testing.T) {
 					continue
 				}
 				if !asm {
-					w.kernel = nil
+					w.kernel, w.avx512 = nil, false // Go alone
 				}
 				checked := 0
 				for range 3000 {
