@@ -94,8 +94,8 @@ func (w *Parent) Children(dst []engine.Position, jumps []int16) []engine.Positio
 	}
 	n := len(dst)
 	dst = slices.Grow(dst, len(jumps))[:n+len(jumps)] // written below, not cleared
-	canonAVX512((*[8]uint64)(unsafe.Pointer(&w.img8)), (*[8]uint64)(unsafe.Pointer(&w.images8[0])),
-		&jumps[0], len(jumps), (*uint64)(unsafe.Pointer(&dst[n])))
+	ranksAVX512((*[8]uint64)(unsafe.Pointer(&w.img8)), (*[8]uint64)(unsafe.Pointer(&w.images8[0])),
+		&jumps[0], len(jumps), nil, nil, 0, (*uint64)(unsafe.Pointer(&dst[n])))
 	return dst
 }
 
@@ -128,6 +128,6 @@ func (w *Parent) MoveChildren(dst []engine.Position, mover engine.Position) []en
 	}
 	n := len(dst)
 	dst = slices.Grow(dst, kernelScratch)
-	c := movesChildrenAVX512(w.kernel, uint64(mover), (*[8]uint64)(unsafe.Pointer(&w.img8)), w.scratch, (*uint64)(unsafe.Pointer(unsafe.SliceData(dst[n:n+1]))))
+	c := movesRanksAVX512(w.kernel, uint64(mover), (*[8]uint64)(unsafe.Pointer(&w.img8)), nil, nil, 0, w.scratch, (*uint64)(unsafe.Pointer(unsafe.SliceData(dst[n:n+1]))))
 	return dst[:n+c]
 }

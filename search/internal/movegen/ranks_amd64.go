@@ -7,17 +7,12 @@ func haveAVX512() bool { return cpu.X86.HasAVX512F }
 
 // ranksAVX512 writes to dst[i] the number, by the tables of a key.Dense
 // (cum, lowRank, low), of the least of img XOR images8[jumps[i]] for i
-// below n: Parent.Ranks with the eight images XORed and their least found
-// in one 512-bit register.
+// below n, or with cum nil that least itself: Parent.Ranks and Children
+// with the eight images XORed and their least found in one 512-bit
+// register.
 //
 //go:noescape
 func ranksAVX512(img *[8]uint64, images8 *[8]uint64, jumps *int16, n int, cum *uint32, lowRank *uint16, low uint64, dst *uint64)
-
-// canonAVX512 writes to dst[i] the least of img XOR images8[jumps[i]] for
-// i below n: Parent.Children in one 512-bit register a child.
-//
-//go:noescape
-func canonAVX512(img *[8]uint64, images8 *[8]uint64, jumps *int16, n int, dst *uint64)
 
 // haveMovesAVX512 reports whether the processor runs movesRanksAVX512
 // (VPCOMPRESSB is AVX-512 VBMI2; PDEP, SHRX and SHLX are BMI2).
@@ -27,16 +22,11 @@ func haveMovesAVX512() bool {
 
 // movesRanksAVX512 writes to dst the numbers of the canonical children of
 // the position whose images img holds by the legal jumps of mover, found
-// by k, and returns how many; see Parent.MoveRanks.
+// by k, and returns how many; with cum nil, the children themselves. See
+// Parent.MoveRanks and MoveChildren.
 //
 //go:noescape
 func movesRanksAVX512(k *kernel, mover uint64, img *[8]uint64, cum *uint32, lowRank *uint16, low uint64, scratch *[kernelScratch]byte, dst *uint64) int
-
-// movesChildrenAVX512 is movesRanksAVX512 without the numbering: it writes
-// the canonical children to dst; see Parent.MoveChildren.
-//
-//go:noescape
-func movesChildrenAVX512(k *kernel, mover uint64, img *[8]uint64, scratch *[kernelScratch]byte, dst *uint64) int
 
 // haveImagesBITALG reports whether the processor runs imagesBITALG.
 func haveImagesBITALG() bool {

@@ -27,9 +27,22 @@
 	MOVWQZX (R13)(R8*2), R11 \
 	ADDQ R11, R10
 
+// CHILD writes to (dst) the canonical child by jump R8 (LEAST), numbered
+// (RANK) unless cum (R12) is nil. It uses R8-R11.
+#define CHILD(dst) \
+	LEAST \
+	VMOVQ X1, R8 \
+	TESTQ R12, R12 \
+	JEQ store \
+	RANK \
+	MOVQ R10, R8 \
+store: \
+	MOVQ R8, (dst)
+
 // func ranksAVX512(img *[8]uint64, images8 *[8]uint64, jumps *int16, n int, cum *uint32, lowRank *uint16, low uint64, dst *uint64)
 //
-// For each jump: its child's canonical form (LEAST), numbered (RANK).
+// For each jump: its child's canonical form (LEAST), numbered (RANK); with
+// cum nil, not numbered.
 TEXT ·ranksAVX512(SB), NOSPLIT, $0-64
 	MOVQ img+0(FP), AX
 	MOVQ images8+8(FP), BX
@@ -47,34 +60,7 @@ TEXT ·ranksAVX512(SB), NOSPLIT, $0-64
 	JEQ done
 loop:
 	MOVWQSX (SI), R8
-	LEAST
-	VMOVQ X1, R8
-	RANK
-	MOVQ R10, (DI)
-	ADDQ $2, SI
-	ADDQ $8, DI
-	DECQ DX
-	JNE loop
-done:
-	VZEROUPPER
-	RET
-
-// func canonAVX512(img *[8]uint64, images8 *[8]uint64, jumps *int16, n int, dst *uint64)
-//
-// ranksAVX512 without the ranking: the canonical children themselves.
-TEXT ·canonAVX512(SB), NOSPLIT, $0-40
-	MOVQ img+0(FP), AX
-	MOVQ images8+8(FP), BX
-	MOVQ jumps+16(FP), SI
-	MOVQ n+24(FP), DX
-	MOVQ dst+32(FP), DI
-	VMOVDQU64 (AX), Z0
-	TESTQ DX, DX
-	JEQ done
-loop:
-	MOVWQSX (SI), R8
-	LEAST
-	VMOVQ X1, (DI)
+	CHILD(DI)
 	ADDQ $2, SI
 	ADDQ $8, DI
 	DECQ DX
@@ -125,7 +111,8 @@ found: \
 // func movesRanksAVX512(k *kernel, mover uint64, img *[8]uint64, cum *uint32, lowRank *uint16, low uint64, scratch *[kernelScratch]byte, dst *uint64) int
 //
 // ranksAVX512 for the children by every legal jump of mover, found by
-// MOVES into scratch; it returns how many.
+// MOVES into scratch; it returns how many. With cum nil it writes the
+// canonical children themselves, not numbered.
 TEXT ·movesRanksAVX512(SB), NOSPLIT, $0-72
 	MOVQ k+0(FP), AX
 	MOVQ mover+8(FP), R8
@@ -146,10 +133,7 @@ TEXT ·movesRanksAVX512(SB), NOSPLIT, $0-72
 	MOVQ R15, DX
 loop:
 	MOVBQZX (DI), R8
-	LEAST
-	VMOVQ X1, R8
-	RANK
-	MOVQ R10, (SI)
+	CHILD(SI)
 	INCQ DI
 	ADDQ $8, SI
 	DECQ DX
@@ -158,32 +142,11 @@ done:
 	VZEROUPPER
 	RET
 
-// func movesChildrenAVX512(k *kernel, mover uint64, img *[8]uint64, scratch *[kernelScratch]byte, dst *uint64) int
-//
-// movesRanksAVX512 without the numbering: the canonical children.
-TEXT ·movesChildrenAVX512(SB), NOSPLIT, $0-48
-	MOVQ k+0(FP), AX
-	MOVQ mover+8(FP), R8
-	MOVQ scratch+24(FP), DI
-	MOVES
-	MOVQ R15, ret+40(FP)
-	JEQ cdone
-	MOVQ 16(AX), BX         // images8
-	MOVQ img+16(FP), R8
-	VMOVDQU64 (R8), Z0
-	MOVQ dst+32(FP), SI
-	MOVQ R15, DX
-cloop:
-	MOVBQZX (DI), R8
-	LEAST
-	VMOVQ X1, (SI)
-	INCQ DI
-	ADDQ $8, SI
-	DECQ DX
-	JNE cloop
-cdone:
-	VZEROUPPER
-	RET
+// IMAGE writes image s of the position in Z0 to dst[s] (DI), by the bit
+// indices idx[s] (AX).
+#define IMAGE(s) \
+	VPSHUFBITQMB (s*64)(AX), Z0, K1 \
+	KMOVQ K1, (s*8)(DI)
 
 // func imagesBITALG(idx *[8][64]byte, p uint64, dst *[8]uint64)
 //
@@ -193,21 +156,13 @@ TEXT ·imagesBITALG(SB), NOSPLIT, $0-24
 	MOVQ idx+0(FP), AX
 	VPBROADCASTQ p+8(FP), Z0
 	MOVQ dst+16(FP), DI
-	VPSHUFBITQMB 0(AX), Z0, K1
-	KMOVQ K1, 0(DI)
-	VPSHUFBITQMB 64(AX), Z0, K1
-	KMOVQ K1, 8(DI)
-	VPSHUFBITQMB 128(AX), Z0, K1
-	KMOVQ K1, 16(DI)
-	VPSHUFBITQMB 192(AX), Z0, K1
-	KMOVQ K1, 24(DI)
-	VPSHUFBITQMB 256(AX), Z0, K1
-	KMOVQ K1, 32(DI)
-	VPSHUFBITQMB 320(AX), Z0, K1
-	KMOVQ K1, 40(DI)
-	VPSHUFBITQMB 384(AX), Z0, K1
-	KMOVQ K1, 48(DI)
-	VPSHUFBITQMB 448(AX), Z0, K1
-	KMOVQ K1, 56(DI)
+	IMAGE(0)
+	IMAGE(1)
+	IMAGE(2)
+	IMAGE(3)
+	IMAGE(4)
+	IMAGE(5)
+	IMAGE(6)
+	IMAGE(7)
 	VZEROUPPER
 	RET

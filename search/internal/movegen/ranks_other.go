@@ -2,23 +2,18 @@
 
 package movegen
 
+// The assembly of ranks_amd64.s runs on amd64 only: elsewhere the Go code
+// does its work, and these are never called.
+
 func haveAVX512() bool { return false }
 
 func ranksAVX512(img *[8]uint64, images8 *[8]uint64, jumps *int16, n int, cum *uint32, lowRank *uint16, low uint64, dst *uint64) {
 	panic("movegen: no AVX-512 here")
 }
 
-func canonAVX512(img *[8]uint64, images8 *[8]uint64, jumps *int16, n int, dst *uint64) {
-	panic("movegen: no AVX-512 here")
-}
-
 func haveMovesAVX512() bool { return false }
 
 func movesRanksAVX512(k *kernel, mover uint64, img *[8]uint64, cum *uint32, lowRank *uint16, low uint64, scratch *[kernelScratch]byte, dst *uint64) int {
-	panic("movegen: no AVX-512 here")
-}
-
-func movesChildrenAVX512(k *kernel, mover uint64, img *[8]uint64, scratch *[kernelScratch]byte, dst *uint64) int {
 	panic("movegen: no AVX-512 here")
 }
 

@@ -10,16 +10,13 @@ import (
 	"pegs/search/internal/key"
 )
 
-// TestRanksAgree checks Parent.Ranks and Parent.Children, in assembly
-// where the processor has AVX-512 and in Go, against each child's
-// canonical form made from scratch and its number by key.Dense.Rank, on
-// boards of eight symmetries or fewer, from positions of every peg count.
-func TestRanksAgree(t *testing.T) {
-	if !haveAVX512() {
-		t.Log("no AVX-512 here: the Go code alone is checked")
-	}
-	rng := rand.New(rand.NewPCG(9, 10))
-	for _, name := range []string{"english", "french", "triangle", "triangle:7", "wiegleb", "diamond"} {
+// eachGenerator calls f with the generator of each board of names under
+// its whole group and the trivial one, where the group has eight
+// symmetries or fewer, and a function that returns the numbering of a peg
+// count and class, each made once (nil where the board has none).
+func eachGenerator(t *testing.T, names []string, f func(b *engine.Board, gen *Gen, numbering func(pegs int, c engine.Class) *key.Dense)) {
+	t.Helper()
+	for _, name := range names {
 		b, err := engine.Lookup(name)
 		if err != nil {
 			t.Fatal(err)
@@ -31,65 +28,85 @@ func TestRanksAgree(t *testing.T) {
 			gen := New(b, g)
 			r := gen.Ranker()
 			if r == nil {
+				f(b, gen, nil)
 				continue
 			}
-			type layer struct {
-				pegs  int
-				class engine.Class
-			}
-			dense := map[layer]*key.Dense{}
-			numbering := func(pegs int, c engine.Class) *key.Dense {
-				d, ok := dense[layer{pegs, c}]
+			dense := map[[2]int]*key.Dense{}
+			f(b, gen, func(pegs int, c engine.Class) *key.Dense {
+				d, ok := dense[[2]int{pegs, int(c)}]
 				if !ok {
 					d = r.Layer(pegs, c)
-					dense[layer{pegs, c}] = d
+					dense[[2]int{pegs, int(c)}] = d
 				}
 				return d
-			}
-			for _, asm := range []bool{false, true} {
-				w := gen.NewParent()
-				if asm && !w.avx512 {
-					continue
-				}
-				w.avx512 = asm
-				checked := 0
-				for range 3000 {
-					p := engine.Position(rng.Uint64()) & b.Full()
-					for range rng.IntN(b.Holes()) {
-						p &^= 1 << rng.IntN(b.Holes())
-					}
-					jumps := gen.AppendMoves(nil, p)
-					if len(jumps) == 0 {
-						continue
-					}
-					w.Set(p)
-					kids := w.Children([]engine.Position{0}, jumps)[1:]
-					c0 := g.Canonical(p ^ gen.Masks[jumps[0]])
-					d := numbering(p.Pegs()-1, b.Class(c0))
-					if d == nil {
-						continue
-					}
-					ranks := w.Ranks([]uint64{7}, jumps, d)[1:]
-					for i, k := range jumps {
-						c := g.Canonical(p ^ gen.Masks[k])
-						if kids[i] != c {
-							t.Fatalf("%s, %d symmetries, asm %v: child of %s by %s = %s, want %s", name, g.Len(), asm, b.Line(p), b.FormatJump(gen.Jumps[k]), b.Line(kids[i]), b.Line(c))
-						}
-						if b.Class(c) != d.Class() {
-							continue // a child of another class has no number by d
-						}
-						if want := d.Rank(c); ranks[i] != want {
-							t.Fatalf("%s, %d symmetries, asm %v: number of %s = %d, want %d", name, g.Len(), asm, b.Line(c), ranks[i], want)
-						}
-						checked++
-					}
-				}
-				if checked < 1000 {
-					t.Errorf("%s, %d symmetries, asm %v: %d children checked, want 1000 or more", name, g.Len(), asm, checked)
-				}
-			}
+			})
 		}
 	}
+}
+
+// randomPosition returns a position of b of any peg count.
+func randomPosition(rng *rand.Rand, b *engine.Board) engine.Position {
+	p := engine.Position(rng.Uint64()) & b.Full()
+	for range rng.IntN(b.Holes()) {
+		p &^= 1 << rng.IntN(b.Holes())
+	}
+	return p
+}
+
+// TestRanksAgree checks Parent.Ranks and Parent.Children, in assembly
+// where the processor has AVX-512 and in Go, against each child's
+// canonical form made from scratch and its number by key.Dense.Rank, on
+// boards of eight symmetries or fewer, from positions of every peg count.
+func TestRanksAgree(t *testing.T) {
+	if !haveAVX512() {
+		t.Log("no AVX-512 here: the Go code alone is checked")
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	eachGenerator(t, []string{"english", "french", "triangle", "triangle:7", "wiegleb", "diamond"}, func(b *engine.Board, gen *Gen, numbering func(int, engine.Class) *key.Dense) {
+		g := gen.Group
+		if numbering == nil {
+			return
+		}
+		for _, asm := range []bool{false, true} {
+			w := gen.NewParent()
+			if asm && !w.avx512 {
+				continue
+			}
+			w.avx512 = asm
+			checked := 0
+			for range 3000 {
+				p := randomPosition(rng, b)
+				jumps := gen.AppendMoves(nil, p)
+				if len(jumps) == 0 {
+					continue
+				}
+				w.Set(p)
+				kids := w.Children([]engine.Position{0}, jumps)[1:]
+				c0 := g.Canonical(p ^ gen.Masks[jumps[0]])
+				d := numbering(p.Pegs()-1, b.Class(c0))
+				if d == nil {
+					continue
+				}
+				ranks := w.Ranks([]uint64{7}, jumps, d)[1:]
+				for i, k := range jumps {
+					c := g.Canonical(p ^ gen.Masks[k])
+					if kids[i] != c {
+						t.Fatalf("%s, %d symmetries, asm %v: child of %s by %s = %s, want %s", b.Name(), g.Len(), asm, b.Line(p), b.FormatJump(gen.Jumps[k]), b.Line(kids[i]), b.Line(c))
+					}
+					if b.Class(c) != d.Class() {
+						continue // a child of another class has no number by d
+					}
+					if want := d.Rank(c); ranks[i] != want {
+						t.Fatalf("%s, %d symmetries, asm %v: number of %s = %d, want %d", b.Name(), g.Len(), asm, b.Line(c), ranks[i], want)
+					}
+					checked++
+				}
+			}
+			if checked < 1000 {
+				t.Errorf("%s, %d symmetries, asm %v: %d children checked, want 1000 or more", b.Name(), g.Len(), asm, checked)
+			}
+		}
+	})
 }
 
 // BenchmarkRanks measures Parent.Ranks a child, in Go and (where the
@@ -141,103 +158,85 @@ func BenchmarkRanks(b *testing.B) {
 	}
 }
 
-// TestMoveRanksAgree checks Parent.MoveRanks and MoveChildren, in assembly where the
-// generator has a kernel and in Go, against the children of the legal
-// jumps the board itself finds, each made canonical from scratch and
-// numbered by key.Dense.Rank; mover the position or its complement.
+// TestMoveRanksAgree checks Parent.MoveRanks and MoveChildren, in
+// assembly where the generator has a kernel and in Go alone, against the
+// children of the legal jumps, each made canonical from scratch and
+// numbered by key.Dense.Rank; mover the position or its complement. It
+// checks the kernel's PDEP against ToLattice too.
 func TestMoveRanksAgree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	kernels := 0
-	for _, name := range []string{"english", "french", "triangle", "triangle:7", "wiegleb", "diamond", "triangle:9"} {
-		b, err := engine.Lookup(name)
-		if err != nil {
-			t.Fatal(err)
+	eachGenerator(t, []string{"english", "french", "triangle", "triangle:7", "wiegleb", "diamond", "triangle:9"}, func(b *engine.Board, gen *Gen, numbering func(int, engine.Class) *key.Dense) {
+		g := gen.Group
+		if numbering == nil {
+			return
 		}
-		for _, g := range []*engine.Group{b.Symmetry(), b.Symmetry().Trivial()} {
-			if g.Len() > 8 {
-				continue
-			}
-			gen := New(b, g)
-			r := gen.Ranker()
-			if r == nil {
-				continue
-			}
-			if gen.kernel != nil {
-				kernels++
-				for range 1000 {
-					p := engine.Position(rng.Uint64()) & b.Full()
-					if got, want := engine.Position(gen.kernel.latticeOf(p)), gen.ToLattice(p); got != want {
-						t.Fatalf("%s: %s in lattice order by PDEP = %x, want %x", name, b.Line(p), got, want)
-					}
+		if gen.kernel != nil {
+			kernels++
+			for range 1000 {
+				p := engine.Position(rng.Uint64()) & b.Full()
+				if got, want := engine.Position(gen.kernel.latticeOf(p)), gen.ToLattice(p); got != want {
+					t.Fatalf("%s: %s in lattice order by PDEP = %x, want %x", b.Name(), b.Line(p), got, want)
 				}
 			}
-			dense := map[[2]int]*key.Dense{}
-			any1 := r.Layer(1, b.Class(1)) // for positions without jumps
-			for _, asm := range []bool{false, true} {
-				w := gen.NewParent()
-				if asm && w.kernel == nil {
+		}
+		any1 := numbering(1, b.Class(1)) // for positions without jumps
+		for _, asm := range []bool{false, true} {
+			w := gen.NewParent()
+			if asm && w.kernel == nil {
+				continue
+			}
+			if !asm {
+				w.kernel, w.avx512 = nil, false // Go alone
+			}
+			checked := 0
+			for range 3000 {
+				p := randomPosition(rng, b)
+				mover := p
+				if rng.IntN(2) == 0 {
+					mover = b.Full() &^ p // undo jumps
+				}
+				w.Set(p)
+				// In the order of AppendMoves (TestMoveGenAgrees checks
+				// its jumps against the board's).
+				var want []engine.Position
+				for _, k := range gen.AppendMoves(nil, mover) {
+					want = append(want, g.Canonical(p^gen.Masks[k]))
+				}
+				if len(want) == 0 {
+					if got, n := w.MoveRanks(nil, mover, any1); n != 0 || len(got) != 0 {
+						t.Fatalf("%s, asm %v: %d jumps in %s, want none", b.Name(), asm, n, b.Line(mover))
+					}
 					continue
 				}
-				if !asm {
-					w.kernel, w.avx512 = nil, false // Go alone
+				kids := w.MoveChildren([]engine.Position{7}, mover)
+				if !slices.Equal(kids, append([]engine.Position{7}, want...)) {
+					t.Fatalf("%s, asm %v: children of %s (mover %s) = %v, want %v", b.Name(), asm, b.Line(p), b.Line(mover), kids[1:], want)
 				}
-				checked := 0
-				for range 3000 {
-					p := engine.Position(rng.Uint64()) & b.Full()
-					for range rng.IntN(b.Holes()) {
-						p &^= 1 << rng.IntN(b.Holes())
-					}
-					undo := rng.IntN(2) == 0
-					mover := p
-					if undo {
-						mover = b.Full() &^ p
-					}
-					w.Set(p)
-					// In the order of AppendMoves (TestMoveGenAgrees checks
-					// its jumps against the board's).
-					var want []engine.Position
-					for _, k := range gen.AppendMoves(nil, mover) {
-						want = append(want, g.Canonical(p^gen.Masks[k]))
-					}
-					if len(want) == 0 {
-						if got, n := w.MoveRanks(nil, mover, any1); n != 0 || len(got) != 0 {
-							t.Fatalf("%s, asm %v: %d jumps in %s, want none", name, asm, n, b.Line(mover))
-						}
-						continue
-					}
-					c := b.Class(want[0])
-					d, ok := dense[[2]int{want[0].Pegs(), int(c)}]
-					if !ok {
-						d = r.Layer(want[0].Pegs(), c)
-						dense[[2]int{want[0].Pegs(), int(c)}] = d
-					}
-					if d == nil {
-						continue
-					}
-					kids := w.MoveChildren([]engine.Position{7}, mover)
-					if !slices.Equal(kids, append([]engine.Position{7}, want...)) {
-						t.Fatalf("%s, asm %v: children of %s (mover %s) = %v, want %v", name, asm, b.Line(p), b.Line(mover), kids[1:], want)
-					}
-					got, n := w.MoveRanks([]uint64{7}, mover, d)
-					if n != len(want) || len(got) != n+1 || got[0] != 7 {
-						t.Fatalf("%s, asm %v: %d jumps in %s (%d numbers after the one there), want %d", name, asm, n, b.Line(mover), len(got)-1, len(want))
-					}
-					for i, x := range want {
-						if b.Class(x) != c {
-							continue // a child of another class has no number by d
-						}
-						if r := d.Rank(x); got[1+i] != r {
-							t.Fatalf("%s, asm %v: number of child %d of %s (mover %s) = %d, want %d", name, asm, i, b.Line(p), b.Line(mover), got[1+i], r)
-						}
-						checked++
-					}
+				c := b.Class(want[0])
+				d := numbering(want[0].Pegs(), c)
+				if d == nil {
+					continue
 				}
-				if checked < 1000 {
-					t.Errorf("%s, %d symmetries, asm %v: %d children checked, want 1000 or more", name, g.Len(), asm, checked)
+				got, n := w.MoveRanks([]uint64{7}, mover, d)
+				if n != len(want) || len(got) != n+1 || got[0] != 7 {
+					t.Fatalf("%s, asm %v: %d jumps in %s (%d numbers after the one there), want %d", b.Name(), asm, n, b.Line(mover), len(got)-1, len(want))
+				}
+				for i, x := range want {
+					if b.Class(x) != c {
+						continue // a child of another class has no number by d
+					}
+					if r := d.Rank(x); got[1+i] != r {
+						t.Fatalf("%s, asm %v: number of child %d of %s (mover %s) = %d, want %d", b.Name(), asm, i, b.Line(p), b.Line(mover), got[1+i], r)
+					}
+					checked++
 				}
 			}
+			if checked < 1000 {
+				t.Errorf("%s, %d symmetries, asm %v: %d children checked, want 1000 or more", b.Name(), g.Len(), asm, checked)
+			}
 		}
-	}
+	})
 	if haveMovesAVX512() && kernels == 0 {
 		t.Error("no generator made a kernel on a processor that runs it")
 	}
@@ -274,34 +273,25 @@ func (k *kernel) latticeOf(p engine.Position) uint64 {
 func TestImagesAgree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	ran := false
-	for _, name := range []string{"english", "french", "triangle", "triangle:9", "wiegleb", "diamond"} {
-		b, err := engine.Lookup(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, g := range []*engine.Group{b.Symmetry(), b.Symmetry().Trivial()} {
-			if g.Len() > 8 {
-				continue
-			}
-			gen := New(b, g)
-			ran = ran || gen.imageIndex != nil
-			for range 2000 {
-				p := engine.Position(rng.Uint64()) & b.Full()
-				var got [8]engine.Position
-				gen.Images8Of(p, &got)
-				want := g.Images(p, make([]engine.Position, g.Len()))
-				for s := range 8 {
-					w := want[0]
-					if s < len(want) {
-						w = want[s]
-					}
-					if got[s] != w {
-						t.Fatalf("%s, %d symmetries: image %d of %s = %s, want %s", name, g.Len(), s, b.Line(p), b.Line(got[s]), b.Line(w))
-					}
+	eachGenerator(t, []string{"english", "french", "triangle", "triangle:9", "wiegleb", "diamond"}, func(b *engine.Board, gen *Gen, _ func(int, engine.Class) *key.Dense) {
+		g := gen.Group
+		ran = ran || gen.imageIndex != nil
+		for range 2000 {
+			p := engine.Position(rng.Uint64()) & b.Full()
+			var got [8]engine.Position
+			gen.Images8Of(p, &got)
+			want := g.Images(p, make([]engine.Position, g.Len()))
+			for s := range 8 {
+				w := want[0]
+				if s < len(want) {
+					w = want[s]
+				}
+				if got[s] != w {
+					t.Fatalf("%s, %d symmetries: image %d of %s = %s, want %s", b.Name(), g.Len(), s, b.Line(p), b.Line(got[s]), b.Line(w))
 				}
 			}
 		}
-	}
+	})
 	if haveImagesBITALG() && !ran {
 		t.Error("no generator found its images by imagesBITALG on a processor that runs it")
 	}
