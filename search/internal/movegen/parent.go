@@ -29,8 +29,12 @@ type Parent struct {
 
 // NewParent returns a Parent for gen's positions.
 func (m *Gen) NewParent() *Parent {
-	return &Parent{gen: m, images8: m.images8, imgs: make([]engine.Position, m.NSym), cimgs: make([]engine.Position, m.NSym),
-		avx512: m.images8 != nil && haveAVX512(), kernel: m.kernel, scratch: new([kernelScratch]byte)}
+	w := &Parent{gen: m, images8: m.images8, imgs: make([]engine.Position, m.NSym), cimgs: make([]engine.Position, m.NSym),
+		avx512: m.images8 != nil && haveAVX512(), kernel: m.kernel}
+	if w.kernel != nil {
+		w.scratch = new([kernelScratch]byte)
+	}
+	return w
 }
 
 // Set loads p's images and returns them.
