@@ -85,14 +85,15 @@ func (b *Board) NewPagoda(weights []int) (*Pagoda, bool) {
 	}
 	pg := &Pagoda{weights: weights, tables: make([][256]int32, (len(weights)+7)/8)}
 	for k := range pg.tables {
-		for v := range 256 {
-			var s int32
-			for bit := range 8 {
-				if h := 8*k + bit; v&(1<<bit) != 0 && h < len(weights) {
-					s += int32(weights[h])
-				}
+		// Each entry is the one without its lowest bit plus that bit's
+		// weight: one step an entry.
+		t := &pg.tables[k]
+		t[0] = 0 // written before it is read (see newGroup)
+		for v := 1; v < 256; v++ {
+			t[v] = t[v&(v-1)]
+			if h := 8*k + bits.TrailingZeros(uint(v)); h < len(weights) {
+				t[v] += int32(weights[h])
 			}
-			pg.tables[k][v] = s
 		}
 	}
 	return pg, true

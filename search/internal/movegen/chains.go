@@ -46,11 +46,17 @@ func (m *Gen) Chains(p engine.Position, byFrom [][]int16, visit func(engine.Posi
 // Isolated counts the pegs in p that have no peg beside them along a jump
 // line.
 func (m *Gen) Isolated(p engine.Position) int {
+	return m.LatticeIsolated(m.ToLattice(p))
+}
+
+// LatticeIsolated is Isolated of a position given in lattice order (see
+// ToLattice): a search that orders many children of one parent puts the
+// parent in lattice order once and each child is an XOR of LatMasks away.
+func (m *Gen) LatticeIsolated(q engine.Position) int {
 	var paired engine.Position
-	p = m.ToLattice(p)
 	for i := range m.Groups {
 		g := &m.Groups[i]
-		paired |= g.From & Shift(p, g.d1)
+		paired |= g.From & Shift(q, g.d1)
 	}
-	return (p &^ paired).Pegs()
+	return (q &^ paired).Pegs()
 }

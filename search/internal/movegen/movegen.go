@@ -33,10 +33,14 @@ import (
 // each jump direction is one offset: four shift groups on square boards,
 // six on triangles.
 type Gen struct {
-	Board  *engine.Board
-	Jumps  []engine.Jump     // the board's jumps; jump k is Jumps[k]
-	Masks  []engine.Position // holes each jump touches
-	Groups []ShiftGroup
+	Board *engine.Board
+	Jumps []engine.Jump     // the board's jumps; jump k is Jumps[k]
+	Masks []engine.Position // holes each jump touches
+	// LatMasks are Masks in the bit order of the shift groups (see
+	// ToLattice), so a search that keeps a position in that order plays a
+	// jump with one XOR.
+	LatMasks []engine.Position
+	Groups   []ShiftGroup
 	// lattice[k][v] is byte k of a position (holes 8k..8k+7 as the bits of
 	// v) in lattice order; nil when hole order is used.
 	lattice [][256]engine.Position
@@ -93,11 +97,14 @@ func New(b *engine.Board, g *engine.Group) *Gen {
 		n := b.Holes()
 		m.lattice = make([][256]engine.Position, (n+7)/8)
 		for k := range m.lattice {
-			for v := range 256 {
-				for i := range 8 {
-					if h := 8*k + i; v&(1<<i) != 0 && h < n {
-						m.lattice[k][v] |= 1 << uint(bit[h])
-					}
+			// As engine.Group's tables: an entry is the one without
+			// its lowest bit and that bit's place.
+			t := &m.lattice[k]
+			t[0] = 0 // written before it is read, as in engine.Group's
+			for v := 1; v < 256; v++ {
+				t[v] = t[v&(v-1)]
+				if h := 8*k + bits.TrailingZeros(uint(v)); h < n {
+					t[v] |= 1 << uint(bit[h])
 				}
 			}
 		}
@@ -111,6 +118,7 @@ func New(b *engine.Board, g *engine.Group) *Gen {
 	idx := map[[2]int]int{}
 	for k, j := range m.Jumps {
 		m.Masks = append(m.Masks, j.Mask())
+		m.LatMasks = append(m.LatMasks, 1<<uint(bit[j.From])|1<<uint(bit[j.Over])|1<<uint(bit[j.To]))
 		from := bit[j.From]
 		key := [2]int{bit[j.Over] - from, bit[j.To] - from}
 		gi, ok := idx[key]

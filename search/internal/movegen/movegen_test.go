@@ -10,7 +10,8 @@ import (
 
 // TestMoveGenAgrees checks the shift-group move generator, in lattice order
 // where the board fits 64 bits and in hole order where it does not
-// (triangle:10), against the board's own legal jumps.
+// (triangle:10), against the board's own legal jumps; and Isolated and
+// LatMasks against their definitions.
 func TestMoveGenAgrees(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	orders := map[bool]int{} // boards by whether they use lattice order
@@ -34,6 +35,21 @@ func TestMoveGenAgrees(t *testing.T) {
 			slices.Sort(want)
 			if !slices.Equal(got, want) {
 				t.Fatalf("%s: moves of %s = %v, want %v", b.Name(), b.Line(p), got, want)
+			}
+			isolated := 0
+			for h := range b.Holes() {
+				if p.Has(h) && !slices.ContainsFunc(b.Jumps(), func(j engine.Jump) bool { return j.From == h && p.Has(j.Over) }) {
+					isolated++
+				}
+			}
+			if got := gen.Isolated(p); got != isolated {
+				t.Fatalf("%s: Isolated(%s) = %d, want %d", b.Name(), b.Line(p), got, isolated)
+			}
+			q := gen.ToLattice(p)
+			for k, mask := range gen.Masks {
+				if got, want := q^gen.LatMasks[k], gen.ToLattice(p^mask); got != want {
+					t.Fatalf("%s: jump %d in lattice order: %#x, want %#x", b.Name(), k, got, want)
+				}
 			}
 		}
 	}
