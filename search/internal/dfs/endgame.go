@@ -2,6 +2,7 @@ package dfs
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"pegs/engine"
@@ -150,9 +151,11 @@ func buildEndgame(ctx context.Context, b *engine.Board, goal engine.Goal, class 
 		return nil
 	}
 	e := &endgame{full: b.Full(), layers: make([]*key.Set, n+1)}
-	ex := &layered.Expander{Gen: gen, Workers: 1, Mem: memory.New(budget)}
+	var ex *layered.Expander
 	cur := &layered.Layer{Pegs: n - 1, Keys: seeds}
 	total := 0
+	w := gen.NewParent()
+	var seen *PosSet
 	for {
 		pegs := n - cur.Pegs
 		e.layers[pegs] = key.NewSet(cur.Keys, 1)
@@ -161,9 +164,25 @@ func buildEndgame(ctx context.Context, b *engine.Board, goal engine.Goal, class 
 		if total > size || pegs >= n/2 {
 			break
 		}
-		next, _, err := ex.Next(ctx, cur)
-		if err != nil {
-			return nil
+		var next *layered.Layer
+		if cur.Len() <= smallLayer {
+			if seen == nil {
+				seen = NewPosSet(budget)
+			}
+			keys, err := children(w, cur.Keys, seen)
+			if err != nil {
+				return nil
+			}
+			next = &layered.Layer{Pegs: cur.Pegs - 1, Keys: keys}
+		} else {
+			if ex == nil {
+				ex = &layered.Expander{Gen: gen, Workers: 1, Mem: memory.New(budget)}
+			}
+			slices.Sort(cur.Keys) // children leaves them in the order found
+			var err error
+			if next, _, err = ex.Next(ctx, cur); err != nil {
+				return nil
+			}
 		}
 		if next.Len() == 0 {
 			break
@@ -171,6 +190,36 @@ func buildEndgame(ctx context.Context, b *engine.Board, goal engine.Goal, class 
 		cur = next
 	}
 	return e
+}
+
+// smallLayer is the most keys of a layer that buildEndgame expands itself:
+// a layered.Expander, made for millions, takes a tenth of a millisecond to
+// set up its tables and workers, as long as a small table's every layer.
+const smallLayer = 1 << 12
+
+// children returns the distinct keys of the canonical children of the
+// positions whose keys are keys, in the order found; seen is room to find
+// them in. A child comes about six times over, so a set weeds the repeats
+// out as they come (sorting them all took three times as long).
+func children(w *movegen.Parent, keys []uint64, seen *PosSet) ([]uint64, error) {
+	var kids []engine.Position
+	seen.clear()
+	var out []uint64
+	for _, k := range keys {
+		p := key.Unmix(k)
+		w.Set(p)
+		kids = w.MoveChildren(kids[:0], p)
+		for _, c := range kids {
+			added, err := seen.Add(c)
+			if err != nil {
+				return nil, err
+			}
+			if added {
+				out = append(out, key.Mix(c))
+			}
+		}
+	}
+	return out, nil
 }
 
 // has reports whether the position with the given images and peg count
