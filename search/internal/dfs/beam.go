@@ -106,11 +106,12 @@ func (s *solver) lowest(start engine.Position) {
 	s.fewest(start, s.img[0], 0)
 }
 
-// beamNode is a canonical position of a beam layer and the index of its
-// parent in the layer before.
+// beamNode is a canonical position of a beam layer, the index of its
+// parent in the layer before and its beamScore.
 type beamNode struct {
 	p      engine.Position
 	parent int32
+	score  int32
 }
 
 // beam searches from start layer by layer, keeping of each layer the width
@@ -129,7 +130,6 @@ func (s *solver) beam(start engine.Position, width, isolated int) bool {
 	// layer keeps a copy of the widest children alone.
 	seen := NewPosSet(s.table.budget)
 	var kids []beamNode
-	var scores []int
 	for pegs := s.pegs0 - 1; pegs >= s.target(); pegs-- {
 		if err := s.ctx.Err(); err != nil {
 			s.err = err
@@ -146,6 +146,13 @@ func (s *solver) beam(start engine.Position, width, isolated int) bool {
 			}
 			w.Set(n.p)
 			moves = gen.AppendMoves(moves[:0], n.p)
+			// A child's score from its parent's: the isolated pegs of
+			// the child in n's own orientation, which a symmetry does
+			// not change, and n's cost plus the jump's shift.
+			q, cost := gen.ToLattice(n.p), 0
+			if s.shift != nil {
+				cost = s.pegCost(n.p)
+			}
 			for _, k := range moves {
 				c := w.Child(k)
 				if s.pagoda != nil && s.pagoda.Value(c) < s.need {
@@ -158,7 +165,13 @@ func (s *solver) beam(start engine.Position, width, isolated int) bool {
 					return false
 				}
 				if added {
-					kids = append(kids, beamNode{c, int32(i)})
+					score := 0
+					if s.shift != nil {
+						score = isolated*gen.LatticeIsolated(q^gen.LatMasks[k]) + cost + s.shift[k]
+					} else {
+						score = s.beamScore(c, isolated)
+					}
+					kids = append(kids, beamNode{c, int32(i), int32(score)})
 				}
 			}
 		}
@@ -180,33 +193,28 @@ func (s *solver) beam(start engine.Position, width, isolated int) bool {
 			}
 			return false
 		}
-		var next []beamNode
-		next, scores = s.widest(kids, width, isolated, scores)
-		layers = append(layers, next)
+		layers = append(layers, widest(kids, width))
 	}
 	return false
 }
 
 // widest returns the width nodes of kids with the least score, in their
 // order (which breaks ties: it depends only on the layer before), in a
-// new slice; scores is room for the scores, returned for the next call.
-func (s *solver) widest(kids []beamNode, width, isolated int, scores []int) ([]beamNode, []int) {
+// new slice.
+func widest(kids []beamNode, width int) []beamNode {
 	if len(kids) <= width {
-		return slices.Clone(kids), scores
+		return slices.Clone(kids)
 	}
-	scores = slices.Grow(scores[:0], len(kids))
-	lo, hi := math.MaxInt, math.MinInt
+	lo, hi := int32(math.MaxInt32), int32(math.MinInt32)
 	for _, n := range kids {
-		x := s.beamScore(n.p, isolated)
-		scores = append(scores, x)
-		lo, hi = min(lo, x), max(hi, x)
+		lo, hi = min(lo, n.score), max(hi, n.score)
 	}
 	// The cut score: the least t with at least width scores <= t; ties at
 	// t go in the order of kids. Scores span little (pegs times a few
 	// dozen), so counting them finds t in one pass.
 	count := make([]int, hi-lo+1)
-	for _, x := range scores {
-		count[x-lo]++
+	for _, n := range kids {
+		count[n.score-lo]++
 	}
 	t, below := lo, 0
 	for ; below+count[t-lo] < width; t++ {
@@ -214,15 +222,15 @@ func (s *solver) widest(kids []beamNode, width, isolated int, scores []int) ([]b
 	}
 	out := make([]beamNode, 0, width)
 	ties := width - below
-	for i, n := range kids {
-		if scores[i] < t || scores[i] == t && ties > 0 {
-			if scores[i] == t {
+	for _, n := range kids {
+		if n.score < t || n.score == t && ties > 0 {
+			if n.score == t {
 				ties--
 			}
 			out = append(out, n)
 		}
 	}
-	return out, scores
+	return out
 }
 
 // beamScore rates a position for the beam, least best: isolated for each
@@ -236,11 +244,16 @@ func (s *solver) widest(kids []beamNode, width, isolated int, scores []int) ([]b
 // 3, 13 and 49 million. The French and triangle problems of the
 // benchmarks, found by the first beam either way, took as many positions.
 func (s *solver) beamScore(p engine.Position, isolated int) int {
+	return isolated*s.gen.Isolated(p) + s.pegCost(p)
+}
+
+// pegCost is the part of beamScore that does not count isolated pegs.
+func (s *solver) pegCost(p engine.Position) int {
 	c := 0
 	for q := uint64(p); q != 0; q &= q - 1 {
 		c += s.cost[bits.TrailingZeros64(q)]
 	}
-	return isolated*s.gen.Isolated(p) + c
+	return c
 }
 
 // finish turns the beam's chain of canonical positions ending at node i of

@@ -68,7 +68,14 @@ type goalTables struct {
 	// dist is each hole's distance from the centre or goal by ord, cost
 	// a peg's part of a beam's score (see newGoalTables).
 	dist, cost []int
-	endgames   sync.Map // endgameKey -> *endgame
+	// By jump: rise is what it adds to pagoda's value (nil without a
+	// pagoda: never positive), so a child's value is its parent's plus
+	// one number; shift what it adds to a position's part of a beam's
+	// score from cost, nil unless cost is the same on the holes each
+	// symmetry of the group swaps (a child's score is then its parent's
+	// plus shift, whichever image of it the beam keeps).
+	rise, shift []int
+	endgames    sync.Map // endgameKey -> *endgame
 }
 
 // endgameKey names an endgame table of a goal: its position class and
@@ -121,7 +128,33 @@ func newGoalTables(b *engine.Board, goal engine.Goal) *goalTables {
 	for h := range g.cost {
 		g.cost[h] = g.dist[h] + 2*(most-over[h])
 	}
+	if g.pagoda != nil {
+		g.rise = make([]int, len(g.gen.Jumps))
+		for k, j := range g.gen.Jumps {
+			w := g.pagoda.Weight
+			g.rise[k] = w(j.To) - w(j.From) - w(j.Over)
+		}
+	}
+	if invariant(g.cost, g.gen.Group) {
+		g.shift = make([]int, len(g.gen.Jumps))
+		for k, j := range g.gen.Jumps {
+			g.shift[k] = g.cost[j.To] - g.cost[j.From] - g.cost[j.Over]
+		}
+	}
 	return g
+}
+
+// invariant reports whether every symmetry of group maps each hole to one
+// of the same weight.
+func invariant(weight []int, group *engine.Group) bool {
+	for s := range group.Len() {
+		for h, t := range group.Perm(s) {
+			if weight[t] != weight[h] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // endgame returns the endgame table of size positions for a position

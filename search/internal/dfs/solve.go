@@ -184,6 +184,8 @@ type solver struct {
 	tech     Techniques
 	dist     []int
 	cost     []int // a peg's part of beamScore by hole: see newGoalTables
+	rise     []int // by jump: see goalTables
+	shift    []int
 	need     int
 	table    *PosSet
 	pegs0    int
@@ -206,7 +208,7 @@ func newSolver(ctx context.Context, b *engine.Board, start engine.Position, goal
 	n := start.Pegs()
 	gt := cfg.Tables.forGoal(b, goal)
 	s := &solver{ctx: ctx, gen: gt.gen, goal: goal, table: NewPosSet(cfg.Memory), pegs0: n, best: n + 1, tech: cfg.Techniques,
-		pagoda: gt.pagoda, need: gt.need, dist: gt.dist, cost: gt.cost, maxNodes: cfg.MaxNodes}
+		pagoda: gt.pagoda, need: gt.need, dist: gt.dist, cost: gt.cost, rise: gt.rise, shift: gt.shift, maxNodes: cfg.MaxNodes}
 	s.floor = max(1, cfg.Floor)
 	g := s.gen.Group
 	if goal.Kind != engine.FewestPegs && s.tech.Prune {
@@ -288,11 +290,15 @@ func (s *solver) win(p engine.Position, imgs []engine.Position, depth int) bool 
 		s.order(p, moves, true)
 	}
 	next := s.img[depth+1]
+	value := 0
+	if s.pagoda != nil {
+		value = s.pagoda.Value(p)
+	}
 	for _, k := range moves {
-		child := p ^ s.gen.Masks[k]
-		if s.pagoda != nil && s.pagoda.Value(child) < s.need {
+		if s.pagoda != nil && value+s.rise[k] < s.need {
 			continue
 		}
+		child := p ^ s.gen.Masks[k]
 		s.gen.ChildImages(next, imgs, k)
 		s.path[depth] = k
 		if s.win(child, next, depth+1) {
@@ -409,11 +415,12 @@ func (s *solver) fewest(p engine.Position, imgs []engine.Position, depth int) {
 // isolated false it orders by the second alone, which costs far less.
 func (s *solver) order(p engine.Position, moves []int16, isolated bool) {
 	var score [64]int
+	q := s.gen.ToLattice(p)
 	for i, k := range moves {
 		j := s.gen.Jumps[k]
 		score[i] = s.dist[j.To] - s.dist[j.From] - s.dist[j.Over]
 		if isolated {
-			score[i] += s.gen.Isolated(p^s.gen.Masks[k]) * 64
+			score[i] += s.gen.LatticeIsolated(q^s.gen.LatMasks[k]) * 64
 		}
 	}
 	for i := 1; i < len(moves); i++ {

@@ -303,3 +303,58 @@ func BenchmarkEndgame(b *testing.B) {
 		})
 	}
 }
+
+// TestScoresFromParent checks what the solver takes from a parent rather
+// than work out for each child: a child's pagoda value (the parent's plus
+// the jump's rise) and, where the goal's tables allow it (shift), a beam's
+// score of the canonical child (the parent's cost plus the jump's shift,
+// and the isolated pegs of the child in the parent's orientation), on
+// random positions of boards and goals whose symmetries keep the costs
+// and whose do not.
+func TestScoresFromParent(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	shifts := 0
+	for _, bg := range []struct{ board, goal string }{
+		{"english", "center"}, {"english", "any"}, {"english", "a3"}, {"french", "any"},
+		{"triangle", "any"}, {"triangle", "1"}, {"diamond", "any"}, {"wiegleb", "center"},
+	} {
+		t.Run(bg.board+"/"+bg.goal, func(t *testing.T) {
+			b, err := engine.Lookup(bg.board)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := enginetest.Goal(t, b, bg.goal)
+			s := newSolver(context.Background(), b, b.Start(), g, all)
+			if s.shift != nil {
+				shifts++
+			}
+			gen := s.gen
+			w := gen.NewParent()
+			for range 300 {
+				p := engine.Position(rng.Uint64()) & b.Full()
+				w.Set(p)
+				q := gen.ToLattice(p)
+				for _, k := range gen.AppendMoves(nil, p) {
+					child := p ^ gen.Masks[k]
+					if s.pagoda != nil {
+						if got, want := s.pagoda.Value(p)+s.rise[k], s.pagoda.Value(child); got != want {
+							t.Fatalf("pagoda value of %s after jump %d: %d, want %d", b.Line(p), k, got, want)
+						}
+					}
+					if s.shift == nil {
+						continue
+					}
+					for _, iso := range beamIsolated {
+						got := iso*gen.LatticeIsolated(q^gen.LatMasks[k]) + s.pegCost(p) + s.shift[k]
+						if want := s.beamScore(w.Child(k), iso); got != want {
+							t.Fatalf("beam score of %s after jump %d: %d, want %d", b.Line(p), k, got, want)
+						}
+					}
+				}
+			}
+		})
+	}
+	if shifts == 0 || shifts == 8 {
+		t.Errorf("%d of 8 goals' tables take beam scores from parents, want some and not all", shifts)
+	}
+}
