@@ -149,13 +149,19 @@ func (s *solver) beam(start engine.Position, width, isolated int) bool {
 			// A child's score from its parent's: the isolated pegs of
 			// the child in n's own orientation, which a symmetry does
 			// not change, and n's cost plus the jump's shift.
-			q, cost := gen.ToLattice(n.p), 0
+			q, cost, value := gen.ToLattice(n.p), 0, 0
 			if s.shift != nil {
 				cost = s.pegCost(n.p)
 			}
+			if s.pagodaSym {
+				value = s.pagoda.Value(n.p)
+			}
 			for _, k := range moves {
+				if s.pagodaSym && value+s.rise[k] < s.need {
+					continue
+				}
 				c := w.Child(k)
-				if s.pagoda != nil && s.pagoda.Value(c) < s.need {
+				if s.pagoda != nil && !s.pagodaSym && s.pagoda.Value(c) < s.need {
 					continue
 				}
 				s.nodes++

@@ -76,7 +76,11 @@ type goalTables struct {
 	// symmetry of the group swaps (a child's score is then its parent's
 	// plus shift, whichever image of it the beam keeps).
 	rise, shift []int
-	endgames    sync.Map // endgameKey -> *endgame
+	// pagodaSym reports that pagoda has the same weight on the holes each
+	// symmetry of the group swaps: a canonical child's value is then its
+	// parent's plus rise too, whichever image the parent is.
+	pagodaSym bool
+	endgames  sync.Map // endgameKey -> *endgame
 }
 
 // endgameKey names an endgame table of a goal: its position class and
@@ -130,6 +134,11 @@ func newGoalTables(b *engine.Board, goal engine.Goal) *goalTables {
 		g.cost[h] = g.dist[h] + 2*(most-over[h])
 	}
 	if g.pagoda != nil {
+		weight := make([]int, b.Holes())
+		for h := range weight {
+			weight[h] = g.pagoda.Weight(h)
+		}
+		g.pagodaSym = invariant(weight, g.gen.Group)
 		g.rise = make([]int, len(g.gen.Jumps))
 		for k, j := range g.gen.Jumps {
 			w := g.pagoda.Weight
@@ -238,6 +247,7 @@ const smallLayer = 1 << 12
 func children(w *movegen.Parent, keys []uint64, seen *PosSet) ([]uint64, error) {
 	var kids []engine.Position
 	seen.clear()
+	seen.reserve(4 * len(keys)) // distinct children: 3.8-5 a parent on the English board
 	var out []uint64
 	for _, k := range keys {
 		p := key.Unmix(k)

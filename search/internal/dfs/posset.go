@@ -32,6 +32,13 @@ func (s *PosSet) reset() {
 	s.n = 0
 }
 
+// reserve makes room in an empty s for n positions without growing.
+func (s *PosSet) reserve(n int) {
+	if s.n == 0 && len(s.keys) < 2*n && int64(2*n)*8 <= s.budget {
+		s.alloc(1 << log2(2*n))
+	}
+}
+
 // clear empties s, keeping its table for the positions to come: a beam
 // fills one set a layer, and layers of a beam are alike in size.
 func (s *PosSet) clear() {

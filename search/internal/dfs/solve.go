@@ -178,26 +178,27 @@ type solver struct {
 	// gt, if set, is where the full endgame table comes from once the
 	// search has gone on long (see bigEndgameAfter); class and budget
 	// are the start's class and the table's memory budget.
-	gt       *goalTables
-	class    engine.Class
-	budget   int64
-	tech     Techniques
-	dist     []int
-	cost     []int // a peg's part of beamScore by hole: see newGoalTables
-	rise     []int // by jump: see goalTables
-	shift    []int
-	need     int
-	table    *PosSet
-	pegs0    int
-	img      [][]engine.Position
-	moves    [][]int16
-	path     []int16
-	bestPath []int16
-	best     int
-	floor    int // the fewest search stops when best reaches it
-	nodes    int64
-	maxNodes int64
-	err      error
+	gt        *goalTables
+	class     engine.Class
+	budget    int64
+	tech      Techniques
+	dist      []int
+	cost      []int // a peg's part of beamScore by hole: see newGoalTables
+	rise      []int // by jump: see goalTables
+	shift     []int
+	pagodaSym bool
+	need      int
+	table     *PosSet
+	pegs0     int
+	img       [][]engine.Position
+	moves     [][]int16
+	path      []int16
+	bestPath  []int16
+	best      int
+	floor     int // the fewest search stops when best reaches it
+	nodes     int64
+	maxNodes  int64
+	err       error
 	// probeEnd, if positive, cuts the depth-first search (cut) once it
 	// has visited that many positions; see find.
 	probeEnd int64
@@ -225,6 +226,7 @@ func newSolver(ctx context.Context, b *engine.Board, start engine.Position, goal
 	if !s.tech.Prune {
 		s.pagoda = nil
 	}
+	s.pagodaSym = s.pagoda != nil && gt.pagodaSym
 	s.img = make([][]engine.Position, n+1)
 	s.moves = make([][]int16, n+1)
 	for i := range s.img {

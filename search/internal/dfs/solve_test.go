@@ -306,14 +306,15 @@ func BenchmarkEndgame(b *testing.B) {
 
 // TestScoresFromParent checks what the solver takes from a parent rather
 // than work out for each child: a child's pagoda value (the parent's plus
-// the jump's rise) and, where the goal's tables allow it (shift), a beam's
+// the jump's rise, for a beam's canonical child where pagodaSym) and,
+// where the goal's tables allow it (shift), a beam's
 // score of the canonical child (the parent's cost plus the jump's shift,
 // and the isolated pegs of the child in the parent's orientation), on
 // random positions of boards and goals whose symmetries keep the costs
 // and whose do not.
 func TestScoresFromParent(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	shifts := 0
+	shifts, pagodaSyms := 0, 0
 	for _, bg := range []struct{ board, goal string }{
 		{"english", "center"}, {"english", "any"}, {"english", "a3"}, {"french", "any"},
 		{"triangle", "any"}, {"triangle", "1"}, {"diamond", "any"}, {"wiegleb", "center"},
@@ -328,6 +329,9 @@ func TestScoresFromParent(t *testing.T) {
 			if s.shift != nil {
 				shifts++
 			}
+			if s.pagodaSym {
+				pagodaSyms++
+			}
 			gen := s.gen
 			w := gen.NewParent()
 			for range 300 {
@@ -339,6 +343,11 @@ func TestScoresFromParent(t *testing.T) {
 					if s.pagoda != nil {
 						if got, want := s.pagoda.Value(p)+s.rise[k], s.pagoda.Value(child); got != want {
 							t.Fatalf("pagoda value of %s after jump %d: %d, want %d", b.Line(p), k, got, want)
+						}
+					}
+					if s.pagodaSym {
+						if got, want := s.pagoda.Value(p)+s.rise[k], s.pagoda.Value(w.Child(k)); got != want {
+							t.Fatalf("pagoda value of the canonical child of %s by jump %d: %d, want %d", b.Line(p), k, got, want)
 						}
 					}
 					if s.shift == nil {
@@ -356,5 +365,8 @@ func TestScoresFromParent(t *testing.T) {
 	}
 	if shifts == 0 || shifts == 8 {
 		t.Errorf("%d of 8 goals' tables take beam scores from parents, want some and not all", shifts)
+	}
+	if pagodaSyms == 0 {
+		t.Error("no goal's tables take a beam child's pagoda value from its parent")
 	}
 }
