@@ -141,8 +141,7 @@ func newGoalTables(b *engine.Board, goal engine.Goal) *goalTables {
 		g.pagodaSym = invariant(weight, g.gen.Group)
 		g.rise = make([]int, len(g.gen.Jumps))
 		for k, j := range g.gen.Jumps {
-			w := g.pagoda.Weight
-			g.rise[k] = w(j.To) - w(j.From) - w(j.Over)
+			g.rise[k] = weight[j.To] - weight[j.From] - weight[j.Over]
 		}
 	}
 	if invariant(g.cost, g.gen.Group) {

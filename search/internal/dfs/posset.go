@@ -34,8 +34,8 @@ func (s *PosSet) reset() {
 
 // reserve makes room in an empty s for n positions without growing.
 func (s *PosSet) reserve(n int) {
-	if s.n == 0 && len(s.keys) < 2*n && int64(2*n)*8 <= s.budget {
-		s.alloc(1 << log2(2*n))
+	if size := 1 << log2(2*n); s.n == 0 && len(s.keys) < size && int64(size)*8 <= s.budget {
+		s.alloc(size)
 	}
 }
 
