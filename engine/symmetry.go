@@ -34,8 +34,9 @@ type Group struct {
 // written, never read, before the rest: memory fresh from the system that
 // is read before it is written faults twice, the second time flushing the
 // page from every core's TLB (an interrupt to each, through the hypervisor
-// on a VM), and reading each table's zero entry first made up a third of
-// the time `pegs solve` took to build the English board.
+// on a VM), and reading each table's zero entry first made up about two
+// fifths of the time `pegs solve` took to build the English board (perf,
+// 400 runs: 5,767 samples in engine.Lookup before, 3,352 after).
 func newGroup(perms [][]int) *Group {
 	g := &Group{perms: perms}
 	n := len(perms[0])

@@ -417,7 +417,10 @@ func (s *solver) fewest(p engine.Position, imgs []engine.Position, depth int) {
 // isolated false it orders by the second alone, which costs far less.
 func (s *solver) order(p engine.Position, moves []int16, isolated bool) {
 	var score [64]int
-	q := s.gen.ToLattice(p)
+	var q engine.Position
+	if isolated {
+		q = s.gen.ToLattice(p)
+	}
 	for i, k := range moves {
 		j := s.gen.Jumps[k]
 		score[i] = s.dist[j.To] - s.dist[j.From] - s.dist[j.Over]
