@@ -26,15 +26,19 @@ type kernelGroup struct {
 	idx        [64]byte
 }
 
-// kernelScratch is the room for one position's jumps, a byte each: at most
-// all of a board's, which newKernel limits to 256.
-const kernelScratch = 256
+// kernelJumps is the most jumps a board with a kernel has (see newKernel).
+const kernelJumps = 256
+
+// kernelScratch is the room for one position's jumps, a byte each (at
+// most all of a board's), and 64 bytes more: MOVES stores each shift
+// group's jumps as a whole vector register, the legal ones first.
+const kernelScratch = kernelJumps + 64
 
 // newKernel returns m's kernel, or nil where movesRanksAVX512 cannot run:
 // no lattice order, more than eight symmetries or shift groups, more
 // than 256 jumps, or a processor without its instructions.
 func newKernel(m *Gen) *kernel {
-	if m.lattice == nil || m.images8 == nil || len(m.Groups) > 8 || len(m.Jumps) > kernelScratch || !haveMovesAVX512() {
+	if m.lattice == nil || m.images8 == nil || len(m.Groups) > 8 || len(m.Jumps) > kernelJumps || !haveMovesAVX512() {
 		return nil
 	}
 	k := &kernel{latFull: uint64(m.latFull), groups: uint64(len(m.Groups)), images8: unsafe.Pointer(&m.images8[0])}

@@ -110,7 +110,8 @@ func TestRanksAgree(t *testing.T) {
 }
 
 // BenchmarkRanks measures Parent.Ranks a child, in Go and (where the
-// processor has it) with AVX-512, on positions of 18 pegs of the English
+// processor has it) with AVX-512, and MoveRanks, which finds the jumps
+// too, on positions of 18 pegs of the English
 // board numbered among those of 17, the Set of each parent included.
 func BenchmarkRanks(b *testing.B) {
 	bd := engine.English()
@@ -151,6 +152,21 @@ func BenchmarkRanks(b *testing.B) {
 				for i, p := range ps {
 					w.Set(p)
 					dst = w.Ranks(dst[:0], jumps[i], d)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(children), "ns/child")
+		})
+		if !asm || w.kernel == nil {
+			continue
+		}
+		// The legal jumps found too (MoveRanks), as the layered search
+		// finds them.
+		b.Run("code=avx512-moves", func(b *testing.B) {
+			dst := make([]uint64, 0, kernelScratch)
+			for b.Loop() {
+				for _, p := range ps {
+					w.Set(p)
+					dst, _ = w.MoveRanks(dst[:0], p, d)
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(children), "ns/child")
