@@ -70,6 +70,27 @@
 // is forward play on complements, so a walk back on a mirrored game (the
 // start the complement of the goal) goes only to the middle.
 //
+// # Counting backward
+//
+// Games counts the complete games of a forward pass's layers from the
+// last layer up: a position's games are its children's summed (one for a
+// dead end), so a worker reads only the layer below and writes its own
+// parents' sums, and no count is carried forward, tabled or merged. A
+// child is found at its place in the layer below, whose counts are held in
+// the order its positions are expanded in: for a layer held as bitsets,
+// its number's bit's place among the set bits (a count of the bits before
+// each word, and the word's own below it), the children of a batch of
+// parents placed before any count is read, so that their misses overlap;
+// otherwise its key's place by a key.Index. Counts are 64-bit where the
+// layer below's largest leaves room, and two layers' are held at a time,
+// their arrays reused from layer to layer (fresh pages cost faults).
+//
+// Win counts, over the winnable positions alone and from one peg up, the
+// paths from each to the goal and the random player's chance of reaching
+// it; it puts a layer of one class in the order of its numbers, with a
+// bitset of them to place the children of the layer above, as Games does.
+// Measure these with BenchmarkExplore (search=full, search=nogames).
+//
 // # Spilled layers
 //
 // Spilled runs the forward pass and the walk back on layers held as

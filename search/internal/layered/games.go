@@ -1,0 +1,389 @@
+package layered
+
+import (
+	"context"
+	"errors"
+	"math/bits"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"pegs/engine"
+	"pegs/search/internal/exact"
+	"pegs/search/internal/key"
+	"pegs/search/internal/memory"
+	"pegs/search/internal/movegen"
+	"pegs/search/internal/pool"
+)
+
+// Games returns the complete games from the positions of the first of
+// layers, a forward pass's layers in its order (each the children of the
+// one before, the last all dead ends; see Forward), held as keys, coded
+// or bitsets: the jump sequences that end where no jump is left.
+//
+// They are counted backward, a layer at a time from the last: the games
+// from a position are the sum over its jumps of the games from each child
+// (one for a dead end), and each child is looked up by its place in the
+// layer below, whose games are held in that order (for a layer held as
+// bitsets, its bit's place among the set bits; otherwise a key.Index). So
+// a worker only reads the layer below and writes its own parents' sums: no
+// path count is carried forward, tabled or merged, and only two layers'
+// counts are held at a time, in 64 bits a position where they fit. A
+// layer's positions are visited in the order parentsAt gives, which a
+// stored layer's loaded keys keep.
+//
+// Games reports ErrOverflow where a count passes 128 bits, and ctx's error
+// if cancelled. A layer's counts are narrow where the largest of the layer
+// below's is under t's NarrowBelow (see Tuning), so that no sum of a
+// position's jumps passes 64 bits.
+func Games(ctx context.Context, gen *movegen.Gen, layers []*Layer, cfg Config, t Tuning, mem *memory.Budget) (exact.U128, error) {
+	nw := pool.Size(cfg.Workers)
+	var below *places // the layer below's
+	var vals counts   // the games from each position of the layer below
+	var spare counts  // arrays of a layer done with, for the next
+	defer func() {
+		below.free(mem)
+		mem.Give(vals.bytes())
+	}()
+	for i := len(layers) - 1; i >= 0; i-- {
+		l := layers[i]
+		loaded := l.dense == nil && l.Keys == nil && l.Stored != nil
+		if loaded {
+			if err := l.Load(cfg.Workers, mem); err != nil {
+				return exact.U128{}, err
+			}
+		}
+		out, err := gamesOf(ctx, gen, l, below, vals, spare, nw, t.narrowBelow(), cfg.Progress, mem)
+		if err == nil {
+			below.free(mem)
+			mem.Give(vals.bytes())
+			spare, vals = vals, out
+			below, err = placesOf(l, nw, mem)
+		}
+		if loaded {
+			l.Drop(mem)
+		}
+		if err != nil {
+			return exact.U128{}, err
+		}
+	}
+	var total exact.U128
+	for i := range vals.len() {
+		var of bool
+		if total, of = total.Add(vals.at(i)); of {
+			return exact.U128{}, ErrOverflow
+		}
+	}
+	return total, nil
+}
+
+// counts holds a count a position of a layer, in its order: in 64 bits
+// where every one fits (narrow), else in 128 (wide); max is the largest.
+type counts struct {
+	wide   []exact.U128
+	narrow []uint64
+	max    exact.U128
+}
+
+func (c counts) len() int { return len(c.wide) + len(c.narrow) }
+
+func (c counts) at(i int) exact.U128 {
+	if c.narrow != nil {
+		return exact.U128{Lo: c.narrow[i]}
+	}
+	return c.wide[i]
+}
+
+func (c counts) bytes() int64 { return int64(len(c.wide))*16 + int64(len(c.narrow))*8 }
+
+// make returns counts for n positions, narrow or wide, charged to mem:
+// spare's arrays where they have room (memory the process has written
+// costs no page faults; see memory.Touched), else new ones.
+func (c counts) make(n int, narrow bool, mem *memory.Budget) (counts, error) {
+	var out counts
+	if narrow {
+		if err := mem.Take(int64(n)*8, "the games from a layer"); err != nil {
+			return out, err
+		}
+		if out.narrow = c.narrow; cap(out.narrow) < n {
+			out.narrow = memory.Make[uint64](n)
+		}
+		out.narrow = out.narrow[:n]
+		return out, nil
+	}
+	if err := mem.Take(int64(n)*16, "the games from a layer"); err != nil {
+		return out, err
+	}
+	if out.wide = c.wide; cap(out.wide) < n {
+		out.wide = memory.Make[exact.U128](n)
+	}
+	out.wide = out.wide[:n]
+	return out, nil
+}
+
+// places finds the place of a position in its layer's order (see
+// Layer.parentsAt).
+type places struct {
+	bl *bitLayer
+	// before[s][w] is how many of the layer's positions come before word
+	// w of slot s's bitset.
+	before [][]uint32
+	index  *key.Index // for a layer held as keys
+	bytes  int64
+}
+
+// placesOf returns l's places, charged to mem until freed.
+func placesOf(l *Layer, nw int, mem *memory.Budget) (*places, error) {
+	if l.dense == nil {
+		n := l.Len()
+		if err := mem.Take(key.IndexBytes(n), "a layer's index"); err != nil {
+			return nil, err
+		}
+		return &places{index: key.NewIndex(l.Keys), bytes: key.IndexBytes(n)}, nil
+	}
+	bl := l.dense
+	pl := &places{bl: bl, before: make([][]uint32, len(bl.sets))}
+	for _, set := range bl.sets {
+		pl.bytes += int64(len(set)) * 4
+	}
+	if err := mem.Take(pl.bytes, "a layer's index"); err != nil {
+		return nil, err
+	}
+	base := 0
+	for s, set := range bl.sets {
+		// Each chunk counts its words' bits, then numbers them from its
+		// start.
+		before := memory.Make[uint32](len(set))
+		counts := make([]int, pool.ChunkCount(len(set), nw)+1)
+		pool.Chunks(len(set), nw, func(c, lo, hi int) {
+			n := 0
+			for _, w := range set[lo:hi] {
+				n += bits.OnesCount64(w)
+			}
+			counts[c+1] = n
+		})
+		counts[0] = base
+		for c := 1; c < len(counts); c++ {
+			counts[c] += counts[c-1]
+		}
+		pool.Chunks(len(set), nw, func(c, lo, hi int) {
+			n := counts[c]
+			for w := lo; w < hi; w++ {
+				before[w] = uint32(n)
+				n += bits.OnesCount64(set[w])
+			}
+		})
+		pl.before[s] = before
+		base = counts[len(counts)-1]
+	}
+	return pl, nil
+}
+
+// free gives pl's bytes back to mem (pl may be nil).
+func (pl *places) free(mem *memory.Budget) {
+	if pl != nil {
+		mem.Give(pl.bytes)
+	}
+}
+
+// find returns the place of canonical position c, false if the layer does
+// not hold it.
+func (pl *places) find(c engine.Position) (int, bool) {
+	if pl.index != nil {
+		return pl.index.Find(key.Mix(c))
+	}
+	s := pl.bl.num.slot[pl.bl.num.ds[0].Board().Class(c)]
+	if s < 0 {
+		return 0, false
+	}
+	return pl.at(int(s), pl.bl.num.ds[s].Rank(c))
+}
+
+// at returns the place of number r of slot s, false if it is not set.
+func (pl *places) at(s int, r uint64) (int, bool) {
+	w, bit := r/64, uint64(1)<<(r%64)
+	word := pl.bl.sets[s][w]
+	return int(pl.before[s][w]) + bits.OnesCount64(word&(bit-1)), word&bit != 0
+}
+
+// errLost reports a child not found in the layer below: the layers are not
+// a forward pass's.
+var errLost = errors.New("layered: a child is missing from the layer below")
+
+// gamesOf returns the games from each position of l, in its order, given
+// those of the layer below (vals, its places below; nil for none, every
+// position of l then a dead end), charged to mem, in spare's arrays where
+// they have room. They are narrow where the largest of vals is under
+// narrowBelow (at most 2^55, so that maxJumps of them fit in 64 bits),
+// else wide, and narrowed after if they all fit.
+func gamesOf(ctx context.Context, gen *movegen.Gen, l *Layer, below *places, vals, spare counts, nw int, narrowBelow uint64, progress Progress, mem *memory.Budget) (counts, error) {
+	n := l.Size()
+	narrow := below == nil || (vals.narrow != nil && vals.max.Hi == 0 && vals.max.Lo < min(narrowBelow, 1<<55))
+	out, err := spare.make(n, narrow, mem)
+	if err != nil {
+		return out, err
+	}
+	// One numbering of the layer below: its children numbered in a batch.
+	var d *key.Dense
+	if below != nil && below.bl != nil && len(below.bl.num.ds) == 1 {
+		d = below.bl.num.ds[0]
+	}
+	type state struct {
+		par   *movegen.Parent
+		ps    []engine.Position
+		kids  []engine.Position
+		ranks []uint64
+		owner []int32
+		sums  []exact.U128 // a chunk's, then copied out
+	}
+	idle := make(chan *state, nw)
+	for range nw {
+		idle <- &state{par: gen.NewParent()}
+	}
+	var lost, overflow atomic.Bool
+	var done atomic.Int64
+	var mu sync.Mutex // guards out.max
+	err = pool.Each(ctx, idle, 0, l.units(), l.chunkUnits(nw), func(st *state, lo, hi int) {
+		st.ps = l.parentsAt(st.ps, lo, hi)
+		st.sums = slices.Grow(st.sums[:0], len(st.ps))[:len(st.ps)]
+		sums := st.sums
+		clear(sums)
+		of, miss := false, false
+		switch {
+		case below == nil:
+			for j := range sums {
+				sums[j] = exact.U128{Lo: 1}
+			}
+		case d != nil:
+			// The children's numbers of a batch of parents, then their
+			// places, then their counts: a place waits on its bitset
+			// word, and a count on its place, so in one loop each
+			// child's misses came one after the other.
+			set, before := below.bl.sets[0], below.before[0]
+			ranks, owner := st.ranks[:0], st.owner[:0]
+			sum := func() {
+				for k, r := range ranks {
+					w, bit := r/64, uint64(1)<<(r%64)
+					word := set[w]
+					miss = miss || word&bit == 0
+					ranks[k] = uint64(before[w]) + uint64(bits.OnesCount64(word&(bit-1)))
+				}
+				if narrow := vals.narrow; narrow != nil {
+					for k, i := range ranks {
+						s := &sums[owner[k]]
+						var c uint64
+						s.Lo, c = bits.Add64(s.Lo, narrow[i], 0)
+						s.Hi += c
+					}
+				} else {
+					for k, i := range ranks {
+						v := vals.wide[i]
+						s := &sums[owner[k]]
+						var c uint64
+						s.Lo, c = bits.Add64(s.Lo, v.Lo, 0)
+						s.Hi, c = bits.Add64(s.Hi, v.Hi, c)
+						of = of || c != 0
+					}
+				}
+				ranks, owner = ranks[:0], owner[:0]
+			}
+			for j, p := range st.ps {
+				st.par.Set(p)
+				var c int
+				ranks, c = st.par.MoveRanks(ranks, p, d)
+				if c == 0 {
+					sums[j] = exact.U128{Lo: 1}
+				}
+				for range c {
+					owner = append(owner, int32(j))
+				}
+				if len(ranks) >= denseBatch {
+					sum()
+				}
+			}
+			sum()
+			st.ranks, st.owner = ranks, owner
+		default:
+			for j, p := range st.ps {
+				st.par.Set(p)
+				st.kids = st.par.MoveChildren(st.kids[:0], p)
+				if len(st.kids) == 0 {
+					sums[j] = exact.U128{Lo: 1}
+					continue
+				}
+				var s exact.U128
+				for _, c := range st.kids {
+					i, ok := below.find(c)
+					if !ok {
+						miss = true
+						continue
+					}
+					var o bool
+					s, o = s.Add(vals.at(i))
+					of = of || o
+				}
+				sums[j] = s
+			}
+		}
+		base := lo
+		if l.dense != nil {
+			base = l.dense.start(lo)
+		}
+		var most exact.U128
+		if out.narrow != nil {
+			dst := out.narrow[base : base+len(sums)]
+			for j, s := range sums {
+				dst[j] = s.Lo // below 2^64: see narrow
+				most.Lo = max(most.Lo, s.Lo)
+			}
+		} else {
+			copy(out.wide[base:], sums)
+			for _, s := range sums {
+				if most.Less(s) {
+					most = s
+				}
+			}
+		}
+		mu.Lock()
+		if out.max.Less(most) {
+			out.max = most
+		}
+		mu.Unlock()
+		if of {
+			overflow.Store(true)
+		}
+		if miss {
+			lost.Store(true)
+		}
+		if progress != nil {
+			progress("games", l.Pegs, int(done.Add(int64(len(st.ps)))), n)
+		}
+	})
+	if err == nil && lost.Load() {
+		err = errLost
+	}
+	if err == nil && overflow.Load() {
+		err = ErrOverflow
+	}
+	if err != nil {
+		mem.Give(out.bytes())
+		return counts{}, err
+	}
+	if out.wide != nil && out.max.Hi == 0 {
+		// Every count fits in 64 bits after all: narrow them for the
+		// lookups of the layer above, in spare's array where it has room.
+		nar, err := spare.make(n, true, mem)
+		if err != nil {
+			return out, nil // wide still serves
+		}
+		pool.Chunks(n, nw, func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				nar.narrow[i] = out.wide[i].Lo
+			}
+		})
+		mem.Give(out.bytes())
+		nar.max = out.max
+		return nar, nil
+	}
+	return out, nil
+}
