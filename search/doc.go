@@ -86,36 +86,39 @@
 //
 // # Whole state-space analysis
 //
-// Explore carries, forward, the number of paths into every position
-// (128-bit counts: the English board's complete games pass 2^64), so
-// solutions and complete games come out of one pass. A layer whose
-// parents all count below 2^51 counts its children in 64 bits, which
-// cannot overflow there, and keeps them so: on the English board the
-// widest layers so take a third less memory (16 bytes a position, key and
-// count, not 24). The winnable
-// positions are then found walking back up from the goal: the parents of
-// a winnable position are found by undoing jumps, and those that are
-// reachable are winnable.
+// Explore finds the reachable positions forward, layer by layer, keys or
+// bitsets alone (no counts). Complete games are then counted backward,
+// from the last layer up: the games from a position are the sum of its
+// children's (one for a dead end), each child looked up by its place in
+// the layer below, a bit's place among the set bits of the layer's bitset
+// where it is held so; only two layers' counts are held at a time, in 64
+// bits where the layer below's largest leaves room (128-bit otherwise: the
+// English board's complete games pass 2^64). The winnable positions are
+// then found walking back up from the goal: the parents of a winnable
+// position are found by undoing jumps, and those that are reachable are
+// winnable.
 //
-// The chance that a random player (choosing uniformly among the legal
-// jumps) wins is found last, layer by layer from one peg up over the
-// winnable positions alone: a position's chance is the mean of its
-// children's over all its jumps, and a child that cannot win has none.
+// The solutions and the chance that a random player (choosing uniformly
+// among the legal jumps) wins are found last, layer by layer from one peg
+// up over the winnable positions alone: a position's paths to the goal are
+// its winnable children's summed, its chance the mean of its children's
+// over all its jumps, a child that cannot win having none. Where the goal's
+// finishes are of several orbits (one peg anywhere), the solutions by
+// finish are counted forward instead, through the winnable positions.
 // Chances are held in 128-bit fixed point (one is 2^118); each division
 // rounds down by less than 2^-118, so the start's chance is known within
 // as many units as it has pegs, and Explore checks that this interval has
 // one nearest float64: Analysis.RandomWin is correctly rounded, not
 // approximately right.
 //
-// Complete games need the paths into every reachable position; with
-// NoGames the forward pass carries keys only and a second pass counts
-// paths and random play through the winnable positions alone. With
+// With NoGames the backward count of complete games is left out. With
 // ReachableOnly only two layers are held at a time. Layers that wait for
-// the walk back are coded once their keys pass a share of the budget:
-// packed within the board's bits, sorted, as varint gaps (about a quarter
-// of the bytes). WholeGroup counts up to every symmetry of the board even
-// where it moves the start (for one peg anywhere): a start on a corner
-// then searches up to 8 times fewer positions, its solutions still exact.
+// the walk back as keys are coded once their keys pass a share of the
+// budget: packed within the board's bits, sorted, as varint gaps (about a
+// quarter of the bytes). WholeGroup counts up to every symmetry of the
+// board even where it moves the start (for one peg anywhere): a start on
+// a corner then searches up to 8 times fewer positions, its solutions
+// still exact.
 //
 // # Layers on disk
 //

@@ -60,14 +60,17 @@ type Analysis struct {
 // Explore searches the whole state space of a problem layer by layer,
 // sharded over a worker pool, and counts everything in Analysis exactly.
 //
-// Forward, each layer carries the number of paths into every position, so
-// solutions and complete games come out of one pass. Winnable positions are
-// then found walking back up from the goal positions reached: the parents
-// of a winnable position are found by undoing jumps, and those that are
-// reachable are winnable. With NoGames, the forward pass finds keys only
-// and a second pass counts on the winnable positions (see countWinning).
-// Last, the random player's chance is found over the winnable positions
-// (see randomWin). The package documentation says more.
+// Forward, each layer's positions alone are found, wide layers held as
+// bitsets. Complete games are then counted backward over them from the
+// last (see layered.Games): the games from a position are its children's
+// summed. Winnable positions are found walking back up from the goal
+// positions reached: the parents of a winnable position are found by
+// undoing jumps, and those that are reachable are winnable. Last, the
+// solutions and the random player's chance are counted backward over the
+// winnable positions alone (see winning); where the goal has several
+// orbits of finishes, the solutions by finish are counted forward through
+// the winnable positions (see countWinning). The package documentation
+// says more.
 //
 // Cancelled, it returns with ctx's error the layers the forward pass
 // finished, counted as with ReachableOnly (no winnable positions or path
@@ -86,9 +89,6 @@ func Explore(ctx context.Context, prob Problem, opt Options) (*Analysis, error) 
 	if opt.ReachableOnly {
 		return a.reachable(ctx, first, &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Mem: mem, Unsorted: true, Bitsets: true}, opt.config().Progress, t0)
 	}
-	if !opt.NoGames {
-		first.M = []exact.U128{{Lo: 1}}
-	}
 	// Stopped by cancellation, the analysis keeps what the forward pass
 	// finished: its layers' positions, as ReachableOnly reports them.
 	stopped := func(err error) (*Analysis, error) {
@@ -103,6 +103,9 @@ func Explore(ctx context.Context, prob Problem, opt Options) (*Analysis, error) 
 		return a, err
 	}
 	if opt.Spill.Dir != "" {
+		if !opt.NoGames {
+			first.M = []exact.U128{{Lo: 1}}
+		}
 		a.Games = new(big.Int) // counted on the way, left out at the end with NoGames
 		if err := a.exploreSpilled(ctx, prob, gen, opt, mem); err != nil {
 			return stopped(err)
@@ -110,36 +113,46 @@ func Explore(ctx context.Context, prob Problem, opt Options) (*Analysis, error) 
 		a.total(mem, t0)
 		return a, nil
 	}
-	// The forward layers go to the walk back, which sorts what it must.
-	e := &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Counts: !opt.NoGames, Store: true, Mem: mem, Unsorted: true}
+	// The forward layers, keys or bitsets, go to the games count and the
+	// walk back, which sorts what it must.
+	e := &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Store: true, Mem: mem, Unsorted: true, Bitsets: true}
 	fwd, err := layered.Forward(ctx, e, []*layered.Layer{first}, "forward", opt.config().Progress, func(l *layered.Layer, st layered.Stats) {
 		a.Layers = append(a.Layers, LayerStats{Pegs: l.Pegs, Reachable: st.Positions, ReachableRaw: st.Raw, DeadEnds: st.DeadEnds})
-		if opt.NoGames {
-			return
-		}
-		a.Games.Add(a.Games, st.Games.Big())
-		if l.Pegs == 1 {
-			a.countFinishes(prob, group, l)
-		}
 	})
 	if err != nil {
 		return stopped(err)
+	}
+	if !opt.NoGames {
+		games, err := layered.Games(ctx, gen, fwd, opt.config(), opt.knobs.layered, mem)
+		if err != nil {
+			return stopped(err)
+		}
+		a.Games = games.Big()
 	}
 	win, err := a.findWinnable(ctx, prob, gen, opt, mem, fwd)
 	if err != nil {
 		return stopped(err)
 	}
-	if opt.NoGames {
-		for _, l := range fwd {
-			mem.Give(l.Bytes())
-			l.Keys, l.Stored = nil, nil
-		}
-		if err := a.countWinning(ctx, prob, &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Counts: true, Mem: mem}, win, opt.config().Progress); err != nil {
+	for _, l := range fwd {
+		l.Release(mem)
+	}
+	// One finishing orbit: the paths from the start to the goal are all
+	// paths to it, counted backward with the chances. Otherwise the
+	// solutions by finish are counted forward again.
+	var finish *engine.Position
+	paths, chance, err := winning(ctx, prob, gen, win, opt, mem, func(p engine.Position) { finish = &p })
+	if err != nil {
+		return stopped(err)
+	}
+	a.RandomWin = chance
+	switch {
+	case finish != nil:
+		a.CountFinish(prob, group, *finish, paths.Big())
+	default:
+		e := &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Counts: true, Mem: mem}
+		if err := a.countWinning(ctx, prob, e, win, opt.config().Progress); err != nil {
 			return stopped(err)
 		}
-	}
-	if a.RandomWin, err = randomWin(ctx, prob, gen, win, opt, mem); err != nil {
-		return stopped(err)
 	}
 	for _, l := range win {
 		mem.Give(l.Bytes())

@@ -55,10 +55,9 @@ type Options struct {
 	// NoSymmetry searches raw positions, for cross-checks.
 	NoSymmetry bool
 	// NoGames leaves complete games uncounted (Analysis.Games is nil), the
-	// one count that needs a value on every reachable position: the
-	// forward pass then carries keys only, and solutions and random play
-	// are counted on the winnable positions alone, in about half the
-	// memory.
+	// one count that needs a value on every reachable position: their
+	// backward pass over every layer is left out, and what it holds (two
+	// layers' counts at a time).
 	NoGames bool
 	// ReachableOnly counts the reachable positions and dead ends alone,
 	// layer by layer, holding only the layer it expands and the next: no

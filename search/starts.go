@@ -54,8 +54,8 @@ type Finish struct {
 // too. Nothing is guessed.
 func Starts(ctx context.Context, b *engine.Board, opt Options, each func(StartResult)) ([]StartResult, error) {
 	reps, classes := startClasses(b)
-	// Complete games are not reported; counting on the winnable positions
-	// only takes half the memory.
+	// Complete games are not reported: their pass over every reachable
+	// position is left out.
 	opt.NoGames = true
 	var out []StartResult
 	finish := func(r StartResult) {

@@ -177,11 +177,11 @@ type Result struct {
 
 // Explore runs prob's exhaustive analysis as a Beam pipeline and returns
 // the same analysis search.Explore finds, but for PeakBytes: where
-// search.Explore's is the most its memory budget held (the tables of the
-// whole layers), this is the most any one forward expansion's budget held
-// (a partition, its children's tables and its children), read from the
-// steps' stats files, so it counts on a cluster too; the walk back's and
-// the chances' steps, which hold less, and Beam's own memory are not in it.
+// search.Explore's is the most its memory budget held (whole layers), this
+// is the most any one forward expansion's budget held (a partition, its
+// children's tables and its children), read from the steps' stats files,
+// so it counts on a cluster too; the walk back's and the chances' steps,
+// which hold less, and Beam's own memory are not in it.
 func Explore(ctx context.Context, prob search.Problem, opt Options) (*search.Analysis, error) {
 	r, err := Run(ctx, prob, opt)
 	if err != nil {

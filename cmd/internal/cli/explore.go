@@ -30,7 +30,7 @@ func (f *ExploreFlags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.format, "format", "text", "output format: text, markdown, csv (the layer table) or json")
 	fs.BoolVar(&f.winOnly, "winnable-only", false, "find only the winnable positions (faster: no path counts)")
 	fs.BoolVar(&f.whole, "whole-group", false, "with --goal any, count positions up to every symmetry of the board even where it moves the start\n(up to 8 times fewer positions on a start no symmetry fixes; finishes that only those symmetries tell apart are counted together)")
-	fs.BoolVar(&f.noGames, "no-games", false, "leave complete games uncounted, the one count that needs every reachable position's paths\n(about half the memory, same time: solutions and random play are counted on the winnable positions only)")
+	fs.BoolVar(&f.noGames, "no-games", false, "leave complete games uncounted, the one count that takes a pass over every reachable position\n(everything else is counted as without it, in less time and memory)")
 	fs.BoolVar(&f.reachableOnly, "reachable-only", false, "count only the reachable positions and dead ends, holding two layers at a time\n(for state spaces whose full analysis passes --mem: no winnable positions, no path counts)")
 }
 
@@ -92,7 +92,7 @@ func (x Exploration) Write(stdout, stderr io.Writer, a *search.Analysis, err err
 		case prob.Goal.Kind == engine.OnePeg && !x.Options.WholeGroup && n > 1:
 			return fmt.Errorf("%w; --whole-group would count up to the board's symmetry, about %d times fewer positions", err, n)
 		case !x.Options.NoGames && !x.Options.ReachableOnly:
-			return fmt.Errorf("%w; --no-games would count all but complete games in about half the memory", err)
+			return fmt.Errorf("%w; --no-games would count all but complete games, in less memory", err)
 		case !x.Options.ReachableOnly:
 			return fmt.Errorf("%w; --reachable-only would count the positions alone, two layers at a time", err)
 		}
