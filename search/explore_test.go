@@ -19,30 +19,10 @@ import (
 	"pegs/search/internal/movegen"
 )
 
-// published holds figures from testdata/published.json, which names their
-
-// sources.
-
-// checkSolution replays a solution and checks it meets the goal.
-
-// TestFrenchOnePegVacancies checks that exactly the published 16 single
-
-// vacancies can be reduced to one peg: the others are refuted by class, and
-
-// each of the 16 falls in one of three symmetry classes, one of which
-
-// TestSolveFrench solves.
-
-// TestSolveMemoryBudget refutes a lost English position of 27 pegs, which
-
-// takes millions of positions, within 64 KiB.
-
-// TestSolveMaxNodes checks that a search past Options.MaxNodes stops with
-
-// ErrNodeLimit, having visited about that many positions: a lost English
-
-// position of 27 pegs that takes millions to refute.
-
+// TestExploreEnglishCentre checks the English centre game's full analysis
+// against the published figures (testdata/published.json names their
+// sources), and its winnable and reachable layers against the searches
+// that find those alone.
 func TestExploreEnglishCentre(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the full English analysis takes about 15 s")
@@ -107,9 +87,7 @@ func TestExploreEnglishCentre(t *testing.T) {
 }
 
 // TestReachableOnlyCancel checks that a reachable-only search stopped
-
 // midway returns the layers it finished.
-
 func TestReachableOnlyCancel(t *testing.T) {
 	b := enginetest.Board(t, "triangle:6")
 	start, _ := b.Vacate("1")
@@ -138,11 +116,8 @@ func TestReachableOnlyCancel(t *testing.T) {
 }
 
 // TestReversal checks that backward play is forward play with pegs and
-
 // holes swapped: vacate s, finish f has as many solutions as vacate f,
-
 // finish s.
-
 func TestReversal(t *testing.T) {
 	for _, name := range []string{"triangle"} {
 		b := enginetest.Board(t, name)
@@ -172,7 +147,6 @@ func TestReversal(t *testing.T) {
 }
 
 // TestSymmetryReductionAgrees checks the reduced search against a raw one.
-
 func TestSymmetryReductionAgrees(t *testing.T) {
 	for _, c := range []struct{ board, start, goal string }{
 		{"triangle", "1", "any"},
@@ -213,7 +187,6 @@ func TestExploreMemoryBudget(t *testing.T) {
 }
 
 // TestWorkersAgree checks that results do not depend on the worker count.
-
 func TestWorkersAgree(t *testing.T) {
 	b := enginetest.Board(t, "triangle:6")
 	prob := Problem{b, b.Start(), engine.Goal{Kind: engine.OnePeg}}
@@ -230,14 +203,8 @@ func TestWorkersAgree(t *testing.T) {
 	}
 }
 
-// startOrPicture returns the problem on board from start, a hole to vacate
-
-// or, on the English board, a picture of the position, toward goal.
-
-// TestNoGamesAgrees checks that counting on the winnable positions alone
-
-// gives the full analysis's every figure but complete games.
-
+// TestNoGamesAgrees checks that an analysis without complete games gives
+// the full analysis's every other figure.
 func TestNoGamesAgrees(t *testing.T) {
 	for _, c := range []struct {
 		board, start, goal string
@@ -272,11 +239,8 @@ func TestNoGamesAgrees(t *testing.T) {
 }
 
 // TestStoredLayersAgree checks that an analysis whose forward pass codes
-
 // the layers it has expanded (storedKeys, here from the first) gives the
-
 // figures of one that holds them as keys.
-
 func TestStoredLayersAgree(t *testing.T) {
 	for _, c := range []struct {
 		board, start, goal string
@@ -334,64 +298,10 @@ func TestStoredLayersAgree(t *testing.T) {
 	}
 }
 
-// TestWalkBackMirror checks the walk back that stops at the middle and
-
-// complements the layers past it (games whose start is the complement of
-
-// their goal) against the walk back through every layer, and the winnable
-
-// positions that Winnable finds by meeting in the middle against both.
-
-// TestWinnableGoalsTogether checks the winnable positions of a goal and
-
-// of one peg anywhere found in one search (as oracles do) against each
-
-// found alone. In the English centre game the second rides on the first's
-
-// meeting in the middle (sameAfterOne); on the triangles it does not.
-
-// TestStartsTogetherAgrees checks the search from every start at once
-
-// against a search from each start alone: every layer's counts, solutions
-
-// and finishes (random-play odds, which it does not count, aside); and
-
-// once with wide (128-bit) records.
-
-// TestStartsFallback checks that Starts gives the same results one start at
-
-// a time when the union of the starts' state spaces passes the budget: a
-
-// start that fits is counted the same, one that does not is decided pair by
-
-// pair. (Since the union keeps only the layers not yet paired, and packs
-
-// tags into keys, it takes less than the largest start alone: with three
-
-// quarters of its bytes most starts here are decided pair by pair.) (Whether finishes that only the board's symmetry tells apart are
-
-// split depends on the budget too, so they are compared by their totals.)
-
-// TestDecide checks Decide against the English centre game's winnable set
-
-// on positions of random games, with its depth-first budget lowered so that
-
-// lost positions take the layered way (depth first looks at its budget
-
-// every 65,536 positions, so winnable ones mostly do not), and the fewest
-
-// pegs against depth first alone. A budget too small for the layered
-
-// search leaves depth first to answer alone.
-
 // TestExploreCancelled checks what a cancelled analysis (or winnable
-
 // search) keeps: the layers its forward pass finished, with the positions
-
 // the whole analysis counts for them, and no winnable positions or paths
-
 // (which need the rest).
-
 func TestExploreCancelled(t *testing.T) {
 	b := enginetest.Board(t, "triangle:6")
 	prob := Problem{b, b.Complement(1), enginetest.Goal(t, b, "any")}

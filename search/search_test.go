@@ -10,6 +10,8 @@ import (
 	"pegs/engine/enginetest"
 )
 
+// published holds figures from testdata/published.json, which names their
+// sources.
 type published struct {
 	EnglishReachableByJumps []int64  `json:"english_reachable_by_jumps"`
 	EnglishReachable        int64    `json:"english_reachable"`
@@ -39,6 +41,7 @@ func loadPublished(t *testing.T) published {
 	return p
 }
 
+// checkSolution replays a solution and checks it meets the goal.
 func checkSolution(t *testing.T, b *engine.Board, start engine.Position, g engine.Goal, sol Solution) {
 	t.Helper()
 	final, err := b.Replay(start, sol.Jumps)
@@ -50,6 +53,8 @@ func checkSolution(t *testing.T, b *engine.Board, start engine.Position, g engin
 	}
 }
 
+// startOrPicture returns the problem on board from start, a hole to vacate
+// or, on the English board, a picture of the position, toward goal.
 func startOrPicture(t *testing.T, board, start, g string) Problem {
 	t.Helper()
 	b := enginetest.Board(t, board)

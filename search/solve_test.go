@@ -55,6 +55,9 @@ func TestSolveTriangleStarts(t *testing.T) {
 	}
 }
 
+// TestSolveFrench checks that the French centre start is refuted by class
+// at once, and solves one start of each of the three symmetry classes of
+// single vacancies that can be reduced to one peg.
 func TestSolveFrench(t *testing.T) {
 	b := engine.French()
 	g := enginetest.Goal(t, b, "any")
@@ -78,6 +81,10 @@ func TestSolveFrench(t *testing.T) {
 	}
 }
 
+// TestFrenchOnePegVacancies checks that exactly the published 16 single
+// vacancies can be reduced to one peg: the others are refuted by class, and
+// each of the 16 falls in one of three symmetry classes, one of which
+// TestSolveFrench solves.
 func TestFrenchOnePegVacancies(t *testing.T) {
 	want := loadPublished(t).FrenchOnePeg
 	b := engine.French()
@@ -122,6 +129,8 @@ func TestSolveFewest(t *testing.T) {
 	checkSolution(t, b, b.Start(), engine.Goal{Kind: engine.FewestPegs}, sol)
 }
 
+// TestSolveMemoryBudget refutes a lost English position of 27 pegs, which
+// takes millions of positions, within 64 KiB.
 func TestSolveMemoryBudget(t *testing.T) {
 	b := engine.English()
 	start, _ := b.ParsePosition("ooo..ooo.oooooo..oooooo.ooooooooo")
@@ -144,6 +153,9 @@ func TestSolveCancel(t *testing.T) {
 	}
 }
 
+// TestSolveMaxNodes checks that a search past Options.MaxNodes stops with
+// ErrNodeLimit, having visited about that many positions: a lost English
+// position of 27 pegs that takes millions to refute.
 func TestSolveMaxNodes(t *testing.T) {
 	b := engine.English()
 	p, err := b.ParsePosition("ooo..ooo.oooooo..oooooo.ooooooooo")
@@ -156,6 +168,12 @@ func TestSolveMaxNodes(t *testing.T) {
 	}
 }
 
+// TestDecide checks Decide against the English centre game's winnable set
+// on positions of random games, with its depth-first budget lowered so that
+// lost positions take the layered way (depth first looks at its budget
+// every 65,536 positions, so winnable ones mostly do not), and the fewest
+// pegs against depth first alone. A budget too small for the layered
+// search leaves depth first to answer alone.
 func TestDecide(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the English winnable set")

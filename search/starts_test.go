@@ -58,6 +58,10 @@ func TestTriangleStarts(t *testing.T) {
 	}
 }
 
+// TestStartsTogetherAgrees checks the search from every start at once
+// against a search from each start alone: every layer's counts, solutions
+// and finishes (random-play odds, which it does not count, aside); and
+// once with wide (128-bit) records.
 func TestStartsTogetherAgrees(t *testing.T) {
 	// A board no symmetry maps to itself: 18 start classes, 18 tags.
 	odd, err := engine.Parse("odd", "ooo\nooooo\nooooo\n ooo\n  oo", engine.Square)
@@ -101,6 +105,13 @@ func TestStartsTogetherAgrees(t *testing.T) {
 	}
 }
 
+// TestStartsFallback checks that Starts gives the same results one start at
+// a time when the union of the starts' state spaces passes the budget: a
+// start that fits is counted the same, one that does not is decided pair by
+// pair. (Since the union keeps only the layers not yet paired, and packs
+// tags into keys, it takes less than the largest start alone: with three
+// quarters of its bytes most starts here are decided pair by pair.) (Whether finishes that only the board's symmetry tells apart are
+// split depends on the budget too, so they are compared by their totals.)
 func TestStartsFallback(t *testing.T) {
 	b := enginetest.Board(t, "triangle:6")
 	reps, _ := startClasses(b)

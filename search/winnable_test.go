@@ -16,6 +16,10 @@ import (
 	"pegs/search/internal/movegen"
 )
 
+// TestWalkBackMirror checks the walk back that stops at the middle and
+// complements the layers past it (games whose start is the complement of
+// their goal) against the walk back through every layer, and the winnable
+// positions that Winnable finds by meeting in the middle against both.
 func TestWalkBackMirror(t *testing.T) {
 	// The 4x6 rectangle has an even number of holes (24), so its middle
 	// layer's complements have as many pegs; the others an odd number.
@@ -83,6 +87,10 @@ func TestWalkBackMirror(t *testing.T) {
 	}
 }
 
+// TestWinnableGoalsTogether checks the winnable positions of a goal and
+// of one peg anywhere found in one search (as oracles do) against each
+// found alone. In the English centre game the second rides on the first's
+// meeting in the middle (sameAfterOne); on the triangles it does not.
 func TestWinnableGoalsTogether(t *testing.T) {
 	cases := []struct{ board, start, goal string }{
 		{"triangle", "1", "1"},
