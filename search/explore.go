@@ -114,15 +114,26 @@ func Explore(ctx context.Context, prob Problem, opt Options) (*Analysis, error) 
 		return a, nil
 	}
 	// The forward layers, keys or bitsets, go to the games count and the
-	// walk back, which sorts what it must.
-	e := &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Store: true, Mem: mem, Unsorted: true, Bitsets: true}
+	// walk back, which sorts what it must. Where no layer can be held as
+	// bitsets (a board past key.MaxDenseHoles), the games are counted
+	// forward instead, the paths into each position carried through
+	// tables: looked up by key, a child cost more than its record in a
+	// table (on a board of 42 holes, 8.5 s against 3.7 s).
+	forward := !opt.NoGames && gen.Ranker() == nil
+	e := &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Store: true, Mem: mem, Unsorted: true, Bitsets: true, Counts: forward}
+	if forward {
+		first.M = []exact.U128{{Lo: 1}}
+	}
 	fwd, err := layered.Forward(ctx, e, []*layered.Layer{first}, "forward", opt.config().Progress, func(l *layered.Layer, st layered.Stats) {
 		a.Layers = append(a.Layers, LayerStats{Pegs: l.Pegs, Reachable: st.Positions, ReachableRaw: st.Raw, DeadEnds: st.DeadEnds})
+		if forward {
+			a.Games.Add(a.Games, st.Games.Big())
+		}
 	})
 	if err != nil {
 		return stopped(err)
 	}
-	if !opt.NoGames {
+	if !opt.NoGames && !forward {
 		games, err := layered.Games(ctx, gen, fwd, opt.config(), opt.knobs.layered, mem)
 		if err != nil {
 			return stopped(err)

@@ -20,6 +20,7 @@ import (
 
 	"pegs/engine"
 	"pegs/engine/enginetest"
+	"pegs/search/internal/movegen"
 )
 
 // analysisJSON returns a's counts as JSON, without what differs between
@@ -275,6 +276,33 @@ func TestSpillEnglish(t *testing.T) {
 	}
 	if got.PeakBytes > budget {
 		t.Errorf("peak %d bytes, past the budget", got.PeakBytes)
+	}
+	if diff := cmp.Diff(analysisJSON(t, want), analysisJSON(t, got)); diff != "" {
+		t.Errorf("spilled (+) and in memory (-) differ:\n%s", diff)
+	}
+}
+
+// TestSpillNoBitsets checks, against a spilled run, the full analysis of
+// a board too large for bitsets (the 7×7 square, 49 holes), whose
+// complete games are counted forward through tables rather than backward.
+func TestSpillNoBitsets(t *testing.T) {
+	b := enginetest.Square(t, 7)
+	start := enginetest.Position(t, b, "a1", "b1", "c1", "d1", "e1", "f1", "g1",
+		"a2", "b2", "c2", "d2", "e2", "f2", "g2", "c3", "d3", "e3")
+	prob := Problem{b, start, enginetest.Goal(t, b, "any")}
+	if movegen.New(b, prob.Group()).Ranker() != nil {
+		t.Fatal("the board takes bitsets: the test needs one that does not")
+	}
+	want, err := Explore(context.Background(), prob, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want.Games.Sign() == 0 || want.Solutions.Sign() == 0 {
+		t.Fatalf("games %v, solutions %v: want some of each", want.Games, want.Solutions)
+	}
+	got, err := Explore(context.Background(), prob, spilledIn(Options{}, filepath.Join(t.TempDir(), "spill"), 5000))
+	if err != nil {
+		t.Fatal(err)
 	}
 	if diff := cmp.Diff(analysisJSON(t, want), analysisJSON(t, got)); diff != "" {
 		t.Errorf("spilled (+) and in memory (-) differ:\n%s", diff)
