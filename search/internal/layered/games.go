@@ -300,26 +300,40 @@ func gamesOf(ctx context.Context, gen *movegen.Gen, l *Layer, below *places, val
 			sum()
 			st.ranks, st.owner = ranks, owner
 		default:
-			for j, p := range st.ps {
-				st.par.Set(p)
-				st.kids = st.par.MoveChildren(st.kids[:0], p)
-				if len(st.kids) == 0 {
-					sums[j] = exact.U128{Lo: 1}
-					continue
-				}
-				var s exact.U128
-				for _, c := range st.kids {
+			// As above, a batch at a time: the children of a batch of
+			// parents, then their places, then their counts.
+			kids, owner := st.kids[:0], st.owner[:0]
+			sum := func() {
+				places := st.ranks[:0]
+				for _, c := range kids {
 					i, ok := below.find(c)
-					if !ok {
-						miss = true
-						continue
-					}
+					miss = miss || !ok
+					places = append(places, uint64(i))
+				}
+				for k, i := range places {
 					var o bool
-					s, o = s.Add(vals.at(i))
+					sums[owner[k]], o = sums[owner[k]].Add(vals.at(int(i)))
 					of = of || o
 				}
-				sums[j] = s
+				st.ranks = places
+				kids, owner = kids[:0], owner[:0]
 			}
+			for j, p := range st.ps {
+				st.par.Set(p)
+				c := len(kids)
+				kids = st.par.MoveChildren(kids, p)
+				if len(kids) == c {
+					sums[j] = exact.U128{Lo: 1}
+				}
+				for range len(kids) - c {
+					owner = append(owner, int32(j))
+				}
+				if len(kids) >= denseBatch {
+					sum()
+				}
+			}
+			sum()
+			st.kids, st.owner = kids, owner
 		}
 		base := lo
 		if l.dense != nil {

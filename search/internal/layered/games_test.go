@@ -174,14 +174,31 @@ func TestGamesErrors(t *testing.T) {
 	}
 }
 
-// TestWin checks Win on the winnable positions of a game whose widest
-// winnable layers go into bitsets: each position's chance against
+// TestWin checks Win on the winnable positions of games whose widest
+// winnable layers go into bitsets (of one class, and of several where the
+// board's symmetries move the start's): each position's chance against
 // Chances, its paths against those Win finds with an index of keys
 // instead of bitsets, and the paths through each layer (the paths from
 // the start to a position, counted forward, times those from it to the
 // goal) against the solutions, which every layer must give.
 func TestWin(t *testing.T) {
-	gen, start, goal := gameOf(t, "english", "ooo ooo ooooooo ooo.ooo ooooooo ... ...", "center", false)
+	tests := []struct {
+		name, start, goal string
+		whole             bool
+		classes           int // most classes of a layer in bitsets
+	}{
+		{"centre", "ooo ooo ooooooo ooo.ooo ooooooo ... ...", "center", false, 1},
+		{"off-centre-whole", "ooo ooo ooooooo oooo.oo ooooooo ... ...", "any", true, 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			testWin(t, tt.start, tt.goal, tt.whole, tt.classes)
+		})
+	}
+}
+
+func testWin(t *testing.T, picture, goalText string, whole bool, classes int) {
+	gen, start, goal := gameOf(t, "english", picture, goalText, whole)
 	mem := memory.New(1 << 33)
 	fwd, _ := forwardOf(t, &Expander{Gen: gen, Mem: mem, Unsorted: true, Bitsets: true}, start)
 	byPegs := map[int]*Layer{}
@@ -225,7 +242,7 @@ func TestWin(t *testing.T) {
 	var prevKeys []uint64
 	var prevChance []exact.U128
 	var solutions exact.U128
-	dense := 0
+	most := 0 // classes of a layer in bitsets
 	for pegs := 1; pegs <= start.Pegs(); pegs++ {
 		keys := slices.Sorted(slices.Values(winners[pegs]))
 		got, err := Win(context.Background(), gen, keys, below, 2, mem)
@@ -236,8 +253,8 @@ func TestWin(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.d != nil {
-			dense++
+		if got.pl.bl != nil {
+			most = max(most, len(got.pl.bl.num.ds))
 		}
 		// Chances wants the positions in keys' order.
 		chance := Chances(context.Background(), gen, keys, prevKeys, prevChance, 2)
@@ -272,8 +289,8 @@ func TestWin(t *testing.T) {
 		}
 		below, belowIndexed, prevKeys, prevChance = got, indexed, keys, chance
 	}
-	if dense == 0 {
-		t.Error("no layer went into bitsets")
+	if most != classes {
+		t.Errorf("the layers in bitsets have %d classes at most, want %d", most, classes)
 	}
 	if solutions.Hi != 0 || solutions.Lo == 0 {
 		t.Errorf("%v solutions, want some, fewer than 2^64", solutions.Big())

@@ -4,7 +4,6 @@ import (
 	"context"
 	"math/bits"
 	"sync/atomic"
-	"unsafe"
 
 	"pegs/engine"
 	"pegs/search/internal/exact"
@@ -22,16 +21,16 @@ type Winning struct {
 	Pos    []engine.Position // canonical, in the order of the counts
 	Paths  []exact.U128
 	Chance []exact.U128 // fixed point, see exact.DivFloor
-	// A position's place: for positions of one class that a key.Dense
-	// numbers, in the order of their numbers, its bit's place among the
-	// set bits of set (before[w]: the bits set before word w); else its
-	// key's in index.
-	d           *key.Dense
-	set         []uint64
-	before      []uint32
-	beforeWords []uint64 // before's memory, for reuse
-	index       *key.Index
-	bytes       int64
+	// pl finds a position's place: in bitsets of the positions' numbers
+	// by class, the positions in the order of their classes and numbers,
+	// or by key.
+	pl *places
+	// d, if set, numbers every child of a position of the layer above:
+	// the positions are of one class, which the symmetries keep, so the
+	// children of the layer above are numbered in a batch (see
+	// movegen.Parent.MoveRanks) and placed in its bitset.
+	d     *key.Dense
+	bytes int64
 }
 
 // Win returns Winning for the winnable positions keys (mixed keys of one
@@ -43,13 +42,13 @@ type Winning struct {
 // rounded down. It reports ErrOverflow where a path count passes 128 bits,
 // and ctx's error if cancelled.
 //
-// A child is looked up by its number in a bitset of below's positions,
-// where they are of one class whose numbering the symmetries keep, as
-// every reachable position's is on the English board (see key.Dense; the
-// positions are then put in the order of their numbers, each at its bit's
-// place among the set bits), else by its key in a key.Index. The children
-// of a batch of parents are looked up together, so that their misses
-// overlap.
+// A child is looked up at its place among below's positions, as Games
+// looks children up: where the board's positions are numbered (see
+// key.Dense), below's are held in a bitset of their numbers for each of
+// their classes, in the order of their classes and numbers, and a child's
+// place is its bit's among the set bits; otherwise its key's place in a
+// key.Index. The children of a batch of parents are looked up together,
+// so that their misses overlap.
 func Win(ctx context.Context, gen *movegen.Gen, keys []uint64, below *Winning, workers int, mem *memory.Budget) (*Winning, error) {
 	return win(ctx, gen, keys, below, workers, mem, true)
 }
@@ -62,7 +61,7 @@ func win(ctx context.Context, gen *movegen.Gen, keys []uint64, below *Winning, w
 	if err := mem.Take(w.bytes, "the winnable positions' counts"); err != nil {
 		return nil, err
 	}
-	if err := w.order(gen, keys, workers, mem, dense); err != nil {
+	if err := w.order(ctx, gen, keys, workers, mem, dense); err != nil {
 		w.Free(mem)
 		return nil, err
 	}
@@ -78,119 +77,108 @@ func win(ctx context.Context, gen *movegen.Gen, keys []uint64, below *Winning, w
 	return w, nil
 }
 
-// Free gives w's memory back to mem, its bitset's for reuse.
+// Free gives w's memory back to mem.
 func (w *Winning) Free(mem *memory.Budget) {
 	mem.Give(w.bytes)
-	if w.set != nil {
-		mem.Spare(w.set)
-		mem.Spare(w.beforeWords)
-	}
-	w.set, w.before, w.beforeWords, w.index = nil, nil, nil, nil
+	w.pl.free(mem)
+	w.pl = nil
 }
 
-// order puts keys' positions in w.Pos, in their numbers' order with the
-// bitset of their numbers where they are of one class that a key.Dense
-// numbers and the symmetries keep, else in keys' order with an index of
-// keys; it charges the bitset or index to mem.
-func (w *Winning) order(gen *movegen.Gen, keys []uint64, workers int, mem *memory.Budget, dense bool) error {
+// order puts keys' positions in w.Pos and makes w's places: in bitsets
+// where dense and numberAll allow them, else by key.
+func (w *Winning) order(ctx context.Context, gen *movegen.Gen, keys []uint64, workers int, mem *memory.Budget, dense bool) error {
+	nw := pool.Size(workers)
 	ps := memory.Make[engine.Position](len(keys))
 	pool.Chunks(len(keys), workers, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			ps[i] = key.Unmix(keys[i])
 		}
 	})
-	w.Pos = ps
+	var num *numbering
 	if dense {
-		w.d = numberOne(gen, ps, workers)
+		num = numberAll(gen, ps, workers)
 	}
-	if w.d == nil {
-		ib := key.IndexBytes(len(keys))
-		if err := mem.Take(ib, "the winnable positions' index"); err != nil {
-			return err
-		}
-		w.bytes += ib
-		w.index = key.NewIndex(keys)
-		return nil
+	if num == nil {
+		w.Pos = ps
+		var err error
+		w.pl, err = placesOf(&Layer{Keys: keys}, nw, mem)
+		return err
 	}
-	words := int(w.d.Size()/64 + 1)
-	bytes := int64(words)*8 + int64(words+1)/2*8
-	if err := mem.Take(bytes, "the winnable positions' bitset"); err != nil {
-		w.d = nil
+	bytes := num.words() * 8
+	if err := mem.Take(bytes, "the winnable positions' bitsets"); err != nil {
+		return err
+	}
+	sets := make([][]uint64, len(num.ds))
+	for s, d := range num.ds {
+		sets[s] = memory.Make[uint64](int((d.Size() + 63) / 64))
+	}
+	b := gen.Board
+	for _, p := range ps {
+		s := num.slot[b.Class(p)]
+		r := num.ds[s].Rank(p)
+		sets[s][r/64] |= 1 << (r % 64)
+	}
+	l, err := newBitLayer(ctx, num, sets, ps[0].Pegs(), nw)
+	if err != nil {
+		mem.Give(bytes)
+		return err
+	}
+	// The positions in order, runs in parallel.
+	w.Pos = ps
+	pool.Chunks(l.units(), workers, func(_, lo, hi int) {
+		l.parentsAt(ps[l.dense.start(lo):l.dense.start(lo)], lo, hi)
+	})
+	if w.pl, err = placesOf(l, nw, mem); err != nil {
+		mem.Give(bytes)
 		return err
 	}
 	w.bytes += bytes
-	w.set, w.beforeWords = mem.Words(words), mem.Words((words+1)/2)
-	w.before = unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(w.beforeWords))), words)
-	d, set := w.d, w.set
-	for _, p := range ps {
-		r := d.Rank(p)
-		set[r/64] |= 1 << (r % 64)
+	if len(num.ds) == 1 && key.ClassKept(b, gen.Group, ps[0]) {
+		w.d = num.ds[0]
 	}
-	countBefore(set, w.before, workers)
-	// Each position to its bit's place.
-	w.Pos = memory.Make[engine.Position](len(ps))
-	pool.Chunks(len(ps), workers, func(_, lo, hi int) {
-		for _, p := range ps[lo:hi] {
-			r := d.Rank(p)
-			x := set[r/64] & (1<<(r%64) - 1)
-			w.Pos[int(w.before[r/64])+bits.OnesCount64(x)] = p
-		}
-	})
 	return nil
 }
 
-// numberOne returns the numbering of ps's positions where they are of one
-// class that a key.Dense numbers and gen's symmetries keep, else nil.
-func numberOne(gen *movegen.Gen, ps []engine.Position, workers int) *key.Dense {
+// numberAll returns the numbering of the classes of ps (positions of one
+// peg count), where gen's board numbers them and their bitsets together
+// hold no more than 64 words for each of ps's positions, else nil.
+func numberAll(gen *movegen.Gen, ps []engine.Position, workers int) *numbering {
 	r := gen.Ranker()
 	if r == nil || len(ps) < minDenseParents {
 		return nil
 	}
 	b := gen.Board
-	class := b.Class(ps[0])
-	if !key.ClassKept(b, gen.Group, ps[0]) {
+	if b.Classes() > 64 {
 		return nil
 	}
-	d := r.Layer(ps[0].Pegs(), class)
-	if d == nil || d.Size()/64 > 64*uint64(len(ps)) {
-		return nil
-	}
-	var other atomic.Bool
+	// The classes seen, a bit each, a chunk at a time.
+	var seen atomic.Uint64
 	pool.Chunks(len(ps), workers, func(_, lo, hi int) {
+		var mine uint64
 		for _, p := range ps[lo:hi] {
-			if b.Class(p) != class {
-				other.Store(true)
-				return
-			}
+			mine |= 1 << b.Class(p)
 		}
+		seen.Or(mine)
 	})
-	if other.Load() {
+	if bits.OnesCount64(seen.Load()) > 1<<slotBits {
 		return nil
 	}
-	return d
-}
-
-// countBefore sets before[i] to the bits of set before word i, chunks of
-// words in parallel.
-func countBefore(set []uint64, before []uint32, workers int) {
-	counts := make([]int, pool.ChunkCount(len(set), workers)+1)
-	pool.Chunks(len(set), workers, func(c, lo, hi int) {
-		n := 0
-		for _, x := range set[lo:hi] {
-			n += bits.OnesCount64(x)
+	var ds []*key.Dense
+	for c := range b.Classes() {
+		if seen.Load()>>c&1 == 0 {
+			continue
 		}
-		counts[c+1] = n
-	})
-	for c := 1; c < len(counts); c++ {
-		counts[c] += counts[c-1]
+		d := r.Layer(ps[0].Pegs(), engine.Class(c))
+		if d == nil {
+			return nil
+		}
+		ds = append(ds, d)
 	}
-	pool.Chunks(len(set), workers, func(c, lo, hi int) {
-		n := counts[c]
-		for i := lo; i < hi; i++ {
-			before[i] = uint32(n)
-			n += bits.OnesCount64(set[i])
-		}
-	})
+	num := numberingOf(ds...)
+	if num.words() > 64*int64(len(ps)) {
+		return nil
+	}
+	return num
 }
 
 // sum fills w's counts from below's.
@@ -230,11 +218,12 @@ func (w *Winning) sum(ctx context.Context, gen *movegen.Gen, below *Winning, wor
 					}
 					st.jumps = append(st.jumps, int32(c))
 				}
+				set, before := below.pl.bl.sets[0], below.pl.before[0]
 				for _, r := range ranks {
-					x, bit := below.set[r/64], uint64(1)<<(r%64)
+					x, bit := set[r/64], uint64(1)<<(r%64)
 					j := int32(-1)
 					if x&bit != 0 {
-						j = int32(below.before[r/64]) + int32(bits.OnesCount64(x&(bit-1)))
+						j = int32(before[r/64]) + int32(bits.OnesCount64(x&(bit-1)))
 					}
 					found = append(found, j)
 				}
@@ -252,7 +241,7 @@ func (w *Winning) sum(ctx context.Context, gen *movegen.Gen, below *Winning, wor
 					st.jumps = append(st.jumps, int32(len(kids)-before))
 				}
 				for _, c := range kids {
-					j, ok := below.index.Find(key.Mix(c))
+					j, ok := below.pl.find(c)
 					if !ok {
 						j = -1
 					}
