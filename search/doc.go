@@ -93,10 +93,13 @@
 // the layer below, a bit's place among the set bits of the layer's bitset
 // where it is held so; only two layers' counts are held at a time, in 64
 // bits where the layer below's largest leaves room (128-bit otherwise: the
-// English board's complete games pass 2^64). The winnable positions are
-// then found walking back up from the goal: the parents of a winnable
-// position are found by undoing jumps, and those that are reachable are
-// winnable.
+// English board's complete games pass 2^64). (On a board too large for
+// bitsets, past key.MaxDenseHoles holes, whose layers are all keys, the
+// forward pass carries the paths into each position through its tables
+// instead, and counts the games as it goes: a child looked up by key cost
+// more than its record in a table.) The winnable positions are then found
+// walking back up from the goal: the parents of a winnable position are
+// found by undoing jumps, and those that are reachable are winnable.
 //
 // The solutions and the chance that a random player (choosing uniformly
 // among the legal jumps) wins are found last, layer by layer from one peg

@@ -86,9 +86,10 @@
 //
 // Win counts, over the winnable positions alone and from one peg up, the
 // paths from each to the goal and the random player's chance of reaching
-// it; it puts a layer of one class in the order of its numbers, with a
-// bitset of them to place the children of the layer above, as Games does.
-// Measure these with BenchmarkExplore (search=full, search=nogames).
+// it; it holds a layer as a bitset of its positions' numbers for each of
+// their classes, in their order, to place the children of the layer
+// above as Games does (by key where the board is not numbered). Measure
+// these with BenchmarkExplore (search=full, search=nogames).
 //
 // # Spilled layers
 //
