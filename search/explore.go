@@ -124,10 +124,15 @@ func Explore(ctx context.Context, prob Problem, opt Options) (*Analysis, error) 
 	if forward {
 		first.M = []exact.U128{{Lo: 1}}
 	}
+	finished := false // the solutions by finish counted forward
 	fwd, err := layered.Forward(ctx, e, []*layered.Layer{first}, "forward", opt.config().Progress, func(l *layered.Layer, st layered.Stats) {
 		a.Layers = append(a.Layers, LayerStats{Pegs: l.Pegs, Reachable: st.Positions, ReachableRaw: st.Raw, DeadEnds: st.DeadEnds})
 		if forward {
 			a.Games.Add(a.Games, st.Games.Big())
+			if l.Pegs == 1 {
+				a.countFinishes(prob, group, l)
+				finished = true
+			}
 		}
 	})
 	if err != nil {
@@ -157,6 +162,7 @@ func Explore(ctx context.Context, prob Problem, opt Options) (*Analysis, error) 
 	}
 	a.RandomWin = chance
 	switch {
+	case finished:
 	case finish != nil:
 		a.CountFinish(prob, group, *finish, paths.Big())
 	default:
