@@ -3,6 +3,7 @@ package layered
 import (
 	"context"
 	"errors"
+	"math"
 	"math/bits"
 	"slices"
 	"sync"
@@ -77,25 +78,37 @@ func Games(ctx context.Context, gen *movegen.Gen, layers []*Layer, cfg Config, t
 	return total, nil
 }
 
-// counts holds a count a position of a layer, in its order: in 64 bits
-// where every one fits (narrow), else in 128 (wide); max is the largest.
+// counts holds a count a position of a layer, in its order: in 32 bits
+// where every one fits (small), else in 64 (narrow), else in 128 (wide);
+// max is the largest. (On the English board the widest layers', up to 16
+// pegs, fit in 32.)
 type counts struct {
 	wide   []exact.U128
 	narrow []uint64
-	words  []uint64 // the memory of either, for reuse
+	small  []uint32
+	words  []uint64 // the memory of any, for reuse
 	max    exact.U128
 }
 
-func (c counts) len() int { return len(c.wide) + len(c.narrow) }
+func (c counts) len() int { return len(c.wide) + len(c.narrow) + len(c.small) }
 
 func (c counts) at(i int) exact.U128 {
-	if c.narrow != nil {
+	switch {
+	case c.small != nil:
+		return exact.U128{Lo: uint64(c.small[i])}
+	case c.narrow != nil:
 		return exact.U128{Lo: c.narrow[i]}
 	}
 	return c.wide[i]
 }
 
-func (c counts) bytes() int64 { return int64(len(c.wide))*16 + int64(len(c.narrow))*8 }
+// bytes returns the memory c holds: its words, whichever width they hold.
+func (c counts) bytes() int64 {
+	if c.words != nil {
+		return int64(len(c.words)) * 8
+	}
+	return int64(len(c.wide))*16 + int64(len(c.narrow))*8 + int64(len(c.small))*4
+}
 
 // makeCounts returns zero counts for n positions, narrow or wide,
 // charged to mem, in words the budget keeps from arrays let go before
@@ -228,7 +241,7 @@ var errLost = errors.New("layered: a child is missing from the layer below")
 // else wide, and narrowed after if they all fit.
 func gamesOf(ctx context.Context, gen *movegen.Gen, l *Layer, below *places, vals counts, nw int, narrowBelow uint64, progress Progress, mem *memory.Budget) (counts, error) {
 	n := l.Size()
-	narrow := below == nil || (vals.narrow != nil && vals.max.Hi == 0 && vals.max.Lo < min(narrowBelow, 1<<55))
+	narrow := below == nil || (vals.wide == nil && vals.max.Hi == 0 && vals.max.Lo < min(narrowBelow, 1<<55))
 	out, err := makeCounts(n, narrow, mem)
 	if err != nil {
 		return out, err
@@ -278,7 +291,14 @@ func gamesOf(ctx context.Context, gen *movegen.Gen, l *Layer, below *places, val
 					miss = miss || word&bit == 0
 					ranks[k] = uint64(before[w]) + uint64(bits.OnesCount64(word&(bit-1)))
 				}
-				if narrow := vals.narrow; narrow != nil {
+				if small := vals.small; small != nil {
+					for k, i := range ranks {
+						s := &sums[owner[k]]
+						var c uint64
+						s.Lo, c = bits.Add64(s.Lo, uint64(small[i]), 0)
+						s.Hi += c
+					}
+				} else if narrow := vals.narrow; narrow != nil {
 					for k, i := range ranks {
 						s := &sums[owner[k]]
 						var c uint64
@@ -392,6 +412,18 @@ func gamesOf(ctx context.Context, gen *movegen.Gen, l *Layer, below *places, val
 	if err != nil {
 		out.free(mem)
 		return counts{}, err
+	}
+	if out.narrow != nil && out.max.Lo <= math.MaxUint32 && n > 0 {
+		// Every count fits in 32 bits: the lookups of the layer above
+		// miss the cache on half the bytes. Each is moved down in
+		// place, in order (count i to bytes 4i, from 8i), so no array
+		// is made.
+		small := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(out.narrow))), n)
+		for i, x := range out.narrow {
+			small[i] = uint32(x)
+		}
+		out.narrow, out.small = nil, small
+		return out, nil
 	}
 	if out.wide != nil && out.max.Hi == 0 {
 		// Every count fits in 64 bits after all: narrow them for the
