@@ -91,8 +91,8 @@
 // from the last layer up: the games from a position are the sum of its
 // children's (one for a dead end), each child looked up by its place in
 // the layer below, a bit's place among the set bits of the layer's bitset
-// where it is held so; only two layers' counts are held at a time, in 64
-// bits where the layer below's largest leaves room (128-bit otherwise: the
+// where it is held so; only two layers' counts are held at a time, in 32
+// or 64 bits where they fit (128-bit otherwise: the
 // English board's complete games pass 2^64). (On a board too large for
 // bitsets, past key.MaxDenseHoles holes, whose layers are all keys, the
 // forward pass carries the paths into each position through its tables

@@ -82,7 +82,8 @@
 // each word, and the word's own below it), the children of a batch of
 // parents placed before any count is read, so that their misses overlap;
 // otherwise its key's place by a key.Index. Counts are 64-bit where the
-// layer below's largest leaves room, and two layers' are held at a time.
+// layer below's largest leaves room, moved down to 32 bits where a
+// layer's all fit, and two layers' are held at a time.
 //
 // Win counts, over the winnable positions alone and from one peg up, the
 // paths from each to the goal and the random player's chance of reaching

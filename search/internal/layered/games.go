@@ -30,7 +30,7 @@ import (
 // bitsets, its bit's place among the set bits; otherwise a key.Index). So
 // a worker only reads the layer below and writes its own parents' sums: no
 // path count is carried forward, tabled or merged, and only two layers'
-// counts are held at a time, in 64 bits a position where they fit. A
+// counts are held at a time, in 32 or 64 bits a position where they fit. A
 // layer's positions are visited in the order parentsAt gives, which a
 // stored layer's loaded keys keep.
 //
