@@ -62,8 +62,8 @@ func winning(ctx context.Context, prob Problem, gen *movegen.Gen, win map[int]*l
 		}
 		below = w
 	}
-	p, err := chanceFloat64(below.Chance[0], p0) // the start alone
-	return below.Paths[0], p, err
+	p, err := chanceFloat64(below.Counts[0].Chance, p0) // the start alone
+	return below.Counts[0].Paths, p, err
 }
 
 // chanceFloat64 returns the random player's chance v of winning from a

@@ -268,14 +268,14 @@ func testWin(t *testing.T, picture, goalText string, whole bool, classes int) {
 			if !ok {
 				t.Fatalf("%d pegs: %s among the positions of the bitsets, not the index's", pegs, gen.Board.Picture(p))
 			}
-			if got.Paths[i] != indexed.Paths[j] {
-				t.Fatalf("%d pegs, %s: %v paths with bitsets, %v with an index", pegs, gen.Board.Picture(p), got.Paths[i].Big(), indexed.Paths[j].Big())
+			if got.Counts[i].Paths != indexed.Counts[j].Paths {
+				t.Fatalf("%d pegs, %s: %v paths with bitsets, %v with an index", pegs, gen.Board.Picture(p), got.Counts[i].Paths.Big(), indexed.Counts[j].Paths.Big())
 			}
 			k, _ := slices.BinarySearch(keys, key.Mix(p))
-			if got.Chance[i] != chance[k] {
-				t.Fatalf("%d pegs, %s: chance %v, Chances %v", pegs, gen.Board.Picture(p), got.Chance[i].Big(), chance[k].Big())
+			if got.Counts[i].Chance != chance[k] {
+				t.Fatalf("%d pegs, %s: chance %v, Chances %v", pegs, gen.Board.Picture(p), got.Counts[i].Chance.Big(), chance[k].Big())
 			}
-			hi, lo := bits.Mul64(from[p].Lo, got.Paths[i].Lo)
+			hi, lo := bits.Mul64(from[p].Lo, got.Counts[i].Paths.Lo)
 			through, _ = through.Add(exact.U128{Lo: lo, Hi: hi})
 		}
 		if pegs == 1 {

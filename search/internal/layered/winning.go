@@ -19,8 +19,7 @@ import (
 // layer above (see Win).
 type Winning struct {
 	Pos    []engine.Position // canonical, in the order of the counts
-	Paths  []exact.U128
-	Chance []exact.U128 // fixed point, see exact.DivFloor
+	Counts []WinCount
 	// pl finds a position's place: in bitsets of the positions' numbers
 	// by class, the positions in the order of their classes and numbers,
 	// or by key.
@@ -31,6 +30,14 @@ type Winning struct {
 	// movegen.Parent.MoveRanks) and placed in its bitset.
 	d     *key.Dense
 	bytes int64
+}
+
+// WinCount is what a winnable position counts: the jump sequences from it
+// that meet the goal, and the random player's chance of meeting it, fixed
+// point (see exact.DivFloor). The two are held together, so that a child's
+// are read in one cache line.
+type WinCount struct {
+	Paths, Chance exact.U128
 }
 
 // Win returns Winning for the winnable positions keys (mixed keys of one
@@ -65,10 +72,10 @@ func win(ctx context.Context, gen *movegen.Gen, keys []uint64, below *Winning, w
 		w.Free(mem)
 		return nil, err
 	}
-	w.Paths, w.Chance = memory.Make[exact.U128](n), memory.Make[exact.U128](n)
+	w.Counts = memory.Make[WinCount](n)
 	if below == nil {
-		for i := range w.Pos {
-			w.Paths[i], w.Chance[i] = exact.U128{Lo: 1}, exact.ProbOne
+		for i := range w.Counts {
+			w.Counts[i] = WinCount{Paths: exact.U128{Lo: 1}, Chance: exact.ProbOne}
 		}
 	} else if err := w.sum(ctx, gen, below, workers); err != nil {
 		w.Free(mem)
@@ -77,9 +84,15 @@ func win(ctx context.Context, gen *movegen.Gen, keys []uint64, below *Winning, w
 	return w, nil
 }
 
-// Free gives w's memory back to mem.
+// Free gives w's memory back to mem, its bitsets for reuse (see
+// memory.Budget.Spare).
 func (w *Winning) Free(mem *memory.Budget) {
 	mem.Give(w.bytes)
+	if w.pl != nil && w.pl.bl != nil {
+		for _, set := range w.pl.bl.sets { // order made them
+			mem.Spare(set)
+		}
+	}
 	w.pl.free(mem)
 	w.pl = nil
 }
@@ -108,19 +121,29 @@ func (w *Winning) order(ctx context.Context, gen *movegen.Gen, keys []uint64, wo
 	if err := mem.Take(bytes, "the winnable positions' bitsets"); err != nil {
 		return err
 	}
+	// The bitsets take memory the process has written before where the
+	// budget keeps some (see memory.Budget.Words), and Free gives it back.
 	sets := make([][]uint64, len(num.ds))
 	for s, d := range num.ds {
-		sets[s] = memory.Make[uint64](int((d.Size() + 63) / 64))
+		sets[s] = mem.Words(int((d.Size() + 63) / 64))
+	}
+	spare := func() {
+		mem.Give(bytes)
+		for _, set := range sets {
+			mem.Spare(set)
+		}
 	}
 	b := gen.Board
-	for _, p := range ps {
-		s := num.slot[b.Class(p)]
-		r := num.ds[s].Rank(p)
-		sets[s][r/64] |= 1 << (r % 64)
-	}
+	pool.Chunks(len(ps), workers, func(_, lo, hi int) {
+		for _, p := range ps[lo:hi] {
+			s := num.slot[b.Class(p)]
+			r := num.ds[s].Rank(p)
+			atomic.OrUint64(&sets[s][r/64], 1<<(r%64))
+		}
+	})
 	l, err := newBitLayer(ctx, num, sets, ps[0].Pegs(), nw)
 	if err != nil {
-		mem.Give(bytes)
+		spare()
 		return err
 	}
 	// The positions in order, runs in parallel.
@@ -129,7 +152,7 @@ func (w *Winning) order(ctx context.Context, gen *movegen.Gen, keys []uint64, wo
 		l.parentsAt(ps[l.dense.start(lo):l.dense.start(lo)], lo, hi)
 	})
 	if w.pl, err = placesOf(l, nw, mem); err != nil {
-		mem.Give(bytes)
+		spare()
 		return err
 	}
 	w.bytes += bytes
@@ -255,13 +278,15 @@ func (w *Winning) sum(ctx context.Context, gen *movegen.Gen, below *Winning, wor
 				}
 				i := at + int(owner[k])
 				var o bool
-				w.Paths[i], o = w.Paths[i].Add(below.Paths[j])
+				to, from := &w.Counts[i], &below.Counts[j]
+				to.Paths, o = to.Paths.Add(from.Paths)
 				of = of || o
-				w.Chance[i], _ = w.Chance[i].Add(below.Chance[j]) // at most 1023 ones: no overflow
+				to.Chance, _ = to.Chance.Add(from.Chance) // at most 1023 ones: no overflow
 			}
 			for b, jumps := range st.jumps {
 				if jumps > 0 {
-					w.Chance[at+b] = exact.DivFloor(w.Chance[at+b], uint64(jumps))
+					c := &w.Counts[at+b]
+					c.Chance = exact.DivFloor(c.Chance, uint64(jumps))
 				}
 			}
 			st.owner, st.found = owner, found
