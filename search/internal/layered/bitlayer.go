@@ -20,8 +20,11 @@ import (
 type bitLayer struct {
 	num  *numbering
 	sets [][]uint64 // by slot
-	runs []bitRun
-	n    int // positions
+	// packed, if set, holds the bitsets packed, by slot, and sets is nil
+	// (see Layer.Pack).
+	packed []*packedSet
+	runs   []bitRun
+	n      int // positions
 }
 
 // bitRun is the high parts lo..hi-1 of slot s: start positions of the
@@ -122,10 +125,18 @@ func (bl *bitLayer) positions(buf []engine.Position, lo, hi int) []engine.Positi
 // bitset of its positions of class c, or nil if it holds none of c or is
 // not so held.
 func (l *Layer) setOf(c engine.Class) []uint64 {
-	if l.dense == nil || l.dense.num.slot[c] < 0 {
+	if l.dense == nil || l.dense.packed != nil || l.dense.num.slot[c] < 0 {
 		return nil
 	}
 	return l.dense.sets[l.dense.num.slot[c]]
+}
+
+// packedOf is setOf for a packed layer (see Layer.Pack).
+func (l *Layer) packedOf(c engine.Class) *packedSet {
+	if l.dense == nil || l.dense.packed == nil || l.dense.num.slot[c] < 0 {
+		return nil
+	}
+	return l.dense.packed[l.dense.num.slot[c]]
 }
 
 // start returns how many positions come before run i (Size past the last).
@@ -141,6 +152,9 @@ func (bl *bitLayer) bytes() int64 {
 	var n int64
 	for _, s := range bl.sets {
 		n += int64(len(s)) * 8
+	}
+	for _, p := range bl.packed {
+		n += p.size()
 	}
 	return n
 }

@@ -713,8 +713,8 @@ func parentsDense(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen
 	}
 	// mask, if l holds its positions as bitsets, is the one of next's
 	// parents' class.
-	mask := l.setOf(d.Class())
-	if l.dense != nil && mask == nil {
+	mask, packed := l.setOf(d.Class()), l.packedOf(d.Class())
+	if l.dense != nil && mask == nil && packed == nil {
 		release()
 		return nil, true, nil // l's positions are of another class than next's parents
 	}
@@ -728,9 +728,15 @@ func parentsDense(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen
 		mem.Give(held)
 		spareSets(mem, marked)
 	}()
-	if mask != nil {
+	if mask != nil || packed != nil {
 		// l's bitset and the parents' together.
-		found, err := e.collectDense(ctx, []*key.Dense{d}, [][][]uint64{mergeSets(sets, mask, workers)}, l.Pegs)
+		var merged [][]uint64
+		if packed != nil {
+			merged = mergePacked(sets, packed, workers)
+		} else {
+			merged = mergeSets(sets, mask, workers)
+		}
+		found, err := e.collectDense(ctx, []*key.Dense{d}, [][][]uint64{merged}, l.Pegs)
 		if err != nil {
 			return nil, true, err
 		}

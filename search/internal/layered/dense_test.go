@@ -289,7 +289,7 @@ func BenchmarkNextLayer(b *testing.B) {
 // TestParentsDense checks ParentsOf with the parents marked in bitsets
 // against the tables closed on the layer's keys: the English centre
 // game's 21-peg positions with a child among a third of its 20-peg ones,
-// from the keys and from the layer coded.
+// from the keys, the layer coded, and its bitsets, plain and packed.
 func TestParentsDense(t *testing.T) {
 	gen, layers := englishLayers(t, 20)
 	var next []uint64
@@ -304,7 +304,7 @@ func TestParentsDense(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, order := range []string{"sorted", "stored", "unsorted", "bitsets"} {
+	for _, order := range []string{"sorted", "stored", "unsorted", "bitsets", "packed"} {
 		for _, w := range []int{1, 2} {
 			t.Run(fmt.Sprintf("order=%s/workers=%d", order, w), func(t *testing.T) {
 				cur := &Layer{Pegs: l.Pegs, Keys: slices.Clone(l.Keys)}
@@ -320,11 +320,14 @@ func TestParentsDense(t *testing.T) {
 						cur.Keys[i], cur.Keys[j] = cur.Keys[j], cur.Keys[i]
 					})
 					cur.Unsorted = true
-				case "bitsets":
+				case "bitsets", "packed":
 					mem.Give(cur.Bytes())
 					cur = asBitLayer(t, gen, cur)
 					if err := mem.Take(cur.Bytes(), "the bitsets"); err != nil {
 						t.Fatal(err)
+					}
+					if order == "packed" && !cur.Pack(w, mem) {
+						t.Fatal("Pack left the layer")
 					}
 				}
 				got, ok, err := parentsDense(context.Background(), cur, next, gen, w, mem, false)

@@ -141,6 +141,9 @@ func ParentsOf(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen, w
 		doing(err, fmt.Sprintf("finding the winnable positions of %d pegs", l.Pegs))
 		return keys, err
 	}
+	if err := l.unpack(ctx, workers, mem); err != nil { // packed (see Layer.Pack)
+		return nil, err
+	}
 	// The tables are seeded from sorted keys.
 	if err := l.denseKeys(ctx, workers, mem); err != nil {
 		return nil, err
