@@ -166,8 +166,10 @@
 // layers past it (counted at once, made only if asked for); on a board of
 // an odd number of holes the middle's children are looked up in a set of
 // their complements rather than found. The forward layers stay as the
-// bitsets they are found in: the walk back ands the parents it marks with
-// them, and the middle's lookups read them.
+// bitsets they are found in, and each, once the next is found, is packed
+// to the bytes of its bitset that are not zero (layered.Layer.Pack): the
+// walk back ands the parents it marks with them, and the middle's lookups
+// read the middle layer's bitset.
 //
 // # Meeting in the middle
 //

@@ -51,9 +51,13 @@
 // rather than eight bytes a position. A self-meeting (SelfMeetingKeys)
 // reads its positions from those bits and looks their children up in
 // them, and the walk back (ParentsOf) ands the parents it marks with
-// them. Measure these with BenchmarkExplore (search=winnable and
-// search=reachable, peak-MiB; board=french and the English c1
-// whole-group case) and BenchmarkNextLayer.
+// them. A layer the walk back alone reads again can wait packed
+// (Layer.Pack): the bytes of its bitsets that are not zero and a bit for
+// each byte saying which, a fifth of the English forward layers' bitsets
+// above the middle; the walk back ands with it block by block. Measure
+// these with BenchmarkExplore (search=winnable and search=reachable,
+// peak-MiB; board=french and the English c1 whole-group case) and
+// BenchmarkNextLayer.
 //
 // # Stored layers
 //
