@@ -285,6 +285,9 @@ func gamesOf(ctx context.Context, gen *movegen.Gen, l *Layer, below *places, val
 			set, before := below.bl.sets[0], below.before[0]
 			ranks, owner := st.ranks[:0], st.owner[:0]
 			sum := func() {
+				// Each array's lines asked for a batch ahead of reading
+				// them (see prefetchBits).
+				prefetchBits(&set[0], &before[0], ranks)
 				for k, r := range ranks {
 					w, bit := r/64, uint64(1)<<(r%64)
 					word := set[w]
@@ -292,6 +295,7 @@ func gamesOf(ctx context.Context, gen *movegen.Gen, l *Layer, below *places, val
 					ranks[k] = uint64(before[w]) + uint64(bits.OnesCount64(word&(bit-1)))
 				}
 				if small := vals.small; small != nil {
+					prefetchAt(unsafe.Pointer(&small[0]), ranks, 2)
 					for k, i := range ranks {
 						s := &sums[owner[k]]
 						var c uint64
@@ -299,6 +303,7 @@ func gamesOf(ctx context.Context, gen *movegen.Gen, l *Layer, below *places, val
 						s.Hi += c
 					}
 				} else if narrow := vals.narrow; narrow != nil {
+					prefetchAt(unsafe.Pointer(&narrow[0]), ranks, 3)
 					for k, i := range ranks {
 						s := &sums[owner[k]]
 						var c uint64
@@ -306,6 +311,7 @@ func gamesOf(ctx context.Context, gen *movegen.Gen, l *Layer, below *places, val
 						s.Hi += c
 					}
 				} else {
+					prefetchAt(unsafe.Pointer(&vals.wide[0]), ranks, 4)
 					for k, i := range ranks {
 						v := vals.wide[i]
 						s := &sums[owner[k]]

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/bits"
 	"sync/atomic"
+	"unsafe"
 
 	"pegs/engine"
 	"pegs/search/internal/exact"
@@ -211,7 +212,8 @@ func (w *Winning) sum(ctx context.Context, gen *movegen.Gen, below *Winning, wor
 		par   *movegen.Parent
 		kids  []engine.Position
 		ranks []uint64
-		found []int32 // a child's place in below, or -1
+		found []int32  // a child's place in below, or -1
+		hits  []uint64 // the places found, to prefetch their counts
 		owner []int32
 		jumps []int32 // by parent of the batch
 	}
@@ -242,14 +244,19 @@ func (w *Winning) sum(ctx context.Context, gen *movegen.Gen, below *Winning, wor
 					st.jumps = append(st.jumps, int32(c))
 				}
 				set, before := below.pl.bl.sets[0], below.pl.before[0]
+				prefetchBits(&set[0], &before[0], ranks)
+				hits := st.hits[:0]
 				for _, r := range ranks {
 					x, bit := set[r/64], uint64(1)<<(r%64)
 					j := int32(-1)
 					if x&bit != 0 {
 						j = int32(before[r/64]) + int32(bits.OnesCount64(x&(bit-1)))
+						hits = append(hits, uint64(j))
 					}
 					found = append(found, j)
 				}
+				prefetchAt(unsafe.Pointer(&below.Counts[0]), hits, 5)
+				st.hits = hits
 				st.ranks = ranks
 			} else {
 				kids := st.kids[:0]
