@@ -241,21 +241,26 @@ func (b *Budget) dropSpares(n int) int64 {
 	return bytes
 }
 
-// hugeBytes is the smallest array that Make asks huge pages for: below
-// it, the part in whole huge pages is small or nothing. An array of two
-// huge pages holds one whole at least, wherever it starts: the English
-// winnable set's bitsets of 18 and 19 pegs (6-8 MB a worker) so took
-// 0.74 s and 0.12 s of system time (median of 5), 0.80 s and 0.22 s when
-// only arrays of 8 MiB or more asked.
-const hugeBytes = 4 << 20
+// hugeBytes is the smallest array that Make asks huge pages for. On this
+// project's VM a fresh huge page takes from a tenth of a millisecond to
+// several to fault in, as the host is busy, where 512 small pages cost
+// about the same at all times: with every array of 4 MiB or more advised,
+// the English full analysis (arrays up to a few tens of megabytes) took
+// 2.6-3.3 s wall and 0.7-1.3 s of system time in a busy hour, and 1.96-
+// 2.04 s and 0.2 s without the advice, alternated (5 runs each); the
+// winnable set took the same time either way (0.31-0.32 s). Arrays of
+// hundreds of megabytes, the French board's layers and tables, are probed
+// at random past what the TLB covers in small pages, and still ask.
+const hugeBytes = 64 << 20
 
 // Make returns n zero values, as make does, asking the kernel to back a
-// large array with huge pages (see advise): the tables, sets and layers of
-// a search are probed at random, and with 4 KiB pages most probes of a
-// table of tens of megabytes miss the TLB as well as the cache, and
-// every 4 KiB of fresh memory costs a page fault (pegs explore --board
-// english --winnable-only, 2 workers: 86 thousand page faults and 1.74 s
-// median without, 15 thousand and 1.42 s with).
+// large array with huge pages (see advise and hugeBytes): the tables, sets
+// and layers of a search are probed at random, and with 4 KiB pages most
+// probes of a table of hundreds of megabytes miss the TLB as well as the
+// cache, and every 4 KiB of fresh memory costs a page fault. (When the
+// English winnable set was found in hash tables of tens of megabytes, its
+// run took 86 thousand page faults and 1.74 s without, 15 thousand and
+// 1.42 s with.)
 func Make[T any](n int) []T {
 	s := make([]T, n)
 	if bytes := uintptr(n) * unsafe.Sizeof(*new(T)); bytes >= hugeBytes {
