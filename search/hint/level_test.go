@@ -21,7 +21,7 @@ func TestHintLevelRace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := NewAdvisor(Options{Memory: 96 << 20}) // the tables need more than half (60-65 MiB)
+	a := NewAdvisor(Options{Memory: 40 << 20}) // the tables need more than half (23-40 MiB)
 	defer a.Close()
 	won, lost := 0, 0
 	games := rand.New(rand.NewPCG(3, 4))
