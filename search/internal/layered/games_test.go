@@ -296,3 +296,20 @@ func testWin(t *testing.T, picture, goalText string, whole bool, classes int) {
 		t.Errorf("%v solutions, want some, fewer than 2^64", solutions.Big())
 	}
 }
+
+// BenchmarkGames measures Games on the English centre game's forward
+// layers, held as bitsets as the full analysis holds them, the forward
+// pass left out.
+func BenchmarkGames(b *testing.B) {
+	gen, start, _ := gameOf(b, "english", "ooo ooo ooooooo ooo.ooo ooooooo ooo ooo", "center", false)
+	fwd, _ := forwardOf(b, &Expander{Gen: gen, Workers: 2, Mem: memory.New(1 << 33), Unsorted: true, Bitsets: true}, start)
+	for _, w := range []int{1, 2} {
+		b.Run(fmt.Sprintf("board=english/workers=%d", w), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Games(context.Background(), gen, fwd, Config{Workers: w}, Tuning{}, memory.New(1<<33)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
