@@ -1,19 +1,22 @@
 #include "textflag.h"
 
-// LEAST leaves in X1's low word the least of Z0 (a parent's eight images)
-// XOR the eight images of jump R8's holes at (BX)(R8*64): the child's
-// canonical form, found by halving three times (swap the 256-bit halves,
-// then the 128-bit quarters, then the words, each time keeping the
-// lesser). It uses Z1 and Z2.
+// LEAST leaves in X1's low word the least of a parent's eight images (the
+// first four in Y0, the rest in Y5) XOR the eight images of jump R8's
+// holes at (BX)(R8*64): the child's canonical form, found by halving
+// three times (the halves' least, then the 128-bit quarters', then the
+// words'). It works in 256-bit registers, where one of the three shuffles
+// crosses 128-bit lanes: in 512-bit ones all three did, and such a
+// shuffle runs on one port only, which the jumps' compression (MOVES)
+// needs too. It uses Y1 and Y2.
 #define LEAST \
 	SHLQ $6, R8 \
-	VPXORQ (BX)(R8*1), Z0, Z1 \
-	VSHUFI64X2 $0x4e, Z1, Z1, Z2 \
-	VPMINUQ Z2, Z1, Z1 \
-	VSHUFI64X2 $0xb1, Z1, Z1, Z2 \
-	VPMINUQ Z2, Z1, Z1 \
-	VPSHUFD $0x4e, Z1, Z2 \
-	VPMINUQ Z2, Z1, Z1
+	VPXOR (BX)(R8*1), Y0, Y1 \
+	VPXOR 32(BX)(R8*1), Y5, Y2 \
+	VPMINUQ Y2, Y1, Y1 \
+	VEXTRACTI128 $1, Y1, X2 \
+	VPMINUQ X2, X1, X1 \
+	VPSHUFD $0x4e, X1, X2 \
+	VPMINUQ X2, X1, X1
 
 // RANK leaves in R10 the number of the position in R8 as key.Dense.Rank
 // finds it: cum[R8>>low] + lowRank[R8&(1<<low-1)], with cum at R12,
@@ -55,7 +58,8 @@ TEXT ·ranksAVX512(SB), NOSPLIT, $0-64
 	MOVQ $1, R14
 	SHLQ CX, R14
 	DECQ R14 // the low part's mask
-	VMOVDQU64 (AX), Z0
+	VMOVDQU (AX), Y0
+	VMOVDQU 32(AX), Y5
 	TESTQ DX, DX
 	JEQ done
 loop:
@@ -126,7 +130,8 @@ TEXT ·movesRanksAVX512(SB), NOSPLIT, $0-72
 	JEQ done
 	MOVQ 16(AX), BX         // images8
 	MOVQ img+16(FP), R8
-	VMOVDQU64 (R8), Z0
+	VMOVDQU (R8), Y0
+	VMOVDQU 32(R8), Y5
 	MOVQ cum+24(FP), R12
 	MOVQ lowRank+32(FP), R13
 	MOVQ low+40(FP), CX
