@@ -5,8 +5,8 @@
 // A child's images are its parent's XOR the jump's, and its canonical form
 // the least of them. Where a group has eight symmetries or fewer and the
 // processor AVX-512, Parent.Ranks and Parent.Children do that for all the
-// children of a parent in assembly (ranks_amd64.s), the eight images in one
-// 512-bit register, and Ranks numbers each child as key.Dense.Rank does.
+// children of a parent in assembly (ranks_amd64.s), the eight images in two
+// 256-bit registers, and Ranks numbers each child as key.Dense.Rank does.
 // Parent.MoveRanks finds the legal jumps too: the position put in lattice
 // order by one PDEP, each shift group's legal jumps written out by one
 // VPCOMPRESSB under its legal from holes, with no branch on which are legal

@@ -3,13 +3,14 @@ package movegen
 import "golang.org/x/sys/cpu"
 
 // haveAVX512 reports whether the processor and system run ranksAVX512.
-func haveAVX512() bool { return cpu.X86.HasAVX512F }
+// (VPMINUQ on 256-bit registers is AVX-512 VL.)
+func haveAVX512() bool { return cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL }
 
 // ranksAVX512 writes to dst[i] the number, by the tables of a key.Dense
 // (cum, lowRank, low), of the least of img XOR images8[jumps[i]] for i
 // below n, or with cum nil that least itself: Parent.Ranks and Children
-// with the eight images XORed and their least found in one 512-bit
-// register.
+// with the eight images XORed and their least found in two 256-bit
+// registers.
 //
 //go:noescape
 func ranksAVX512(img *[8]uint64, images8 *[8]uint64, jumps *int16, n int, cum *uint32, lowRank *uint16, low uint64, dst *uint64)
@@ -17,7 +18,7 @@ func ranksAVX512(img *[8]uint64, images8 *[8]uint64, jumps *int16, n int, cum *u
 // haveMovesAVX512 reports whether the processor runs movesRanksAVX512
 // (VPCOMPRESSB is AVX-512 VBMI2; PDEP, SHRX and SHLX are BMI2).
 func haveMovesAVX512() bool {
-	return cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VBMI2 && cpu.X86.HasBMI2 && cpu.X86.HasPOPCNT
+	return haveAVX512() && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VBMI2 && cpu.X86.HasBMI2 && cpu.X86.HasPOPCNT
 }
 
 // movesRanksAVX512 writes to dst the numbers of the canonical children of
