@@ -330,6 +330,27 @@ func TestParentsDense(t *testing.T) {
 						t.Fatal("Pack left the layer")
 					}
 				}
+				if order == "bitsets" || order == "packed" {
+					// The layer through the tables too (a packed one
+					// unpacked first), on a copy.
+					again := *cur
+					bl := *cur.dense
+					again.dense = &bl
+					if err := mem.Take(again.Bytes(), "the copy"); err != nil {
+						t.Fatal(err)
+					}
+					got, err := parentsOf(context.Background(), &again, next, gen, w, mem, false, false)
+					if err != nil {
+						t.Fatalf("parentsOf through the tables: %v", err)
+					}
+					if diff := cmp.Diff(want.Keys, got); diff != "" {
+						t.Errorf("parents through the tables (-from keys +from %s):\n%s", order, diff)
+					}
+					if again.dense != nil && again.dense.packed != nil {
+						t.Errorf("the %s layer is still packed after the tables read it", order)
+					}
+					mem.Give(again.Bytes())
+				}
 				got, ok, err := parentsDense(context.Background(), cur, next, gen, w, mem, false)
 				if err != nil || !ok {
 					t.Fatalf("parentsDense: ok %v, %v", ok, err)

@@ -134,12 +134,21 @@ func ComplementKeys(keys []uint64, b *engine.Board, group *engine.Group, pk key.
 // on the French board's widest winnable layers). With free, l lets go of
 // its keys and code (see WalkBack) once they are in the tables.
 func ParentsOf(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen, workers int, mem *memory.Budget, free bool) ([]uint64, error) {
+	return parentsOf(ctx, l, next, gen, workers, mem, free, true)
+}
+
+// parentsOf is ParentsOf, with bitsets for the parents only where dense
+// allows them (a test's way to the tables from a layer held as bitsets,
+// or packed).
+func parentsOf(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen, workers int, mem *memory.Budget, free, dense bool) ([]uint64, error) {
 	if len(next) == 0 || l.Size() == 0 {
 		return nil, nil
 	}
-	if keys, ok, err := parentsDense(ctx, l, next, gen, workers, mem, free); ok {
-		doing(err, fmt.Sprintf("finding the winnable positions of %d pegs", l.Pegs))
-		return keys, err
+	if dense {
+		if keys, ok, err := parentsDense(ctx, l, next, gen, workers, mem, free); ok {
+			doing(err, fmt.Sprintf("finding the winnable positions of %d pegs", l.Pegs))
+			return keys, err
+		}
 	}
 	if err := l.unpack(ctx, workers, mem); err != nil { // packed (see Layer.Pack)
 		return nil, err
