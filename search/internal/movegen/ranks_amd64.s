@@ -4,10 +4,12 @@
 // first four in Y0, the rest in Y5) XOR the eight images of jump R8's
 // holes at (BX)(R8*64): the child's canonical form, found by halving
 // three times (the halves' least, then the 128-bit quarters', then the
-// words'). It works in 256-bit registers, where one of the three shuffles
-// crosses 128-bit lanes: in 512-bit ones all three did, and such a
-// shuffle runs on one port only, which the jumps' compression (MOVES)
-// needs too. It uses Y1 and Y2.
+// words'). It works in 256-bit registers: in one 512-bit register all
+// three shuffles are 512-bit ones, which Intel's cores run on one port
+// only, the port of the jumps' compression (MOVES) too; here one is a
+// 256-bit VEXTRACTI128 and one an in-lane VPSHUFD on 128 bits
+// (BenchmarkRanks code=avx512: 3.9 ns a child so, 3.0 here). It uses Y1
+// and Y2.
 #define LEAST \
 	SHLQ $6, R8 \
 	VPXOR (BX)(R8*1), Y0, Y1 \
