@@ -169,9 +169,6 @@ func (e *Expander) markDense(ctx context.Context, cur *Layer, num *numbering) (s
 		return e.markScattered(ctx, cur, sc)
 	}
 	bitBytes := int64(nw) * num.words() * 8
-	if err := e.Mem.Take(bitBytes, "the next layer's positions"); err != nil {
-		return nil, 0, Stats{}, true, err
-	}
 	if len(e.states) != nw {
 		e.states = make([]*workerState, nw)
 		for i := range e.states {
@@ -192,17 +189,30 @@ func (e *Expander) markDense(ctx context.Context, cur *Layer, num *numbering) (s
 	// layers are scattered instead, took the same time (131.8-132.4 s
 	// against 131.8-133.1 s).
 	// Arrays the budget keeps from earlier bitsets are cleared instead
-	// (see memory.Budget.Words).
+	// (see memory.Budget.TakeWords).
 	var made errgroup.Group
 	for i := range nw {
 		made.Go(func() error {
 			for s, d := range num.ds {
-				sets[s][i] = e.Mem.Words(int((d.Size() + 63) / 64))
+				set, err := e.Mem.TakeWords(int((d.Size()+63)/64), "the next layer's positions")
+				if err != nil {
+					return err
+				}
+				sets[s][i] = set
 			}
 			return nil
 		})
 	}
-	made.Wait()
+	if err := made.Wait(); err != nil {
+		for _, byWorker := range sets {
+			for _, set := range byWorker {
+				if set != nil {
+					e.Mem.GiveWords(set)
+				}
+			}
+		}
+		return nil, 0, Stats{}, true, err
+	}
 	mine := make([][][]uint64, nw) // by worker, its bitsets by slot
 	idle := make(chan int, nw)
 	for i := range nw {
@@ -627,12 +637,16 @@ func meetingDense(ctx context.Context, from *Layer, goal []uint64, goalLayer *La
 func fillSet(goal []uint64, d *key.Dense, pegs, nw int, mem *memory.Budget) (set []uint64, release func(), ok bool) {
 	words := int((d.Size() + 63) / 64)
 	bytes := int64(nw) * int64(words) * 8
-	if mem.Take(bytes, "the positions where the searches meet") != nil {
-		return nil, nil, false // the set may fit, or say why not
-	}
 	sets := make([][]uint64, nw)
 	for i := range sets {
-		sets[i] = mem.Words(words)
+		set, err := mem.TakeWords(words, "the positions where the searches meet")
+		if err != nil {
+			for _, set := range sets[:i] {
+				mem.GiveWords(set)
+			}
+			return nil, nil, false // the set may fit, or say why not
+		}
+		sets[i] = set
 	}
 	var other atomic.Bool // a position of another class
 	var fill errgroup.Group

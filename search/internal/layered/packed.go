@@ -175,18 +175,21 @@ func (l *Layer) unpack(ctx context.Context, workers int, mem *memory.Budget) err
 	if bl == nil || bl.packed == nil {
 		return nil
 	}
-	var size, bytes int64
+	var size int64
 	for _, p := range bl.packed {
 		size += p.size()
-		bytes += int64(p.words) * 8
-	}
-	if err := mem.Take(bytes, "an unpacked layer"); err != nil {
-		return err
 	}
 	sets := make([][]uint64, len(bl.packed))
 	for s, p := range bl.packed {
-		sets[s] = mem.Words(p.words)
-		p.unpack(sets[s], workers)
+		set, err := mem.TakeWords(p.words, "an unpacked layer")
+		if err != nil {
+			for _, set := range sets[:s] {
+				mem.GiveWords(set)
+			}
+			return err
+		}
+		sets[s] = set
+		p.unpack(set, workers)
 	}
 	bl.sets, bl.packed = sets, nil
 	mem.Give(size)

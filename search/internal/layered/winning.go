@@ -119,20 +119,24 @@ func (w *Winning) order(ctx context.Context, gen *movegen.Gen, keys []uint64, wo
 		return err
 	}
 	bytes := num.words() * 8
-	if err := mem.Take(bytes, "the winnable positions' bitsets"); err != nil {
-		return err
-	}
 	// The bitsets take memory the process has written before where the
-	// budget keeps some (see memory.Budget.Words), and Free gives it back.
+	// budget keeps some (see memory.Budget.TakeWords), and Free gives it
+	// back.
 	sets := make([][]uint64, len(num.ds))
-	for s, d := range num.ds {
-		sets[s] = mem.Words(int((d.Size() + 63) / 64))
-	}
 	spare := func() {
-		mem.Give(bytes)
 		for _, set := range sets {
-			mem.Spare(set)
+			if set != nil {
+				mem.GiveWords(set)
+			}
 		}
+	}
+	for s, d := range num.ds {
+		set, err := mem.TakeWords(int((d.Size()+63)/64), "the winnable positions' bitsets")
+		if err != nil {
+			spare()
+			return err
+		}
+		sets[s] = set
 	}
 	b := gen.Board
 	pool.Chunks(len(ps), workers, func(_, lo, hi int) {

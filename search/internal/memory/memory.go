@@ -55,7 +55,7 @@ type Budget struct {
 	// collection (see Give).
 	collectAt int64
 	mu        sync.Mutex
-	spare     [][]uint64 // arrays kept for Words, charged (see Spare)
+	spare     [][]uint64 // arrays kept for TakeWords, charged (see Spare)
 }
 
 // defaultCollect is how much Give hands back before it asks for a
@@ -133,15 +133,16 @@ func Touched[T any](n int) []T {
 	return s
 }
 
-// Words returns n zero words, for a caller that has taken their bytes:
-// the smallest spare array (see Spare) with room for them, cleared, where
-// the budget keeps one; else fresh memory, written once a page (Touched),
-// and the spare arrays too small for n are let go. Clearing memory the
-// process has written before is far cheaper than a fresh page: on this
-// project's VM a fresh huge page took about 4 ms to fault in, and making
-// the bitsets of the English winnable set's widest layers took 6-19 ms a
-// layer.
-func (b *Budget) Words(n int) []uint64 {
+// TakeWords charges n words for what, as Take does, and returns them,
+// zero: the smallest spare array (see Spare) with room for them, cleared,
+// where the budget keeps one, its charge moving to the n words (so that
+// the array is counted once, not as a spare and again as taken); else
+// fresh memory, written once a page (Touched), once Take allows it, the
+// spare arrays too small for n let go. Clearing memory the process has
+// written before is far cheaper than a fresh page: on this project's VM a
+// fresh huge page took about 4 ms to fault in, and making the bitsets of
+// the English winnable set's widest layers took 6-19 ms a layer.
+func (b *Budget) TakeWords(n int, what string) ([]uint64, error) {
 	b.mu.Lock()
 	best := -1
 	for i, s := range b.spare {
@@ -152,14 +153,24 @@ func (b *Budget) Words(n int) []uint64 {
 	if best < 0 {
 		b.mu.Unlock()
 		b.dropSpares(n)
-		return Touched[uint64](n)
+		if err := b.Take(int64(n)*8, what); err != nil {
+			return nil, err
+		}
+		return Touched[uint64](n), nil
 	}
 	s := b.spare[best][:n]
 	b.spare = slices.Delete(b.spare, best, best+1)
 	b.mu.Unlock()
-	b.used.Add(-int64(cap(s)) * 8)
+	b.used.Add(int64(n-cap(s)) * 8) // no more than the spare's: nothing to refuse
 	clear(s)
-	return s
+	return s, nil
+}
+
+// GiveWords gives back the charge of s, made by TakeWords, and keeps it
+// for reuse (see Spare).
+func (b *Budget) GiveWords(s []uint64) {
+	b.Give(int64(len(s)) * 8)
+	b.Spare(s)
 }
 
 // minSpare is the fewest words worth keeping for reuse (a huge page's):
@@ -170,8 +181,8 @@ const minSpare = 2 << 20 / 8
 // bitsets of one layer or two.
 const maxSpares = 4
 
-// Spare gives back an array of words made by Words (or any the caller no
-// longer reads) for a later Words call to reuse; the caller has given its
+// Spare gives back an array of words made by TakeWords (or any the caller no
+// longer reads) for a later TakeWords call to reuse; the caller has given its
 // bytes back, or gives them as it would have. The budget charges what it
 // keeps, so that Peak counts it and Take lets it go when short; it keeps
 // no array past maxSpares (the smallest go) or the limit.
@@ -219,7 +230,7 @@ func (b *Budget) Spared() int64 {
 
 // dropSpares lets go of the spare arrays of fewer than n words (all of
 // them for 0) and returns their bytes, asking for a garbage collection so
-// that the heap can use their memory again at once: no Words will (the
+// that the heap can use their memory again at once: no TakeWords will (the
 // English winnable set at two workers, whose layers grow past each
 // worker's last bitset, ended at 73-79 MiB of RSS so, 80-82 without; the
 // same time).

@@ -60,38 +60,55 @@ func TestTakeRefuses(t *testing.T) {
 	}
 }
 
-// TestSpareReused checks that Words hands back the smallest spare array
-// with room, cleared, that the budget charges what it keeps, and that a
+// TestSpareReused checks that TakeWords hands back the smallest spare
+// array with room, cleared, its charge moved to the words taken (the peak
+// counting it once), that the budget charges what it keeps, and that a
 // charge it would refuse lets the spares go first.
 func TestSpareReused(t *testing.T) {
 	const n = minSpare
 	mem := New(16 * n * 8)
-	small, large := mem.Words(n), mem.Words(2*n)
+	take := func(words int) []uint64 {
+		t.Helper()
+		s, err := mem.TakeWords(words, "a test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	small, large := take(n), take(2*n)
 	small[1], large[n+1] = 7, 9
-	mem.Spare(large)
-	mem.Spare(small)
+	mem.GiveWords(large)
+	mem.GiveWords(small)
 	if got, want := mem.Spared(), int64(3*n*8); got != want || mem.Used() != want {
 		t.Fatalf("Spared = %d, Used = %d after giving back %d words, want %d each", got, mem.Used(), 3*n, want)
 	}
-	got := mem.Words(n / 2)
+	peak := mem.Peak()
+	got := take(n / 2)
 	if &got[0] != &small[0] || len(got) != n/2 {
-		t.Errorf("Words(%d) did not reuse the smallest spare with room", n/2)
+		t.Errorf("TakeWords(%d) did not reuse the smallest spare with room", n/2)
 	}
 	if got[1] != 0 {
 		t.Errorf("a reused array holds %d, want it cleared", got[1])
 	}
-	if mem.Spared() != int64(2*n*8) {
-		t.Errorf("Spared = %d after reusing one, want %d", mem.Spared(), 2*n*8)
+	if mem.Spared() != int64(2*n*8) || mem.Used() != int64(2*n*8+n/2*8) {
+		t.Errorf("Spared = %d, Used = %d after reusing one, want %d and %d", mem.Spared(), mem.Used(), 2*n*8, 2*n*8+n/2*8)
 	}
-	// 15 arrays' bytes fit only once the large spare goes.
+	if mem.Peak() != peak {
+		t.Errorf("peak %d after reusing a spare, %d before: the array counted twice", mem.Peak(), peak)
+	}
+	// 15 arrays' bytes fit only once the spares go.
+	mem.GiveWords(got)
 	if err := mem.Take(15*n*8, "a test"); err != nil {
-		t.Fatalf("Take with a spare to let go: %v", err)
+		t.Fatalf("Take with spares to let go: %v", err)
 	}
 	if mem.Spared() != 0 || mem.Used() != 15*n*8 {
 		t.Errorf("Spared = %d, Used = %d after the Take, want 0 and %d", mem.Spared(), mem.Used(), 15*n*8)
 	}
-	if err := mem.Take(2*n*8, "a test"); !errors.Is(err, ErrExceeded) {
-		t.Errorf("Take past the limit with no spares = %v, want ErrExceeded", err)
+	if _, err := mem.TakeWords(2*n, "a test"); !errors.Is(err, ErrExceeded) {
+		t.Errorf("TakeWords past the limit with no spares = %v, want ErrExceeded", err)
+	}
+	if mem.Used() != 15*n*8 {
+		t.Errorf("Used = %d after a refused TakeWords, want %d", mem.Used(), 15*n*8)
 	}
 	// Too small to keep, and too many.
 	mem = New(1 << 40)
@@ -102,9 +119,9 @@ func TestSpareReused(t *testing.T) {
 	if got, want := mem.Spared(), int64(maxSpares*n*8); got != want {
 		t.Errorf("Spared = %d, want %d (at most %d arrays of %d words or more)", got, want, maxSpares, minSpare)
 	}
-	// Words with no spare large enough lets the smaller ones go.
-	mem.Words(2 * n)
+	// TakeWords with no spare large enough lets the smaller ones go.
+	take(2 * n)
 	if mem.Spared() != 0 {
-		t.Errorf("Spared = %d after Words passed every spare, want 0", mem.Spared())
+		t.Errorf("Spared = %d after TakeWords passed every spare, want 0", mem.Spared())
 	}
 }
