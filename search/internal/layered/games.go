@@ -110,29 +110,49 @@ func (c counts) bytes() int64 {
 	return int64(len(c.wide))*16 + int64(len(c.narrow))*8 + int64(len(c.small))*4
 }
 
-// makeCounts returns zero counts for n positions, narrow or wide,
-// charged to mem, in words the budget keeps from arrays let go before
-// where it has them (see memory.Budget.TakeWords): the English full analysis
-// took the same time so, but 172 MiB of RSS against 203 and a third less
-// system time (median of 7 runs of pegs explore each, alternated), its
-// arrays no longer waiting for a collection as garbage while new ones
-// are made.
-func makeCounts(n int, narrow bool, mem *memory.Budget) (counts, error) {
-	if narrow {
-		w, err := mem.TakeWords(n, "the games from a layer")
-		if err != nil {
-			return counts{}, err
-		}
-		return counts{narrow: w, words: w}, nil
+// width is how many bits counts holds a count in.
+type width int
+
+const (
+	small  width = iota // 32 bits
+	narrow              // 64
+	wide                // 128
+)
+
+// makeCounts returns counts for n positions of width w, charged to mem,
+// for the caller to write every one of (see
+// memory.Budget.TakeWordsToFill): words the budget keeps from arrays let
+// go before where it has them (the English full analysis so took 172 MiB
+// of RSS against 203, and a third less system time, its arrays no longer
+// waiting for a collection as garbage while new ones were made), else
+// fresh ones, which fault in as the caller's workers write them.
+func makeCounts(n int, w width, mem *memory.Budget) (counts, error) {
+	words := n
+	switch w {
+	case small:
+		words = (n + 1) / 2
+	case wide:
+		words = 2 * n
 	}
-	w, err := mem.TakeWords(2*n, "the games from a layer")
+	ws, err := mem.TakeWordsToFill(words, "the games from a layer")
 	if err != nil {
 		return counts{}, err
 	}
-	if n == 0 {
-		return counts{wide: []exact.U128{}, words: w}, nil
+	c := counts{words: ws}
+	at := unsafe.Pointer(unsafe.SliceData(ws))
+	switch {
+	case w == narrow:
+		c.narrow = ws
+	case n == 0 && w == small:
+		c.small = []uint32{}
+	case n == 0:
+		c.wide = []exact.U128{}
+	case w == small:
+		c.small = unsafe.Slice((*uint32)(at), n)
+	default:
+		c.wide = unsafe.Slice((*exact.U128)(at), n)
 	}
-	return counts{wide: unsafe.Slice((*exact.U128)(unsafe.Pointer(unsafe.SliceData(w))), n), words: w}, nil
+	return c, nil
 }
 
 // free gives c's bytes back to mem, and its memory for reuse.
@@ -151,8 +171,9 @@ type places struct {
 	// before[s][w] is how many of the layer's positions come before word
 	// w of slot s's bitset.
 	before [][]uint32
+	words  [][]uint64 // before's memory, taken from the budget
 	index  *key.Index // for a layer held as keys
-	bytes  int64
+	bytes  int64      // the index's
 }
 
 // placesOf returns l's places, charged to mem until freed.
@@ -166,17 +187,19 @@ func placesOf(l *Layer, nw int, mem *memory.Budget) (*places, error) {
 	}
 	bl := l.dense
 	pl := &places{bl: bl, before: make([][]uint32, len(bl.sets))}
-	for _, set := range bl.sets {
-		pl.bytes += int64(len(set)) * 4
-	}
-	if err := mem.Take(pl.bytes, "a layer's index"); err != nil {
-		return nil, err
-	}
 	base := 0
 	for s, set := range bl.sets {
+		// Memory a layer let go where the budget keeps some: every word
+		// is written.
+		words, err := mem.TakeWordsToFill((len(set)+1)/2, "a layer's index")
+		if err != nil {
+			pl.free(mem)
+			return nil, err
+		}
+		pl.words = append(pl.words, words)
+		before := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(words))), len(set))
 		// Each chunk counts its words' bits, then numbers them from its
 		// start.
-		before := memory.Make[uint32](len(set))
 		counts := make([]int, pool.ChunkCount(len(set), nw)+1)
 		pool.Chunks(len(set), nw, func(c, lo, hi int) {
 			n := 0
@@ -202,10 +225,14 @@ func placesOf(l *Layer, nw int, mem *memory.Budget) (*places, error) {
 	return pl, nil
 }
 
-// free gives pl's bytes back to mem (pl may be nil).
+// free gives pl's memory back to mem (pl may be nil).
 func (pl *places) free(mem *memory.Budget) {
 	if pl != nil {
 		mem.Give(pl.bytes)
+		for _, w := range pl.words {
+			mem.GiveWords(w)
+		}
+		pl.words = nil
 	}
 }
 
@@ -241,8 +268,16 @@ var errLost = errors.New("layered: a child is missing from the layer below")
 // else wide, and narrowed after if they all fit.
 func gamesOf(ctx context.Context, gen *movegen.Gen, l *Layer, below *places, vals counts, nw int, narrowBelow uint64, progress Progress, mem *memory.Budget) (counts, error) {
 	n := l.Size()
-	narrow := below == nil || (vals.wide == nil && vals.max.Hi == 0 && vals.max.Lo < min(narrowBelow, 1<<55))
-	out, err := makeCounts(n, narrow, mem)
+	w := wide
+	if below == nil || (vals.wide == nil && vals.max.Hi == 0 && vals.max.Lo < min(narrowBelow, 1<<55)) {
+		w = narrow
+		// A position's sum is of one count a jump, so it fits in 32 bits
+		// where that many of the largest do.
+		if below == nil || vals.max.Lo <= math.MaxUint32/uint64(len(gen.Board.Jumps())) {
+			w = small
+		}
+	}
+	out, err := makeCounts(n, w, mem)
 	if err != nil {
 		return out, err
 	}
@@ -396,13 +431,20 @@ func gamesOf(ctx context.Context, gen *movegen.Gen, l *Layer, below *places, val
 			base = l.dense.start(lo)
 		}
 		var most exact.U128
-		if out.narrow != nil {
+		switch {
+		case out.small != nil:
+			dst := out.small[base : base+len(sums)]
+			for j, s := range sums {
+				dst[j] = uint32(s.Lo) // below 2^32: see small
+				most.Lo = max(most.Lo, s.Lo)
+			}
+		case out.narrow != nil:
 			dst := out.narrow[base : base+len(sums)]
 			for j, s := range sums {
 				dst[j] = s.Lo // below 2^64: see narrow
 				most.Lo = max(most.Lo, s.Lo)
 			}
-		} else {
+		default:
 			copy(out.wide[base:], sums)
 			for _, s := range sums {
 				if most.Less(s) {
@@ -435,33 +477,40 @@ func gamesOf(ctx context.Context, gen *movegen.Gen, l *Layer, below *places, val
 		out.free(mem)
 		return counts{}, err
 	}
-	if out.narrow != nil && out.max.Lo <= math.MaxUint32 && n > 0 {
-		// Every count fits in 32 bits: the lookups of the layer above
-		// miss the cache on half the bytes. Each is moved down in
-		// place, in order (count i to bytes 4i, from 8i), so no array
-		// is made.
-		small := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(out.narrow))), n)
-		for i, x := range out.narrow {
-			small[i] = uint32(x)
-		}
-		out.narrow, out.small = nil, small
-		return out, nil
+	if out.narrow != nil && out.max.Lo <= math.MaxUint32 {
+		// Every count fits in 32 bits after all: the lookups of the layer
+		// above then miss the cache on half the bytes.
+		return narrowed(out, small, nw, mem), nil
 	}
 	if out.wide != nil && out.max.Hi == 0 {
 		// Every count fits in 64 bits after all: narrow them for the
 		// lookups of the layer above.
-		nar, err := makeCounts(n, true, mem)
-		if err != nil {
-			return out, nil // wide still serves
+		if out.max.Lo <= math.MaxUint32 {
+			return narrowed(out, small, nw, mem), nil
 		}
-		pool.Chunks(n, nw, func(_, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				nar.narrow[i] = out.wide[i].Lo
-			}
-		})
-		nar.max = out.max
-		out.free(mem)
-		return nar, nil
+		return narrowed(out, narrow, nw, mem), nil
 	}
 	return out, nil
+}
+
+// narrowed returns c's counts in w bits, each of which holds them, copied
+// by nw workers, and frees c; or c where the budget refuses the copy.
+func narrowed(c counts, w width, nw int, mem *memory.Budget) counts {
+	n := c.len()
+	out, err := makeCounts(n, w, mem)
+	if err != nil {
+		return c
+	}
+	pool.Chunks(n, nw, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if x := c.at(i).Lo; out.small != nil {
+				out.small[i] = uint32(x)
+			} else {
+				out.narrow[i] = x
+			}
+		}
+	})
+	out.max = c.max
+	c.free(mem)
+	return out
 }

@@ -2,8 +2,11 @@ package layered
 
 import (
 	"context"
+	"fmt"
 	"math/bits"
+	"os"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"pegs/engine"
@@ -31,6 +34,7 @@ type Winning struct {
 	// movegen.Parent.MoveRanks) and placed in its bitset.
 	d     *key.Dense
 	bytes int64
+	words []uint64 // Counts' memory, taken from mem
 }
 
 // WinCount is what a winnable position counts: the jump sequences from it
@@ -65,15 +69,29 @@ func Win(ctx context.Context, gen *movegen.Gen, keys []uint64, below *Winning, w
 // the index).
 func win(ctx context.Context, gen *movegen.Gen, keys []uint64, below *Winning, workers int, mem *memory.Budget, dense bool) (*Winning, error) {
 	n := len(keys)
-	w := &Winning{bytes: int64(n) * 40}
-	if err := mem.Take(w.bytes, "the winnable positions' counts"); err != nil {
+	w := &Winning{bytes: int64(n) * 8}
+	if err := mem.Take(w.bytes, "the winnable positions"); err != nil {
 		return nil, err
 	}
 	if err := w.order(ctx, gen, keys, workers, mem, dense); err != nil {
 		w.Free(mem)
 		return nil, err
 	}
-	w.Counts = memory.Make[WinCount](n)
+	// Memory a layer below let go where the budget keeps it; every count
+	// is written.
+	words, err := mem.TakeWordsToFill(n*wordsPerCount, "the winnable positions' counts")
+	if err != nil {
+		w.Free(mem)
+		return nil, err
+	}
+	w.words = words
+	w.Counts = unsafe.Slice((*WinCount)(unsafe.Pointer(unsafe.SliceData(words))), n)
+	if os.Getenv("PROBE") != "" {
+		t := time.Now()
+		defer func() {
+			fmt.Fprintf(os.Stderr, "  sum %v d=%v belowd=%v\n", time.Since(t), w.d != nil, below != nil && below.d != nil)
+		}()
+	}
 	if below == nil {
 		for i := range w.Counts {
 			w.Counts[i] = WinCount{Paths: exact.U128{Lo: 1}, Chance: exact.ProbOne}
@@ -85,10 +103,17 @@ func win(ctx context.Context, gen *movegen.Gen, keys []uint64, below *Winning, w
 	return w, nil
 }
 
+// wordsPerCount is the words of a WinCount.
+const wordsPerCount = int(unsafe.Sizeof(WinCount{}) / 8)
+
 // Free gives w's memory back to mem, its bitsets for reuse (see
 // memory.Budget.Spare).
 func (w *Winning) Free(mem *memory.Budget) {
 	mem.Give(w.bytes)
+	if w.words != nil {
+		mem.GiveWords(w.words)
+		w.words, w.Counts = nil, nil
+	}
 	if w.pl != nil && w.pl.bl != nil {
 		for _, set := range w.pl.bl.sets { // order made them
 			mem.Spare(set)
@@ -131,11 +156,14 @@ func (w *Winning) order(ctx context.Context, gen *movegen.Gen, keys []uint64, wo
 		}
 	}
 	for s, d := range num.ds {
-		set, err := mem.TakeWords(int((d.Size()+63)/64), "the winnable positions' bitsets")
+		// Cleared here by the workers, a page of fresh memory each
+		// faults in on one.
+		set, err := mem.TakeWordsToFill(int((d.Size()+63)/64), "the winnable positions' bitsets")
 		if err != nil {
 			spare()
 			return err
 		}
+		pool.Chunks(len(set), workers, func(_, lo, hi int) { clear(set[lo:hi]) })
 		sets[s] = set
 	}
 	b := gen.Board
@@ -218,8 +246,7 @@ func (w *Winning) sum(ctx context.Context, gen *movegen.Gen, below *Winning, wor
 		ranks []uint64
 		found []int32  // a child's place in below, or -1
 		hits  []uint64 // the places found, to prefetch their counts
-		owner []int32
-		jumps []int32 // by parent of the batch
+		jumps []int32  // by parent of the batch
 	}
 	nw := pool.Size(workers)
 	idle := make(chan *state, nw)
@@ -233,7 +260,7 @@ func (w *Winning) sum(ctx context.Context, gen *movegen.Gen, below *Winning, wor
 			// A batch of parents: their children, then their places,
 			// then the sums.
 			end := min(hi, at+32)
-			owner, found := st.owner[:0], st.found[:0]
+			found := st.found[:0]
 			st.jumps = st.jumps[:0]
 			if below.d != nil {
 				ranks := st.ranks[:0]
@@ -242,9 +269,6 @@ func (w *Winning) sum(ctx context.Context, gen *movegen.Gen, below *Winning, wor
 					st.par.Set(p)
 					var c int
 					ranks, c = st.par.MoveRanks(ranks, p, below.d)
-					for range c {
-						owner = append(owner, int32(i-at))
-					}
 					st.jumps = append(st.jumps, int32(c))
 				}
 				set, before := below.pl.bl.sets[0], below.pl.before[0]
@@ -269,9 +293,6 @@ func (w *Winning) sum(ctx context.Context, gen *movegen.Gen, below *Winning, wor
 					st.par.Set(p)
 					before := len(kids)
 					kids = st.par.MoveChildren(kids, p)
-					for range len(kids) - before {
-						owner = append(owner, int32(i-at))
-					}
 					st.jumps = append(st.jumps, int32(len(kids)-before))
 				}
 				for _, c := range kids {
@@ -283,24 +304,30 @@ func (w *Winning) sum(ctx context.Context, gen *movegen.Gen, below *Winning, wor
 				}
 				st.kids = kids
 			}
-			for k, j := range found {
-				if j < 0 {
-					continue
-				}
-				i := at + int(owner[k])
-				var o bool
-				to, from := &w.Counts[i], &below.Counts[j]
-				to.Paths, o = to.Paths.Add(from.Paths)
-				of = of || o
-				to.Chance, _ = to.Chance.Add(from.Chance) // at most 1023 ones: no overflow
-			}
+			// A parent's children are a run of found's, in order: their
+			// counts are summed in registers and each parent's stored
+			// once, so that a fresh page of w.Counts is written, not read
+			// first (see memory.Budget.TakeWordsToFill).
+			k := 0
 			for b, jumps := range st.jumps {
+				var c WinCount
+				for _, j := range found[k : k+int(jumps)] {
+					if j < 0 {
+						continue
+					}
+					var o bool
+					from := &below.Counts[j]
+					c.Paths, o = c.Paths.Add(from.Paths)
+					of = of || o
+					c.Chance, _ = c.Chance.Add(from.Chance) // at most 1023 ones: no overflow
+				}
 				if jumps > 0 {
-					c := &w.Counts[at+b]
 					c.Chance = exact.DivFloor(c.Chance, uint64(jumps))
 				}
+				w.Counts[at+b] = c
+				k += int(jumps)
 			}
-			st.owner, st.found = owner, found
+			st.found = found
 			at = end
 		}
 		if of {

@@ -125,3 +125,37 @@ func TestSpareReused(t *testing.T) {
 		t.Errorf("Spared = %d after TakeWords passed every spare, want 0", mem.Spared())
 	}
 }
+
+// TestTakeWordsToFill checks that TakeWordsToFill charges and reuses as
+// TakeWords does, the spare's words left as they were for the caller to
+// overwrite, and that it refuses past the limit.
+func TestTakeWordsToFill(t *testing.T) {
+	const n = minSpare
+	mem := New(4 * n * 8)
+	s, err := mem.TakeWordsToFill(n, "a test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s) != n || mem.Used() != n*8 {
+		t.Fatalf("len %d, Used %d, want %d and %d", len(s), mem.Used(), n, n*8)
+	}
+	s[0], s[n-1] = 5, 6
+	mem.GiveWords(s)
+	peak := mem.Peak()
+	got, err := mem.TakeWordsToFill(n/2, "a test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &got[0] != &s[0] || len(got) != n/2 {
+		t.Errorf("TakeWordsToFill(%d) did not reuse the spare", n/2)
+	}
+	if got[0] != 5 {
+		t.Errorf("a reused array holds %d, want what it held (5): nothing cleared", got[0])
+	}
+	if mem.Used() != n/2*8 || mem.Spared() != 0 || mem.Peak() != peak {
+		t.Errorf("Used %d, Spared %d, Peak %d after reuse, want %d, 0 and %d", mem.Used(), mem.Spared(), mem.Peak(), n/2*8, peak)
+	}
+	if _, err := mem.TakeWordsToFill(4*n, "a test"); !errors.Is(err, ErrExceeded) {
+		t.Errorf("TakeWordsToFill past the limit = %v, want ErrExceeded", err)
+	}
+}
