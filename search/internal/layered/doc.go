@@ -83,11 +83,14 @@
 // child is found at its place in the layer below, whose counts are held in
 // the order its positions are expanded in: for a layer held as bitsets,
 // its number's bit's place among the set bits (a count of the bits before
-// each word, and the word's own below it), the children of a batch of
-// parents placed before any count is read, so that their misses overlap;
-// otherwise its key's place by a key.Index. Counts are 64-bit where the
-// layer below's largest leaves room, moved down to 32 bits where a
-// layer's all fit, and two layers' are held at a time.
+// each word, and the word's own below it: a loop in assembly with BMI2,
+// which asks for the count's line as it finds the place), the children of
+// a batch of parents placed before any count is read, so that their
+// misses overlap; otherwise its key's place by a key.Index. Counts are 32
+// bits where the board's jumps times the layer below's largest fit in
+// them, else 64 where they leave room, moved down where a layer's all fit
+// after all; two layers' are held at a time, each array written whole by
+// the workers, so that its fresh pages fault in on both cores.
 //
 // Win counts, over the winnable positions alone and from one peg up, the
 // paths from each to the goal and the random player's chance of reaching

@@ -102,6 +102,20 @@ func (c counts) at(i int) exact.U128 {
 	return c.wide[i]
 }
 
+// base returns the address of c's first count and the log2 of a count's
+// bytes (nil for none).
+func (c counts) base() (unsafe.Pointer, uint64) {
+	switch {
+	case len(c.small) > 0:
+		return unsafe.Pointer(&c.small[0]), 2
+	case len(c.narrow) > 0:
+		return unsafe.Pointer(&c.narrow[0]), 3
+	case len(c.wide) > 0:
+		return unsafe.Pointer(&c.wide[0]), 4
+	}
+	return nil, 0
+}
+
 // bytes returns the memory c holds: its words, whichever width they hold.
 func (c counts) bytes() int64 {
 	if c.words != nil {
@@ -329,16 +343,15 @@ func gamesOf(ctx context.Context, gen *movegen.Gen, l *Layer, below *places, val
 				// Each array's lines asked for a batch ahead of reading
 				// them (see prefetchBits).
 				prefetchBits(&set[0], &before[0], ranks)
-				for k, r := range ranks {
-					w, bit := r/64, uint64(1)<<(r%64)
-					word := set[w]
-					miss = miss || word&bit == 0
-					ranks[k] = uint64(before[w]) + uint64(bits.OnesCount64(word&(bit-1)))
+				valsAt, shift := vals.base()
+				if placesIn(set, before, ranks, valsAt, shift) < len(ranks) {
+					miss = true // Games fails
+					ranks, ends, who = ranks[:0], ends[:0], who[:0]
+					return
 				}
 				k := 0
 				if small := vals.small; small != nil {
 					// At most maxJumps counts under 2^32: no carry.
-					prefetchAt(unsafe.Pointer(&small[0]), ranks, 2)
 					for b, e := range ends {
 						var s uint64
 						for _, i := range ranks[k:e] {
@@ -348,7 +361,6 @@ func gamesOf(ctx context.Context, gen *movegen.Gen, l *Layer, below *places, val
 						k = int(e)
 					}
 				} else if narrow := vals.narrow; narrow != nil {
-					prefetchAt(unsafe.Pointer(&narrow[0]), ranks, 3)
 					for b, e := range ends {
 						var lo, hi uint64
 						for _, i := range ranks[k:e] {
@@ -360,7 +372,6 @@ func gamesOf(ctx context.Context, gen *movegen.Gen, l *Layer, below *places, val
 						k = int(e)
 					}
 				} else {
-					prefetchAt(unsafe.Pointer(&vals.wide[0]), ranks, 4)
 					for b, e := range ends {
 						var s exact.U128
 						for _, i := range ranks[k:e] {
@@ -513,4 +524,38 @@ func narrowed(c counts, w width, nw int, mem *memory.Budget) counts {
 	out.max = c.max
 	c.free(mem)
 	return out
+}
+
+// absent marks a place placesIn found no bit for.
+const absent = 1 << 63
+
+// placesIn turns each number in ranks into its place in set, given before
+// (see places), or where its bit is not set into that place | absent;
+// asks the caches for each place's value in the array at vals (of
+// 1<<shift bytes each; see prefetchAt); and returns how many bits were
+// set. Where the processor has BMI2 it is a loop in assembly
+// (placesBMI2); in Go (placesGo) the compiler kept Games's slices in
+// memory, reading and writing them back for each child.
+func placesIn(set []uint64, before []uint32, ranks []uint64, vals unsafe.Pointer, shift uint64) (hits int) {
+	if len(ranks) == 0 {
+		return 0
+	}
+	if havePlacesBMI2() {
+		return placesBMI2(&set[0], &before[0], ranks, vals, shift)
+	}
+	hits = placesGo(set, before, ranks)
+	prefetchAt(vals, ranks, shift)
+	return hits
+}
+
+// placesGo is placesIn's loop in Go, the value prefetches left out.
+func placesGo(set []uint64, before []uint32, ranks []uint64) (hits int) {
+	for k, r := range ranks {
+		w := r / 64
+		word := set[w]
+		bit := word >> (r % 64) & 1
+		hits += int(bit)
+		ranks[k] = uint64(before[w]) + uint64(bits.OnesCount64(word&(1<<(r%64)-1))) | (bit^1)<<63
+	}
+	return hits
 }

@@ -1,6 +1,10 @@
 package layered
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
 
 // The lookups of a batch of children (Games, Win) read a bitset word and
 // a count before it for each child, then the child's counts: reads spread
@@ -25,3 +29,12 @@ func prefetchBits(set *uint64, before *uint32, ranks []uint64)
 //
 //go:noescape
 func prefetchAt(base unsafe.Pointer, idx []uint64, shift uint64)
+
+// havePlacesBMI2 reports whether the processor runs placesBMI2 (BZHI and
+// SHLX are BMI2).
+func havePlacesBMI2() bool { return cpu.X86.HasBMI2 && cpu.X86.HasPOPCNT }
+
+// placesBMI2 is placesIn's loop in assembly.
+//
+//go:noescape
+func placesBMI2(set *uint64, before *uint32, ranks []uint64, vals unsafe.Pointer, shift uint64) (hits int)

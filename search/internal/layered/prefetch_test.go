@@ -1,6 +1,9 @@
 package layered
 
 import (
+	"math/bits"
+	"math/rand/v2"
+	"slices"
 	"testing"
 	"unsafe"
 )
@@ -24,5 +27,53 @@ func TestPrefetch(t *testing.T) {
 	}
 	if unsafe.Sizeof(WinCount{}) != 1<<5 {
 		t.Errorf("a WinCount is %d bytes; Win prefetches them as 32", unsafe.Sizeof(WinCount{}))
+	}
+}
+
+// TestPlaces checks that placesIn finds the places placesGo does, where
+// the assembly runs it, absent ones marked, and counts as many set bits:
+// random bitsets and numbers, some of them at unset bits, at a word's
+// first and last bits too.
+func TestPlaces(t *testing.T) {
+	if !havePlacesBMI2() {
+		t.Skip("no BMI2 here: placesIn is placesGo")
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, words := range []int{1, 3, 1000} {
+		set := make([]uint64, words)
+		for i := range set {
+			set[i] = rng.Uint64() & rng.Uint64()
+		}
+		set[0] |= 1 | 1<<63
+		before := make([]uint32, words)
+		for i := 1; i < words; i++ {
+			before[i] = before[i-1] + uint32(bits.OnesCount64(set[i-1]))
+		}
+		vals := make([]uint32, before[words-1]+64)
+		for _, onlySet := range []bool{true, false} {
+			var ranks []uint64
+			for len(ranks) < 500 {
+				r := rng.Uint64N(uint64(words) * 64)
+				if onlySet && set[r/64]>>(r%64)&1 == 0 {
+					continue
+				}
+				ranks = append(ranks, r)
+			}
+			ranks = append(ranks, 0, 63)
+			want, got := slices.Clone(ranks), slices.Clone(ranks)
+			wantHits := placesGo(set, before, want)
+			gotHits := placesIn(set, before, got, unsafe.Pointer(&vals[0]), 2)
+			if gotHits != wantHits || (wantHits == len(ranks)) != onlySet {
+				t.Errorf("%d words, only set bits %v: placesIn finds %d bits of %d, placesGo %d", words, onlySet, gotHits, len(ranks), wantHits)
+			}
+			for k, r := range ranks {
+				if set[r/64]>>(r%64)&1 == 0 && want[k]&absent == 0 {
+					t.Errorf("placesGo: number %d, not in the set, at place %d, not marked absent", r, want[k])
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%d words, only set bits %v: placesIn and placesGo differ", words, onlySet)
+			}
+		}
 	}
 }

@@ -241,12 +241,10 @@ func numberAll(gen *movegen.Gen, ps []engine.Position, workers int) *numbering {
 func (w *Winning) sum(ctx context.Context, gen *movegen.Gen, below *Winning, workers int) error {
 	var overflow atomic.Bool
 	type state struct {
-		par   *movegen.Parent
-		kids  []engine.Position
-		ranks []uint64
-		found []int32  // a child's place in below, or -1
-		hits  []uint64 // the places found, to prefetch their counts
-		jumps []int32  // by parent of the batch
+		par    *movegen.Parent
+		kids   []engine.Position
+		places []uint64 // a child's number, then its place in below (absent: none)
+		jumps  []int32  // by parent of the batch
 	}
 	nw := pool.Size(workers)
 	idle := make(chan *state, nw)
@@ -260,32 +258,19 @@ func (w *Winning) sum(ctx context.Context, gen *movegen.Gen, below *Winning, wor
 			// A batch of parents: their children, then their places,
 			// then the sums.
 			end := min(hi, at+32)
-			found := st.found[:0]
+			places := st.places[:0]
 			st.jumps = st.jumps[:0]
 			if below.d != nil {
-				ranks := st.ranks[:0]
 				for i := at; i < end; i++ {
 					p := w.Pos[i]
 					st.par.Set(p)
 					var c int
-					ranks, c = st.par.MoveRanks(ranks, p, below.d)
+					places, c = st.par.MoveRanks(places, p, below.d)
 					st.jumps = append(st.jumps, int32(c))
 				}
 				set, before := below.pl.bl.sets[0], below.pl.before[0]
-				prefetchBits(&set[0], &before[0], ranks)
-				hits := st.hits[:0]
-				for _, r := range ranks {
-					x, bit := set[r/64], uint64(1)<<(r%64)
-					j := int32(-1)
-					if x&bit != 0 {
-						j = int32(before[r/64]) + int32(bits.OnesCount64(x&(bit-1)))
-						hits = append(hits, uint64(j))
-					}
-					found = append(found, j)
-				}
-				prefetchAt(unsafe.Pointer(&below.Counts[0]), hits, 5)
-				st.hits = hits
-				st.ranks = ranks
+				prefetchBits(&set[0], &before[0], places)
+				placesIn(set, before, places, unsafe.Pointer(unsafe.SliceData(below.Counts)), 5)
 			} else {
 				kids := st.kids[:0]
 				for i := at; i < end; i++ {
@@ -298,21 +283,22 @@ func (w *Winning) sum(ctx context.Context, gen *movegen.Gen, below *Winning, wor
 				for _, c := range kids {
 					j, ok := below.pl.find(c)
 					if !ok {
-						j = -1
+						places = append(places, absent)
+						continue
 					}
-					found = append(found, int32(j))
+					places = append(places, uint64(j))
 				}
 				st.kids = kids
 			}
-			// A parent's children are a run of found's, in order: their
+			// A parent's children are a run of places, in order: their
 			// counts are summed in registers and each parent's stored
 			// once, so that a fresh page of w.Counts is written, not read
 			// first (see memory.Budget.TakeWordsToFill).
 			k := 0
 			for b, jumps := range st.jumps {
 				var c WinCount
-				for _, j := range found[k : k+int(jumps)] {
-					if j < 0 {
+				for _, j := range places[k : k+int(jumps)] {
+					if j&absent != 0 {
 						continue
 					}
 					var o bool
@@ -327,7 +313,7 @@ func (w *Winning) sum(ctx context.Context, gen *movegen.Gen, below *Winning, wor
 				w.Counts[at+b] = c
 				k += int(jumps)
 			}
-			st.found = found
+			st.places = places
 			at = end
 		}
 		if of {
