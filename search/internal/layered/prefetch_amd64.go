@@ -38,3 +38,11 @@ func havePlacesBMI2() bool { return cpu.X86.HasBMI2 && cpu.X86.HasPOPCNT }
 //
 //go:noescape
 func placesBMI2(set *uint64, before *uint32, ranks []uint64, vals unsafe.Pointer, shift uint64) (hits int)
+
+// setBitsAsm is setBits's loop in assembly, its words asked for first.
+//
+//go:noescape
+func setBitsAsm(set *uint64, ranks []uint64)
+
+// haveSetBitsAsm is true: setBitsAsm runs on every amd64 processor.
+const haveSetBitsAsm = true

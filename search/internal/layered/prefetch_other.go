@@ -20,3 +20,9 @@ func havePlacesBMI2() bool { return false }
 func placesBMI2(set *uint64, before *uint32, ranks []uint64, vals unsafe.Pointer, shift uint64) int {
 	panic("layered: placesBMI2 off amd64")
 }
+
+// haveSetBitsAsm is false: setBitsAsm is amd64's.
+const haveSetBitsAsm = false
+
+// setBitsAsm is not called off amd64 (see haveSetBitsAsm).
+func setBitsAsm(set *uint64, ranks []uint64) { panic("layered: setBitsAsm off amd64") }

@@ -77,3 +77,22 @@ func TestPlaces(t *testing.T) {
 		}
 	}
 }
+
+// TestSetBits checks that setBits sets the bits setBitsGo does, numbers
+// repeated and at a word's first and last bits among them.
+func TestSetBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, words := range []int{1, 5, 1000} {
+		ranks := []uint64{0, 63, uint64(words*64 - 1), 0}
+		for range 700 {
+			ranks = append(ranks, rng.Uint64N(uint64(words)*64))
+		}
+		got, want := make([]uint64, words), make([]uint64, words)
+		got[0], want[0] = 1<<5, 1<<5 // set before: kept
+		setBits(got, ranks)
+		setBitsGo(want, ranks)
+		if !slices.Equal(got, want) {
+			t.Errorf("%d words: setBits and setBitsGo set different bits", words)
+		}
+	}
+}
