@@ -2,11 +2,8 @@ package layered
 
 import (
 	"context"
-	"fmt"
 	"math/bits"
-	"os"
 	"sync/atomic"
-	"time"
 	"unsafe"
 
 	"pegs/engine"
@@ -86,12 +83,6 @@ func win(ctx context.Context, gen *movegen.Gen, keys []uint64, below *Winning, w
 	}
 	w.words = words
 	w.Counts = unsafe.Slice((*WinCount)(unsafe.Pointer(unsafe.SliceData(words))), n)
-	if os.Getenv("PROBE") != "" {
-		t := time.Now()
-		defer func() {
-			fmt.Fprintf(os.Stderr, "  sum %v d=%v belowd=%v\n", time.Since(t), w.d != nil, below != nil && below.d != nil)
-		}()
-	}
 	if below == nil {
 		for i := range w.Counts {
 			w.Counts[i] = WinCount{Paths: exact.U128{Lo: 1}, Chance: exact.ProbOne}
