@@ -148,8 +148,16 @@ func (d *Dense) Lows(h int) (high engine.Position, lows []uint32) {
 
 // Unrank returns the position numbered i (below Size).
 func (d *Dense) Unrank(i uint64) engine.Position {
+	h := d.Part(i)
+	high, lows := d.Lows(h)
+	return high | engine.Position(lows[i-uint64(d.cum[h])])
+}
+
+// Part returns the high part of the position numbered i (below Size): the
+// last h whose Range starts at i or before.
+func (d *Dense) Part(i uint64) int {
 	lo, hi := 0, d.Parts()
-	for hi-lo > 1 { // the last h with cum[h] <= i
+	for hi-lo > 1 {
 		m := (lo + hi) / 2
 		if uint64(d.cum[m]) <= i {
 			lo = m
@@ -157,8 +165,7 @@ func (d *Dense) Unrank(i uint64) engine.Position {
 			hi = m
 		}
 	}
-	high, lows := d.Lows(lo)
-	return high | engine.Position(lows[i-uint64(d.cum[lo])])
+	return lo
 }
 
 // ClassKept reports whether every symmetry of g takes the positions of
