@@ -37,6 +37,14 @@ loop:
 done:
 	RET
 
+// NUMBER loads the number at (SI) into R8, its word's index in a bitset
+// (the number / 64) into R9 and the bitset's word at AX into R10.
+#define NUMBER \
+	MOVQ (SI), R8 \
+	MOVQ R8, R9 \
+	SHRQ $6, R9 \
+	MOVQ (AX)(R9*8), R10
+
 // func placesBMI2(set *uint64, before *uint32, ranks []uint64, vals unsafe.Pointer, shift uint64) (hits int)
 //
 // placesIn's loop: for each number r, its place before[r/64] +
@@ -54,10 +62,7 @@ TEXT ·placesBMI2(SB), NOSPLIT, $0-64
 	TESTQ R15, R15
 	JZ done
 loop:
-	MOVQ (SI), R8
-	MOVQ R8, R9
-	SHRQ $6, R9
-	MOVQ (AX)(R9*8), R10
+	NUMBER
 	MOVL (BX)(R9*4), R11
 	ANDL $63, R8
 	BZHIQ R8, R10, R12
@@ -99,10 +104,7 @@ ask:
 	DECQ DX
 	JNZ ask
 loop:
-	MOVQ (SI), R8
-	MOVQ R8, R9
-	SHRQ $6, R9
-	MOVQ (AX)(R9*8), R10
+	NUMBER
 	BTSQ R8, R10
 	MOVQ R10, (AX)(R9*8)
 	ADDQ $8, SI
