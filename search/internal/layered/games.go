@@ -35,9 +35,10 @@ import (
 // stored layer's loaded keys keep.
 //
 // Games reports ErrOverflow where a count passes 128 bits, and ctx's error
-// if cancelled. A layer's counts are narrow where the largest of the layer
-// below's is under t's NarrowBelow (see Tuning), so that no sum of a
-// position's jumps passes 64 bits.
+// if cancelled. A layer's counts are narrow (64 bits, or 32 where the
+// board's jumps times the layer below's largest fit) where that largest
+// is under t's NarrowBelow (see Tuning), so that no sum of a position's
+// jumps passes them.
 func Games(ctx context.Context, gen *movegen.Gen, layers []*Layer, cfg Config, t Tuning, mem *memory.Budget) (exact.U128, error) {
 	nw := pool.Size(cfg.Workers)
 	var below *places // the layer below's
@@ -279,7 +280,9 @@ var errLost = errors.New("layered: a child is missing from the layer below")
 // position of l then a dead end), charged to mem, in spare's arrays where
 // they have room. They are narrow where the largest of vals is under
 // narrowBelow (at most 2^55, so that maxJumps of them fit in 64 bits),
-// else wide, and narrowed after if they all fit.
+// and small (32 bits) where the board's jumps times it fit in 32 bits as
+// well; else wide. Where they all fit in fewer bits after all, they are
+// copied down (see narrowed).
 func gamesOf(ctx context.Context, gen *movegen.Gen, l *Layer, below *places, vals counts, nw int, narrowBelow uint64, progress Progress, mem *memory.Budget) (counts, error) {
 	n := l.Size()
 	w := wide
