@@ -121,16 +121,6 @@ func Select(names string) ([]Strategy, error) {
 	return out, nil
 }
 
-var classic = []struct{ name, pic string }{
-	{"cross", "....o...ooo.....o......o........."},
-	{"plus", "....o....o....ooooo....o....o...."},
-	{"fireplace", "oooooo..ooo....o.o..............."},
-	{"pyramid", "....o...ooo...ooooo.ooooooo......"},
-	{"arrow", ".o.ooo.ooooo....o......o...oooooo"},
-	{"diamond", ".o.ooo.ooooo.ooo.ooo.ooooo.ooo.o."},
-	{"full", "oooooooooooooooo.oooooooooooooooo"},
-}
-
 // Suites lists the built-in problem suites.
 var Suites = []string{"classic", "triangle", "english", "french", "generated", "midgame"}
 
@@ -147,12 +137,8 @@ func Suite(name string, b *engine.Board) ([]Problem, error) {
 		eng := engine.English()
 		g, _ := eng.ParseGoal("center")
 		var out []Problem
-		for _, c := range classic {
-			p, err := eng.ParsePosition(c.pic)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, Problem{c.name, search.Problem{Board: eng, Start: p, Goal: g}})
+		for _, l := range engine.ClassicLevels() {
+			out = append(out, Problem{l.Name, search.Problem{Board: eng, Start: l.Position, Goal: g}})
 		}
 		return out, nil
 	case "triangle":

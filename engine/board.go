@@ -462,7 +462,7 @@ func lookup(n, name string) (*Board, error) {
 		}
 		return Triangle(rows)
 	}
-	return nil, fmt.Errorf("%w %q (try: english, french, triangle, triangle:4..10, diamond, wiegleb, or @FILE)", ErrUnknownBoard, name)
+	return nil, fmt.Errorf("%w %q (want %s)", ErrUnknownBoard, name, BoardNames())
 }
 
 // Parse reads a board drawn as text: every 'o' (peg) or '.' (empty hole) is a

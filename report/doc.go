@@ -6,8 +6,8 @@
 // CSV and JSON. Each command's results have a writer here, in every format
 // the command offers, with their JSON shapes beside them: WriteExplore,
 // WriteReachable and WriteWinnable, WriteSolve, WriteHint, WriteStarts,
-// WriteGrades, WriteLevels, WriteBench, BoardsTable and WriteBoard; the
-// level server's shapes (BoardJSON, PacksJSON, PlayJSON) are here too.
+// WriteGrades, WriteLevels, WriteBench, BoardsTable and WriteBoard. The
+// level server's own shapes are in package report/serve.
 //
 // Figures are gonum plots (ProfilePlot, BoardMap, ScoreByPegs, ForesightPlot,
 // StrategyTimes, ...) saved as SVG and PNG, and SavePicture draws a

@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"pegs/cmd/internal/cli"
 
 	"github.com/dustin/go-humanize"
 
-	"pegs/engine"
 	"pegs/report"
 	"pegs/search"
 	"pegs/search/hint"
@@ -31,10 +29,6 @@ func runHint(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
-	b, goal, err := pf.LoadBoardGoal()
-	if err != nil {
-		return err
-	}
 	f, err := cli.ParseFormat(*format, report.Text, report.JSON)
 	if err != nil {
 		return err
@@ -43,36 +37,15 @@ func runHint(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	pf.PositionFlags = cli.PositionFlags{Start: *startFlag, Position: *position}
+	g, err := pf.Game(*history, true)
+	if err != nil {
+		return err
+	}
+	b, goal, p := g.Board, g.Goal, g.Position
 	var hist *hint.History
-	if *startFlag != "" {
-		start, err := parseStartOrPicture(b, *startFlag)
-		if err != nil {
-			return err
-		}
-		jumps, err := b.ParseMoves(*history)
-		if err != nil {
-			return cli.Usagef("--history: %w", err)
-		}
-		hist = &hint.History{Start: start, Jumps: jumps}
-	} else if *history != "" {
-		return cli.Usagef("--history needs --start")
-	}
-	var p engine.Position
-	switch {
-	case *position != "":
-		pf := cli.PositionFlags{Position: *position}
-		if p, err = pf.Load(b); err != nil {
-			return err
-		}
-	case hist != nil:
-		if p, err = b.Replay(hist.Start, hist.Jumps); err != nil {
-			return cli.Usagef("--history: %w", err)
-		}
-	default:
-		return cli.Usagef("give --position, or --start with --history")
-	}
-	if p == 0 {
-		return cli.Usagef("the position has no pegs")
+	if g.Played {
+		hist = &hint.History{Start: g.Start, Jumps: g.Jumps}
 	}
 	adv := hint.NewAdvisor(hint.Options{Memory: budget})
 	defer adv.Close()
@@ -99,15 +72,6 @@ func runHint(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	return report.WriteHint(stdout, f, b, p, goal, h)
-}
-
-// parseStartOrPicture reads holes to vacate or a picture.
-func parseStartOrPicture(b *engine.Board, s string) (engine.Position, error) {
-	pf := cli.PositionFlags{Start: s}
-	if strings.ContainsAny(s, "o.") && !strings.ContainsAny(s, "0123456789") || strings.HasPrefix(s, "@") {
-		pf = cli.PositionFlags{Position: s}
-	}
-	return pf.Load(b)
 }
 
 func runOracle(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -9,12 +9,12 @@
 // response has the shape of that command's --format json:
 //
 //   - GET /api/boards: the built-in boards, as pegs boards.
-//   - GET /api/boards/{name}: a board drawn (report.BoardJSON): each hole's
+//   - GET /api/boards/{name}: a board drawn (BoardJSON): each hole's
 //     label and place in the plane, each jump.
-//   - GET /api/levels: the packs (report.PacksJSON): the seven classic
+//   - GET /api/levels: the packs (PacksJSON): the seven classic
 //     English levels, then every pack given to the server, each level with
 //     an id and a name and, in a generated pack, its measures.
-//   - GET /api/levels/{id}: one level to play (report.PlayJSON), with its
+//   - GET /api/levels/{id}: one level to play (PlayJSON), with its
 //     board drawn and its goal hole.
 //   - POST /api/hint {board, level, start, position, history, goal}: as
 //     pegs hint: the next good jump, what is still possible, the jumps to

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"pegs/bench"
 	"pegs/engine"
 	"pegs/generate"
 	"pegs/report"
@@ -39,19 +38,19 @@ type Level struct {
 }
 
 // ClassicPack returns the seven classic levels of the English board,
-// toward the centre, in their traditional order (see bench.Suite), with
-// no measures: pegs grade measures them.
+// toward the centre, in their traditional order (see
+// engine.ClassicLevels), with no measures: pegs grade measures them.
 func ClassicPack() (Pack, error) {
-	probs, err := bench.Suite("classic", nil)
+	b := engine.English()
+	goal, err := b.ParseGoal("center")
 	if err != nil {
 		return Pack{}, err
 	}
-	b := probs[0].Board
-	pack := Pack{ID: "classic", Name: "classic", Board: b, Goal: probs[0].Goal}
-	for _, p := range probs {
-		pack.Levels = append(pack.Levels, Level{Name: p.Name, Start: p.Start, Info: generate.Level{
-			Board: b.Name(), Goal: b.FormatGoal(p.Goal), Picture: b.Line(p.Start), Pegs: p.Start.Pegs(),
-			Symmetries: b.Symmetry().Stabilizer(p.Start).Len(),
+	pack := Pack{ID: "classic", Name: "classic", Board: b, Goal: goal}
+	for _, l := range engine.ClassicLevels() {
+		pack.Levels = append(pack.Levels, Level{Name: l.Name, Start: l.Position, Info: generate.Level{
+			Board: b.Name(), Goal: b.FormatGoal(goal), Picture: b.Line(l.Position), Pegs: l.Position.Pegs(),
+			Symmetries: b.Symmetry().Stabilizer(l.Position).Len(),
 		}})
 	}
 	return pack, nil

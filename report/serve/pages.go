@@ -42,21 +42,21 @@ func (s *Server) boardList(w http.ResponseWriter, r *http.Request) error {
 }
 
 // boardLayout answers GET /api/boards/{name}: a built-in board, or a
-// loaded pack's, drawn (report.BoardJSON).
+// loaded pack's, drawn (BoardJSON).
 func (s *Server) boardLayout(w http.ResponseWriter, r *http.Request) error {
 	b, err := s.board(r.PathValue("name"))
 	if err != nil {
 		return &requestError{http.StatusNotFound, err}
 	}
-	writeJSON(w, http.StatusOK, report.NewBoardJSON(b))
+	writeJSON(w, http.StatusOK, NewBoardJSON(b))
 	return nil
 }
 
 // packList answers GET /api/levels: every pack and its levels.
 func (s *Server) packList(w http.ResponseWriter, r *http.Request) error {
-	out := report.PacksJSON{Packs: []report.PackJSON{}}
+	out := PacksJSON{Packs: []PackJSON{}}
 	for _, p := range s.packs {
-		pj := report.PackJSON{ID: p.ID, Name: p.Name, Board: p.Board.Name(), Goal: p.Board.FormatGoal(p.Goal), Seed: p.Seed}
+		pj := PackJSON{ID: p.ID, Name: p.Name, Board: p.Board.Name(), Goal: p.Board.FormatGoal(p.Goal), Seed: p.Seed}
 		for i := range p.Levels {
 			pj.Levels = append(pj.Levels, s.levels[levelID(p.ID, i)].json())
 		}
@@ -74,11 +74,11 @@ func (s *Server) playLevel(w http.ResponseWriter, r *http.Request) error {
 		return &requestError{http.StatusNotFound, fmt.Errorf("level %q: no such level (see GET /api/levels)", r.PathValue("id"))}
 	}
 	b := l.pack.Board
-	writeJSON(w, http.StatusOK, report.PlayJSON{LevelJSON: l.json(), Pack: l.pack.ID, Layout: report.NewBoardJSON(b), GoalHole: goalHole(b, l.pack.Goal)})
+	writeJSON(w, http.StatusOK, PlayJSON{LevelJSON: l.json(), Pack: l.pack.ID, Layout: NewBoardJSON(b), GoalHole: goalHole(b, l.pack.Goal)})
 	return nil
 }
 
 // json returns the level in its listing's shape.
-func (l *level) json() report.LevelJSON {
-	return report.LevelJSON{ID: l.ID, Name: l.Name, Graded: l.Graded, Level: l.Info}
+func (l *level) json() LevelJSON {
+	return LevelJSON{ID: l.ID, Name: l.Name, Graded: l.Graded, Level: l.Info}
 }

@@ -142,93 +142,77 @@ type problem struct {
 // board returns the board a request names: built in, or a loaded pack's;
 // english if none.
 func (s *Server) board(name string) (*engine.Board, error) {
-	if name == "" {
-		return engine.English(), nil
-	}
-	if b, ok := s.boards[name]; ok {
-		return b, nil
-	}
-	b, err := engine.Lookup(name)
-	if errors.Is(err, engine.ErrUnknownBoard) {
-		want := "english, french, triangle, triangle:N (N=4..10), diamond, wiegleb"
-		if len(s.boards) > 0 {
-			names := slices.Sorted(maps.Keys(s.boards))
-			want += ", or a loaded pack's: " + strings.Join(names, ", ")
-		}
-		return nil, badRequest("unknown board %q (want %s)", name, want)
-	}
+	b, err := s.rules(false, false).Board(name)
 	if err != nil {
 		return nil, badRequest("board: %v", err)
 	}
 	return b, nil
 }
 
-// goal reads a goal of board b: default center where b has a centre, else
-// any; a one-peg goal unless fewest is allowed.
-func goalOf(b *engine.Board, s string, fewest bool) (engine.Goal, error) {
-	if s == "" {
-		if c, ok := b.Centre(); ok {
-			return engine.Goal{Kind: engine.OnePegAt, Hole: c}, nil
+// rules are the engine's rules for a request's game: the boards built in
+// and the loaded packs'.
+func (s *Server) rules(fewest, history bool) engine.GameRules {
+	return engine.GameRules{Fewest: fewest, History: history, Boards: func(name string) (*engine.Board, error) {
+		if b, ok := s.boards[name]; ok {
+			return b, nil
 		}
-		return engine.Goal{Kind: engine.OnePeg}, nil
-	}
-	g, err := b.ParseGoal(s)
+		want := engine.BoardNames()
+		if len(s.boards) > 0 {
+			want += ", or a loaded pack's: " + strings.Join(slices.Sorted(maps.Keys(s.boards)), ", ")
+		}
+		return nil, fmt.Errorf("%w %q (want %s)", engine.ErrUnknownBoard, name, want)
+	}}
+}
+
+// goalOf reads a goal of board b as engine.ResolveGame does.
+func goalOf(b *engine.Board, s string, fewest bool) (engine.Goal, error) {
+	g, err := engine.DefaultGoal(b, s)
 	if err != nil {
 		return g, badRequest("%v", err)
 	}
 	if g.Kind == engine.FewestPegs && !fewest {
-		return g, badRequest("goal fewest: want a one-peg goal (any, center or a hole)")
+		return g, badRequest("goal %v", engine.ErrFewest)
 	}
 	return g, nil
 }
 
-// fromLevel resolves a request that names a loaded level, which sets the
-// board, start and goal: the fields in others must then be empty.
-func (s *Server) fromLevel(id string, others map[string]string) (problem, error) {
-	l, ok := s.levels[id]
-	if !ok {
-		return problem{}, badRequest("level %q: no such level (see GET /api/levels)", id)
+// text returns a request's game as text: a level's board, start and goal
+// where it names one, whose fields must then be empty.
+func (s *Server) text(f problemFields, history string) (engine.GameText, *level, error) {
+	t := engine.GameText{Board: f.Board, Start: f.Start, Position: f.Position, Goal: f.Goal, History: history}
+	if f.Level == "" {
+		return t, nil, nil
 	}
-	for _, name := range []string{"board", "start", "position", "goal"} {
-		if v, given := others[name]; given && v != "" {
-			return problem{}, badRequest("level %s sets the board, start and goal: leave out %s", id, name)
+	l, ok := s.levels[f.Level]
+	if !ok {
+		return t, nil, badRequest("level %q: no such level (see GET /api/levels)", f.Level)
+	}
+	for name, v := range map[string]string{"board": f.Board, "start": f.Start, "goal": f.Goal} {
+		if v != "" {
+			return t, nil, badRequest("level %s sets the board, start and goal: leave out %s", f.Level, name)
 		}
 	}
-	return problem{b: l.pack.Board, start: l.Start, goal: l.pack.Goal, level: l}, nil
+	b := l.pack.Board
+	t.Board, t.Start, t.Goal = b.Name(), b.Line(l.Start), b.FormatGoal(l.pack.Goal)
+	return t, l, nil
 }
 
 // resolve reads a solve or grade request's problem: a level, or a board
 // with a start (holes to vacate) or a position (a picture), the board's
 // usual start if neither, and a goal.
 func (s *Server) resolve(f problemFields, fewest bool) (problem, error) {
-	if f.Level != "" {
-		return s.fromLevel(f.Level, map[string]string{"board": f.Board, "start": f.Start, "position": f.Position, "goal": f.Goal})
+	if f.Level != "" && f.Position != "" {
+		return problem{}, badRequest("level %s sets the board, start and goal: leave out position", f.Level)
 	}
-	b, err := s.board(f.Board)
+	t, _, err := s.text(f, "")
 	if err != nil {
 		return problem{}, err
 	}
-	pr := problem{b: b, start: b.Start()}
-	switch {
-	case f.Start != "" && f.Position != "":
-		return problem{}, badRequest("give start or position, not both")
-	case f.Start != "":
-		if pr.start, err = b.Vacate(f.Start); err != nil {
-			return problem{}, badRequest("start: %v", err)
-		}
-	case f.Position != "":
-		if pr.start, err = b.ParsePosition(f.Position); err != nil {
-			return problem{}, badRequest("position: %v", err)
-		}
+	g, err := engine.ResolveGame(t, s.rules(fewest, false))
+	if err != nil {
+		return problem{}, badRequest("%v", err)
 	}
-	if pr.start == 0 {
-		return problem{}, badRequest("the position has no pegs")
-	}
-	if pr.goal, err = goalOf(b, f.Goal, fewest); err != nil {
-		return problem{}, err
-	}
-	pr.level = s.levelAt(b, pr.start, pr.goal)
-	return pr, nil
+	return problem{b: g.Board, start: g.Start, goal: g.Goal, level: s.levelAt(g.Board, g.Start, g.Goal)}, nil
 }
 
 // game is a hint request resolved: the position, and how the game got
@@ -243,77 +227,20 @@ type game struct {
 // or a board and a goal; the position, or a start (holes to vacate, or a
 // picture) and the history of jumps played from it, or both.
 func (s *Server) resolveGame(req hintRequest) (game, error) {
-	var g game
-	var err error
-	hasStart := false
-	switch {
-	case req.Level != "":
-		g.problem, err = s.fromLevel(req.Level, map[string]string{"board": req.Board, "start": req.Start, "goal": req.Goal})
-		hasStart = true
-	default:
-		if g.b, err = s.board(req.Board); err != nil {
-			return g, err
-		}
-		if g.goal, err = goalOf(g.b, req.Goal, false); err != nil {
-			return g, err
-		}
-		if req.Start != "" {
-			g.start, err = startOrPicture(g.b, req.Start)
-			hasStart = true
-		} else if req.History != "" {
-			return g, badRequest("history needs start (or level)")
-		}
-	}
+	t, _, err := s.text(req.problemFields, req.History)
 	if err != nil {
-		return g, err
+		return game{}, err
 	}
-	if hasStart {
-		jumps, err := g.b.ParseMoves(req.History)
-		if err != nil {
-			return g, badRequest("history: %v", err)
-		}
-		g.hist = &hint.History{Start: g.start, Jumps: jumps}
-		g.p = g.start
-		for i, j := range jumps {
-			if g.p, err = g.b.Replay(g.p, []engine.Jump{j}); err != nil {
-				return g, badRequest("history: jump %d (%s) is illegal", i+1, g.b.FormatJump(j))
-			}
-		}
-		g.level = s.levelAt(g.b, g.start, g.goal)
-	}
-	if req.Position != "" {
-		p, err := g.b.ParsePosition(req.Position)
-		if err != nil {
-			return g, badRequest("position: %v", err)
-		}
-		if g.hist != nil && p != g.p {
-			return g, badRequest("history ends in %s, not position %s", g.b.Line(g.p), g.b.Line(p))
-		}
-		g.p = p
-	} else if g.hist == nil {
-		return g, badRequest("give position, or start (or level) with history")
-	}
-	if g.p == 0 {
-		return g, badRequest("the position has no pegs")
-	}
-	return g, nil
-}
-
-// startOrPicture reads a hint's start: holes to vacate (such as d4 or
-// 1,6), or a picture of 'o' and '.'.
-func startOrPicture(b *engine.Board, s string) (engine.Position, error) {
-	if strings.Trim(s, "o. \t\r\n") == "" {
-		p, err := b.ParsePosition(s)
-		if err != nil {
-			return 0, badRequest("start: %v", err)
-		}
-		return p, nil
-	}
-	p, err := b.Vacate(s)
+	g, err := engine.ResolveGame(t, s.rules(false, true))
 	if err != nil {
-		return 0, badRequest("start: %v", err)
+		return game{}, badRequest("%v", err)
 	}
-	return p, nil
+	out := game{problem: problem{b: g.Board, start: g.Start, goal: g.Goal}, p: g.Position}
+	if g.Played {
+		out.hist = &hint.History{Start: g.Start, Jumps: g.Jumps}
+		out.level = s.levelAt(g.Board, g.Start, g.Goal)
+	}
+	return out, nil
 }
 
 // pegRange reads generate's pegs, MIN-MAX, for board b; empty means

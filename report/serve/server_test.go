@@ -153,7 +153,7 @@ func TestBoardLayout(t *testing.T) {
 		if w.Code != http.StatusOK {
 			t.Fatalf("GET /api/boards/%s: %d %s", name, w.Code, w.Body)
 		}
-		var got report.BoardJSON
+		var got BoardJSON
 		decodeBody(t, w, &got)
 		b, err := s.board(name)
 		if err != nil {
@@ -180,7 +180,7 @@ func TestBoardLayout(t *testing.T) {
 // seven first, in order, ungraded, then the packs, graded.
 func TestLevels(t *testing.T) {
 	s, _ := testServer(t, Config{})
-	var packs report.PacksJSON
+	var packs PacksJSON
 	decodeBody(t, do(t, s, "GET", "/api/levels", ""), &packs)
 	var ids []string
 	for _, p := range packs.Packs {
@@ -202,7 +202,7 @@ func TestLevels(t *testing.T) {
 	if diff := cmp.Diff([]string{"cross", "plus", "fireplace", "pyramid", "arrow", "diamond", "full"}, names); diff != "" {
 		t.Errorf("classic levels (-want +got):\n%s", diff)
 	}
-	var play report.PlayJSON
+	var play PlayJSON
 	decodeBody(t, do(t, s, "GET", "/api/levels/classic-1", ""), &play)
 	if play.Name != "cross" || play.Pack != "classic" || play.Layout.Name != "english" || play.GoalHole == nil || *play.GoalHole != "d4" || play.Picture != classic.Levels[0].Picture {
 		t.Errorf("classic-1: %+v", play)

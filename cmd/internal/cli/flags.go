@@ -48,33 +48,66 @@ type BoardFlags struct {
 
 // Register defines --board and --geometry on fs.
 func (f *BoardFlags) Register(fs *flag.FlagSet) {
-	fs.StringVar(&f.board, "board", "english", "board: english, french, triangle, triangle:N (N=4..10), diamond, wiegleb, or @FILE (a picture: 'o' or '.' per hole)")
+	fs.StringVar(&f.board, "board", "english", "board: "+engine.BoardNames()+", or @FILE (a picture: 'o' or '.' per hole)")
 	fs.StringVar(&f.geometry, "geometry", "square", "geometry of a board read from @FILE: square, diagonal (square with diagonal jumps) or triangular")
 }
 
 // Load returns the board the flags name, reading @FILE where given.
 func (f *BoardFlags) Load() (*engine.Board, error) {
-	name, isFile := strings.CutPrefix(f.board, "@")
-	if !isFile {
-		b, err := engine.Lookup(name)
+	b, err := f.rules().Board(f.board)
+	return b, flagError(err)
+}
+
+// rules returns the engine's rules for a game on the board the flags
+// name: built in, or read from @FILE.
+func (f *BoardFlags) rules() engine.GameRules {
+	return engine.GameRules{Boards: func(name string) (*engine.Board, error) {
+		file, ok := strings.CutPrefix(name, "@")
+		if !ok {
+			return nil, fmt.Errorf("%w %q (want %s, or @FILE)", engine.ErrUnknownBoard, name, engine.BoardNames())
+		}
+		g, err := engine.ParseGeometry(f.geometry)
 		if err != nil {
 			return nil, UsageError{Err: err}
 		}
+		text, err := os.ReadFile(file)
+		if err != nil {
+			return nil, err
+		}
+		b, err := engine.Parse(file, string(text), g)
+		if err != nil {
+			return nil, Usagef("board %s: %w", file, err)
+		}
 		return b, nil
+	}}
+}
+
+// flagError turns the engine's errors about a game's fields into usage
+// errors naming the flag; a file that cannot be read is not one.
+func flagError(err error) error {
+	if err == nil {
+		return nil
 	}
-	g, err := engine.ParseGeometry(f.geometry)
-	if err != nil {
-		return nil, UsageError{Err: err}
+	var ue UsageError
+	var pe *os.PathError
+	switch {
+	case errors.As(err, &ue), errors.As(err, &pe):
+		return err
 	}
-	text, err := os.ReadFile(name)
-	if err != nil {
-		return nil, err
+	if fe, ok := errors.AsType[*engine.FieldError](err); ok {
+		return Usagef("--%s: %w", fe.Field, fe.Err)
 	}
-	b, err := engine.Parse(name, string(text), g)
-	if err != nil {
-		return nil, Usagef("board %s: %w", name, err)
+	return UsageError{Err: err}
+}
+
+// readAt returns s, or the contents of file FILE where s is @FILE.
+func readAt(s string) (string, error) {
+	name, ok := strings.CutPrefix(s, "@")
+	if !ok {
+		return s, nil
 	}
-	return b, nil
+	data, err := os.ReadFile(name)
+	return string(data), err
 }
 
 // PositionFlags select a position: --start (holes to vacate) or --position
@@ -91,31 +124,31 @@ func (f *PositionFlags) Register(fs *flag.FlagSet) {
 
 // Load returns the position the flags name on b, or b's usual start.
 func (f *PositionFlags) Load(b *engine.Board) (engine.Position, error) {
-	switch {
-	case f.Start != "" && f.Position != "":
-		return 0, Usagef("give --start or --position, not both")
-	case f.Start != "":
-		p, err := b.Vacate(f.Start)
-		if err != nil {
-			return 0, Usagef("--start: %w", err)
-		}
-		return p, nil
-	case f.Position != "":
-		text := f.Position
-		if name, ok := strings.CutPrefix(text, "@"); ok {
-			data, err := os.ReadFile(name)
-			if err != nil {
-				return 0, err
-			}
-			text = string(data)
-		}
-		p, err := b.ParsePosition(text)
-		if err != nil {
-			return 0, Usagef("--position: %w", err)
-		}
-		return p, nil
+	t, err := f.text()
+	if err != nil {
+		return 0, err
 	}
-	return b.Start(), nil
+	t.Board = b.Name()
+	g, err := engine.ResolveGame(t, engine.GameRules{Boards: func(string) (*engine.Board, error) { return b, nil }})
+	if errors.Is(err, engine.ErrNoPegs) {
+		return g.Position, nil // the callers say where a position must hold pegs
+	}
+	return g.Position, flagError(err)
+}
+
+// text returns the flags as the engine reads a game, with @FILE read.
+func (f *PositionFlags) text() (engine.GameText, error) {
+	pos, err := readAt(f.Position)
+	if err != nil {
+		return engine.GameText{}, err
+	}
+	start := f.Start
+	if strings.HasPrefix(start, "@") {
+		if start, err = readAt(start); err != nil {
+			return engine.GameText{}, err
+		}
+	}
+	return engine.GameText{Start: start, Position: pos}, nil
 }
 
 // ParseGoal reads --goal for board b.
@@ -264,19 +297,23 @@ func (f *ProblemFlags) LoadBoardGoal() (*engine.Board, engine.Goal, error) {
 
 // Load returns the board, the position (which must hold a peg) and the goal.
 func (f *ProblemFlags) Load() (*engine.Board, engine.Position, engine.Goal, error) {
-	b, err := f.BoardFlags.Load()
+	g, err := f.Game("", false)
+	return g.Board, g.Position, g.Goal, err
+}
+
+// Game reads the flags and history, the jumps played from --start, as
+// engine.ResolveGame reads a game: a game in play if played is set, else
+// a problem (--start or --position, the board's usual start if neither).
+func (f *ProblemFlags) Game(history string, played bool) (engine.Game, error) {
+	t, err := f.PositionFlags.text()
 	if err != nil {
-		return nil, 0, engine.Goal{}, err
+		return engine.Game{}, err
 	}
-	p, err := f.PositionFlags.Load(b)
-	if err != nil {
-		return nil, 0, engine.Goal{}, err
-	}
-	if p == 0 {
-		return nil, 0, engine.Goal{}, Usagef("the position has no pegs")
-	}
-	g, err := f.LoadGoal(b)
-	return b, p, g, err
+	t.Board, t.Goal, t.History = f.board, f.goal, history
+	r := f.rules()
+	r.Fewest, r.History = f.allowFewer, played
+	g, err := engine.ResolveGame(t, r)
+	return g, flagError(err)
 }
 
 // SearchFlags set the worker count and memory budget of a search.

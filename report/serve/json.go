@@ -1,4 +1,4 @@
-package report
+package serve
 
 import (
 	"pegs/engine"
