@@ -71,8 +71,8 @@ func TestServe(t *testing.T) {
 	}
 	err = json.NewDecoder(res.Body).Decode(&got)
 	res.Body.Close()
-	if err != nil || len(got.Packs) != 2 || got.Packs[1].ID != "small" || len(got.Packs[1].Levels) != 2 {
-		t.Errorf("GET /api/levels: %+v %v; want the classic pack and small, of 2 levels", got, err)
+	if n := len(got.Packs); err != nil || n != 4 || got.Packs[n-1].ID != "small" || len(got.Packs[n-1].Levels) != 2 {
+		t.Errorf("GET /api/levels: %d packs, %v; want the three built-in ones and small, of 2 levels", n, err)
 	}
 	cancel()
 	err = <-done

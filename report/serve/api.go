@@ -30,6 +30,7 @@ func (s *Server) hint(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.lim.Timeout)
 	defer cancel()
+	s.wake(g.level)
 	if !s.answers(g.level) {
 		release, err := s.acquire(ctx, s.lim.Wait)
 		if err != nil {
@@ -71,22 +72,7 @@ func (s *Server) solve(w http.ResponseWriter, r *http.Request) error {
 	defer cancel()
 	prob := search.Problem{Board: pr.b, Start: pr.start, Goal: pr.goal}
 	find := func(ctx context.Context) (search.Solution, time.Duration, error) {
-		release, err := s.acquire(ctx, 0)
-		if err != nil {
-			return search.Solution{}, 0, err
-		}
-		defer release()
-		t0 := time.Now()
-		opt := search.Options{Workers: s.workers(), Memory: s.slotMemory(), Tables: &s.tables}
-		var sol search.Solution
-		if byMoves {
-			var ms search.MovesSolution
-			ms, err = search.FewestMoves(ctx, prob, opt)
-			sol = ms.Solution
-		} else {
-			sol, err = search.Decide(ctx, prob, opt)
-		}
-		return sol, time.Since(t0), err
+		return s.find(ctx, prob, byMoves)
 	}
 	var sol search.Solution
 	var elapsed time.Duration
@@ -185,10 +171,37 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request) error {
 	} else {
 		levels, err = generate.Pack(ctx, b, n, opt)
 	}
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) && !errors.Is(err, search.ErrMemory) {
+		// The request cannot be met (too few levels of those pegs on the
+		// board, say): the generator's error says why, as pegs generate
+		// prints it.
+		return tooBig("%v", err)
+	}
 	if err != nil {
 		return err
 	}
 	return respond(w, func(buf io.Writer) error { return report.WriteLevels(buf, report.JSON, b, goal, seed, levels) })
+}
+
+// find solves prob in a slot: a solution with the fewest moves if
+// byMoves, else any.
+func (s *Server) find(ctx context.Context, prob search.Problem, byMoves bool) (search.Solution, time.Duration, error) {
+	release, err := s.acquire(ctx, 0)
+	if err != nil {
+		return search.Solution{}, 0, err
+	}
+	defer release()
+	t0 := time.Now()
+	opt := search.Options{Workers: s.workers(), Memory: s.slotMemory(), Tables: &s.tables}
+	var sol search.Solution
+	if byMoves {
+		var ms search.MovesSolution
+		ms, err = search.FewestMoves(ctx, prob, opt)
+		sol = ms.Solution
+	} else {
+		sol, err = search.Decide(ctx, prob, opt)
+	}
+	return sol, time.Since(t0), err
 }
 
 // workers returns the goroutines of one layered search.

@@ -24,7 +24,7 @@ import (
 func BenchmarkServeHints(b *testing.B) {
 	const clients, perClient = 64, 200
 	b.Run(fmt.Sprintf("clients=%d", clients), func(b *testing.B) {
-		s, err := New(Config{Log: slog.New(slog.DiscardHandler)})
+		s, err := New(Config{Log: slog.New(slog.DiscardHandler), EagerPegs: 64})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -3,28 +3,37 @@
 //
 // # API
 //
-// Requests and responses are JSON. A request's fields are named as the
+// Requests and responses are JSON; a POST body must be sent as
+// application/json (415 otherwise: a browser sends text/plain from any
+// page without asking). Numbers are JSON numbers, a value that is absent
+// is null, and a board or level has the same shape in a list as alone.
+// A request's fields are named as the
 // flags of the command that answers the same question, plus level, the id
 // of a loaded level, which stands for its board, start and goal; a
 // response has the shape of that command's --format json:
 //
-//   - GET /api/boards: the built-in boards, as pegs boards.
-//   - GET /api/boards/{name}: a board drawn (BoardJSON): each hole's
-//     label and place in the plane, each jump.
-//   - GET /api/levels: the packs (PacksJSON): the seven classic
-//     English levels, then every pack given to the server, each level with
-//     an id and a name and, in a generated pack, its measures.
+//   - GET /api/boards: the built-in boards, as pegs boards describes
+//     them, and the loaded packs' (BoardsJSON).
+//   - GET /api/boards/{name}: a board as listed, and drawn (BoardJSON):
+//     each hole's label and place in the plane, each jump.
+//   - GET /api/levels: the packs (PacksJSON): the built-in ones
+//     (BuiltinPacks: the seven classic English levels, graded, Play Solo
+//     and the Tricky Triangle), then every pack given to the server, each
+//     level with an id and a name and its measures where it was graded.
 //   - GET /api/levels/{id}: one level to play (PlayJSON), with its
 //     board drawn and its goal hole.
 //   - POST /api/hint {board, level, start, position, history, goal}: as
 //     pegs hint: the next good jump, what is still possible, the jumps to
 //     take back, the pegs that can jump.
 //   - POST /api/solve {board, level, start, position, goal, metric}: as
-//     pegs solve; metric moves gives a solution with the fewest moves,
-//     which a loaded level keeps once found.
+//     pegs solve; metric moves gives a solution with the fewest moves.
+//     The classic levels' are made at build time (go generate, in
+//     classic.json, with their grades); a loaded level's are found once, in
+//     the background after Start's oracles, or when first asked.
 //   - POST /api/grade {board, level, start, position, goal}: as pegs grade.
 //   - POST /api/generate {board, goal, count, pack, pegs, seed, symmetric}:
-//     as pegs generate, a level pack.
+//     as pegs generate, a level pack; 422 with the reason when the
+//     request cannot be met (too few levels of those pegs on the board).
 //   - GET /healthz: the server is alive. GET /readyz: 200 once the loaded
 //     levels' oracles are built (503 before), with each one's state.
 //
@@ -35,10 +44,11 @@
 // # Hints
 //
 // The server holds one hint.Advisor for its life. Start builds the oracles
-// of the loaded levels in the background, one at a time, the levels of
-// fewest pegs first; until a level's oracle is built its hints are found
-// by searching, then they are lookups (the English centre game's takes
-// seconds). The oracles that hints of other games build on demand are
+// of the loaded levels of at most Config.EagerPegs pegs in the background,
+// one at a time, the levels of fewest pegs first, and /readyz answers 200
+// once they are built; a bigger level's oracle (Full's, Play Solo's) is
+// built when a hint first asks for it. Until a level's oracle is built its
+// hints are found by searching, then they are lookups. The oracles that hints of other games build on demand are
 // kept up to Limits.Levels, the least recently used dropped first.
 //
 // # Play page
@@ -47,15 +57,43 @@
 // binary (web/), which fetches nothing but this API (its
 // Content-Security-Policy allows nothing else). It draws a level's board
 // in SVG from the hole places the API gives, for every geometry; a peg is
-// picked by a tap (or the keyboard: arrows or WASD move, Enter or Space
-// picks and jumps), its landing holes light up, and a tap on one jumps.
-// It undoes and restarts; HINT lights a peg and its landing hole, or says
-// the goal is out of reach or how many jumps to take back; helpers show
-// the pegs that can jump and whether one peg is still possible; a game
-// ends with three stars for one peg at the goal hole, two for one peg
-// elsewhere or with help (a hint or the solution); "show solution" steps
-// through a solution with the fewest moves. Jumps are written as the
-// toolkit writes them (FROM-TO, by hole labels).
+// picked by a tap (or the keyboard: arrows or WASD move, Tab goes from
+// hole to hole, Enter or Space picks and jumps), its landing holes light
+// up, and a tap on one jumps. It undoes and restarts; HINT lights a peg
+// and its landing hole, or says the goal is out of reach or how many
+// jumps to take back; helpers show the pegs that can jump and whether one
+// peg is still possible; "show solution" steps through a solution with
+// the fewest moves (elsewhere, a solution at once and then the fewest
+// moves), naming each jump's direction. Jumps are written as the toolkit
+// writes them (FROM-TO, by hole labels).
+//
+// A pack's mode, or the URL (#selminha, #solo, #triangle, with /N for
+// level N; or #LEVEL-ID), picks one of the page's games, each with a help
+// panel:
+//
+//   - Free play: three stars for one peg at the goal hole, two for one
+//     peg elsewhere or with help (a hint or the solution).
+//   - Selminha, the seven classic levels in order: stars as above; 100 x
+//     the level's number points a star, and a speed bonus of up to 100 a
+//     level that drains to 0 at 4 seconds per jump of the level (time
+//     while the page is hidden is not counted): 9,100 points at most. NO
+//     MORE JUMPS offers UNDO and RESTART; the game is saved, and from
+//     level 2 on a visit offers RESUME or START OVER; a finished game goes
+//     on a top-5 board.
+//   - Play Solo, the English board less its centre: one peg anywhere
+//     clears it; Best left is the fewest pegs of a game that stopped with
+//     no jump left; the game in play and the best are kept, and New game
+//     keeps the best.
+//   - Tricky Triangle, on a triangle: the first click takes a peg off (or
+//     Random start); Restart plays the same start, New start picks again;
+//     a game is rated by its pegs left (1 Genius!, 2 Very clever, 3 Not
+//     bad, more Keep trying); the games played and each start hole solved
+//     from are kept.
+//
+// Records stay in the browser's localStorage under keys
+// pegs.v1.KIND.PACK; a value that is missing, of another version or not
+// of the right shape is ignored with a console warning. Nothing is sent
+// to the server.
 //
 // # Limits
 //
@@ -72,7 +110,11 @@
 //
 // Bad input gets a 4xx and one line of JSON, {"error": "..."}, naming what
 // is wrong; a search past the memory budget a 422; a panic is recovered
-// into a 500 and a log line. Every API request is logged with log/slog.
-// Serve shuts down gracefully when its context ends: it stops listening
-// and lets the requests in flight finish.
+// into a 500 and a log line. A search that hits the request's deadline
+// answers 503 saying so, without Retry-After, which only a busy server
+// sends. Every API request is logged with log/slog at info level (pegs
+// serve --log-level warn keeps only the busy answers and failures).
+// Serve shuts down gracefully when its context ends: it stops listening,
+// cancels the searches in flight, which answer 503, and lets the requests
+// finish.
 package serve

@@ -23,7 +23,9 @@ func Example() {
 	defer s.Close()
 	body := `{"level": "classic-1", "history": "d3-f3"}`
 	w := httptest.NewRecorder()
-	s.Handler().ServeHTTP(w, httptest.NewRequest("POST", "/api/hint", strings.NewReader(body)))
+	req := httptest.NewRequest("POST", "/api/hint", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	s.Handler().ServeHTTP(w, req)
 	var h report.HintJSON
 	if err := json.Unmarshal(w.Body.Bytes(), &h); err != nil {
 		panic(err)

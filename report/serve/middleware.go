@@ -64,6 +64,9 @@ func only(method string, h handler) http.Handler {
 			return
 		}
 		if err := h(w, r); err != nil {
+			if errors.Is(err, context.Canceled) && errors.Is(context.Cause(r.Context()), errShutdown) {
+				err = fmt.Errorf("%w: %w", errShutdown, err)
+			}
 			writeError(w, err)
 		}
 	})
@@ -77,9 +80,13 @@ type ErrorJSON struct {
 // errBusy reports that every slot of the searching requests is taken.
 var errBusy = errors.New("the server is busy with other searches: try again shortly")
 
+// errShutdown is the cause of the requests cancelled by a shutdown.
+var errShutdown = errors.New("the server is shutting down")
+
 // writeError answers err as one line of JSON (ErrorJSON), with its status: a
-// requestError's, 503 when busy or past the request's deadline, 422 past
-// the memory budget, 500 otherwise.
+// requestError's; 503 when busy (with Retry-After), past the request's
+// deadline or shutting down (without); 422 past the memory budget; 500
+// otherwise.
 func writeError(w http.ResponseWriter, err error) {
 	status := http.StatusInternalServerError
 	msg := "internal error"
@@ -90,8 +97,11 @@ func writeError(w http.ResponseWriter, err error) {
 	case errors.Is(err, errBusy):
 		status, msg = http.StatusServiceUnavailable, err.Error()
 		w.Header().Set("Retry-After", "1")
+	case errors.Is(err, errShutdown):
+		status, msg = http.StatusServiceUnavailable, errShutdown.Error()+": the search was cancelled"
 	case errors.Is(err, context.DeadlineExceeded):
-		status, msg = http.StatusServiceUnavailable, "the search did not finish within the time a request may take"
+		// Not busy: trying again would take as long.
+		status, msg = http.StatusServiceUnavailable, "the search did not finish within the time a request may take (the commands have no limit)"
 	case errors.Is(err, context.Canceled):
 		status, msg = http.StatusServiceUnavailable, "the request was cancelled"
 	case errors.Is(err, search.ErrMemory):

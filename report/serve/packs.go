@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
 	"pegs/engine"
 	"pegs/generate"
 	"pegs/report"
+	"pegs/search"
 )
 
 // Pack is a pack of levels the server offers: the classic seven
@@ -19,8 +21,11 @@ import (
 type Pack struct {
 	// ID names the pack in level ids: lower-case letters, digits and
 	// dashes.
-	ID     string
-	Name   string
+	ID   string
+	Name string
+	// Mode is the game the play page plays the pack as: selminha, solo,
+	// triangle, or "" for plain play (see the package documentation).
+	Mode   string
 	Board  *engine.Board
 	Goal   engine.Goal
 	Seed   uint64
@@ -35,25 +40,10 @@ type Level struct {
 	// whether its measures are filled in.
 	Info   generate.Level
 	Graded bool
-}
-
-// ClassicPack returns the seven classic levels of the English board,
-// toward the centre, in their traditional order (see
-// engine.ClassicLevels), with no measures: pegs grade measures them.
-func ClassicPack() (Pack, error) {
-	b := engine.English()
-	goal, err := b.ParseGoal("center")
-	if err != nil {
-		return Pack{}, err
-	}
-	pack := Pack{ID: "classic", Name: "classic", Board: b, Goal: goal}
-	for _, l := range engine.ClassicLevels() {
-		pack.Levels = append(pack.Levels, Level{Name: l.Name, Start: l.Position, Info: generate.Level{
-			Board: b.Name(), Goal: b.FormatGoal(goal), Picture: b.Line(l.Position), Pegs: l.Position.Pegs(),
-			Symmetries: b.Symmetry().Stabilizer(l.Position).Len(),
-		}})
-	}
-	return pack, nil
+	// Fewest is a solution of the fewest moves, if one is known (the
+	// classic levels'); the server finds the others' once, when first
+	// asked.
+	Fewest *search.Solution
 }
 
 // LoadPack reads a level pack as pegs generate writes it (--format json).
@@ -77,8 +67,15 @@ func LoadPack(path string, geom engine.Geometry) (Pack, error) {
 	if err != nil || goal.Kind == engine.FewestPegs {
 		return Pack{}, fmt.Errorf("%s: goal %q: want a one-peg goal of board %s", path, file.Goal, b.Name())
 	}
+	var extra struct {
+		Mode string `json:"mode"`
+	}
+	json.Unmarshal(data, &extra) // read above
+	if !slices.Contains(Modes, extra.Mode) {
+		return Pack{}, fmt.Errorf("%s: mode %q: want one of %s, or none", path, extra.Mode, strings.Join(Modes[1:], ", "))
+	}
 	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	pack := Pack{ID: slug(name), Name: name, Board: b, Goal: goal, Seed: file.Seed}
+	pack := Pack{ID: slug(name), Name: name, Mode: extra.Mode, Board: b, Goal: goal, Seed: file.Seed}
 	if len(file.Levels) == 0 {
 		return Pack{}, fmt.Errorf("%s: the pack has no levels", path)
 	}
@@ -97,6 +94,10 @@ func LoadPack(path string, geom engine.Geometry) (Pack, error) {
 	}
 	return pack, nil
 }
+
+// Modes are the games of the play page: plain play (""), and the three
+// the package documentation describes.
+var Modes = []string{"", "selminha", "solo", "triangle"}
 
 // packBoard returns a pack's board: built-in, or a board file named as
 // given or beside the pack.

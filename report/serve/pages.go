@@ -3,10 +3,11 @@ package serve
 import (
 	"embed"
 	"fmt"
-	"io"
+	"maps"
 	"net/http"
+	"slices"
 
-	"pegs/report"
+	"pegs/engine"
 )
 
 // webFiles is the play page: HTML, CSS and JavaScript, no build step.
@@ -32,23 +33,38 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// boardList answers GET /api/boards as pegs boards --format json does.
+// boardList answers GET /api/boards: the built-in boards, as pegs boards
+// lists them, then the loaded packs' boards.
 func (s *Server) boardList(w http.ResponseWriter, r *http.Request) error {
-	t, err := report.BoardsTable()
-	if err != nil {
-		return err
+	out := BoardsJSON{Boards: []BoardInfoJSON{}}
+	for _, info := range engine.Boards() {
+		b, err := engine.Lookup(info.Name)
+		if err != nil {
+			return err
+		}
+		out.Boards = append(out.Boards, newBoardInfo(b, &info.Description))
 	}
-	return respond(w, func(buf io.Writer) error { return t.Write(buf, report.JSON) })
+	for _, name := range slices.Sorted(maps.Keys(s.boards)) {
+		out.Boards = append(out.Boards, newBoardInfo(s.boards[name], nil))
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
 }
 
 // boardLayout answers GET /api/boards/{name}: a built-in board, or a
-// loaded pack's, drawn (BoardJSON).
+// loaded pack's, as listed and drawn (BoardJSON).
 func (s *Server) boardLayout(w http.ResponseWriter, r *http.Request) error {
 	b, err := s.board(r.PathValue("name"))
 	if err != nil {
 		return &requestError{http.StatusNotFound, err}
 	}
-	writeJSON(w, http.StatusOK, NewBoardJSON(b))
+	var desc *string
+	for _, info := range engine.Boards() {
+		if info.Name == b.Name() && s.boards[b.Name()] == nil {
+			desc = &info.Description
+		}
+	}
+	writeJSON(w, http.StatusOK, BoardJSON{BoardInfoJSON: newBoardInfo(b, desc), Layout: newLayout(b)})
 	return nil
 }
 
@@ -56,7 +72,7 @@ func (s *Server) boardLayout(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) packList(w http.ResponseWriter, r *http.Request) error {
 	out := PacksJSON{Packs: []PackJSON{}}
 	for _, p := range s.packs {
-		pj := PackJSON{ID: p.ID, Name: p.Name, Board: p.Board.Name(), Goal: p.Board.FormatGoal(p.Goal), Seed: p.Seed}
+		pj := PackJSON{ID: p.ID, Name: p.Name, Mode: mode(p), Board: p.Board.Name(), Goal: p.Board.FormatGoal(p.Goal), Seed: p.Seed}
 		for i := range p.Levels {
 			pj.Levels = append(pj.Levels, s.levels[levelID(p.ID, i)].json())
 		}
@@ -74,11 +90,17 @@ func (s *Server) playLevel(w http.ResponseWriter, r *http.Request) error {
 		return &requestError{http.StatusNotFound, fmt.Errorf("level %q: no such level (see GET /api/levels)", r.PathValue("id"))}
 	}
 	b := l.pack.Board
-	writeJSON(w, http.StatusOK, PlayJSON{LevelJSON: l.json(), Pack: l.pack.ID, Layout: NewBoardJSON(b), GoalHole: goalHole(b, l.pack.Goal)})
+	writeJSON(w, http.StatusOK, PlayJSON{LevelJSON: l.json(), Pack: l.pack.ID, Mode: mode(l.pack), Layout: newLayout(b), GoalHole: goalHole(b, l.pack.Goal)})
 	return nil
 }
 
-// json returns the level in its listing's shape.
-func (l *level) json() LevelJSON {
-	return LevelJSON{ID: l.ID, Name: l.Name, Graded: l.Graded, Level: l.Info}
+// mode returns a pack's mode, or nil for plain play.
+func mode(p *Pack) *string {
+	if p.Mode == "" {
+		return nil
+	}
+	return &p.Mode
 }
+
+// json returns the level in its listing's shape.
+func (l *level) json() LevelJSON { return newLevelJSON(l.ID, l.Name, l.Graded, l.Info) }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"mime"
 	"net/http"
 	"slices"
 	"strconv"
@@ -74,14 +75,19 @@ func badRequest(format string, args ...any) error {
 }
 
 // tooBig returns a 422 error: a well-formed request past the server's
-// limits.
+// limits, or one that cannot be met.
 func tooBig(format string, args ...any) error {
 	return &requestError{http.StatusUnprocessableEntity, fmt.Errorf(format, args...)}
 }
 
 // readRequest decodes r's JSON body into v, refusing a body over the
 // server's limit.
+// A body must be sent as application/json: a form or text/plain, which a
+// browser sends from any page without asking, is refused with 415.
 func (s *Server) readRequest(w http.ResponseWriter, r *http.Request, v any) error {
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		return &requestError{http.StatusUnsupportedMediaType, fmt.Errorf("Content-Type %q: want application/json", r.Header.Get("Content-Type"))}
+	}
 	return decode(http.MaxBytesReader(w, r.Body, s.lim.Body), s.lim.Body, v)
 }
 

@@ -81,11 +81,11 @@ func TestLimits(t *testing.T) {
 	quick, _ := testServer(t, Config{Limits: Limits{Timeout: 50 * time.Millisecond}})
 	// A lone lost position of 26 pegs takes most of a second.
 	w := do(t, quick, "POST", "/api/hint", `{"position": "ooooooooooooooooooooooo...o...o.o"}`)
-	if w.Code != http.StatusServiceUnavailable || !strings.Contains(w.Body.String(), "did not finish within") {
-		t.Errorf("past the deadline: %d %s", w.Code, w.Body)
+	if w.Code != http.StatusServiceUnavailable || !strings.Contains(w.Body.String(), "did not finish within") || w.Header().Get("Retry-After") != "" {
+		t.Errorf("past the deadline: %d %s (Retry-After %q, want none)", w.Code, w.Body, w.Header().Get("Retry-After"))
 	}
 	s, _ := testServer(t, Config{Memory: 4 << 20, Limits: Limits{Slots: 2}})
-	w = do(t, s, "POST", "/api/solve", `{"level": "classic-7", "metric": "moves"}`)
+	w = do(t, s, "POST", "/api/solve", `{"start": "d4", "goal": "any", "metric": "moves"}`)
 	if w.Code != http.StatusUnprocessableEntity || !strings.Contains(w.Body.String(), "memory budget exceeded") {
 		t.Errorf("past the memory budget: %d %s", w.Code, w.Body)
 	}

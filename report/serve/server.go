@@ -20,7 +20,8 @@ import (
 
 // Config says what a Server offers and within what limits.
 type Config struct {
-	// Packs are the level packs offered after the classic seven.
+	// Packs are the level packs offered after the built-in ones
+	// (BuiltinPacks).
 	Packs []Pack
 	// Memory is the server's budget in bytes (see the package
 	// documentation, Limits); zero means search.DefaultMemory.
@@ -33,7 +34,11 @@ type Config struct {
 	// Oracles, if set, picks the loaded levels whose oracles Start builds,
 	// by level id; nil means all.
 	Oracles func(id string) bool
-	Limits  Limits
+	// EagerPegs is the most pegs of a loaded level whose oracle Start
+	// builds; the bigger levels' are built when a hint first asks for
+	// them, so that the server is ready in seconds. Zero means 24.
+	EagerPegs int
+	Limits    Limits
 }
 
 // Limits bound what one request may cost; the zero value of each field
@@ -101,10 +106,11 @@ type Server struct {
 	slots   chan struct{}
 	handler http.Handler
 
-	builds  []*oracleBuild
-	stop    context.CancelFunc // stops Start's builds
-	wg      sync.WaitGroup
-	started sync.Once
+	builds   []*oracleBuild
+	stop     context.CancelFunc // stops Start's builds
+	buildCtx context.Context    // the builds', until Close
+	wg       sync.WaitGroup
+	started  sync.Once
 }
 
 // level is a loaded level: its id and pack, its fewest-moves solution once
@@ -135,11 +141,11 @@ func New(cfg Config) (*Server, error) {
 	if s.memory <= 0 {
 		s.memory = search.DefaultMemory
 	}
-	classic, err := ClassicPack()
+	builtin, err := BuiltinPacks()
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range append([]Pack{classic}, cfg.Packs...) {
+	for _, p := range append(builtin, cfg.Packs...) {
 		if err := s.addPack(p); err != nil {
 			return nil, err
 		}
@@ -173,6 +179,9 @@ func (s *Server) addPack(p Pack) error {
 	s.packs = append(s.packs, pack)
 	for i, l := range p.Levels {
 		lv := &level{Level: l, ID: levelID(p.ID, i), pack: pack, moves: newMemo()}
+		if l.Fewest != nil {
+			lv.moves.done, lv.moves.sol = true, *l.Fewest
+		}
 		if _, dup := s.levels[lv.ID]; dup {
 			return fmt.Errorf("pack %s: level id %s is taken", p.Name, lv.ID)
 		}
@@ -208,10 +217,13 @@ func (s *Server) Close() {
 }
 
 // Serve answers HTTP requests on ln until ctx ends, then shuts down
-// gracefully: it stops listening and lets the requests in flight finish,
-// within the request timeout and five seconds more.
+// gracefully: it stops listening, cancels the searches in flight (whose
+// requests answer 503) and lets the requests finish, within five seconds.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	base, cancelBase := context.WithCancelCause(context.Background())
+	defer cancelBase(nil)
 	hs := &http.Server{
+		BaseContext:       func(net.Listener) context.Context { return base },
 		Handler:           s.handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
@@ -227,8 +239,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		return err
 	case <-ctx.Done():
 	}
-	s.log.Info("shutting down: letting requests in flight finish")
-	sctx, cancel := context.WithTimeout(context.Background(), s.lim.Timeout+5*time.Second)
+	s.log.Info("shutting down: cancelling the searches in flight")
+	cancelBase(errShutdown)
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := hs.Shutdown(sctx); err != nil {
 		return fmt.Errorf("shutting down: %w", err)

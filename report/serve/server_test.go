@@ -73,6 +73,9 @@ func small(s *Server) func(string) bool {
 func do(t testing.TB, s *Server, method, path, body string) *httptest.ResponseRecorder {
 	t.Helper()
 	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	if method == "POST" {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	w := httptest.NewRecorder()
 	s.Handler().ServeHTTP(w, req)
 	return w
@@ -121,18 +124,6 @@ func TestSameAsCommands(t *testing.T) {
 			}
 		})
 	}
-	// GET /api/boards is pegs boards --format json.
-	var want bytes.Buffer
-	table, err := report.BoardsTable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := table.Write(&want, report.JSON); err != nil {
-		t.Fatal(err)
-	}
-	if w := do(t, s, "GET", "/api/boards", ""); w.Code != http.StatusOK || w.Body.String() != want.String() {
-		t.Errorf("GET /api/boards: %d, body differs from pegs boards --format json:\n%s", w.Code, w.Body)
-	}
 }
 
 // decodeBody decodes a response's JSON body into v.
@@ -159,18 +150,19 @@ func TestBoardLayout(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.Name != b.Name() || got.Geometry != b.Geometry().String() || len(got.Holes) != b.Holes() || len(got.Jumps) != len(b.Jumps()) {
-			t.Fatalf("%s: %s %s, %d holes, %d jumps", name, got.Name, got.Geometry, len(got.Holes), len(got.Jumps))
+		lay := got.Layout
+		if got.Name != b.Name() || got.Geometry != b.Geometry().String() || got.Holes != b.Holes() || len(lay.Holes) != b.Holes() || len(lay.Jumps) != len(b.Jumps()) {
+			t.Fatalf("%s: %s %s, %d holes, %d jumps", name, got.Name, got.Geometry, len(lay.Holes), len(lay.Jumps))
 		}
-		for h, hole := range got.Holes {
+		for h, hole := range lay.Holes {
 			x, y := b.Place(h)
-			if hole.Label != b.Label(h) || hole.X != x || hole.Y != y || x > got.Width || y > got.Height {
-				t.Errorf("%s hole %d: %+v, want %s at (%g, %g) within %g x %g", name, h, hole, b.Label(h), x, y, got.Width, got.Height)
+			if hole.Label != b.Label(h) || hole.X != x || hole.Y != y || x > lay.Width || y > lay.Height {
+				t.Errorf("%s hole %d: %+v, want %s at (%g, %g) within %g x %g", name, h, hole, b.Label(h), x, y, lay.Width, lay.Height)
 			}
 		}
 		for i, j := range b.Jumps() {
-			if got.Jumps[i] != [3]int{j.From, j.Over, j.To} {
-				t.Errorf("%s jump %d: %v, want %v", name, i, got.Jumps[i], j)
+			if lay.Jumps[i] != [3]int{j.From, j.Over, j.To} {
+				t.Errorf("%s jump %d: %v, want %v", name, i, lay.Jumps[i], j)
 			}
 		}
 	}
@@ -186,12 +178,12 @@ func TestLevels(t *testing.T) {
 	for _, p := range packs.Packs {
 		ids = append(ids, p.ID)
 		for i, l := range p.Levels {
-			if l.ID != levelID(p.ID, i) || l.Graded != (p.ID != "classic") || l.Board != p.Board || l.Goal != p.Goal {
+			if l.ID != levelID(p.ID, i) || l.Graded != (p.Mode == nil || *p.Mode == "selminha") || l.Board != p.Board || l.Goal != p.Goal {
 				t.Errorf("pack %s level %d: %s graded %v, board %s goal %s", p.ID, i, l.ID, l.Graded, l.Board, l.Goal)
 			}
 		}
 	}
-	if diff := cmp.Diff([]string{"classic", "triangle", "hexagon", "diamond"}, ids); diff != "" {
+	if diff := cmp.Diff([]string{"classic", "solo", "tricky", "triangle", "hexagon", "diamond"}, ids); diff != "" {
 		t.Errorf("packs (-want +got):\n%s", diff)
 	}
 	classic := packs.Packs[0]
@@ -288,10 +280,11 @@ func TestHealth(t *testing.T) {
 }
 
 // TestSolutionKept checks that a loaded level's fewest-moves solution is
-// found once and kept: asked again with every slot taken, it answers.
+// found once and kept: asked again with every slot taken, it answers, as
+// the classic levels' do from the start.
 func TestSolutionKept(t *testing.T) {
 	s, _ := testServer(t, Config{Limits: Limits{Slots: 1}})
-	first := do(t, s, "POST", "/api/solve", `{"level": "classic-3", "metric": "moves"}`)
+	first := do(t, s, "POST", "/api/solve", `{"level": "triangle-3", "metric": "moves"}`)
 	if first.Code != http.StatusOK {
 		t.Fatalf("first: %d %s", first.Code, first.Body)
 	}
@@ -300,12 +293,15 @@ func TestSolutionKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer release()
-	again := do(t, s, "POST", "/api/solve", `{"level": "classic-3", "metric": "moves"}`)
+	again := do(t, s, "POST", "/api/solve", `{"level": "triangle-3", "metric": "moves"}`)
 	if again.Code != http.StatusOK || again.Body.String() != first.Body.String() {
 		t.Errorf("again with every slot taken: %d %s; want the first answer %s", again.Code, again.Body, first.Body)
 	}
-	if w := do(t, s, "POST", "/api/solve", `{"level": "classic-2", "metric": "moves"}`); w.Code != http.StatusServiceUnavailable {
+	if w := do(t, s, "POST", "/api/solve", `{"level": "triangle-2", "metric": "moves"}`); w.Code != http.StatusServiceUnavailable {
 		t.Errorf("another level with every slot taken: %d %s", w.Code, w.Body)
+	}
+	if w := do(t, s, "POST", "/api/solve", `{"level": "classic-7", "metric": "moves"}`); w.Code != http.StatusOK {
+		t.Errorf("Full, from memory, with every slot taken: %d %s", w.Code, w.Body)
 	}
 }
 
@@ -330,8 +326,9 @@ func TestPlayPage(t *testing.T) {
 	}
 }
 
-// TestServeShutdown checks a graceful shutdown: a hint in flight when the
-// context ends is answered, and Serve returns nil.
+// TestServeShutdown checks a graceful shutdown: a search in flight when
+// the context ends is cancelled and answers 503 saying so, and Serve
+// returns nil.
 func TestServeShutdown(t *testing.T) {
 	s, logs := testServer(t, Config{})
 	ln, err := netListen(t)
@@ -359,13 +356,13 @@ func TestServeShutdown(t *testing.T) {
 	}
 	data, _ := io.ReadAll(res.Body)
 	res.Body.Close()
-	if res.StatusCode != http.StatusOK || !strings.Contains(string(data), "one peg out of reach") {
-		t.Errorf("the hint in flight: %d %s", res.StatusCode, data)
+	if res.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(data), "shutting down") || res.Header.Get("Retry-After") != "" {
+		t.Errorf("the hint in flight: %d %s (Retry-After %q)", res.StatusCode, data, res.Header.Get("Retry-After"))
 	}
 	if err := <-served; err != nil {
 		t.Errorf("Serve: %v", err)
 	}
-	for _, want := range []string{"msg=serving", "shutting down", "msg=stopped", "path=/api/hint status=200"} {
+	for _, want := range []string{"msg=serving", "shutting down", "msg=stopped", "path=/api/hint status=503"} {
 		if !strings.Contains(logs.String(), want) {
 			t.Errorf("the log lacks %q:\n%s", want, logs)
 		}

@@ -1,0 +1,95 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"pegs/engine"
+	"pegs/generate"
+	"pegs/search"
+)
+
+var (
+	updateClassic = flag.Bool("update-classic", false, "grade the classic levels again and write classic.json (go generate)")
+	classicFull   = flag.Bool("classic-full", false, "TestClassicData grades Full too (a minute, 2 GB)")
+)
+
+// classicBudget is the memory budget of the classic levels' grades.
+const classicBudget = 3 << 30
+
+// TestClassicData checks the embedded classic.json: it holds the classic
+// levels, and every solution and fewest-moves solution in it replays. Without
+// -short it grades the levels again and compares, all but Full (whose grade
+// takes a minute and 2 GB) unless -classic-full or -update-classic is set;
+// with -update-classic it writes the file.
+func TestClassicData(t *testing.T) {
+	pack, err := ClassicPack()
+	if err != nil && !*updateClassic {
+		t.Fatal(err)
+	}
+	for _, l := range pack.Levels {
+		sol, err := pack.Board.ParseMoves(joinMoves(l.Info.Solution))
+		if err == nil {
+			_, err = pack.Board.Replay(l.Start, sol)
+		}
+		if err != nil || len(pack.Board.FormatMoves(l.Fewest.Jumps)) != l.Info.Par {
+			t.Errorf("%s: solution %v; the fewest moves %d, par %d", l.Name, err, len(pack.Board.FormatMoves(l.Fewest.Jumps)), l.Info.Par)
+		}
+	}
+	if testing.Short() && !*updateClassic {
+		t.Skip("grading the classic levels again takes seconds")
+	}
+	all := *updateClassic || *classicFull
+	b := engine.English()
+	goal, _ := b.ParseGoal("center")
+	file := classicFile{Board: b.Name(), Goal: b.FormatGoal(goal)}
+	var want classicFile
+	json.Unmarshal(classicJSON, &want)
+	for i, l := range engine.ClassicLevels() {
+		if l.Position.Pegs() > 24 && !all {
+			file.Levels = append(file.Levels, want.Levels[i])
+			continue
+		}
+		opt := search.Options{Memory: classicBudget}
+		lvl, err := generate.Grade(t.Context(), b, l.Position, goal, opt)
+		if err != nil {
+			t.Fatalf("%s: %v", l.Name, err)
+		}
+		lvl.Name = l.Name
+		ms, err := search.FewestMoves(context.Background(), search.Problem{Board: b, Start: l.Position, Goal: goal}, opt)
+		if err != nil {
+			t.Fatalf("%s: %v", l.Name, err)
+		}
+		file.Levels = append(file.Levels, classicLevel{Level: lvl, Moves: b.FormatMoves(ms.Jumps), MovesNodes: ms.Nodes})
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(file); err != nil {
+		t.Fatal(err)
+	}
+	if *updateClassic {
+		if err := os.WriteFile("classic.json", buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if diff := cmp.Diff(string(classicJSON), buf.String()); diff != "" {
+		t.Errorf("classic.json is not current (run go generate ./report/serve): -embedded +now\n%s", diff)
+	}
+}
+
+// joinMoves joins a solution's jumps as ParseMoves reads them.
+func joinMoves(jumps []string) string {
+	var buf bytes.Buffer
+	for _, j := range jumps {
+		buf.WriteString(j + " ")
+	}
+	return buf.String()
+}
