@@ -161,6 +161,7 @@ func TestErrors(t *testing.T) {
 		{[]string{"serve", "--geometry", "hex"}, 2, `unknown geometry "hex"`},
 		{[]string{"serve", "--addr", "nowhere"}, 1, "missing port in address"},
 		{[]string{"serve", "--mem", "lots"}, 2, `bad size "lots"`},
+		{[]string{"serve", "--log-level", "loud"}, 2, `--log-level "loud": want debug, info, warn or error`},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer

@@ -4,9 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"pegs/engine"
 )
 
 // TestBadRequests checks that bad input gets a 4xx and one line of JSON
@@ -186,4 +190,24 @@ func FuzzDecodeRequest(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestPackMode checks a pack's mode: read from the pack, and refused when
+// it is not one of the page's games.
+func TestPackMode(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "triangle.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ mode, err string }{{"triangle", ""}, {"chess", `mode "chess": want one of selminha, solo, triangle, or none`}} {
+		path := filepath.Join(t.TempDir(), "pack.json")
+		withMode := strings.Replace(string(data), "{", `{"mode": "`+tt.mode+`",`, 1)
+		if err := os.WriteFile(path, []byte(withMode), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p, err := LoadPack(path, engine.Triangular)
+		if tt.err == "" && (err != nil || p.Mode != tt.mode) || tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)) {
+			t.Errorf("mode %s: %q, %v; want error %q", tt.mode, p.Mode, err, tt.err)
+		}
+	}
 }
