@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -223,9 +224,32 @@ func TestBrowserTriangle(t *testing.T) {
 
 // TestBrowserSolutions switches the classic levels by the URL's hash and
 // shows each one's solution: within a second, from the server's memory,
-// the stepper naming the next jump's direction.
+// the stepper naming the next jump's direction, while eight clients ask
+// hints.
 func TestBrowserSolutions(t *testing.T) {
-	page, base, _ := browse(t, 1000)
+	page, base, s := browse(t, 1000)
+	// Under load: clients asking hints meanwhile, lookups as in
+	// BenchmarkServeHints (the levels of fewer than 20 pegs have their
+	// oracles here).
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer close(stop)
+	for c := range 8 {
+		wg.Go(func() {
+			l := s.levels[levelID("classic", c%5)]
+			first := l.pack.Board.FormatJump(l.pack.Board.Moves(nil, l.Start)[0])
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				var h report.HintJSON
+				postJSON(base+"/api/hint", `{"level": "`+l.ID+`", "history": "`+first+`"}`, &h)
+			}
+		})
+	}
 	page.open(base, "#classic-1")
 	for i := 1; i <= 7; i++ {
 		// The hash switches the level.
