@@ -20,21 +20,24 @@ import (
 //go:embed classic.json
 var classicJSON []byte
 
-// classicFile is the shape of classic.json: a level pack as pegs grade
-// writes it (report.GradesJSON), each level with its fewest moves.
-type classicFile struct {
-	Board  string         `json:"board"`
-	Goal   string         `json:"goal"`
-	Levels []classicLevel `json:"levels"`
+// packFile is a level pack as the server reads it: as pegs generate
+// writes it (report.LevelsJSON), with the play page's mode, and each
+// level with its fewest moves where known. classic.json has this shape.
+type packFile struct {
+	Board  string      `json:"board"`
+	Goal   string      `json:"goal"`
+	Seed   uint64      `json:"seed,omitempty"`
+	Mode   string      `json:"mode,omitempty"`
+	Levels []packLevel `json:"levels"`
 }
 
-// classicLevel is a classic level graded, with a solution of the fewest
-// moves (each a chain of jumps such as f4-d4-b4) and the positions its
-// search visited.
-type classicLevel struct {
+// packLevel is a level of a pack, with a solution of the fewest moves
+// (each a chain of jumps such as f4-d4-b4) and the positions its search
+// visited, where known.
+type packLevel struct {
 	generate.Level
-	Moves      []string `json:"moves"`
-	MovesNodes int64    `json:"moves_nodes"`
+	Moves      []string `json:"moves,omitempty"`
+	MovesNodes int64    `json:"moves_nodes,omitempty"`
 }
 
 // ClassicPack returns the seven classic levels of the English board,
@@ -42,7 +45,7 @@ type classicLevel struct {
 // engine.ClassicLevels), graded, each with a solution of the fewest
 // moves.
 func ClassicPack() (Pack, error) {
-	var file classicFile
+	var file packFile
 	if err := json.Unmarshal(classicJSON, &file); err != nil {
 		return Pack{}, fmt.Errorf("classic.json: %w", err)
 	}

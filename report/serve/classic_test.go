@@ -49,8 +49,8 @@ func TestClassicData(t *testing.T) {
 	all := *updateClassic || *classicFull
 	b := engine.English()
 	goal, _ := b.ParseGoal("center")
-	file := classicFile{Board: b.Name(), Goal: b.FormatGoal(goal)}
-	var want classicFile
+	file := packFile{Board: b.Name(), Goal: b.FormatGoal(goal)}
+	var want packFile
 	json.Unmarshal(classicJSON, &want)
 	for i, l := range engine.ClassicLevels() {
 		if l.Position.Pegs() > 17 && !all {
@@ -67,7 +67,7 @@ func TestClassicData(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", l.Name, err)
 		}
-		file.Levels = append(file.Levels, classicLevel{Level: lvl, Moves: b.FormatMoves(ms.Jumps), MovesNodes: ms.Nodes})
+		file.Levels = append(file.Levels, packLevel{Level: lvl, Moves: b.FormatMoves(ms.Jumps), MovesNodes: ms.Nodes})
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

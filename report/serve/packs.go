@@ -12,7 +12,6 @@ import (
 
 	"pegs/engine"
 	"pegs/generate"
-	"pegs/report"
 	"pegs/search"
 )
 
@@ -46,7 +45,10 @@ type Level struct {
 	Fewest *search.Solution
 }
 
-// LoadPack reads a level pack as pegs generate writes it (--format json).
+// LoadPack reads a level pack as pegs generate writes it (--format json),
+// with two fields more where given: the pack's mode, and each level's
+// moves, a solution of the fewest moves (replayed here; the server finds
+// the others' itself).
 // Its board is a built-in one, or a board file (see engine.Parse) of
 // geometry geom named as pegs generate was given it: found as named, or
 // beside the pack. The pack's id is its file name without extension.
@@ -55,7 +57,7 @@ func LoadPack(path string, geom engine.Geometry) (Pack, error) {
 	if err != nil {
 		return Pack{}, err
 	}
-	var file report.LevelsJSON
+	var file packFile
 	if err := json.Unmarshal(data, &file); err != nil {
 		return Pack{}, fmt.Errorf("%s: not a level pack of pegs generate: %w", path, err)
 	}
@@ -67,15 +69,11 @@ func LoadPack(path string, geom engine.Geometry) (Pack, error) {
 	if err != nil || goal.Kind == engine.FewestPegs {
 		return Pack{}, fmt.Errorf("%s: goal %q: want a one-peg goal of board %s", path, file.Goal, b.Name())
 	}
-	var extra struct {
-		Mode string `json:"mode"`
-	}
-	json.Unmarshal(data, &extra) // read above
-	if !slices.Contains(Modes, extra.Mode) {
-		return Pack{}, fmt.Errorf("%s: mode %q: want one of %s, or none", path, extra.Mode, strings.Join(Modes[1:], ", "))
+	if !slices.Contains(Modes, file.Mode) {
+		return Pack{}, fmt.Errorf("%s: mode %q: want one of %s, or none", path, file.Mode, strings.Join(Modes[1:], ", "))
 	}
 	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	pack := Pack{ID: slug(name), Name: name, Mode: extra.Mode, Board: b, Goal: goal, Seed: file.Seed}
+	pack := Pack{ID: slug(name), Name: name, Mode: file.Mode, Board: b, Goal: goal, Seed: file.Seed}
 	if len(file.Levels) == 0 {
 		return Pack{}, fmt.Errorf("%s: the pack has no levels", path)
 	}
@@ -87,10 +85,17 @@ func LoadPack(path string, geom engine.Geometry) (Pack, error) {
 		if err == nil && (l.Board != file.Board || l.Goal != file.Goal) {
 			err = fmt.Errorf("board %s and goal %s, not the pack's %s and %s", l.Board, l.Goal, file.Board, file.Goal)
 		}
+		lvl := Level{Name: strconv.Itoa(i + 1), Start: p, Info: l.Level, Graded: true}
+		if err == nil && len(l.Moves) > 0 {
+			var sol search.Solution
+			sol, err = movesSolution(b, p, goal, l.Moves)
+			sol.Nodes = l.MovesNodes
+			lvl.Fewest = &sol
+		}
 		if err != nil {
 			return Pack{}, fmt.Errorf("%s: level %d: %w", path, i+1, err)
 		}
-		pack.Levels = append(pack.Levels, Level{Name: strconv.Itoa(i + 1), Start: p, Info: l, Graded: true})
+		pack.Levels = append(pack.Levels, lvl)
 	}
 	return pack, nil
 }

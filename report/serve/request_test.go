@@ -211,3 +211,32 @@ func TestPackMode(t *testing.T) {
 		}
 	}
 }
+
+// TestPackMoves checks a pack level's moves: taken as the level's fewest
+// moves once they replay to the goal, refused when they do not.
+func TestPackMoves(t *testing.T) {
+	pack, err := LoadPack(filepath.Join("testdata", "triangle.json"), engine.Triangular)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sol := pack.Levels[0].Info.Solution
+	data, err := os.ReadFile(filepath.Join("testdata", "triangle.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		moves []string
+		ok    bool
+	}{{sol, true}, {sol[:1], false}} {
+		moves, _ := json.Marshal(tt.moves)
+		path := filepath.Join(t.TempDir(), "pack.json")
+		text := strings.Replace(string(data), `"levels": [`+"\n    {", `"levels": [`+"\n    {\"moves\": "+string(moves)+",", 1)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p, err := LoadPack(path, engine.Triangular)
+		if tt.ok && (err != nil || p.Levels[0].Fewest == nil || len(p.Levels[0].Fewest.Jumps) != len(sol)) || !tt.ok && err == nil {
+			t.Errorf("moves %v: %v", tt.moves, err)
+		}
+	}
+}
