@@ -9,9 +9,7 @@
 // WriteGrades, WriteLevels, WriteBench, BoardsTable and WriteBoard; the
 // level server's shapes (BoardJSON, PacksJSON, PlayJSON) are here too.
 //
-// Figures are gonum plots (ProfilePlot, BoardMap, ScoreByPegs, ForesightPlot,
-// StrategyTimes, ...) saved as SVG and PNG, and SavePicture draws a
-// position as a level picture. A Document of sections, tables and figures
-// is written as Markdown and HTML. Package report/build runs the searches
-// and assembles the whole report.
+// It links no plotting library: package report/build draws the figures
+// and writes the report's document, and package report/plan tabulates the
+// plans of distributed runs.
 package report

@@ -16,14 +16,14 @@ import (
 
 // boards is section 1: every board of the plan, and the whole state space
 // of its classic start where the plan searches it.
-func (b *builder) boards(ctx context.Context) (report.Section, error) {
+func (b *builder) boards(ctx context.Context) (Section, error) {
 	t := &report.Table{Header: []string{"board", "holes", "jumps", "symmetries", "position classes", "classic start", "goal", "reachable", "reachable raw", "can reach goal", "solutions", "complete games", "random-play win"},
 		Counts: []string{"holes", "jumps", "symmetries", "position classes", "reachable", "reachable raw", "can reach goal", "solutions", "complete games"}}
-	var gallery []report.Picture
+	var gallery []Picture
 	for _, name := range b.plan.boards {
 		bd, err := engine.Lookup(name)
 		if err != nil {
-			return report.Section{}, err
+			return Section{}, err
 		}
 		start := classicStart(bd)
 		empty := bd.Full() &^ start
@@ -52,7 +52,7 @@ func (b *builder) boards(ctx context.Context) (report.Section, error) {
 			case errors.Is(err, search.ErrMemory):
 				t.Add(append(row, "over the "+humanize.IBytes(uint64(b.opt.Memory))+" memory budget", "", "", "", "", "")...)
 			case err != nil:
-				return report.Section{}, fmt.Errorf("%s: %w", name, err)
+				return Section{}, fmt.Errorf("%s: %w", name, err)
 			default:
 				b.analyses[name] = a
 				t.Add(append(row, strconv.FormatInt(a.Reachable, 10), strconv.FormatInt(a.ReachableRaw, 10), strconv.FormatInt(a.Winnable, 10),
@@ -60,16 +60,16 @@ func (b *builder) boards(ctx context.Context) (report.Section, error) {
 			}
 		}
 		file := "levels/board-" + fileName(name)
-		if err := report.SavePicture(b.path("figures"), file, bd, start); err != nil {
-			return report.Section{}, err
+		if err := savePicture(b.path("figures"), file, bd, start); err != nil {
+			return Section{}, err
 		}
-		gallery = append(gallery, report.Picture{File: file, Caption: fmt.Sprintf("%s, %d holes", name, bd.Holes())})
+		gallery = append(gallery, Picture{File: file, Caption: fmt.Sprintf("%s, %d holes", name, bd.Holes())})
 	}
-	return report.Section{
+	return Section{
 		Text: "The built-in boards and the state space of each board's classic start (the full board less its centre; on triangles, less the first hole whose vacancy the position classes allow to end with one peg). " +
 			"Positions are counted up to the symmetries that keep the start and goal in place, and raw (every symmetric image). " +
 			"Solutions and complete games count jump sequences; the random-play win is the chance that a player choosing uniformly among legal jumps meets the goal.",
-		Items: []report.Item{
+		Items: []Item{
 			{Caption: "Boards and the whole state space of their classic start.", Table: t, Name: "boards"},
 			{Caption: "Each board at its classic start (pegs ivory, empty holes dark).", Gallery: gallery},
 		},

@@ -1,10 +1,11 @@
 // Package build writes the report: it runs the searches behind each of its
 // sections (boards, solvable starts, state-space profiles, generated levels
 // and solver performance), benchmarks the solvers, and assembles what they
-// find into a report.Document of tables, figures and level pictures, saved
+// find into a Document of tables, figures and level pictures, saved
 // as index.md and index.html with figures/ and data/ beside them.
 //
 // Report is the whole of it; Options choose the quick or full plan.
-// Package report draws and writes; this package decides what is searched
-// and shown.
+// The document (Document, Section, Item), its figures (gonum plots saved
+// as SVG and PNG, the only ones in pegs) and its level pictures are made
+// here; the tables and their formats are package report's.
 package build

@@ -18,8 +18,8 @@ import (
 
 // levels is section 4: the plan's pools of generated levels, a pack taken
 // from the first, and the classic English levels graded the same way.
-func (b *builder) levels(ctx context.Context) (report.Section, error) {
-	sec := report.Section{Text: "Levels made by reverse play from the goal and measured on their whole state space. " +
+func (b *builder) levels(ctx context.Context) (Section, error) {
+	sec := Section{Text: "Levels made by reverse play from the goal and measured on their whole state space. " +
 		"The player who looks k jumps ahead never plays a jump it sees lose within k jumps and chooses among the others at random; " +
 		"W_k is its chance to win an attempt, and a level's foresight needed f is the k at which W_k reaches 1/2 (read between integers on log W). " +
 		"The score is log10(n·b^f), the lines such a player weighs over a game of n = pegs − 1 jumps with b jumps a position, " +
@@ -28,14 +28,14 @@ func (b *builder) levels(ctx context.Context) (report.Section, error) {
 	for i, pp := range b.plan.pools {
 		items, err := b.pool(ctx, pp, i == 0 && b.plan.pack > 0)
 		if err != nil {
-			return report.Section{}, err
+			return Section{}, err
 		}
 		sec.Items = append(sec.Items, items...)
 	}
 	if b.plan.classicMax > 0 {
 		items, err := b.classic(ctx)
 		if err != nil {
-			return report.Section{}, err
+			return Section{}, err
 		}
 		sec.Items = append(sec.Items, items...)
 	}
@@ -44,7 +44,7 @@ func (b *builder) levels(ctx context.Context) (report.Section, error) {
 
 // pool generates the levels of pp and shows their scores; with pack, it
 // also takes the plan's pack from them.
-func (b *builder) pool(ctx context.Context, pp poolPlan, pack bool) ([]report.Item, error) {
+func (b *builder) pool(ctx context.Context, pp poolPlan, pack bool) ([]Item, error) {
 	bd, err := engine.Lookup(pp.board)
 	if err != nil {
 		return nil, err
@@ -59,21 +59,21 @@ func (b *builder) pool(ctx context.Context, pp poolPlan, pack bool) ([]report.It
 	if err != nil {
 		return nil, fmt.Errorf("generating %s levels: %w", pp.board, err)
 	}
-	var items []report.Item
+	var items []Item
 	if pack {
 		levels, err := generate.Progression(pool, b.plan.pack)
 		if err != nil {
 			return nil, err
 		}
-		var gallery []report.Picture
+		var gallery []Picture
 		for j, l := range levels {
 			file := fmt.Sprintf("levels/pack-%02d", j+1)
-			if err := report.SavePicture(b.path("figures"), file, bd, l.Position()); err != nil {
+			if err := savePicture(b.path("figures"), file, bd, l.Position()); err != nil {
 				return nil, err
 			}
-			gallery = append(gallery, report.Picture{File: file, Caption: fmt.Sprintf("%d: %d pegs, grade %d", j+1, l.Pegs, l.Grade)})
+			gallery = append(gallery, Picture{File: file, Caption: fmt.Sprintf("%d: %d pegs, grade %d", j+1, l.Pegs, l.Grade)})
 		}
-		fore, err := report.ForesightPlot(fmt.Sprintf("%s pack: win probability against look-ahead", pp.board), levels)
+		fore, err := foresightPlot(fmt.Sprintf("%s pack: win probability against look-ahead", pp.board), levels)
 		if err != nil {
 			return nil, err
 		}
@@ -82,12 +82,12 @@ func (b *builder) pool(ctx context.Context, pp poolPlan, pack bool) ([]report.It
 			return nil, err
 		}
 		items = append(items,
-			report.Item{Caption: fmt.Sprintf("A pack of %d %s levels (goal %s) taken from the pool at evenly spaced difficulty ranks: scores rise strictly.", len(levels), pp.board, pp.goal),
+			Item{Caption: fmt.Sprintf("A pack of %d %s levels (goal %s) taken from the pool at evenly spaced difficulty ranks: scores rise strictly.", len(levels), pp.board, pp.goal),
 				Table: report.LevelsTable(levels), Name: "pack-" + fileName(pp.board)},
-			report.Item{Caption: "The pack's levels as pictures for a game's level list (PNG and SVG in figures/levels).", Gallery: gallery},
-			report.Item{Caption: "How often the player who looks k jumps ahead wins each level of the pack; a level's foresight needed is where its curve crosses 1/2.", Figure: foreFile})
+			Item{Caption: "The pack's levels as pictures for a game's level list (PNG and SVG in figures/levels).", Gallery: gallery},
+			Item{Caption: "How often the player who looks k jumps ahead wins each level of the pack; a level's foresight needed is where its curve crosses 1/2.", Figure: foreFile})
 	}
-	hist, err := report.ScoreHistogram(fmt.Sprintf("%s: difficulty of %d generated levels (%d-%d pegs)", pp.board, len(pool), pp.minP, pp.maxP), pool)
+	hist, err := scoreHistogram(fmt.Sprintf("%s: difficulty of %d generated levels (%d-%d pegs)", pp.board, len(pool), pp.minP, pp.maxP), pool)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +95,7 @@ func (b *builder) pool(ctx context.Context, pp poolPlan, pack bool) ([]report.It
 	if err := hist.Save(b.path("figures"), file); err != nil {
 		return nil, err
 	}
-	sc, err := report.ScoreByPegs(fmt.Sprintf("%s: difficulty against size, coloured by grade", pp.board), pool)
+	sc, err := scoreByPegs(fmt.Sprintf("%s: difficulty against size, coloured by grade", pp.board), pool)
 	if err != nil {
 		return nil, err
 	}
@@ -103,13 +103,13 @@ func (b *builder) pool(ctx context.Context, pp poolPlan, pack bool) ([]report.It
 		return nil, err
 	}
 	return append(items,
-		report.Item{Caption: fmt.Sprintf("Every level of the %s pool, with its metrics (in the data files only).", pp.board), Table: report.LevelsTable(pool), Name: "pool-" + fileName(pp.board), DataOnly: true},
-		report.Item{Caption: fmt.Sprintf("Distribution of difficulty scores in the %s pool.", pp.board), Figure: file},
-		report.Item{Caption: fmt.Sprintf("Each %s level's difficulty against its pegs, coloured by its grade on the common scale.", pp.board), Figure: "score-pegs-" + fileName(pp.board)}), nil
+		Item{Caption: fmt.Sprintf("Every level of the %s pool, with its metrics (in the data files only).", pp.board), Table: report.LevelsTable(pool), Name: "pool-" + fileName(pp.board), DataOnly: true},
+		Item{Caption: fmt.Sprintf("Distribution of difficulty scores in the %s pool.", pp.board), Figure: file},
+		Item{Caption: fmt.Sprintf("Each %s level's difficulty against its pegs, coloured by its grade on the common scale.", pp.board), Figure: "score-pegs-" + fileName(pp.board)}), nil
 }
 
 // classic grades the classic English levels with the generator's measure.
-func (b *builder) classic(ctx context.Context) ([]report.Item, error) {
+func (b *builder) classic(ctx context.Context) ([]Item, error) {
 	b.progress("grading the classic levels")
 	probs, err := bench.Suite("classic", engine.English())
 	if err != nil {
@@ -117,7 +117,7 @@ func (b *builder) classic(ctx context.Context) ([]report.Item, error) {
 	}
 	var levels []generate.Level
 	var skipped []string
-	var gallery []report.Picture
+	var gallery []Picture
 	for _, p := range probs {
 		if p.Start.Pegs() > b.plan.classicMax {
 			skipped = append(skipped, fmt.Sprintf("%s (%d pegs)", p.Name, p.Start.Pegs()))
@@ -134,23 +134,23 @@ func (b *builder) classic(ctx context.Context) ([]report.Item, error) {
 		l.Name = p.Name
 		levels = append(levels, l)
 		file := "levels/classic-" + p.Name
-		if err := report.SavePicture(b.path("figures"), file, p.Board, p.Start); err != nil {
+		if err := savePicture(b.path("figures"), file, p.Board, p.Start); err != nil {
 			return nil, err
 		}
-		gallery = append(gallery, report.Picture{File: file, Caption: fmt.Sprintf("%s: %d pegs, grade %d", p.Name, l.Pegs, l.Grade)})
+		gallery = append(gallery, Picture{File: file, Caption: fmt.Sprintf("%s: %d pegs, grade %d", p.Name, l.Pegs, l.Grade)})
 	}
 	caption := "The classic English levels, in their designer's order (easiest first), graded with the same measure and scale."
 	if len(skipped) > 0 {
 		caption += " Not graded in this mode: " + strings.Join(skipped, ", ") + "."
 	}
-	fore, err := report.ForesightPlot("Classic levels: win probability against look-ahead", levels)
+	fore, err := foresightPlot("Classic levels: win probability against look-ahead", levels)
 	if err != nil {
 		return nil, err
 	}
 	if err := fore.Save(b.path("figures"), "foresight-classic"); err != nil {
 		return nil, err
 	}
-	return []report.Item{
+	return []Item{
 		{Caption: caption, Table: report.LevelsTable(levels), Name: "classic"},
 		{Caption: "The classic levels as pictures.", Gallery: gallery},
 		{Caption: "How often the player who looks k jumps ahead wins each classic level; a level's foresight needed is where its curve crosses 1/2.", Figure: "foresight-classic"},

@@ -12,39 +12,39 @@ import (
 
 // performance is section 5: every solver strategy timed on the plan's
 // benchmark suite, and the parallel ones' scaling with workers.
-func (b *builder) performance(ctx context.Context) (report.Section, error) {
+func (b *builder) performance(ctx context.Context) (Section, error) {
 	if b.plan.bench == "" {
-		return report.Section{Text: "Not measured in this run."}, nil
+		return Section{Text: "Not measured in this run."}, nil
 	}
 	probs, err := bench.Suite(b.plan.bench, engine.English())
 	if err != nil {
-		return report.Section{}, err
+		return Section{}, err
 	}
 	opt := b.plan.benchOpt
 	opt.Progress = func(p, s string, w int) { b.progress(fmt.Sprintf("bench %s: %s, %d workers", p, s, w)) }
 	results, err := bench.Run(ctx, probs, bench.Strategies(), opt)
 	if err != nil {
-		return report.Section{}, err
+		return Section{}, err
 	}
-	times, err := report.StrategyTimes(fmt.Sprintf("Solver strategies on the %s suite", b.plan.bench), results)
+	times, err := strategyTimes(fmt.Sprintf("Solver strategies on the %s suite", b.plan.bench), results)
 	if err != nil {
-		return report.Section{}, err
+		return Section{}, err
 	}
 	if err := times.Save(b.path("figures"), "strategy-times"); err != nil {
-		return report.Section{}, err
+		return Section{}, err
 	}
-	scaling, err := report.ScalingPlot("Worker scaling of the parallel strategies", results)
+	scaling, err := scalingPlot("Worker scaling of the parallel strategies", results)
 	if err != nil {
-		return report.Section{}, err
+		return Section{}, err
 	}
 	if err := scaling.Save(b.path("figures"), "scaling"); err != nil {
-		return report.Section{}, err
+		return Section{}, err
 	}
 	runs := fmt.Sprintf("%d timed run(s) after a warm-up, %v allowed per run", max(1, opt.Runs), opt.Timeout)
-	return report.Section{
+	return Section{
 		Text: fmt.Sprintf("Every solver strategy on the %s suite (%s), its answers cross-checked against the others. "+
 			"Timings are of this machine and run (GOMAXPROCS %d); they are the one part of the report that varies between runs.", b.plan.bench, runs, runtime.GOMAXPROCS(0)),
-		Items: []report.Item{
+		Items: []Item{
 			{Caption: "Median wall time per strategy and problem, relative to the fastest strategy on that problem; positions visited per second; allocations and peak heap.", Table: report.BenchTable(results), Name: "bench"},
 			{Caption: "Each strategy's median time per problem (its best worker count); a strategy that timed out has no bar.", Figure: "strategy-times"},
 			{Caption: "Speed-up and efficiency of the parallel strategies by worker count.", Table: report.ScalingTable(results), Name: "scaling"},

@@ -12,7 +12,6 @@ import (
 
 	"pegs/bench"
 	"pegs/engine"
-	"pegs/report"
 	"pegs/search"
 )
 
@@ -132,14 +131,14 @@ func run(ctx context.Context, dir string, p plan, opt Options) error {
 	if opt.Full {
 		mode = "full"
 	}
-	doc := &report.Document{
+	doc := &Document{
 		Title: "Peg solitaire: boards, solvable starts, state spaces, graded levels and solver performance",
 		Intro: fmt.Sprintf("Made by `pegs report` (%s mode, seed %d). Every count is computed by the searches of this run and is exact; "+
 			"tables are deterministic for a seed, timings aside. Tables are also in data/ as CSV and JSON; figures are in figures/ as SVG and PNG.", mode, opt.Seed),
 	}
 	sections := []struct {
 		title string
-		run   func(context.Context) (report.Section, error)
+		run   func(context.Context) (Section, error)
 	}{
 		{"Boards", b.boards},
 		{"Solvable starts", b.starts},

@@ -15,32 +15,32 @@ import (
 
 // profiles is section 3: the state space by peg count of the classic
 // starts that section 1 searched, and of the plan's further vacancies.
-func (b *builder) profiles(ctx context.Context) (report.Section, error) {
-	sec := report.Section{Text: "How many positions each peg count holds from the classic start: reachable, able to still meet the goal, and dead ends (no jump left). " +
+func (b *builder) profiles(ctx context.Context) (Section, error) {
+	sec := Section{Text: "How many positions each peg count holds from the classic start: reachable, able to still meet the goal, and dead ends (no jump left). " +
 		"Positions are counted up to the start's symmetry."}
 	for _, name := range b.plan.profiles {
 		a, ok := b.analyses[name]
 		if !ok {
-			sec.Items = append(sec.Items, report.Item{Caption: fmt.Sprintf("%s: not searched (over the memory budget or beyond quick mode).", name)})
+			sec.Items = append(sec.Items, Item{Caption: fmt.Sprintf("%s: not searched (over the memory budget or beyond quick mode).", name)})
 			continue
 		}
 		bd, _ := engine.Lookup(name)
-		fig, err := report.ProfilePlot(fmt.Sprintf("%s, classic start, goal %s", name, bd.FormatGoal(classicGoal(bd))), a.Layers)
+		fig, err := profilePlot(fmt.Sprintf("%s, classic start, goal %s", name, bd.FormatGoal(classicGoal(bd))), a.Layers)
 		if err != nil {
-			return report.Section{}, err
+			return Section{}, err
 		}
 		file := "profile-" + fileName(name)
 		if err := fig.Save(b.path("figures"), file); err != nil {
-			return report.Section{}, err
+			return Section{}, err
 		}
 		sec.Items = append(sec.Items,
-			report.Item{Caption: fmt.Sprintf("%s: positions by peg count.", name), Table: report.LayersTable(a.Layers), Name: file},
-			report.Item{Caption: fmt.Sprintf("%s: the state space by peg count, log scale.", name), Figure: file})
+			Item{Caption: fmt.Sprintf("%s: positions by peg count.", name), Table: report.LayersTable(a.Layers), Name: file},
+			Item{Caption: fmt.Sprintf("%s: the state space by peg count, log scale.", name), Figure: file})
 	}
 	for _, v := range b.plan.vacancies {
 		items, err := b.vacancy(ctx, v)
 		if err != nil {
-			return report.Section{}, err
+			return Section{}, err
 		}
 		sec.Items = append(sec.Items, items...)
 	}
@@ -49,7 +49,7 @@ func (b *builder) profiles(ctx context.Context) (report.Section, error) {
 
 // vacancy profiles the whole state space of the single-vacancy start v
 // ("board:hole"), goal one peg anywhere.
-func (b *builder) vacancy(ctx context.Context, v string) ([]report.Item, error) {
+func (b *builder) vacancy(ctx context.Context, v string) ([]Item, error) {
 	i := strings.LastIndexByte(v, ':')
 	bd, err := engine.Lookup(v[:i])
 	if err != nil {
@@ -67,13 +67,13 @@ func (b *builder) vacancy(ctx context.Context, v string) ([]report.Item, error) 
 	opt.NoGames = true
 	a, err := search.Explore(ctx, search.Problem{Board: bd, Start: start, Goal: engine.Goal{Kind: engine.OnePeg}}, opt)
 	if errors.Is(err, search.ErrMemory) {
-		return []report.Item{{Caption: fmt.Sprintf("%s, vacate %s: the whole state space needs more than the %s memory budget; not searched to the end.",
+		return []Item{{Caption: fmt.Sprintf("%s, vacate %s: the whole state space needs more than the %s memory budget; not searched to the end.",
 			bd.Name(), hole, humanize.IBytes(uint64(b.opt.Memory)))}}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", v, err)
 	}
-	fig, err := report.ProfilePlot(fmt.Sprintf("%s, vacate %s, goal any", bd.Name(), hole), a.Layers)
+	fig, err := profilePlot(fmt.Sprintf("%s, vacate %s, goal any", bd.Name(), hole), a.Layers)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +81,7 @@ func (b *builder) vacancy(ctx context.Context, v string) ([]report.Item, error) 
 	if err := fig.Save(b.path("figures"), file); err != nil {
 		return nil, err
 	}
-	return []report.Item{
+	return []Item{
 		{Caption: fmt.Sprintf("%s, vacate %s: positions by peg count (%s solutions to one peg).", bd.Name(), hole, a.Solutions), Table: report.LayersTable(a.Layers), Name: file},
 		{Caption: fmt.Sprintf("%s, vacate %s: the state space by peg count, log scale.", bd.Name(), hole), Figure: file},
 	}, nil

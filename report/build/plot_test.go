@@ -1,10 +1,9 @@
-package report
+package build
 
 import (
 	"bytes"
 	"context"
 	"encoding/xml"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -18,8 +17,6 @@ import (
 	"pegs/report/reporttest"
 	"pegs/search"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // svgOutline summarizes an SVG's structure: how many elements of each kind
 // it has, and its text in order. It ignores coordinates, which depend on
@@ -94,7 +91,7 @@ func TestProfileSVG(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fig, err := ProfilePlot("triangle, vacate 1", a.Layers)
+	fig, err := profilePlot("triangle, vacate 1", a.Layers)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +123,7 @@ func TestPerformancePlots(t *testing.T) {
 		{Problem: "full", Strategy: "layered", Workers: 1, TimedOut: true},
 		{Problem: "full", Strategy: "layered", Workers: 2, TimedOut: true},
 	}
-	for name, draw := range map[string]func(string, []bench.Result) (Figure, error){"times": StrategyTimes, "scaling": ScalingPlot} {
+	for name, draw := range map[string]func(string, []bench.Result) (Figure, error){"times": strategyTimes, "scaling": scalingPlot} {
 		fig, err := draw("title "+name, results)
 		if err != nil {
 			t.Fatal(err)
@@ -142,6 +139,21 @@ func TestPerformancePlots(t *testing.T) {
 			if !strings.Contains(out, "  "+w+"\n") {
 				t.Errorf("%s plot lacks the text %q:\n%s", name, w, out)
 			}
+		}
+	}
+}
+
+func TestForesightPlot(t *testing.T) {
+	_, _, levels := reporttest.Classics(t)
+	fig, err := foresightPlot("classic levels", levels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := figureOutline(t, fig)
+	for _, want := range []string{"classic levels", "look-ahead k of the player (jumps)", "win probability per attempt W_k (log scale)",
+		"Cross (6 pegs)", "Plus (9 pegs)", "Fireplace (11 pegs)", "W = 1/2"} {
+		if !strings.Contains(out, "  "+want+"\n") {
+			t.Errorf("foresight plot lacks the text %q:\n%s", want, out)
 		}
 	}
 }

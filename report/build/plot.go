@@ -1,9 +1,10 @@
-package report
+package build
 
 import (
 	"fmt"
 	"image/color"
 	"math"
+	"math/big"
 	"slices"
 	"sort"
 	"strconv"
@@ -24,7 +25,7 @@ import (
 // ProfilePlot draws a state space by peg count on a log scale: positions
 // reachable up to symmetry, those that can still win, and dead ends. Layers
 // with no position of a kind leave a gap, since a log scale has no zero.
-func ProfilePlot(title string, layers []search.LayerStats) (Figure, error) {
+func profilePlot(title string, layers []search.LayerStats) (Figure, error) {
 	p := newPlot(title, "pegs on the board", "positions (up to symmetry, log scale)", true)
 	series := []struct {
 		name string
@@ -54,7 +55,7 @@ func ProfilePlot(title string, layers []search.LayerStats) (Figure, error) {
 // BoardMap draws a board as it looks, each hole coloured by its value, and
 // labelled. Equal values share a colour and a legend entry named by label;
 // a NaN value (undecided) is drawn grey.
-func BoardMap(title string, b *engine.Board, values []float64, label func(float64) string) (Figure, error) {
+func boardMap(title string, b *engine.Board, values []float64, label func(float64) string) (Figure, error) {
 	p := plot.New()
 	p.Title.Text = title
 	p.HideAxes()
@@ -140,7 +141,7 @@ func BoardMap(title string, b *engine.Board, values []float64, label func(float6
 
 // ScoreHistogram draws the distribution of difficulty scores of a pool of
 // levels.
-func ScoreHistogram(title string, levels []generate.Level) (Figure, error) {
+func scoreHistogram(title string, levels []generate.Level) (Figure, error) {
 	p := newPlot(title, "difficulty score (log10 of the lines weighed)", "levels", false)
 	vs := make(plotter.Values, len(levels))
 	for i, l := range levels {
@@ -157,7 +158,7 @@ func ScoreHistogram(title string, levels []generate.Level) (Figure, error) {
 
 // ScoreByPegs draws each level's difficulty against its peg count, one
 // colour per grade.
-func ScoreByPegs(title string, levels []generate.Level) (Figure, error) {
+func scoreByPegs(title string, levels []generate.Level) (Figure, error) {
 	p := newPlot(title, "pegs at the start", "difficulty score (log10 of the lines weighed)", false)
 	byGrade := map[int]plotter.XYs{}
 	for _, l := range levels {
@@ -184,7 +185,7 @@ func ScoreByPegs(title string, levels []generate.Level) (Figure, error) {
 // against the look-ahead k of the player (package search/measure), on a
 // log scale, with the line W = 1/2 where a level's foresight needed is
 // read. Levels are named by their names, or numbered, and their pegs.
-func ForesightPlot(title string, levels []generate.Level) (Figure, error) {
+func foresightPlot(title string, levels []generate.Level) (Figure, error) {
 	p := newPlot(title, "look-ahead k of the player (jumps)", "win probability per attempt W_k (log scale)", true)
 	maxK := 1
 	for i, l := range levels {
@@ -246,7 +247,7 @@ func fastest(results []bench.Result) (problems, strategies []string, best map[[2
 // StrategyTimes draws each strategy's median time per problem as grouped
 // bars on a log scale (its best worker count); a strategy that timed out
 // has no bar.
-func StrategyTimes(title string, results []bench.Result) (Figure, error) {
+func strategyTimes(title string, results []bench.Result) (Figure, error) {
 	problems, strategies, best := fastest(results)
 	p := newPlot(title, "problem", "median wall time (ms, log scale)", true)
 	lo, hi := math.Inf(1), math.Inf(-1)
@@ -309,7 +310,7 @@ func (b *logBars) Thumbnail(c *draw.Canvas) {
 // ScalingPlot draws the speed-up of each parallel strategy against its
 // worker count, summed over the problems every worker count finished, with
 // the ideal (speed-up equal to workers) for reference.
-func ScalingPlot(title string, results []bench.Result) (Figure, error) {
+func scalingPlot(title string, results []bench.Result) (Figure, error) {
 	p := newPlot(title, "workers (goroutines)", "speed-up over 1 worker (×)", false)
 	type key struct{ problem, strategy string }
 	times := map[key]map[int]time.Duration{}
@@ -366,4 +367,61 @@ func ScalingPlot(title string, results []bench.Result) (Figure, error) {
 	p.Y.Min = 0
 	p.X.Min = 0.8
 	return newFigure(p, plotWidth, plotHeight), nil
+}
+
+// StartsMap draws board b with each hole coloured by the solutions to one
+// peg of the start that vacates it, grey where the exhaustive search of
+// that start needed more than its memory budget.
+func startsMap(b *engine.Board, results []search.StartResult) (Figure, error) {
+	values := make([]float64, b.Holes())
+	for _, r := range results {
+		v := math.NaN()
+		if r.Decided {
+			v, _ = new(big.Float).SetInt(r.Solutions).Float64()
+		}
+		for _, h := range r.Class {
+			values[h] = v
+		}
+	}
+	return boardMap(b.Name()+": solutions to one peg from each vacancy", b, values,
+		func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) + " solutions" })
+}
+
+// PairsMap draws board b with each hole coloured by the number of finishing
+// holes that one peg can reach from its vacancy, by the pairs of
+// StartPairs, grey where some pair is undecided.
+func pairsMap(b *engine.Board, pairs []search.Pair) (Figure, error) {
+	count := map[int]float64{}
+	for _, p := range pairs {
+		switch {
+		case !p.Decided:
+			count[p.Start] = math.NaN()
+		case p.Solvable:
+			count[p.Start]++
+		}
+	}
+	values := make([]float64, b.Holes())
+	for s, v := range count {
+		for _, h := range b.Symmetry().Orbit(s) {
+			values[h] = v
+		}
+	}
+	return boardMap(b.Name()+": finishing holes reachable from each vacancy", b, values,
+		func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) + " finishing holes" })
+}
+
+// FeasibleMap draws board b with each hole coloured by the number of
+// finishing holes the position classes allow from its vacancy.
+func feasibleMap(b *engine.Board) (Figure, error) {
+	values := make([]float64, b.Holes())
+	for s := range b.Holes() {
+		start := b.Full() &^ (1 << uint(s))
+		for f := range b.Holes() {
+			if b.Feasible(start, engine.Goal{Kind: engine.OnePegAt, Hole: f}) {
+				values[s]++
+			}
+		}
+	}
+	return boardMap(b.Name()+": class-feasible finishing holes from each vacancy", b, values,
+		func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) + " feasible finishes" })
 }

@@ -1,4 +1,4 @@
-package report
+package build
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+
+	"pegs/report"
 )
 
 // Document is a report: sections of text, tables and figures, written as
@@ -36,7 +38,7 @@ type Item struct {
 	Caption string
 	// Table, if set, is shown and also written as data/Name.csv and
 	// data/Name.json.
-	Table *Table
+	Table *report.Table
 	Name  string
 	// DataOnly writes the table to data/ and links it, without showing it.
 	DataOnly bool
@@ -58,7 +60,7 @@ func (s Section) WriteData(dir string) error {
 		if it.Table == nil || it.Name == "" {
 			continue
 		}
-		for _, f := range []Format{CSV, JSON} {
+		for _, f := range []report.Format{report.CSV, report.JSON} {
 			var buf bytes.Buffer
 			if err := it.Table.Write(&buf, f); err != nil {
 				return err
@@ -91,7 +93,7 @@ func (d *Document) WriteMarkdown(w io.Writer) error {
 			fmt.Fprintf(&b, "%s\n\n", it.Caption)
 			if it.Table != nil {
 				if !it.DataOnly {
-					if err := it.Table.Write(&b, Markdown); err != nil {
+					if err := it.Table.Write(&b, report.Markdown); err != nil {
 						return err
 					}
 				}
