@@ -22,7 +22,9 @@ func BenchTable(results []bench.Result) *Table {
 		}
 	}
 	t := &Table{Header: []string{"problem", "strategy", "workers", "solvable", "median", "min", "max", "relative", "positions", "positions/s", "allocs/op", "bytes/op", "peak heap"},
-		Counts: []string{"positions", "positions/s", "allocs/op", "bytes/op", "peak heap"}}
+		Counts: []string{"workers", "positions", "allocs/op"},
+		Kinds: map[string]Kind{"solvable": Flag, "median": Seconds, "min": Seconds, "max": Seconds, "relative": Ratio,
+			"positions/s": Number, "bytes/op": Bytes, "peak heap": Bytes}}
 	for _, r := range results {
 		if r.TimedOut {
 			t.Add(r.Problem, r.Strategy, strconv.Itoa(r.Workers), "timed out", "", "", "", "", "", "", "", "", "")
@@ -30,8 +32,8 @@ func BenchTable(results []bench.Result) *Table {
 		}
 		rel := float64(r.Median) / float64(fastest[r.Problem])
 		t.Add(r.Problem, r.Strategy, strconv.Itoa(r.Workers), strconv.FormatBool(r.Answer.Solvable),
-			dur(r.Median), dur(r.Min), dur(r.Max), strconv.FormatFloat(rel, 'f', 1, 64)+"x",
-			strconv.FormatInt(r.Answer.Positions, 10), strconv.FormatFloat(r.PositionsPerSecond(), 'f', 0, 64),
+			seconds(r.Median), seconds(r.Min), seconds(r.Max), strconv.FormatFloat(rel, 'g', 4, 64),
+			strconv.FormatInt(r.Answer.Positions, 10), strconv.FormatFloat(r.PositionsPerSecond(), 'g', 4, 64),
 			strconv.FormatUint(r.Allocs, 10), strconv.FormatUint(r.Bytes, 10), strconv.FormatUint(r.PeakHeap, 10))
 	}
 	return t
@@ -46,7 +48,8 @@ func ScalingTable(results []bench.Result) *Table {
 			one[[2]string{r.Problem, r.Strategy}] = r.Median
 		}
 	}
-	t := &Table{Header: []string{"problem", "strategy", "workers", "median", "speed-up", "efficiency"}}
+	t := &Table{Header: []string{"problem", "strategy", "workers", "median", "speed-up", "efficiency"},
+		Counts: []string{"workers"}, Kinds: map[string]Kind{"median": Seconds, "speed-up": Ratio, "efficiency": Percent}}
 	for _, r := range results {
 		base, ok := one[[2]string{r.Problem, r.Strategy}]
 		if !ok || r.TimedOut || r.Median <= 0 {
@@ -62,21 +65,14 @@ func ScalingTable(results []bench.Result) *Table {
 			continue
 		}
 		sp := float64(base) / float64(r.Median)
-		t.Add(r.Problem, r.Strategy, strconv.Itoa(r.Workers), dur(r.Median),
-			strconv.FormatFloat(sp, 'f', 2, 64)+"x", strconv.FormatFloat(100*sp/float64(r.Workers), 'f', 0, 64)+"%")
+		t.Add(r.Problem, r.Strategy, strconv.Itoa(r.Workers), seconds(r.Median),
+			strconv.FormatFloat(sp, 'g', 4, 64), strconv.FormatFloat(sp/float64(r.Workers), 'g', 4, 64))
 	}
 	return t
 }
 
-func dur(d time.Duration) string {
-	switch {
-	case d < time.Millisecond:
-		return strconv.FormatFloat(float64(d)/1e3, 'f', 1, 64) + "µs"
-	case d < time.Second:
-		return strconv.FormatFloat(float64(d)/1e6, 'f', 2, 64) + "ms"
-	}
-	return strconv.FormatFloat(d.Seconds(), 'f', 2, 64) + "s"
-}
+// seconds is a duration's stored form: seconds, exact to the nanosecond.
+func seconds(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) }
 
 // BenchJSON is one result of pegs bench in JSON: a strategy on a problem
 // at a worker count.

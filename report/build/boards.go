@@ -18,7 +18,8 @@ import (
 // of its classic start where the plan searches it.
 func (b *builder) boards(ctx context.Context) (Section, error) {
 	t := &report.Table{Header: []string{"board", "holes", "jumps", "symmetries", "position classes", "classic start", "goal", "reachable", "reachable raw", "can reach goal", "solutions", "complete games", "random-play win"},
-		Counts: []string{"holes", "jumps", "symmetries", "position classes", "reachable", "reachable raw", "can reach goal", "solutions", "complete games"}}
+		Counts: []string{"holes", "jumps", "symmetries", "position classes", "reachable", "reachable raw", "can reach goal", "solutions", "complete games"},
+		Kinds:  map[string]report.Kind{"random-play win": report.Probability}}
 	var gallery []Picture
 	for _, name := range b.plan.boards {
 		bd, err := engine.Lookup(name)
@@ -56,7 +57,7 @@ func (b *builder) boards(ctx context.Context) (Section, error) {
 			default:
 				b.analyses[name] = a
 				t.Add(append(row, strconv.FormatInt(a.Reachable, 10), strconv.FormatInt(a.ReachableRaw, 10), strconv.FormatInt(a.Winnable, 10),
-					a.Solutions.String(), a.Games.String(), strconv.FormatFloat(a.RandomWin, 'g', 4, 64))...)
+					a.Solutions.String(), a.Games.String(), strconv.FormatFloat(a.RandomWin, 'g', -1, 64))...)
 			}
 		}
 		file := "levels/board-" + fileName(name)

@@ -2,11 +2,15 @@ package build
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -230,11 +234,13 @@ func (d *Document) Save(dir string) error {
 }
 
 // writeFile writes wt to a file, through a temporary file renamed into
-// place, so that an interrupted report never leaves half a file.
+// place, so that an interrupted report never leaves half a file. The file
+// is made with mode 0644 less the umask, as any file a user writes. Every
+// file of a report is written here.
 func writeFile(name string, wt interface {
 	WriteTo(w io.Writer) (int64, error)
 }) error {
-	tmp, err := os.CreateTemp(filepath.Dir(name), ".tmp-*")
+	tmp, err := createTemp(name)
 	if err != nil {
 		return err
 	}
@@ -248,4 +254,16 @@ func writeFile(name string, wt interface {
 		return err
 	}
 	return os.Rename(tmp.Name(), name)
+}
+
+// createTemp creates a new file beside name, with mode 0644 less the umask
+// (os.CreateTemp's files are 0600 whatever the umask).
+func createTemp(name string) (*os.File, error) {
+	for {
+		tmp := filepath.Join(filepath.Dir(name), ".tmp-"+strconv.FormatUint(rand.Uint64(), 36))
+		f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
 }

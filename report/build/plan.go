@@ -101,7 +101,8 @@ func Report(ctx context.Context, dir string, opt Options) error {
 	if opt.Full {
 		p = fullPlan()
 	}
-	return run(ctx, dir, p, opt)
+	_, err := run(ctx, dir, p, opt)
+	return err
 }
 
 // builder holds what the sections of one report share.
@@ -115,8 +116,9 @@ type builder struct {
 	tables *search.Tables
 }
 
-// run writes the report of plan p into dir, one section at a time.
-func run(ctx context.Context, dir string, p plan, opt Options) error {
+// run writes the report of plan p into dir, one section at a time, and
+// returns its document as written.
+func run(ctx context.Context, dir string, p plan, opt Options) (*Document, error) {
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
@@ -124,7 +126,7 @@ func run(ctx context.Context, dir string, p plan, opt Options) error {
 		opt.Memory = search.DefaultMemory
 	}
 	if err := mkdirs(dir); err != nil {
-		return err
+		return nil, err
 	}
 	b := &builder{dir: dir, opt: opt, plan: p, analyses: map[string]*search.Analysis{}, tables: &search.Tables{}}
 	mode := "quick"
@@ -156,20 +158,20 @@ func run(ctx context.Context, dir string, p plan, opt Options) error {
 				doc.Status = fmt.Sprintf("Stopped by an error in section %d (%s): %v", i+1, s.title, err)
 			}
 			if serr := doc.Save(dir); serr != nil {
-				return serr
+				return doc, serr
 			}
-			return fmt.Errorf("section %s: %w", s.title, err)
+			return doc, fmt.Errorf("section %s: %w", s.title, err)
 		}
 		sec.Title = s.title
 		if err := sec.WriteData(b.path("data")); err != nil {
-			return err
+			return doc, err
 		}
 		doc.Sections = append(doc.Sections, sec)
 		if err := doc.Save(dir); err != nil {
-			return err
+			return doc, err
 		}
 	}
-	return nil
+	return doc, nil
 }
 
 // mkdirs makes the report's directories.
