@@ -12,19 +12,20 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
 	"pegs/bench"
 	"pegs/engine"
 	"pegs/generate"
+	"pegs/report"
 	"pegs/search"
 )
 
-// ProfilePlot draws a state space by peg count on a log scale: positions
+// profilePlot draws a state space by peg count on a log scale: positions
 // reachable up to symmetry, those that can still win, and dead ends. Layers
-// with no position of a kind leave a gap, since a log scale has no zero.
+// with no position of a kind leave a gap in its line, since a log scale
+// has no zero; a kind with none at all has no line.
 func profilePlot(title string, layers []search.LayerStats) (Figure, error) {
 	p := newPlot(title, "pegs on the board", "positions (up to symmetry, log scale)", true)
 	series := []struct {
@@ -37,12 +38,13 @@ func profilePlot(title string, layers []search.LayerStats) (Figure, error) {
 	}
 	for i, s := range series {
 		var pts plotter.XYs
+		some := false
 		for _, l := range layers {
-			if v := s.get(l); v > 0 {
-				pts = append(pts, plotter.XY{X: float64(l.Pegs), Y: float64(v)})
-			}
+			v := s.get(l)
+			some = some || v > 0
+			pts = append(pts, plotter.XY{X: float64(l.Pegs), Y: float64(v)})
 		}
-		if len(pts) == 0 {
+		if !some {
 			continue
 		}
 		if err := addLine(p, i, s.name, pts); err != nil {
@@ -56,7 +58,7 @@ func profilePlot(title string, layers []search.LayerStats) (Figure, error) {
 // labelled. Equal values share a colour and a legend entry named by label;
 // a NaN value (undecided) is drawn grey.
 func boardMap(title string, b *engine.Board, values []float64, label func(float64) string) (Figure, error) {
-	p := plot.New()
+	p := sansPlot()
 	p.Title.Text = title
 	p.HideAxes()
 	p.Legend.TextStyle.Font.Size = vg.Points(9)
@@ -127,6 +129,7 @@ func boardMap(title string, b *engine.Board, values []float64, label func(float6
 		labels.TextStyle[i].XAlign = draw.XCenter
 		labels.TextStyle[i].YAlign = draw.YCenter
 		labels.TextStyle[i].Font.Size = 7
+		sans(&labels.TextStyle[i])
 	}
 	p.Add(labels)
 	// Keep the holes round: the same scale on both axes (the legend is
@@ -151,7 +154,8 @@ func scoreHistogram(title string, levels []generate.Level) (Figure, error) {
 	if err != nil {
 		return Figure{}, err
 	}
-	h.FillColor = plotutil.Color(0)
+	h.FillColor = seriesColour(0)
+	h.LineStyle.Color = color.White
 	p.Add(h)
 	return newFigure(p, plotWidth, plotHeight), nil
 }
@@ -213,9 +217,10 @@ func foresightPlot(title string, levels []generate.Level) (Figure, error) {
 	return newFigure(p, plotWidth, plotHeight), nil
 }
 
-// gradeColour runs from green (grade 1) to red (grade 5).
+// gradeColour runs from light green (grade 1) to dark purple (grade 5)
+// along viridis, a scale readers with colour blindness see in order.
 func gradeColour(g int) color.Color {
-	cs := []color.RGBA{{0x99, 0x99, 0x99, 0xff}, {0x1a, 0x98, 0x50, 0xff}, {0x91, 0xcf, 0x60, 0xff}, {0xfe, 0xe0, 0x8b, 0xff}, {0xfc, 0x8d, 0x59, 0xff}, {0xd7, 0x30, 0x27, 0xff}}
+	cs := []color.RGBA{{0x99, 0x99, 0x99, 0xff}, {0x7a, 0xd1, 0x51, 0xff}, {0x22, 0xa8, 0x84, 0xff}, {0x2a, 0x78, 0x8e, 0xff}, {0x41, 0x44, 0x87, 0xff}, {0x44, 0x01, 0x54, 0xff}}
 	if g < 0 || g >= len(cs) {
 		g = 0
 	}
@@ -249,14 +254,14 @@ func fastest(results []bench.Result) (problems, strategies []string, best map[[2
 // has no bar.
 func strategyTimes(title string, results []bench.Result) (Figure, error) {
 	problems, strategies, best := fastest(results)
-	p := newPlot(title, "problem", "median wall time (ms, log scale)", true)
+	p := newPlot(title, "problem", "median wall time (log scale)", true)
+	p.Y.Tick.Marker = powerTicks{label: secondsLabel}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, d := range best {
-		ms := float64(d) / 1e6
-		lo, hi = min(lo, ms), max(hi, ms)
+		lo, hi = min(lo, d.Seconds()), max(hi, d.Seconds())
 	}
 	if len(best) == 0 {
-		lo, hi = 1, 10
+		lo, hi = 1e-3, 1e-2
 	}
 	floor := lo / 3
 	width := 0.8 / float64(len(strategies))
@@ -265,7 +270,7 @@ func strategyTimes(title string, results []bench.Result) (Figure, error) {
 		for j, pr := range problems {
 			if d, ok := best[[2]string{pr, s}]; ok {
 				bars.x = append(bars.x, float64(j)-0.4+width*(float64(i)+0.5))
-				bars.y = append(bars.y, float64(d)/1e6)
+				bars.y = append(bars.y, d.Seconds())
 			}
 		}
 		p.Add(bars)
@@ -366,6 +371,7 @@ func scalingPlot(title string, results []bench.Result) (Figure, error) {
 	}
 	p.Y.Min = 0
 	p.X.Min = 0.8
+	p.X.Tick.Marker = integerTicks{}
 	return newFigure(p, plotWidth, plotHeight), nil
 }
 
@@ -384,7 +390,7 @@ func startsMap(b *engine.Board, results []search.StartResult) (Figure, error) {
 		}
 	}
 	return boardMap(b.Name()+": solutions to one peg from each vacancy", b, values,
-		func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) + " solutions" })
+		func(v float64) string { return countLabel(v) + " solutions" })
 }
 
 // PairsMap draws board b with each hole coloured by the number of finishing
@@ -407,7 +413,7 @@ func pairsMap(b *engine.Board, pairs []search.Pair) (Figure, error) {
 		}
 	}
 	return boardMap(b.Name()+": finishing holes reachable from each vacancy", b, values,
-		func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) + " finishing holes" })
+		func(v float64) string { return countLabel(v) + " finishing holes" })
 }
 
 // FeasibleMap draws board b with each hole coloured by the number of
@@ -423,5 +429,28 @@ func feasibleMap(b *engine.Board) (Figure, error) {
 		}
 	}
 	return boardMap(b.Name()+": class-feasible finishing holes from each vacancy", b, values,
-		func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) + " feasible finishes" })
+		func(v float64) string { return countLabel(v) + " feasible finishes" })
+}
+
+// countLabel writes a whole number held in a float64 as a count:
+// 266,871,356,732.
+func countLabel(v float64) string {
+	if math.Abs(v) < 1<<62 {
+		return report.FormatCount(int64(math.Round(v)))
+	}
+	return report.FormatNumber(v)
+}
+
+// integerTicks marks each whole number of an axis that spans at most 20,
+// such as worker counts: never a tick at 1.5 workers.
+type integerTicks struct{}
+
+// Ticks returns the ticks between min and max.
+func (integerTicks) Ticks(lo, hi float64) []plot.Tick {
+	var ticks []plot.Tick
+	step := max(1, math.Ceil((hi-lo)/20))
+	for v := math.Ceil(lo); v <= hi; v += step {
+		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', 0, 64)})
+	}
+	return ticks
 }

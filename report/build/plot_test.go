@@ -131,7 +131,7 @@ func TestPerformancePlots(t *testing.T) {
 		out := figureOutline(t, fig)
 		want := []string{"title " + name, "layered"}
 		if name == "times" {
-			want = append(want, "cross", "full", "dfs-table", "median wall time (ms, log scale)")
+			want = append(want, "cross", "full", "dfs-table", "median wall time (log scale)", "1 ms", "10 ms")
 		} else {
 			want = append(want, "ideal", "workers (goroutines)")
 		}
@@ -156,4 +156,48 @@ func TestForesightPlot(t *testing.T) {
 			t.Errorf("foresight plot lacks the text %q:\n%s", want, out)
 		}
 	}
+}
+
+// TestProfileZerosGolden draws a log-scale profile whose dead ends are
+// zero on some layers: those layers are left out, the dead-end line broken
+// into two runs around them rather than drawn down to a floor, the y axis
+// ticked at powers of ten, and every text in the sans-serif face.
+func TestProfileZerosGolden(t *testing.T) {
+	layers := []search.LayerStats{
+		{Pegs: 8, Reachable: 1, Winnable: 1},
+		{Pegs: 7, Reachable: 4, Winnable: 3, DeadEnds: 0},
+		{Pegs: 6, Reachable: 30, Winnable: 12, DeadEnds: 2},
+		{Pegs: 5, Reachable: 120, Winnable: 20, DeadEnds: 0},
+		{Pegs: 4, Reachable: 2500, Winnable: 25, DeadEnds: 0},
+		{Pegs: 3, Reachable: 1800, Winnable: 8, DeadEnds: 700},
+		{Pegs: 2, Reachable: 90, Winnable: 2, DeadEnds: 80},
+		{Pegs: 1, Reachable: 6, Winnable: 1, DeadEnds: 0},
+	}
+	fig, err := profilePlot("made-up profile", layers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wt, err := fig.WriterTo("svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := wt.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(buf.String(), "font-family:Liberation Serif"); n > 0 {
+		t.Errorf("%d texts in the serif face", n)
+	}
+	out, err := svgOutline(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"1", "10", "100", "1,000"} {
+		if !strings.Contains(out, "\n  "+want+"\n") {
+			t.Errorf("the log axis lacks the tick %q:\n%s", want, out)
+		}
+	}
+	// The golden outline counts the paths: the dead ends are drawn as two
+	// runs, around the layers where they are zero.
+	reporttest.Golden(t, "profile_zeros.svg.txt", []byte(out), *update)
 }
