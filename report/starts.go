@@ -111,6 +111,7 @@ func PairsTable(b *engine.Board, pairs []search.Pair) *Table {
 		}
 		byStart[p.Start] = append(byStart[p.Start], p)
 	}
+	slices.Sort(order)
 	for _, s := range order {
 		var solv, unsolv, und []int
 		for _, p := range byStart[s] {
@@ -123,9 +124,17 @@ func PairsTable(b *engine.Board, pairs []search.Pair) *Table {
 				unsolv = append(unsolv, p.Finish)
 			}
 		}
-		t.Add(b.Label(s), HoleList(b, g.Orbit(s)), HoleList(b, solv), HoleList(b, unsolv), HoleList(b, und))
+		t.Add(b.Label(s), HoleList(b, g.Orbit(s)), holesOrNone(b, solv), holesOrNone(b, unsolv), holesOrNone(b, und))
 	}
 	return t
+}
+
+// holesOrNone lists holes in hole order, or says "none".
+func holesOrNone(b *engine.Board, holes []int) string {
+	if len(holes) == 0 {
+		return "none"
+	}
+	return HoleList(b, slices.Sorted(slices.Values(holes)))
 }
 
 // FeasibleTable lists, for each single-vacancy start class, the finishing
@@ -150,7 +159,7 @@ func FeasibleTable(b *engine.Board) *Table {
 				fin = append(fin, f)
 			}
 		}
-		t.Add(b.Label(s), HoleList(b, cls), HoleList(b, fin))
+		t.Add(b.Label(s), HoleList(b, cls), holesOrNone(b, fin))
 	}
 	return t
 }

@@ -55,6 +55,11 @@ func TestBuildGolden(t *testing.T) {
 		mds = append(mds, md)
 		checkFiles(t, dir, md)
 		checkTyped(t, dir, doc)
+		for _, term := range doc.glossary() {
+			if term.Meaning == "" {
+				t.Errorf("the glossary does not explain the column %q", term.Column)
+			}
+		}
 	}
 	if !bytes.Equal(mds[0], mds[1]) {
 		t.Errorf("index.md differs between 1 and 2 workers:\n%s", cmp.Diff(string(mds[0]), string(mds[1])))

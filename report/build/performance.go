@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"time"
 
 	"pegs/bench"
 	"pegs/engine"
@@ -42,6 +43,8 @@ func (b *builder) performance(ctx context.Context) (Section, error) {
 	}
 	runs := fmt.Sprintf("%d timed run(s) after a warm-up, %v allowed per run", max(1, opt.Runs), opt.Timeout)
 	return Section{
+		Lead:     "How fast each solver strategy answers the classic levels on this machine, and how the parallel ones scale with workers.",
+		Findings: benchFindings(results),
 		Text: fmt.Sprintf("Every solver strategy on the %s suite (%s), its answers cross-checked against the others. "+
 			"Timings are of this machine and run (GOMAXPROCS %d); they are the one part of the report that varies between runs.", b.plan.bench, runs, runtime.GOMAXPROCS(0)),
 		Items: []Item{
@@ -51,4 +54,33 @@ func (b *builder) performance(ctx context.Context) (Section, error) {
 			{Caption: "Speed-up over one worker, summed over the problems every worker count finished, against the ideal.", Figure: "scaling"},
 		},
 	}, nil
+}
+
+// benchFindings names the fastest strategy on the problem whose fastest
+// answer took longest, and how much slower the slowest that finished was.
+func benchFindings(results []bench.Result) []string {
+	problems, strategies, best := fastest(results)
+	var hardest, win, lose string
+	var hardTime, slow time.Duration
+	for _, p := range problems {
+		var quick string
+		for _, s := range strategies {
+			if d, ok := best[[2]string{p, s}]; ok && (quick == "" || d < best[[2]string{p, quick}]) {
+				quick = s
+			}
+		}
+		if d := best[[2]string{p, quick}]; quick != "" && d > hardTime {
+			hardest, win, hardTime = p, quick, d
+		}
+	}
+	if hardest == "" {
+		return nil
+	}
+	for _, s := range strategies {
+		if d, ok := best[[2]string{hardest, s}]; ok && d > slow {
+			lose, slow = s, d
+		}
+	}
+	return []string{fmt.Sprintf("On %s, the hardest problem of the suite, %s was fastest (median %s); %s, the slowest to finish, took %s times as long.",
+		hardest, win, report.FormatDuration(hardTime), lose, report.FormatNumber(float64(slow)/float64(hardTime)))}
 }
