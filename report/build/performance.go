@@ -1,9 +1,15 @@
 package build
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"time"
 
 	"pegs/bench"
@@ -21,10 +27,20 @@ func (b *builder) performance(ctx context.Context) (Section, error) {
 	if err != nil {
 		return Section{}, err
 	}
+	if len(b.plan.benchProblems) > 0 {
+		probs = slices.DeleteFunc(probs, func(p bench.Problem) bool { return !slices.Contains(b.plan.benchProblems, p.Name) })
+	}
 	opt := b.plan.benchOpt
 	opt.Progress = func(p, s string, w int) { b.progress(fmt.Sprintf("bench %s: %s, %d workers", p, s, w)) }
 	results, err := bench.Run(ctx, probs, bench.Strategies(), opt)
 	if err != nil {
+		return Section{}, err
+	}
+	var raw bytes.Buffer
+	if err := report.WriteBench(&raw, report.JSON, results); err != nil {
+		return Section{}, err
+	}
+	if err := writeFile(b.path("data", benchRuns), &raw); err != nil {
 		return Section{}, err
 	}
 	times, err := strategyTimes(fmt.Sprintf("Solver strategies on the %s suite", b.plan.bench), results)
@@ -41,19 +57,54 @@ func (b *builder) performance(ctx context.Context) (Section, error) {
 	if err := scaling.Save(b.path("figures"), "scaling"); err != nil {
 		return Section{}, err
 	}
-	runs := fmt.Sprintf("%d timed run(s) after a warm-up, %v allowed per run", max(1, opt.Runs), opt.Timeout)
-	return Section{
+	names := make([]string, len(probs))
+	for i, p := range probs {
+		names[i] = p.Name
+	}
+	runs := fmt.Sprintf("problems %s; %d timed runs each after a warm-up, %v allowed per run", strings.Join(names, ", "), max(1, opt.Runs), opt.Timeout)
+	sec := Section{
 		Lead:     "How fast each solver strategy answers the classic levels on this machine, and how the parallel ones scale with workers.",
 		Findings: benchFindings(results),
 		Text: fmt.Sprintf("Every solver strategy on the %s suite (%s), its answers cross-checked against the others. "+
-			"Timings are of this machine and run (GOMAXPROCS %d); they are the one part of the report that varies between runs.", b.plan.bench, runs, runtime.GOMAXPROCS(0)),
+			"Timings are of this machine and run (GOMAXPROCS %d); they are the one part of the report that varies between runs. "+
+			"Medians come with their 95%% confidence intervals, and two strategies are told apart only where a Mann-Whitney U-test finds them different (p ≤ 0.05), as benchstat does; "+
+			"`~` marks those it cannot tell apart. Every run's time is in data/%s, the JSON of `pegs bench`, which `pegs report --compare` reads.", b.plan.bench, runs, runtime.GOMAXPROCS(0), benchRuns),
 		Items: []Item{
-			{Caption: "Median wall time per strategy and problem, relative to the fastest strategy on that problem; positions visited per second; allocations and peak heap.", Table: report.BenchTable(results), Name: "bench"},
+			{Caption: "Median wall time per strategy and problem with its 95% interval, and against the fastest strategy on that problem; positions visited per second; allocations and bytes per run.", Table: report.BenchTable(results), Name: "bench"},
 			{Caption: "Each strategy's median time per problem (its best worker count); a strategy that timed out has no bar.", Figure: "strategy-times"},
 			{Caption: "Speed-up and efficiency of the parallel strategies by worker count.", Table: report.ScalingTable(results), Name: "scaling"},
 			{Caption: "Speed-up over one worker, summed over the problems every worker count finished, against the ideal.", Figure: "scaling"},
 		},
-	}, nil
+	}
+	if b.opt.Compare != "" {
+		it, err := compareItem(b.opt.Compare, results)
+		if err != nil {
+			return Section{}, err
+		}
+		sec.Items = append(sec.Items, it)
+	}
+	return sec, nil
+}
+
+// benchRuns is the data file of every timed run.
+const benchRuns = "bench-runs.json"
+
+// compareItem compares results with those of the report in dir, as
+// benchstat compares two runs: for each strategy, problem and worker
+// count timed in both, the medians and the change.
+func compareItem(dir string, results []bench.Result) (Item, error) {
+	name := filepath.Join(dir, "data", benchRuns)
+	raw, err := os.ReadFile(name)
+	if err != nil {
+		return Item{}, fmt.Errorf("--compare: %w", err)
+	}
+	var old []report.BenchJSON
+	if err := json.Unmarshal(raw, &old); err != nil {
+		return Item{}, fmt.Errorf("--compare: %s: %w", name, err)
+	}
+	t := report.CompareTable(old, results)
+	return Item{Caption: fmt.Sprintf("This run against the report in %s: each median before and now, and the change (`~` where a U-test cannot tell the two runs apart).", dir),
+		Table: t, Name: "bench-compare"}, nil
 }
 
 // benchFindings names the fastest strategy on the problem whose fastest

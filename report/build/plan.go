@@ -28,6 +28,10 @@ type Options struct {
 	// that pass Memory run again with their layers on disk (search.Spill),
 	// each in a directory of its own, removed once done.
 	Spill string
+	// Compare, if set, is the directory of an earlier report whose solver
+	// timings (data/bench-runs.json) the solver section compares with
+	// this run's.
+	Compare string
 	// Progress, if set, hears of each step as it starts.
 	Progress func(step string)
 }
@@ -46,7 +50,10 @@ type plan struct {
 	pack       int // levels in the pack, taken from the first pool
 	classicMax int // classic levels with more pegs are not graded; 0 skips them
 	bench      string
-	benchOpt   bench.Options
+	// benchProblems are the problems of the suite that are timed, all if
+	// empty.
+	benchProblems []string
+	benchOpt      bench.Options
 }
 
 // startPlan says how to decide a board's single-vacancy starts: "exact"
@@ -74,7 +81,11 @@ func quickPlan() plan {
 		pack:       10,
 		classicMax: 24,
 		bench:      "classic",
-		benchOpt:   bench.Quick(),
+		// Six runs each, the fewest that give a median a 95% interval,
+		// on the three quick problems: Pyramid, timed too in the full
+		// report, would take as long again as all of them.
+		benchProblems: []string{"cross", "plus", "fireplace"},
+		benchOpt:      bench.Options{Runs: 6, Timeout: 3 * time.Second, Workers: []int{1, 2}},
 	}
 }
 
@@ -87,7 +98,8 @@ func fullPlan() plan {
 	p.pools = []poolPlan{{"english", "center", 1000, 6, 16}, {"triangle", "any", 400, 5, 12}}
 	p.pack = 20
 	p.classicMax = engine.MaxHoles
-	p.benchOpt = bench.Options{Runs: 3, Timeout: time.Minute}
+	p.benchProblems = nil
+	p.benchOpt = bench.Options{Runs: 10, Timeout: time.Minute}
 	return p
 }
 
