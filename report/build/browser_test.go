@@ -4,24 +4,15 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
-)
 
-// chromium returns the path of a Chromium or Chrome binary, or "".
-func chromium() string {
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "headless-shell"} {
-		if path, err := exec.LookPath(name); err == nil {
-			return path
-		}
-	}
-	return ""
-}
+	"pegs/report/reporttest"
+)
 
 // pageCheck is what the browser reports of the open page.
 type pageCheck struct {
@@ -53,7 +44,7 @@ func TestBrowserReport(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a report and starts a browser")
 	}
-	path := chromium()
+	path := reporttest.Chromium()
 	if path == "" {
 		t.Skip("no Chromium found (Debian: apt-get install chromium): the report is not opened in a browser")
 	}
@@ -65,10 +56,7 @@ func TestBrowserReport(t *testing.T) {
 	t.Logf("report built in %v", time.Since(t0).Round(time.Millisecond))
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	alloc, stop := chromedp.NewExecAllocator(ctx, chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox,
-		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(t.TempDir()))
+	alloc, stop := reporttest.Browser(ctx, t, path)
 	defer stop()
 	shots := t.TempDir()
 	for _, size := range []struct{ w, h int64 }{{1280, 800}, {390, 844}} {

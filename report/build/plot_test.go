@@ -64,8 +64,8 @@ func svgOutline(raw []byte) (string, error) {
 	return b.String(), nil
 }
 
-// figureOutline draws a figure as SVG and returns its outline.
-func figureOutline(t *testing.T, fig Figure) string {
+// figureSVG draws a figure as SVG.
+func figureSVG(t *testing.T, fig Figure) []byte {
 	t.Helper()
 	wt, err := fig.WriterTo("svg")
 	if err != nil {
@@ -75,7 +75,13 @@ func figureOutline(t *testing.T, fig Figure) string {
 	if _, err := wt.WriteTo(&buf); err != nil {
 		t.Fatal(err)
 	}
-	out, err := svgOutline(buf.Bytes())
+	return buf.Bytes()
+}
+
+// figureOutline draws a figure as SVG and returns its outline.
+func figureOutline(t *testing.T, fig Figure) string {
+	t.Helper()
+	out, err := svgOutline(figureSVG(t, fig))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,18 +183,11 @@ func TestProfileZerosGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wt, err := fig.WriterTo("svg")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if _, err := wt.WriteTo(&buf); err != nil {
-		t.Fatal(err)
-	}
-	if n := strings.Count(buf.String(), "font-family:Liberation Serif"); n > 0 {
+	svg := figureSVG(t, fig)
+	if n := strings.Count(string(svg), "font-family:Liberation Serif"); n > 0 {
 		t.Errorf("%d texts in the serif face", n)
 	}
-	out, err := svgOutline(buf.Bytes())
+	out, err := svgOutline(svg)
 	if err != nil {
 		t.Fatal(err)
 	}
