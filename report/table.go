@@ -96,6 +96,16 @@ func (t *Table) Shown() [][]string {
 	return rows
 }
 
+// Numeric reports, for each column, whether it holds numbers rather than
+// labels, for a page to align them to the right.
+func (t *Table) Numeric() []bool {
+	out := make([]bool, len(t.Header))
+	for j, h := range t.Header {
+		out[j] = t.Kind(h) != Label
+	}
+	return out
+}
+
 // StoredHeader returns the header as CSV and JSON name the columns: with
 // the unit of their stored values, if any ("median (s)").
 func (t *Table) StoredHeader() []string {

@@ -292,9 +292,9 @@ body { font-family: sans-serif; max-width: 70em; margin: 2em auto; padding: 0 1e
 h1 { font-size: 1.6em; }
 .scroll { overflow-x: auto; max-width: 100%; margin: 0.5em 0 0.5em; }
 table { border-collapse: collapse; font-size: 0.85em; }
-th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: right; white-space: nowrap; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left; white-space: nowrap; }
 th { background: #eee; }
-td:first-child, th:first-child { text-align: left; }
+.num { text-align: right; font-variant-numeric: tabular-nums; }
 img { max-width: 100%; height: auto; }
 figure { margin: 0.5em 0 1.5em; }
 figcaption, .caption { color: #444; }
@@ -303,7 +303,9 @@ figcaption, .caption { color: #444; }
 .status { color: #a00; font-weight: bold; }
 .data { font-size: 0.85em; }
 .lead { font-size: 1.1em; font-style: italic; }
-.findings { background: #f4f7fb; border-left: 4px solid #0072b2; padding: 0.5em 1em 0.5em 2em; }
+.findings { background: #f4f7fb; border-left: 4px solid #0072b2; padding: 0.2em 1em; }
+.findings ul { padding-left: 1.2em; }
+.findings li { margin: 0.3em 0; }
 .contents p { font-weight: bold; margin-bottom: 0.2em; }
 .contents ol { margin-top: 0; }
 .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(15em, 1fr)); gap: 1em; margin: 0.5em 0 1.5em; }
@@ -339,9 +341,9 @@ code { background: #f2f2f2; padding: 0 0.2em; }
 <p>{{inline .Text}}</p>
 {{range .Items}}
 <p class="caption">{{inline .Caption}}</p>
-{{if not .DataOnly}}{{with .Table}}<div class="scroll"><table>
-<tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
-{{range .Shown}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{if not .DataOnly}}{{with .Table}}{{$num := .Numeric}}<div class="scroll"><table>
+<tr>{{range $j, $h := .Header}}<th{{if index $num $j}} class="num"{{end}}>{{$h}}</th>{{end}}</tr>
+{{range .Shown}}<tr>{{range $j, $c := .}}<td{{if index $num $j}} class="num"{{end}}>{{$c}}</td>{{end}}</tr>
 {{end}}</table></div>{{end}}{{end}}
 {{if and .Table .Name}}<p class="data">Data: <a href="data/{{.Name}}.csv">CSV</a>, <a href="data/{{.Name}}.json">JSON</a></p>{{end}}
 {{if .Figure}}<figure><img src="figures/{{.Figure}}.svg" alt="{{.AltText}}"></figure>{{end}}

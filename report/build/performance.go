@@ -132,6 +132,6 @@ func benchFindings(results []bench.Result) []string {
 			lose, slow = s, d
 		}
 	}
-	return []string{fmt.Sprintf("On %s, the hardest problem of the suite, %s was fastest (median %s); %s, the slowest to finish, took %s times as long.",
+	return []string{fmt.Sprintf("On the %s problem, the hardest of the suite here, %s was fastest (median %s); %s, the slowest to finish, took %s times as long.",
 		hardest, win, report.FormatDuration(hardTime), lose, report.FormatNumber(float64(slow)/float64(hardTime)))}
 }
