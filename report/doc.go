@@ -9,6 +9,14 @@
 // WriteGrades, WriteLevels, WriteBench, BoardsTable and WriteBoard; the
 // level server's shapes (BoardJSON, PacksJSON, PlayJSON) are here too.
 //
+// Every number a reader sees goes through one formatting layer: a table
+// column's Kind (Count, Seconds, Bytes, Probability, ...) and the Format
+// functions it uses, which figures and sentences use too. A table keeps
+// each cell plain and in base units (seconds, bytes, a fraction), its CSV
+// header naming the unit ("median (s)") and its JSON typed by kind:
+// numbers as numbers, booleans as booleans. Meaning says what each column
+// holds, for the report's glossary.
+//
 // It links no plotting library: package report/build draws the figures
 // and writes the report's document, and package report/plan tabulates the
 // plans of distributed runs.
