@@ -35,12 +35,23 @@ func interval(r bench.Result) benchmath.Summary {
 // Change writes how the sample now differs from before, as benchstat
 // does: "~" where a Mann-Whitney U-test cannot tell them apart at its
 // level (p > 0.05), else the change of the median, and the test's p and
-// sample sizes: "+12.50% (p=0.002 n=6)".
+// sample sizes: "+12.5% (p=0.002 n=6)"; a change past ten times is
+// written as a ratio, "×2,780 (p=0.002 n=6)".
 func Change(before, now *benchmath.Sample) string {
 	c := benchmath.AssumeNothing.Compare(before, now)
 	b := benchmath.AssumeNothing.Summary(before, confidence).Center
 	n := benchmath.AssumeNothing.Summary(now, confidence).Center
-	return c.FormatDelta(b, n) + " (" + c.String() + ")"
+	delta := "~"
+	switch {
+	case c.P > c.Alpha:
+	case b <= 0:
+		delta = "?"
+	case n/b >= 10 || n/b <= 0.1:
+		delta = "×" + FormatNumber(n/b)
+	default:
+		delta = fmt.Sprintf("%+.1f%%", (n/b-1)*100)
+	}
+	return delta + " (" + c.String() + ")"
 }
 
 // BenchTable tabulates benchmark results: each strategy's median time

@@ -32,6 +32,7 @@ func TestBenchTables(t *testing.T) {
 		result("cross", "b", 1, 1.001),
 		result("cross", "c", 1, 2),
 		result("cross", "c", 2, 1.2),
+		result("cross", "e", 1, 20),
 		result("plus", "d", 1, 2),
 		result("plus", "d", 2, 0.98),
 	}
@@ -55,8 +56,11 @@ func TestBenchTables(t *testing.T) {
 	if got := row(bt, "b", "1")["vs fastest"]; !strings.HasPrefix(got, "~ (") {
 		t.Errorf("b, as fast as a: vs fastest %q, want ~", got)
 	}
-	if got := row(bt, "c", "1")["vs fastest"]; !strings.HasPrefix(got, "+99") {
+	if got := row(bt, "c", "1")["vs fastest"]; !strings.HasPrefix(got, "+99.5%") {
 		t.Errorf("c, twice as slow: vs fastest %q, want about +100%%", got)
+	}
+	if got := row(bt, "e", "1")["vs fastest"]; !strings.HasPrefix(got, "×19.9 (") {
+		t.Errorf("e, twenty times as slow: vs fastest %q, want ×19.9", got)
 	}
 	if r := row(bt, "a", "1"); r["low"] == "" || r["high"] == "" || r["runs"] != "6" {
 		t.Errorf("a: interval [%s, %s] over %s runs, want one over 6", r["low"], r["high"], r["runs"])
