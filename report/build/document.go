@@ -278,7 +278,7 @@ func inline(s string) template.HTML {
 // page is the report's HTML template, parsed when a report is first
 // written.
 var page = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("page").Funcs(template.FuncMap{"inline": inline}).Parse(pageText))
+	return template.Must(template.New("page").Funcs(template.FuncMap{"inline": inline, "meaning": report.Meaning}).Parse(pageText))
 })
 
 const pageText = `<!DOCTYPE html>
@@ -342,7 +342,7 @@ code { background: #f2f2f2; padding: 0 0.2em; }
 {{range .Items}}
 <p class="caption">{{inline .Caption}}</p>
 {{if not .DataOnly}}{{with .Table}}{{$num := .Numeric}}<div class="scroll"><table>
-<tr>{{range $j, $h := .Header}}<th{{if index $num $j}} class="num"{{end}}>{{$h}}</th>{{end}}</tr>
+<tr>{{range $j, $h := .Header}}<th{{if index $num $j}} class="num"{{end}} title="{{meaning $h}}">{{$h}}</th>{{end}}</tr>
 {{range .Shown}}<tr>{{range $j, $c := .}}<td{{if index $num $j}} class="num"{{end}}>{{$c}}</td>{{end}}</tr>
 {{end}}</table></div>{{end}}{{end}}
 {{if and .Table .Name}}<p class="data">Data: <a href="data/{{.Name}}.csv">CSV</a>, <a href="data/{{.Name}}.json">JSON</a></p>{{end}}
