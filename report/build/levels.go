@@ -93,7 +93,8 @@ func (b *builder) pool(ctx context.Context, pp poolPlan, pack bool) (items []Ite
 			Item{Caption: fmt.Sprintf("A pack of %d %s levels (goal %s) taken from the pool at evenly spaced difficulty ranks: scores rise strictly. "+
 				"Their pictures are in figures/levels (PNG and SVG), every measure in the data files.", len(levels), pp.board, pp.goal),
 				Cards: cards, Table: report.LevelsTable(levels), Name: "pack-" + fileName(pp.board), DataOnly: true},
-			Item{Caption: "How often the player who looks k jumps ahead wins each level of the pack; a level's foresight needed is where its curve crosses 1/2.", Figure: foreFile})
+			Item{Caption: "How often the player who looks k jumps ahead wins each level of the pack; a level's foresight needed is where its curve crosses 1/2.", Figure: foreFile,
+				Alt: foresightAlt(levels)})
 	}
 	hist, err := scoreHistogram(fmt.Sprintf("%s: difficulty of %d generated levels (%d-%d pegs)", pp.board, len(pool), pp.minP, pp.maxP), pool)
 	if err != nil {
@@ -160,7 +161,7 @@ func (b *builder) classic(ctx context.Context) ([]Item, string, error) {
 	}
 	return []Item{
 		{Caption: caption + " Every measure is in the data files.", Cards: cards, Table: report.LevelsTable(levels), Name: "classic", DataOnly: true},
-		{Caption: "How often the player who looks k jumps ahead wins each classic level; a level's foresight needed is where its curve crosses 1/2.", Figure: "foresight-classic"},
+		{Caption: "How often the player who looks k jumps ahead wins each classic level; a level's foresight needed is where its curve crosses 1/2.", Figure: "foresight-classic", Alt: foresightAlt(levels)},
 	}, levelFinding("The classic English levels", levels), nil
 }
 
@@ -214,4 +215,18 @@ func grades(levels []generate.Level) []int {
 		out[i] = l.Grade
 	}
 	return out
+}
+
+// foresightAlt describes a foresight figure in words: each level's
+// foresight needed.
+func foresightAlt(levels []generate.Level) string {
+	parts := make([]string, len(levels))
+	for i, l := range levels {
+		name := l.Name
+		if name == "" {
+			name = "level " + strconv.Itoa(i+1)
+		}
+		parts[i] = fmt.Sprintf("%s %s", name, report.FormatNumber(l.Metrics.ForesightNeeded))
+	}
+	return "Line chart on a log scale of each level's chance to win against the player's look-ahead; the look-ahead at which each crosses one half: " + strings.Join(parts, ", ") + "."
 }

@@ -71,7 +71,7 @@ func (b *builder) performance(ctx context.Context) (Section, error) {
 			"`~` marks those it cannot tell apart. Every run's time is in data/%s, the JSON of `pegs bench`, which `pegs report --compare` reads.", b.plan.bench, runs, runtime.GOMAXPROCS(0), benchRuns),
 		Items: []Item{
 			{Caption: "Median wall time per strategy and problem with its 95% interval, and against the fastest strategy on that problem; positions visited per second; allocations and bytes per run.", Table: report.BenchTable(results), Name: "bench"},
-			{Caption: "Each strategy's median time per problem (its best worker count); a strategy that timed out has no bar.", Figure: "strategy-times"},
+			{Caption: "Each strategy's median time per problem (its best worker count); a strategy that timed out has no bar.", Figure: "strategy-times", Alt: timesAlt(results)},
 			{Caption: "Speed-up and efficiency of the parallel strategies by worker count.", Table: report.ScalingTable(results), Name: "scaling"},
 			{Caption: "Speed-up over one worker, summed over the problems every worker count finished, against the ideal.", Figure: "scaling"},
 		},
@@ -134,4 +134,31 @@ func benchFindings(results []bench.Result) []string {
 	}
 	return []string{fmt.Sprintf("On the %s problem, the hardest of the suite here, %s was fastest (median %s); %s, the slowest to finish, took %s times as long.",
 		hardest, win, report.FormatDuration(hardTime), lose, report.FormatNumber(float64(slow)/float64(hardTime)))}
+}
+
+// timesAlt describes the strategy-times figure in words: per problem, the
+// fastest strategy and the slowest that finished.
+func timesAlt(results []bench.Result) string {
+	problems, strategies, best := fastest(results)
+	var parts []string
+	for _, p := range problems {
+		var quick, slow string
+		for _, s := range strategies {
+			d, ok := best[[2]string{p, s}]
+			if !ok {
+				continue
+			}
+			if quick == "" || d < best[[2]string{p, quick}] {
+				quick = s
+			}
+			if slow == "" || d > best[[2]string{p, slow}] {
+				slow = s
+			}
+		}
+		if quick != "" {
+			parts = append(parts, fmt.Sprintf("on %s, %s fastest at %s and %s slowest at %s", p,
+				quick, report.FormatDuration(best[[2]string{p, quick}]), slow, report.FormatDuration(best[[2]string{p, slow}])))
+		}
+	}
+	return "Bar chart on a log scale of each strategy's median time per problem: " + strings.Join(parts, "; ") + "."
 }
