@@ -34,6 +34,7 @@ type Figure struct {
 func newFigure(p *plot.Plot, w, h vg.Length) Figure {
 	legend := p.Legend
 	legend.Top, legend.Left = true, true
+	legend.Padding = vg.Points(3) // room between entries, so that swatches do not touch
 	p.Legend = plot.NewLegend()
 	return Figure{Plot: p, Width: w, Height: h, Legend: legend}
 }
