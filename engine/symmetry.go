@@ -207,6 +207,22 @@ func (g *Group) OrbitSize(p Position) int {
 	return len(imgs)
 }
 
+// Orbit returns the holes that the group's symmetries map hole h to,
+// sorted.
+func (g *Group) Orbit(h int) []int {
+	var in [MaxHoles]bool
+	for k := range g.Len() {
+		in[g.Perm(k)[h]] = true
+	}
+	var out []int
+	for x, ok := range in {
+		if ok {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
 // Trivial returns the group holding only the identity, for searches that
 // do not reduce by symmetry.
 func (g *Group) Trivial() *Group {

@@ -50,18 +50,3 @@ func HoleList(b *engine.Board, holes []int) string {
 	}
 	return strings.Join(s, " ")
 }
-
-// orbit returns the holes symmetric to h, sorted.
-func orbit(g *engine.Group, h int) []int {
-	var in [engine.MaxHoles]bool
-	for k := range g.Len() {
-		in[g.Perm(k)[h]] = true
-	}
-	var out []int
-	for x, ok := range in {
-		if ok {
-			out = append(out, x)
-		}
-	}
-	return out
-}

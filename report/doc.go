@@ -9,9 +9,15 @@
 // WriteGrades, WriteLevels, WriteBench, BoardsTable and WriteBoard. The
 // level server's own shapes are in package report/serve.
 //
-// Figures are gonum plots (ProfilePlot, BoardMap, ScoreByPegs, ForesightPlot,
-// StrategyTimes, ...) saved as SVG and PNG, and SavePicture draws a
-// position as a level picture. A Document of sections, tables and figures
-// is written as Markdown and HTML. Package report/build runs the searches
-// and assembles the whole report.
+// Every number a reader sees goes through one formatting layer: a table
+// column's Kind (Count, Seconds, Bytes, Probability, ...) and the Format
+// functions it uses, which figures and sentences use too. A table keeps
+// each cell plain and in base units (seconds, bytes, a fraction), its CSV
+// header naming the unit ("median (s)") and its JSON typed by kind:
+// numbers as numbers, booleans as booleans. Meaning says what each column
+// holds, for the report's glossary.
+//
+// It links no plotting library: package report/build draws the figures
+// and writes the report's document, and package report/plan tabulates the
+// plans of distributed runs.
 package report

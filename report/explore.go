@@ -19,7 +19,7 @@ func LayersTable(layers []search.LayerStats) *Table { return layersTable(layers,
 // layersTable is LayersTable, without the winnable column for a search
 // that found no winnable positions.
 func layersTable(layers []search.LayerStats, winnable bool) *Table {
-	t := &Table{Header: []string{"pegs", "reachable", "reachable raw", "dead ends"}, Counts: []string{"reachable", "reachable raw", "winnable", "dead ends"}}
+	t := &Table{Header: []string{"pegs", "reachable", "reachable raw", "dead ends"}, Counts: []string{"pegs", "reachable", "reachable raw", "winnable", "dead ends"}}
 	if winnable {
 		t.Header = []string{"pegs", "reachable", "reachable raw", "winnable", "dead ends"}
 	}
@@ -148,7 +148,9 @@ func WriteExplore(w io.Writer, f Format, prob search.Problem, a *search.Analysis
 		games = a.Games.String()
 	}
 	sum.Add("complete games", games)
-	sum.Add("random play wins", strconv.FormatFloat(a.RandomWin, 'g', 6, 64))
+	sum.Add("random play wins", FormatProbability(a.RandomWin))
+	// Time and memory keep a short fixed form, whole milliseconds and
+	// MiB, so that the table's width hardly varies between runs.
 	sum.Add("time", a.Elapsed.Round(time.Millisecond).String())
 	sum.Add("peak table memory", strconv.FormatInt(a.PeakBytes>>20, 10)+" MiB")
 	if err := sum.Write(w, f); err != nil {

@@ -15,18 +15,19 @@ import (
 func LevelsTable(levels []generate.Level) *Table {
 	t := &Table{Header: []string{"level", "pegs", "reachable", "win share", "solutions", "games", "P0", "P1", "J1", "critical", "unique first", "par",
 		"branching", "foresight needed", "length part", "foresight part", "score", "grade", "explanation"},
-		Counts: []string{"reachable", "solutions", "games"}}
-	g4 := func(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
-	f := func(x float64, prec int) string { return strconv.FormatFloat(x, 'f', prec, 64) }
+		Counts: []string{"pegs", "reachable", "solutions", "games", "critical", "par"},
+		Kinds: map[string]Kind{"win share": Probability, "P0": Probability, "P1": Probability, "J1": Number, "unique first": Flag,
+			"branching": Number, "foresight needed": Number, "length part": Number, "foresight part": Number, "score": Number, "grade": Count}}
+	g := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	for i, l := range levels {
 		name := l.Name
 		if name == "" {
 			name = strconv.Itoa(i + 1)
 		}
 		m, d := l.Metrics, l.Difficulty
-		t.Add(name, strconv.Itoa(l.Pegs), strconv.FormatInt(m.Reachable, 10), g4(m.WinShare), m.Solutions, m.Games,
-			g4(m.P0), g4(m.P1), g4(m.J1), strconv.Itoa(m.Critical), strconv.FormatBool(m.UniqueFirst), strconv.Itoa(l.Par),
-			f(m.Branching, 2), f(m.ForesightNeeded, 2), f(d.LengthPart, 3), f(d.ForesightPart, 3), f(d.Score, 3), strconv.Itoa(l.Grade), l.Explanation)
+		t.Add(name, strconv.Itoa(l.Pegs), strconv.FormatInt(m.Reachable, 10), g(m.WinShare), m.Solutions, m.Games,
+			g(m.P0), g(m.P1), g(m.J1), strconv.Itoa(m.Critical), strconv.FormatBool(m.UniqueFirst), strconv.Itoa(l.Par),
+			g(m.Branching), g(m.ForesightNeeded), g(d.LengthPart), g(d.ForesightPart), g(d.Score), strconv.Itoa(l.Grade), l.Explanation)
 	}
 	return t
 }

@@ -3,8 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"math"
-	"math/big"
 	"slices"
 	"strconv"
 	"strings"
@@ -113,6 +111,7 @@ func PairsTable(b *engine.Board, pairs []search.Pair) *Table {
 		}
 		byStart[p.Start] = append(byStart[p.Start], p)
 	}
+	slices.Sort(order)
 	for _, s := range order {
 		var solv, unsolv, und []int
 		for _, p := range byStart[s] {
@@ -125,9 +124,17 @@ func PairsTable(b *engine.Board, pairs []search.Pair) *Table {
 				unsolv = append(unsolv, p.Finish)
 			}
 		}
-		t.Add(b.Label(s), HoleList(b, orbit(g, s)), HoleList(b, solv), HoleList(b, unsolv), HoleList(b, und))
+		t.Add(b.Label(s), HoleList(b, g.Orbit(s)), holesOrNone(b, solv), holesOrNone(b, unsolv), holesOrNone(b, und))
 	}
 	return t
+}
+
+// holesOrNone lists holes in hole order, or says "none".
+func holesOrNone(b *engine.Board, holes []int) string {
+	if len(holes) == 0 {
+		return "none"
+	}
+	return HoleList(b, slices.Sorted(slices.Values(holes)))
 }
 
 // FeasibleTable lists, for each single-vacancy start class, the finishing
@@ -141,7 +148,7 @@ func FeasibleTable(b *engine.Board) *Table {
 		if seen[s] {
 			continue
 		}
-		cls := orbit(g, s)
+		cls := g.Orbit(s)
 		for _, h := range cls {
 			seen[h] = true
 		}
@@ -152,66 +159,9 @@ func FeasibleTable(b *engine.Board) *Table {
 				fin = append(fin, f)
 			}
 		}
-		t.Add(b.Label(s), HoleList(b, cls), HoleList(b, fin))
+		t.Add(b.Label(s), HoleList(b, cls), holesOrNone(b, fin))
 	}
 	return t
-}
-
-// StartsMap draws board b with each hole coloured by the solutions to one
-// peg of the start that vacates it, grey where the exhaustive search of
-// that start needed more than its memory budget.
-func StartsMap(b *engine.Board, results []search.StartResult) (Figure, error) {
-	values := make([]float64, b.Holes())
-	for _, r := range results {
-		v := math.NaN()
-		if r.Decided {
-			v, _ = new(big.Float).SetInt(r.Solutions).Float64()
-		}
-		for _, h := range r.Class {
-			values[h] = v
-		}
-	}
-	return BoardMap(b.Name()+": solutions to one peg from each vacancy", b, values,
-		func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) + " solutions" })
-}
-
-// PairsMap draws board b with each hole coloured by the number of finishing
-// holes that one peg can reach from its vacancy, by the pairs of
-// StartPairs, grey where some pair is undecided.
-func PairsMap(b *engine.Board, pairs []search.Pair) (Figure, error) {
-	count := map[int]float64{}
-	for _, p := range pairs {
-		switch {
-		case !p.Decided:
-			count[p.Start] = math.NaN()
-		case p.Solvable:
-			count[p.Start]++
-		}
-	}
-	values := make([]float64, b.Holes())
-	for s, v := range count {
-		for _, h := range orbit(b.Symmetry(), s) {
-			values[h] = v
-		}
-	}
-	return BoardMap(b.Name()+": finishing holes reachable from each vacancy", b, values,
-		func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) + " finishing holes" })
-}
-
-// FeasibleMap draws board b with each hole coloured by the number of
-// finishing holes the position classes allow from its vacancy.
-func FeasibleMap(b *engine.Board) (Figure, error) {
-	values := make([]float64, b.Holes())
-	for s := range b.Holes() {
-		start := b.Full() &^ (1 << uint(s))
-		for f := range b.Holes() {
-			if b.Feasible(start, engine.Goal{Kind: engine.OnePegAt, Hole: f}) {
-				values[s]++
-			}
-		}
-	}
-	return BoardMap(b.Name()+": class-feasible finishing holes from each vacancy", b, values,
-		func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) + " feasible finishes" })
 }
 
 // StartsJSON is the JSON output of pegs starts.

@@ -40,48 +40,83 @@ func ParseFormat(s string) (Format, error) {
 	return 0, fmt.Errorf("unknown format %q (want text, markdown, csv or json)", s)
 }
 
-// Table is a titled table of strings; numbers are formatted by the caller so
-// that every format shows the same digits.
+// Table is a titled table of strings: each cell in its stored form,
+// plain and in base units, formatted for a reader by its column's Kind.
 type Table struct {
 	Title  string
 	Header []string
 	Rows   [][]string
-	// Counts names the columns of counts. Text, Markdown and HTML show
-	// the integer that begins each of their cells, alone or followed by a
-	// space and words ("3408 each", "12 MiB"), with its digits grouped in
-	// threes (23,475,688), for a reader; CSV and JSON keep every cell as
-	// it is, for a program. Other cells of a count column (a note, a
-	// blank, a fraction) are shown as they are. Columns are named rather
-	// than every integer grouped so that integers that are not counts
-	// (hole labels, level names such as a year) are never touched.
+	// Counts names the columns of counts (Kind Count): text, Markdown and
+	// HTML show the integer that begins each of their cells, alone or
+	// followed by a space and words ("3408 each"), with its digits grouped
+	// in threes (23,475,688), for a reader; CSV and JSON keep it plain, for
+	// a program. Columns are named rather than every integer grouped so
+	// that integers that are not counts (hole labels, level names such as
+	// a year) are never touched.
 	Counts []string
+	// Kinds gives the kind of the other columns that are not Labels.
+	Kinds map[string]Kind
 }
 
 // Add appends a row.
 func (t *Table) Add(cells ...string) { t.Rows = append(t.Rows, cells) }
 
-// Shown returns the rows as text, Markdown and HTML show them: the
-// counts of the Counts columns with their digits grouped.
-func (t *Table) Shown() [][]string {
-	var counts []int
-	for j, h := range t.Header {
-		if slices.Contains(t.Counts, h) {
-			counts = append(counts, j)
-		}
+// Kind returns the kind of the column headed h.
+func (t *Table) Kind(h string) Kind {
+	if k, ok := t.Kinds[h]; ok {
+		return k
 	}
-	if len(counts) == 0 {
+	if slices.Contains(t.Counts, h) {
+		return Count
+	}
+	return Label
+}
+
+// Shown returns the rows as text, Markdown and HTML show them: each cell
+// formatted by its column's kind.
+func (t *Table) Shown() [][]string {
+	kinds := make([]Kind, len(t.Header))
+	plain := true
+	for j, h := range t.Header {
+		kinds[j] = t.Kind(h)
+		plain = plain && kinds[j] == Label
+	}
+	if plain {
 		return t.Rows
 	}
 	rows := make([][]string, len(t.Rows))
 	for i, r := range t.Rows {
 		rows[i] = slices.Clone(r)
-		for _, j := range counts {
-			if j < len(r) {
-				rows[i][j] = grouped(r[j])
+		for j, c := range r {
+			if j < len(kinds) {
+				rows[i][j] = kinds[j].Show(c)
 			}
 		}
 	}
 	return rows
+}
+
+// Numeric reports, for each column, whether it holds numbers rather than
+// labels, for a page to align them to the right.
+func (t *Table) Numeric() []bool {
+	out := make([]bool, len(t.Header))
+	for j, h := range t.Header {
+		out[j] = t.Kind(h) != Label
+	}
+	return out
+}
+
+// StoredHeader returns the header as CSV and JSON name the columns: with
+// the unit of their stored values, if any ("median (s)").
+func (t *Table) StoredHeader() []string {
+	out := make([]string, len(t.Header))
+	for j, h := range t.Header {
+		out[j] = h
+		if u := t.Kind(h).unit(); u != "" {
+			out[j] += " (" + u + ")"
+		}
+	}
+	return out
 }
 
 // grouped returns cell with the digits of the integer, of any size, that
@@ -101,13 +136,15 @@ func grouped(cell string) string {
 }
 
 // Write writes the table in format f. Text and Markdown tables are drawn by
-// tablewriter, their counts grouped (see Counts); CSV has one header line;
-// JSON is an array of objects keyed by the header.
+// tablewriter, each cell shown by its column's Kind; CSV has one header
+// line, StoredHeader, and the stored cells; JSON is an array of objects
+// keyed by StoredHeader, each cell a number, boolean or null where its
+// kind says so and it parses as one.
 func (t *Table) Write(w io.Writer, f Format) error {
 	switch f {
 	case CSV:
 		cw := csv.NewWriter(w)
-		if err := cw.Write(t.Header); err != nil {
+		if err := cw.Write(t.StoredHeader()); err != nil {
 			return err
 		}
 		if err := cw.WriteAll(t.Rows); err != nil {
@@ -115,12 +152,13 @@ func (t *Table) Write(w io.Writer, f Format) error {
 		}
 		return cw.Error()
 	case JSON:
-		objs := make([]map[string]string, len(t.Rows))
+		header := t.StoredHeader()
+		objs := make([]map[string]any, len(t.Rows))
 		for i, r := range t.Rows {
-			objs[i] = make(map[string]string, len(r))
+			objs[i] = make(map[string]any, len(r))
 			for j, c := range r {
-				if j < len(t.Header) {
-					objs[i][t.Header[j]] = c
+				if j < len(header) {
+					objs[i][header[j]] = t.Kind(t.Header[j]).json(c)
 				}
 			}
 		}

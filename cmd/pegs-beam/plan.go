@@ -9,6 +9,7 @@ import (
 	"pegs/cmd/internal/cli"
 	"pegs/engine"
 	"pegs/report"
+	"pegs/report/plan"
 	"pegs/search"
 	"pegs/search/cluster"
 )
@@ -23,10 +24,10 @@ func writePlan(ctx context.Context, stdout io.Writer, x cli.Exploration, opt clu
 	}
 	b := x.Problem.Board
 	if x.Format == report.JSON || x.Format == report.CSV {
-		return pl.Table().Write(stdout, x.Format)
+		return plan.Table(pl).Write(stdout, x.Format)
 	}
 	fmt.Fprintf(stdout, "plan: board %s, %d pegs, goal %s\n", b.Name(), x.Problem.Start.Pegs(), b.FormatGoal(x.Problem.Goal))
-	return pl.Table().Write(stdout, x.Format)
+	return plan.Table(pl).Write(stdout, x.Format)
 }
 
 // runPlan plans the full analysis of each board's usual start, with its
@@ -66,5 +67,5 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		names = append(names, name)
 		plans = append(plans, pl)
 	}
-	return cluster.PlansTable(names, plans).Write(stdout, f)
+	return plan.SideBySide(names, plans).Write(stdout, f)
 }

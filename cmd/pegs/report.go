@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"pegs/cmd/internal/cli"
@@ -15,11 +16,12 @@ import (
 )
 
 func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := cli.NewFlagSet("pegs", "report", "--out DIR [--quick|--full] [--seed S] [--workers N] [--mem SIZE] [--spill DIR]", stderr)
+	fs := cli.NewFlagSet("pegs", "report", "--out DIR [--quick|--full] [--compare OLD_DIR] [--seed S] [--workers N] [--mem SIZE] [--spill DIR]", stderr)
 	out := fs.String("out", "", "directory to write the report into (index.md, index.html, figures/, data/)")
 	quick := fs.Bool("quick", true, "the quick report: minutes on 2 cores")
 	full := fs.Bool("full", false, "add exact counts for every English start, the French starts, larger boards, a larger level pool and longer benchmarks (hours)")
 	seed := fs.Uint64("seed", 1, "seed of the generated levels")
+	compare := fs.String("compare", "", "compare the solver timings with those of the earlier report in `OLD_DIR` (its data/bench-runs.json), as benchstat does")
 	spillDir := fs.String("spill", "", "analyse the boards over --mem again with their layers as files under `DIR` (see explore --spill)")
 	var sf cli.SearchFlags
 	sf.Register(fs, search.DefaultExhaustiveMemory)
@@ -34,11 +36,16 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *full && quickSet && *quick {
 		return cli.Usagef("give --quick or --full, not both")
 	}
+	if *compare != "" {
+		if _, err := os.Stat(filepath.Join(*compare, "data", "bench-runs.json")); err != nil {
+			return cli.Usagef("--compare %s: no earlier report's timings there (%v)", *compare, err)
+		}
+	}
 	budget, err := sf.Load()
 	if err != nil {
 		return err
 	}
-	opt := build.Options{Full: *full, Seed: *seed, Workers: sf.Workers, Memory: budget, Spill: *spillDir}
+	opt := build.Options{Full: *full, Seed: *seed, Workers: sf.Workers, Memory: budget, Spill: *spillDir, Compare: *compare}
 	if isTerminal(stderr) {
 		opt.Progress = func(step string) { fmt.Fprintf(stderr, "\r\033[K%s", step) }
 	}

@@ -16,14 +16,15 @@ import (
 
 // boards is section 1: every board of the plan, and the whole state space
 // of its classic start where the plan searches it.
-func (b *builder) boards(ctx context.Context) (report.Section, error) {
+func (b *builder) boards(ctx context.Context) (Section, error) {
 	t := &report.Table{Header: []string{"board", "holes", "jumps", "symmetries", "position classes", "classic start", "goal", "reachable", "reachable raw", "can reach goal", "solutions", "complete games", "random-play win"},
-		Counts: []string{"holes", "jumps", "symmetries", "position classes", "reachable", "reachable raw", "can reach goal", "solutions", "complete games"}}
-	var gallery []report.Picture
+		Counts: []string{"holes", "jumps", "symmetries", "position classes", "reachable", "reachable raw", "can reach goal", "solutions", "complete games"},
+		Kinds:  map[string]report.Kind{"random-play win": report.Probability}}
+	var gallery []Picture
 	for _, name := range b.plan.boards {
 		bd, err := engine.Lookup(name)
 		if err != nil {
-			return report.Section{}, err
+			return Section{}, err
 		}
 		start := classicStart(bd)
 		empty := bd.Full() &^ start
@@ -52,24 +53,26 @@ func (b *builder) boards(ctx context.Context) (report.Section, error) {
 			case errors.Is(err, search.ErrMemory):
 				t.Add(append(row, "over the "+humanize.IBytes(uint64(b.opt.Memory))+" memory budget", "", "", "", "", "")...)
 			case err != nil:
-				return report.Section{}, fmt.Errorf("%s: %w", name, err)
+				return Section{}, fmt.Errorf("%s: %w", name, err)
 			default:
 				b.analyses[name] = a
 				t.Add(append(row, strconv.FormatInt(a.Reachable, 10), strconv.FormatInt(a.ReachableRaw, 10), strconv.FormatInt(a.Winnable, 10),
-					a.Solutions.String(), a.Games.String(), strconv.FormatFloat(a.RandomWin, 'g', 4, 64))...)
+					a.Solutions.String(), a.Games.String(), strconv.FormatFloat(a.RandomWin, 'g', -1, 64))...)
 			}
 		}
 		file := "levels/board-" + fileName(name)
-		if err := report.SavePicture(b.path("figures"), file, bd, start); err != nil {
-			return report.Section{}, err
+		if err := savePicture(b.path("figures"), file, bd, start); err != nil {
+			return Section{}, err
 		}
-		gallery = append(gallery, report.Picture{File: file, Caption: fmt.Sprintf("%s, %d holes", name, bd.Holes())})
+		gallery = append(gallery, Picture{File: file, Caption: fmt.Sprintf("%s, %d holes", name, bd.Holes())})
 	}
-	return report.Section{
+	return Section{
+		Lead:     "Every built-in board, and how many positions its classic start reaches, wins from and ends in.",
+		Findings: b.boardFindings(),
 		Text: "The built-in boards and the state space of each board's classic start (the full board less its centre; on triangles, less the first hole whose vacancy the position classes allow to end with one peg). " +
 			"Positions are counted up to the symmetries that keep the start and goal in place, and raw (every symmetric image). " +
 			"Solutions and complete games count jump sequences; the random-play win is the chance that a player choosing uniformly among legal jumps meets the goal.",
-		Items: []report.Item{
+		Items: []Item{
 			{Caption: "Boards and the whole state space of their classic start.", Table: t, Name: "boards"},
 			{Caption: "Each board at its classic start (pegs ivory, empty holes dark).", Gallery: gallery},
 		},
@@ -101,4 +104,54 @@ func classicGoal(bd *engine.Board) engine.Goal {
 		}
 	}
 	return engine.Goal{Kind: engine.OnePeg}
+}
+
+// boardFindings says, for the first board whose classic start was searched
+// and for the largest, how many of its positions can still win and how
+// rarely random play wins.
+func (b *builder) boardFindings() []string {
+	var first, largest string
+	for _, name := range b.plan.boards {
+		a, ok := b.analyses[name]
+		if !ok {
+			continue
+		}
+		if first == "" {
+			first = name
+		}
+		if largest == "" || a.Reachable > b.analyses[largest].Reachable {
+			largest = name
+		}
+	}
+	var out []string
+	for i, name := range []string{first, largest} {
+		if name == "" || i == 1 && name == first {
+			continue
+		}
+		bd, err := engine.Lookup(name)
+		if err != nil {
+			continue
+		}
+		a := b.analyses[name]
+		start := classicStart(bd)
+		var vac []int
+		for h := range bd.Holes() {
+			if !start.Has(h) {
+				vac = append(vac, h)
+			}
+		}
+		empty := "hole " + report.HoleList(bd, vac)
+		if len(vac) > 1 {
+			empty = "holes " + report.HoleList(bd, vac)
+		}
+		s := fmt.Sprintf("From the %s board with %s empty, %s of the %s positions reachable (up to symmetry) can still reach the goal (%s)",
+			name, empty, report.FormatCount(a.Winnable), report.FormatCount(a.Reachable), bd.FormatGoal(classicGoal(bd)))
+		if n := report.OneIn(a.RandomWin); n != "" {
+			s += fmt.Sprintf("; a player jumping at random wins once in %s games", n)
+		} else {
+			s += "; a player jumping at random never wins"
+		}
+		out = append(out, s+".")
+	}
+	return out
 }

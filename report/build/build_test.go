@@ -9,11 +9,14 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
+	"pegs/report"
 	"pegs/report/reporttest"
 
 	"github.com/google/go-cmp/cmp"
@@ -41,7 +44,8 @@ func TestBuildGolden(t *testing.T) {
 	var mds [][]byte
 	for _, workers := range []int{1, 2} {
 		dir := t.TempDir()
-		if err := run(ctx, dir, tinyPlan(), Options{Seed: 7, Workers: workers}); err != nil {
+		doc, err := run(ctx, dir, tinyPlan(), Options{Seed: 7, Workers: workers})
+		if err != nil {
 			t.Fatal(err)
 		}
 		md, err := os.ReadFile(filepath.Join(dir, "index.md"))
@@ -50,6 +54,12 @@ func TestBuildGolden(t *testing.T) {
 		}
 		mds = append(mds, md)
 		checkFiles(t, dir, md)
+		checkTyped(t, dir, doc)
+		for _, term := range doc.glossary() {
+			if term.Meaning == "" {
+				t.Errorf("the glossary does not explain the column %q", term.Column)
+			}
+		}
 	}
 	if !bytes.Equal(mds[0], mds[1]) {
 		t.Errorf("index.md differs between 1 and 2 workers:\n%s", cmp.Diff(string(mds[0]), string(mds[1])))
@@ -81,7 +91,7 @@ func checkFiles(t *testing.T, dir string, md []byte) {
 				t.Errorf("%s: %d rows, %v", link, len(rows), err)
 			}
 		case ".json":
-			var v []map[string]string
+			var v []map[string]any
 			if err := json.Unmarshal(raw, &v); err != nil {
 				t.Errorf("%s: %v", link, err)
 			}
@@ -99,10 +109,85 @@ func checkFiles(t *testing.T, dir string, md []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{`<h2 id="1-boards">1. Boards</h2>`, `<h2 id="5-solver-performance">5. Solver performance</h2>`, `<li><a href="#3-state-space-profiles">State-space profiles</a></li>`, "<table>", "<td>1,544</td>", `<img src="figures/profile-triangle.svg"`} {
+	for _, s := range []string{`<h2 id="1-boards">1. Boards</h2>`, `<h2 id="5-solver-performance">5. Solver performance</h2>`, `<li><a href="#3-state-space-profiles">State-space profiles</a></li>`, "<table>", `<td class="num">1,544</td>`, `<img src="figures/profile-triangle.svg"`} {
 		if !bytes.Contains(html, []byte(s)) {
 			t.Errorf("index.html lacks %q", s)
 		}
+	}
+}
+
+// checkTyped walks every data/*.json file: each must be the data of a
+// table of the document, with no number or boolean stored as a string
+// outside the columns of labels (a triangle's hole "1" is a label); and
+// every file of the report has mode 0644 under the umask.
+func checkTyped(t *testing.T, dir string, doc *Document) {
+	t.Helper()
+	tables := map[string]*report.Table{}
+	for _, s := range doc.Sections {
+		for _, it := range s.Items {
+			if it.Table != nil && it.Name != "" {
+				tables[it.Name] = it.Table
+			}
+		}
+	}
+	names, err := filepath.Glob(filepath.Join(dir, "data", "*.json"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no data/*.json files: %v", err)
+	}
+	for _, name := range names {
+		base := strings.TrimSuffix(filepath.Base(name), ".json")
+		labels := map[string]bool{} // a file that is no table's has none
+		if tbl, ok := tables[base]; ok {
+			for i, h := range tbl.StoredHeader() {
+				labels[h] = tbl.Kind(tbl.Header[i]) == report.Label
+			}
+		}
+		raw, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows []map[string]any
+		if err := json.Unmarshal(raw, &rows); err != nil {
+			t.Errorf("data/%s.json: %v", base, err)
+			continue
+		}
+		for i, row := range rows {
+			for key, v := range row {
+				s, isString := v.(string)
+				if !isString || labels[key] {
+					continue
+				}
+				if _, err := strconv.ParseFloat(s, 64); err == nil || s == "true" || s == "false" {
+					t.Errorf("data/%s.json row %d: %q is %q, a number or boolean stored as a string", base, i, key, s)
+				}
+			}
+		}
+	}
+	ref := filepath.Join(t.TempDir(), "ref")
+	f, err := os.OpenFile(ref, os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	want, err := os.Stat(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if info.Mode().Perm() != want.Mode().Perm() {
+			t.Errorf("%s has mode %v, want %v (0644 under the umask)", path, info.Mode().Perm(), want.Mode().Perm())
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -139,7 +224,7 @@ func TestBuildInterrupted(t *testing.T) {
 			cancel()
 		}
 	}}
-	err := run(ctx, dir, tinyPlan(), opt)
+	_, err := run(ctx, dir, tinyPlan(), opt)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("run = %v, want context.Canceled", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,24 +19,31 @@ import (
 
 // levels is section 4: the plan's pools of generated levels, a pack taken
 // from the first, and the classic English levels graded the same way.
-func (b *builder) levels(ctx context.Context) (report.Section, error) {
-	sec := report.Section{Text: "Levels made by reverse play from the goal and measured on their whole state space. " +
-		"The player who looks k jumps ahead never plays a jump it sees lose within k jumps and chooses among the others at random; " +
-		"W_k is its chance to win an attempt, and a level's foresight needed f is the k at which W_k reaches 1/2 (read between integers on log W). " +
-		"The score is log10(n·b^f), the lines such a player weighs over a game of n = pegs − 1 jumps with b jumps a position, " +
-		"and grades 1..5 split one scale for every board at the percentiles of a generated pool (package generate): " + scaleText(generate.Scale()) + ". " +
-		"Every level was solved again and its solution replayed before it was kept."}
+func (b *builder) levels(ctx context.Context) (Section, error) {
+	sec := Section{Lead: "Levels made by the generator and graded 1 to 5, shown as a player meets them, with what makes each hard.",
+		Text: "Levels made by reverse play from the goal and measured on their whole state space. " +
+			"The player who looks k jumps ahead never plays a jump it sees lose within k jumps and chooses among the others at random; " +
+			"W_k is its chance to win an attempt, and a level's foresight needed f is the k at which W_k reaches 1/2 (read between integers on log W). " +
+			"The score is log10(n·b^f), the lines such a player weighs over a game of n = pegs − 1 jumps with b jumps a position, " +
+			"and grades 1..5 split one scale for every board at the percentiles of a generated pool (package generate): " + scaleText(generate.Scale()) + ". " +
+			"Every level was solved again and its solution replayed before it was kept."}
 	for i, pp := range b.plan.pools {
-		items, err := b.pool(ctx, pp, i == 0 && b.plan.pack > 0)
+		items, finding, err := b.pool(ctx, pp, i == 0 && b.plan.pack > 0)
 		if err != nil {
-			return report.Section{}, err
+			return Section{}, err
+		}
+		if finding != "" {
+			sec.Findings = append(sec.Findings, finding)
 		}
 		sec.Items = append(sec.Items, items...)
 	}
 	if b.plan.classicMax > 0 {
-		items, err := b.classic(ctx)
+		items, finding, err := b.classic(ctx)
 		if err != nil {
-			return report.Section{}, err
+			return Section{}, err
+		}
+		if finding != "" {
+			sec.Findings = append(sec.Findings, finding)
 		}
 		sec.Items = append(sec.Items, items...)
 	}
@@ -44,80 +52,81 @@ func (b *builder) levels(ctx context.Context) (report.Section, error) {
 
 // pool generates the levels of pp and shows their scores; with pack, it
 // also takes the plan's pack from them.
-func (b *builder) pool(ctx context.Context, pp poolPlan, pack bool) ([]report.Item, error) {
+func (b *builder) pool(ctx context.Context, pp poolPlan, pack bool) (items []Item, finding string, err error) {
 	bd, err := engine.Lookup(pp.board)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	goal, err := bd.ParseGoal(pp.goal)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	b.progress(fmt.Sprintf("generating %d %s levels", pp.size, pp.board))
 	pool, err := generate.Generate(ctx, bd, pp.size, generate.Options{Goal: goal, MinPegs: pp.minP, MaxPegs: pp.maxP,
 		Seed: b.opt.Seed, Workers: b.opt.Workers, Memory: b.opt.Memory})
 	if err != nil {
-		return nil, fmt.Errorf("generating %s levels: %w", pp.board, err)
+		return nil, "", fmt.Errorf("generating %s levels: %w", pp.board, err)
 	}
-	var items []report.Item
 	if pack {
 		levels, err := generate.Progression(pool, b.plan.pack)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
-		var gallery []report.Picture
+		var cards []Card
 		for j, l := range levels {
 			file := fmt.Sprintf("levels/pack-%02d", j+1)
-			if err := report.SavePicture(b.path("figures"), file, bd, l.Position()); err != nil {
-				return nil, err
+			if err := savePicture(b.path("figures"), file, bd, l.Position()); err != nil {
+				return nil, "", err
 			}
-			gallery = append(gallery, report.Picture{File: file, Caption: fmt.Sprintf("%d: %d pegs, grade %d", j+1, l.Pegs, l.Grade)})
+			cards = append(cards, levelCard(fmt.Sprintf("Level %d", j+1), file, l))
 		}
-		fore, err := report.ForesightPlot(fmt.Sprintf("%s pack: win probability against look-ahead", pp.board), levels)
+		finding = levelFinding(fmt.Sprintf("The %s pack of %d levels", pp.board, len(levels)), levels)
+		fore, err := foresightPlot(fmt.Sprintf("%s pack: win probability against look-ahead", pp.board), levels)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		foreFile := "foresight-pack-" + fileName(pp.board)
 		if err := fore.Save(b.path("figures"), foreFile); err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		items = append(items,
-			report.Item{Caption: fmt.Sprintf("A pack of %d %s levels (goal %s) taken from the pool at evenly spaced difficulty ranks: scores rise strictly.", len(levels), pp.board, pp.goal),
-				Table: report.LevelsTable(levels), Name: "pack-" + fileName(pp.board)},
-			report.Item{Caption: "The pack's levels as pictures for a game's level list (PNG and SVG in figures/levels).", Gallery: gallery},
-			report.Item{Caption: "How often the player who looks k jumps ahead wins each level of the pack; a level's foresight needed is where its curve crosses 1/2.", Figure: foreFile})
+			Item{Caption: fmt.Sprintf("A pack of %d %s levels (goal %s) taken from the pool at evenly spaced difficulty ranks: scores rise strictly. "+
+				"Their pictures are in figures/levels (PNG and SVG), every measure in the data files.", len(levels), pp.board, pp.goal),
+				Cards: cards, Table: report.LevelsTable(levels), Name: "pack-" + fileName(pp.board), DataOnly: true},
+			Item{Caption: "How often the player who looks k jumps ahead wins each level of the pack; a level's foresight needed is where its curve crosses 1/2.", Figure: foreFile,
+				Alt: foresightAlt(levels)})
 	}
-	hist, err := report.ScoreHistogram(fmt.Sprintf("%s: difficulty of %d generated levels (%d-%d pegs)", pp.board, len(pool), pp.minP, pp.maxP), pool)
+	hist, err := scoreHistogram(fmt.Sprintf("%s: difficulty of %d generated levels (%d-%d pegs)", pp.board, len(pool), pp.minP, pp.maxP), pool)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	file := "scores-" + fileName(pp.board)
 	if err := hist.Save(b.path("figures"), file); err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	sc, err := report.ScoreByPegs(fmt.Sprintf("%s: difficulty against size, coloured by grade", pp.board), pool)
+	sc, err := scoreByPegs(fmt.Sprintf("%s: difficulty against size, coloured by grade", pp.board), pool)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if err := sc.Save(b.path("figures"), "score-pegs-"+fileName(pp.board)); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	return append(items,
-		report.Item{Caption: fmt.Sprintf("Every level of the %s pool, with its metrics (in the data files only).", pp.board), Table: report.LevelsTable(pool), Name: "pool-" + fileName(pp.board), DataOnly: true},
-		report.Item{Caption: fmt.Sprintf("Distribution of difficulty scores in the %s pool.", pp.board), Figure: file},
-		report.Item{Caption: fmt.Sprintf("Each %s level's difficulty against its pegs, coloured by its grade on the common scale.", pp.board), Figure: "score-pegs-" + fileName(pp.board)}), nil
+		Item{Caption: fmt.Sprintf("Every level of the %s pool, with its metrics (in the data files only).", pp.board), Table: report.LevelsTable(pool), Name: "pool-" + fileName(pp.board), DataOnly: true},
+		Item{Caption: fmt.Sprintf("Distribution of difficulty scores in the %s pool.", pp.board), Figure: file},
+		Item{Caption: fmt.Sprintf("Each %s level's difficulty against its pegs, coloured by its grade on the common scale.", pp.board), Figure: "score-pegs-" + fileName(pp.board)}), finding, nil
 }
 
 // classic grades the classic English levels with the generator's measure.
-func (b *builder) classic(ctx context.Context) ([]report.Item, error) {
+func (b *builder) classic(ctx context.Context) ([]Item, string, error) {
 	b.progress("grading the classic levels")
 	probs, err := bench.Suite("classic", engine.English())
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	var levels []generate.Level
 	var skipped []string
-	var gallery []report.Picture
+	var cards []Card
 	for _, p := range probs {
 		if p.Start.Pegs() > b.plan.classicMax {
 			skipped = append(skipped, fmt.Sprintf("%s (%d pegs)", p.Name, p.Start.Pegs()))
@@ -129,32 +138,31 @@ func (b *builder) classic(ctx context.Context) ([]report.Item, error) {
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("grading %s: %w", p.Name, err)
+			return nil, "", fmt.Errorf("grading %s: %w", p.Name, err)
 		}
 		l.Name = p.Name
 		levels = append(levels, l)
 		file := "levels/classic-" + p.Name
-		if err := report.SavePicture(b.path("figures"), file, p.Board, p.Start); err != nil {
-			return nil, err
+		if err := savePicture(b.path("figures"), file, p.Board, p.Start); err != nil {
+			return nil, "", err
 		}
-		gallery = append(gallery, report.Picture{File: file, Caption: fmt.Sprintf("%s: %d pegs, grade %d", p.Name, l.Pegs, l.Grade)})
+		cards = append(cards, levelCard(p.Name, file, l))
 	}
 	caption := "The classic English levels, in their designer's order (easiest first), graded with the same measure and scale."
 	if len(skipped) > 0 {
 		caption += " Not graded in this mode: " + strings.Join(skipped, ", ") + "."
 	}
-	fore, err := report.ForesightPlot("Classic levels: win probability against look-ahead", levels)
+	fore, err := foresightPlot("Classic levels: win probability against look-ahead", levels)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if err := fore.Save(b.path("figures"), "foresight-classic"); err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	return []report.Item{
-		{Caption: caption, Table: report.LevelsTable(levels), Name: "classic"},
-		{Caption: "The classic levels as pictures.", Gallery: gallery},
-		{Caption: "How often the player who looks k jumps ahead wins each classic level; a level's foresight needed is where its curve crosses 1/2.", Figure: "foresight-classic"},
-	}, nil
+	return []Item{
+		{Caption: caption + " Every measure is in the data files.", Cards: cards, Table: report.LevelsTable(levels), Name: "classic", DataOnly: true},
+		{Caption: "How often the player who looks k jumps ahead wins each classic level; a level's foresight needed is where its curve crosses 1/2.", Figure: "foresight-classic", Alt: foresightAlt(levels)},
+	}, levelFinding("The classic English levels", levels), nil
 }
 
 // scaleText says where the grade scale splits and what pool it comes from.
@@ -164,4 +172,61 @@ func scaleText(c generate.Calibration) string {
 		cuts[i] = strconv.FormatFloat(x, 'f', 2, 64)
 	}
 	return fmt.Sprintf("scores above %s start grades 2 to 5, from %d %s levels (`%s`)", strings.Join(cuts, ", "), c.Pool, c.Board, c.Command)
+}
+
+// levelCard is level l as a card named name, its picture in file.
+func levelCard(name, file string, l generate.Level) Card {
+	return Card{Name: name, Picture: file, Grade: l.Grade, Explanation: l.Explanation, Facts: []Fact{
+		{"pegs", strconv.Itoa(l.Pegs)},
+		{"score", report.FormatNumber(l.Score)},
+		{"foresight needed", report.FormatNumber(l.Metrics.ForesightNeeded) + " jumps"},
+		{"par", strconv.Itoa(l.Par) + " moves"},
+		{"random player wins", report.FormatProbability(l.Metrics.P0)},
+	}}
+}
+
+// levelFinding says how a list of levels rises in difficulty.
+func levelFinding(what string, levels []generate.Level) string {
+	if len(levels) == 0 {
+		return ""
+	}
+	hard := 0
+	for i, l := range levels {
+		if l.Score > levels[hard].Score {
+			hard = i
+		}
+	}
+	h := levels[hard]
+	name := h.Name
+	if name == "" {
+		name = "level " + strconv.Itoa(hard+1)
+	}
+	span := fmt.Sprintf("grades %d to %d", slices.Min(grades(levels)), slices.Max(grades(levels)))
+	if lo, hi := slices.Min(grades(levels)), slices.Max(grades(levels)); lo == hi {
+		span = fmt.Sprintf("all grade %d", lo)
+	}
+	return fmt.Sprintf("%s: %s; the hardest, %s (%d pegs, grade %d), needs a look-ahead of %s jumps to win half its attempts, and a player jumping at random wins it once in %s tries.",
+		what, span, name, h.Pegs, h.Grade, report.FormatNumber(h.Metrics.ForesightNeeded), report.OneIn(h.Metrics.P0))
+}
+
+func grades(levels []generate.Level) []int {
+	out := make([]int, len(levels))
+	for i, l := range levels {
+		out[i] = l.Grade
+	}
+	return out
+}
+
+// foresightAlt describes a foresight figure in words: each level's
+// foresight needed.
+func foresightAlt(levels []generate.Level) string {
+	parts := make([]string, len(levels))
+	for i, l := range levels {
+		name := l.Name
+		if name == "" {
+			name = "level " + strconv.Itoa(i+1)
+		}
+		parts[i] = fmt.Sprintf("%s %s", name, report.FormatNumber(l.Metrics.ForesightNeeded))
+	}
+	return "Line chart on a log scale of each level's chance to win against the player's look-ahead; the look-ahead at which each crosses one half: " + strings.Join(parts, ", ") + "."
 }

@@ -12,7 +12,6 @@ import (
 
 	"pegs/bench"
 	"pegs/engine"
-	"pegs/report"
 	"pegs/search"
 )
 
@@ -29,6 +28,10 @@ type Options struct {
 	// that pass Memory run again with their layers on disk (search.Spill),
 	// each in a directory of its own, removed once done.
 	Spill string
+	// Compare, if set, is the directory of an earlier report whose solver
+	// timings (data/bench-runs.json) the solver section compares with
+	// this run's.
+	Compare string
 	// Progress, if set, hears of each step as it starts.
 	Progress func(step string)
 }
@@ -47,7 +50,10 @@ type plan struct {
 	pack       int // levels in the pack, taken from the first pool
 	classicMax int // classic levels with more pegs are not graded; 0 skips them
 	bench      string
-	benchOpt   bench.Options
+	// benchProblems are the problems of the suite that are timed, all if
+	// empty.
+	benchProblems []string
+	benchOpt      bench.Options
 }
 
 // startPlan says how to decide a board's single-vacancy starts: "exact"
@@ -75,7 +81,11 @@ func quickPlan() plan {
 		pack:       10,
 		classicMax: 24,
 		bench:      "classic",
-		benchOpt:   bench.Quick(),
+		// Six runs each, the fewest that give a median a 95% interval,
+		// on the three quick problems: Pyramid, timed too in the full
+		// report, would take as long again as all of them.
+		benchProblems: []string{"cross", "plus", "fireplace"},
+		benchOpt:      bench.Options{Runs: 6, Timeout: 3 * time.Second, Workers: []int{1, 2}},
 	}
 }
 
@@ -88,7 +98,8 @@ func fullPlan() plan {
 	p.pools = []poolPlan{{"english", "center", 1000, 6, 16}, {"triangle", "any", 400, 5, 12}}
 	p.pack = 20
 	p.classicMax = engine.MaxHoles
-	p.benchOpt = bench.Options{Runs: 3, Timeout: time.Minute}
+	p.benchProblems = nil
+	p.benchOpt = bench.Options{Runs: 10, Timeout: time.Minute}
 	return p
 }
 
@@ -102,7 +113,8 @@ func Report(ctx context.Context, dir string, opt Options) error {
 	if opt.Full {
 		p = fullPlan()
 	}
-	return run(ctx, dir, p, opt)
+	_, err := run(ctx, dir, p, opt)
+	return err
 }
 
 // builder holds what the sections of one report share.
@@ -116,8 +128,9 @@ type builder struct {
 	tables *search.Tables
 }
 
-// run writes the report of plan p into dir, one section at a time.
-func run(ctx context.Context, dir string, p plan, opt Options) error {
+// run writes the report of plan p into dir, one section at a time, and
+// returns its document as written.
+func run(ctx context.Context, dir string, p plan, opt Options) (*Document, error) {
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
@@ -125,21 +138,21 @@ func run(ctx context.Context, dir string, p plan, opt Options) error {
 		opt.Memory = search.DefaultMemory
 	}
 	if err := mkdirs(dir); err != nil {
-		return err
+		return nil, err
 	}
 	b := &builder{dir: dir, opt: opt, plan: p, analyses: map[string]*search.Analysis{}, tables: &search.Tables{}}
 	mode := "quick"
 	if opt.Full {
 		mode = "full"
 	}
-	doc := &report.Document{
+	doc := &Document{
 		Title: "Peg solitaire: boards, solvable starts, state spaces, graded levels and solver performance",
 		Intro: fmt.Sprintf("Made by `pegs report` (%s mode, seed %d). Every count is computed by the searches of this run and is exact; "+
 			"tables are deterministic for a seed, timings aside. Tables are also in data/ as CSV and JSON; figures are in figures/ as SVG and PNG.", mode, opt.Seed),
 	}
 	sections := []struct {
 		title string
-		run   func(context.Context) (report.Section, error)
+		run   func(context.Context) (Section, error)
 	}{
 		{"Boards", b.boards},
 		{"Solvable starts", b.starts},
@@ -157,20 +170,20 @@ func run(ctx context.Context, dir string, p plan, opt Options) error {
 				doc.Status = fmt.Sprintf("Stopped by an error in section %d (%s): %v", i+1, s.title, err)
 			}
 			if serr := doc.Save(dir); serr != nil {
-				return serr
+				return doc, serr
 			}
-			return fmt.Errorf("section %s: %w", s.title, err)
+			return doc, fmt.Errorf("section %s: %w", s.title, err)
 		}
 		sec.Title = s.title
 		if err := sec.WriteData(b.path("data")); err != nil {
-			return err
+			return doc, err
 		}
 		doc.Sections = append(doc.Sections, sec)
 		if err := doc.Save(dir); err != nil {
-			return err
+			return doc, err
 		}
 	}
-	return nil
+	return doc, nil
 }
 
 // mkdirs makes the report's directories.

@@ -7,13 +7,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
-	"github.com/dustin/go-humanize"
 
-	"pegs/report"
 	"pegs/search"
 	"pegs/search/cluster/internal/part"
 	"pegs/search/internal/exact"
@@ -174,26 +171,6 @@ func recordBytes(ctx context.Context, l *layered.Layer) (float64, error) {
 	return float64(size) / float64(l.Len()), nil
 }
 
-// Table returns the plan as a table: a row a layer, its title the run's
-// totals.
-func (pl *Plan) Table() *report.Table {
-	t := &report.Table{
-		Title: fmt.Sprintf("%d partitions a layer; %d workers of %s; %s of partitions on disk; from %d layers run exactly",
-			pl.Parts, pl.Workers, humanize.IBytes(uint64(pl.WorkerMem)), humanize.IBytes(uint64(pl.Disk)), pl.Sampled),
-		Header: []string{"pegs", "positions", "how", "disk", "shuffle", "step memory", "workers"},
-		Counts: []string{"positions", "workers"},
-	}
-	for _, l := range pl.Layers {
-		how := "estimate"
-		if l.Exact {
-			how = "exact"
-		}
-		t.Add(strconv.Itoa(l.Pegs), strconv.FormatInt(l.Positions, 10), how, humanize.IBytes(uint64(l.Disk)),
-			humanize.IBytes(uint64(l.Shuffle)), humanize.IBytes(uint64(l.Step)), strconv.Itoa(l.Workers))
-	}
-	return t
-}
-
 // Totals returns the plan's positions over all layers, those of its widest
 // layer and the bytes through the shuffle over all layers.
 func (pl *Plan) Totals() (positions, widest, shuffle int64) {
@@ -203,19 +180,4 @@ func (pl *Plan) Totals() (positions, widest, shuffle int64) {
 		shuffle += l.Shuffle
 	}
 	return positions, widest, shuffle
-}
-
-// PlansTable returns plans side by side, a row a plan, named by names.
-func PlansTable(names []string, plans []*Plan) *report.Table {
-	t := &report.Table{
-		Header: []string{"board", "layers run", "positions", "widest layer", "disk", "shuffle", "partitions", "workers", "worker memory"},
-		Counts: []string{"positions", "widest layer", "workers"},
-	}
-	for i, pl := range plans {
-		positions, widest, shuffle := pl.Totals()
-		t.Add(names[i], strconv.Itoa(pl.Sampled), strconv.FormatInt(positions, 10), strconv.FormatInt(widest, 10),
-			humanize.IBytes(uint64(pl.Disk)), humanize.IBytes(uint64(shuffle)), strconv.Itoa(pl.Parts), strconv.Itoa(pl.Workers),
-			humanize.IBytes(uint64(pl.WorkerMem)))
-	}
-	return t
 }

@@ -1,9 +1,10 @@
-package report
+package build
 
 import (
 	"fmt"
 	"image/color"
 	"math"
+	"math/big"
 	"slices"
 	"sort"
 	"strconv"
@@ -11,20 +12,21 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
 	"pegs/bench"
 	"pegs/engine"
 	"pegs/generate"
+	"pegs/report"
 	"pegs/search"
 )
 
-// ProfilePlot draws a state space by peg count on a log scale: positions
+// profilePlot draws a state space by peg count on a log scale: positions
 // reachable up to symmetry, those that can still win, and dead ends. Layers
-// with no position of a kind leave a gap, since a log scale has no zero.
-func ProfilePlot(title string, layers []search.LayerStats) (Figure, error) {
+// with no position of a kind leave a gap in its line, since a log scale
+// has no zero; a kind with none at all has no line.
+func profilePlot(title string, layers []search.LayerStats) (Figure, error) {
 	p := newPlot(title, "pegs on the board", "positions (up to symmetry, log scale)", true)
 	series := []struct {
 		name string
@@ -36,12 +38,13 @@ func ProfilePlot(title string, layers []search.LayerStats) (Figure, error) {
 	}
 	for i, s := range series {
 		var pts plotter.XYs
+		some := false
 		for _, l := range layers {
-			if v := s.get(l); v > 0 {
-				pts = append(pts, plotter.XY{X: float64(l.Pegs), Y: float64(v)})
-			}
+			v := s.get(l)
+			some = some || v > 0
+			pts = append(pts, plotter.XY{X: float64(l.Pegs), Y: float64(v)})
 		}
-		if len(pts) == 0 {
+		if !some {
 			continue
 		}
 		if err := addLine(p, i, s.name, pts); err != nil {
@@ -54,8 +57,8 @@ func ProfilePlot(title string, layers []search.LayerStats) (Figure, error) {
 // BoardMap draws a board as it looks, each hole coloured by its value, and
 // labelled. Equal values share a colour and a legend entry named by label;
 // a NaN value (undecided) is drawn grey.
-func BoardMap(title string, b *engine.Board, values []float64, label func(float64) string) (Figure, error) {
-	p := plot.New()
+func boardMap(title string, b *engine.Board, values []float64, label func(float64) string) (Figure, error) {
+	p := sansPlot()
 	p.Title.Text = title
 	p.HideAxes()
 	p.Legend.TextStyle.Font.Size = vg.Points(9)
@@ -126,6 +129,7 @@ func BoardMap(title string, b *engine.Board, values []float64, label func(float6
 		labels.TextStyle[i].XAlign = draw.XCenter
 		labels.TextStyle[i].YAlign = draw.YCenter
 		labels.TextStyle[i].Font.Size = 7
+		sans(&labels.TextStyle[i])
 	}
 	p.Add(labels)
 	// Keep the holes round: the same scale on both axes (the legend is
@@ -140,7 +144,7 @@ func BoardMap(title string, b *engine.Board, values []float64, label func(float6
 
 // ScoreHistogram draws the distribution of difficulty scores of a pool of
 // levels.
-func ScoreHistogram(title string, levels []generate.Level) (Figure, error) {
+func scoreHistogram(title string, levels []generate.Level) (Figure, error) {
 	p := newPlot(title, "difficulty score (log10 of the lines weighed)", "levels", false)
 	vs := make(plotter.Values, len(levels))
 	for i, l := range levels {
@@ -150,14 +154,15 @@ func ScoreHistogram(title string, levels []generate.Level) (Figure, error) {
 	if err != nil {
 		return Figure{}, err
 	}
-	h.FillColor = plotutil.Color(0)
+	h.FillColor = seriesColour(0)
+	h.LineStyle.Color = color.White
 	p.Add(h)
 	return newFigure(p, plotWidth, plotHeight), nil
 }
 
 // ScoreByPegs draws each level's difficulty against its peg count, one
 // colour per grade.
-func ScoreByPegs(title string, levels []generate.Level) (Figure, error) {
+func scoreByPegs(title string, levels []generate.Level) (Figure, error) {
 	p := newPlot(title, "pegs at the start", "difficulty score (log10 of the lines weighed)", false)
 	byGrade := map[int]plotter.XYs{}
 	for _, l := range levels {
@@ -184,7 +189,7 @@ func ScoreByPegs(title string, levels []generate.Level) (Figure, error) {
 // against the look-ahead k of the player (package search/measure), on a
 // log scale, with the line W = 1/2 where a level's foresight needed is
 // read. Levels are named by their names, or numbered, and their pegs.
-func ForesightPlot(title string, levels []generate.Level) (Figure, error) {
+func foresightPlot(title string, levels []generate.Level) (Figure, error) {
 	p := newPlot(title, "look-ahead k of the player (jumps)", "win probability per attempt W_k (log scale)", true)
 	maxK := 1
 	for i, l := range levels {
@@ -212,9 +217,10 @@ func ForesightPlot(title string, levels []generate.Level) (Figure, error) {
 	return newFigure(p, plotWidth, plotHeight), nil
 }
 
-// gradeColour runs from green (grade 1) to red (grade 5).
+// gradeColour runs from light green (grade 1) to dark purple (grade 5)
+// along viridis, a scale readers with colour blindness see in order.
 func gradeColour(g int) color.Color {
-	cs := []color.RGBA{{0x99, 0x99, 0x99, 0xff}, {0x1a, 0x98, 0x50, 0xff}, {0x91, 0xcf, 0x60, 0xff}, {0xfe, 0xe0, 0x8b, 0xff}, {0xfc, 0x8d, 0x59, 0xff}, {0xd7, 0x30, 0x27, 0xff}}
+	cs := []color.RGBA{{0x99, 0x99, 0x99, 0xff}, {0x7a, 0xd1, 0x51, 0xff}, {0x22, 0xa8, 0x84, 0xff}, {0x2a, 0x78, 0x8e, 0xff}, {0x41, 0x44, 0x87, 0xff}, {0x44, 0x01, 0x54, 0xff}}
 	if g < 0 || g >= len(cs) {
 		g = 0
 	}
@@ -246,16 +252,16 @@ func fastest(results []bench.Result) (problems, strategies []string, best map[[2
 // StrategyTimes draws each strategy's median time per problem as grouped
 // bars on a log scale (its best worker count); a strategy that timed out
 // has no bar.
-func StrategyTimes(title string, results []bench.Result) (Figure, error) {
+func strategyTimes(title string, results []bench.Result) (Figure, error) {
 	problems, strategies, best := fastest(results)
-	p := newPlot(title, "problem", "median wall time (ms, log scale)", true)
+	p := newPlot(title, "problem", "median wall time (log scale)", true)
+	p.Y.Tick.Marker = powerTicks{label: secondsLabel}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, d := range best {
-		ms := float64(d) / 1e6
-		lo, hi = min(lo, ms), max(hi, ms)
+		lo, hi = min(lo, d.Seconds()), max(hi, d.Seconds())
 	}
 	if len(best) == 0 {
-		lo, hi = 1, 10
+		lo, hi = 1e-3, 1e-2
 	}
 	floor := lo / 3
 	width := 0.8 / float64(len(strategies))
@@ -264,7 +270,7 @@ func StrategyTimes(title string, results []bench.Result) (Figure, error) {
 		for j, pr := range problems {
 			if d, ok := best[[2]string{pr, s}]; ok {
 				bars.x = append(bars.x, float64(j)-0.4+width*(float64(i)+0.5))
-				bars.y = append(bars.y, float64(d)/1e6)
+				bars.y = append(bars.y, d.Seconds())
 			}
 		}
 		p.Add(bars)
@@ -309,7 +315,7 @@ func (b *logBars) Thumbnail(c *draw.Canvas) {
 // ScalingPlot draws the speed-up of each parallel strategy against its
 // worker count, summed over the problems every worker count finished, with
 // the ideal (speed-up equal to workers) for reference.
-func ScalingPlot(title string, results []bench.Result) (Figure, error) {
+func scalingPlot(title string, results []bench.Result) (Figure, error) {
 	p := newPlot(title, "workers (goroutines)", "speed-up over 1 worker (×)", false)
 	type key struct{ problem, strategy string }
 	times := map[key]map[int]time.Duration{}
@@ -365,5 +371,86 @@ func ScalingPlot(title string, results []bench.Result) (Figure, error) {
 	}
 	p.Y.Min = 0
 	p.X.Min = 0.8
+	p.X.Tick.Marker = integerTicks{}
 	return newFigure(p, plotWidth, plotHeight), nil
+}
+
+// StartsMap draws board b with each hole coloured by the solutions to one
+// peg of the start that vacates it, grey where the exhaustive search of
+// that start needed more than its memory budget.
+func startsMap(b *engine.Board, results []search.StartResult) (Figure, error) {
+	values := make([]float64, b.Holes())
+	for _, r := range results {
+		v := math.NaN()
+		if r.Decided {
+			v, _ = new(big.Float).SetInt(r.Solutions).Float64()
+		}
+		for _, h := range r.Class {
+			values[h] = v
+		}
+	}
+	return boardMap(b.Name()+": solutions to one peg from each vacancy", b, values,
+		func(v float64) string { return countLabel(v) + " solutions" })
+}
+
+// PairsMap draws board b with each hole coloured by the number of finishing
+// holes that one peg can reach from its vacancy, by the pairs of
+// StartPairs, grey where some pair is undecided.
+func pairsMap(b *engine.Board, pairs []search.Pair) (Figure, error) {
+	count := map[int]float64{}
+	for _, p := range pairs {
+		switch {
+		case !p.Decided:
+			count[p.Start] = math.NaN()
+		case p.Solvable:
+			count[p.Start]++
+		}
+	}
+	values := make([]float64, b.Holes())
+	for s, v := range count {
+		for _, h := range b.Symmetry().Orbit(s) {
+			values[h] = v
+		}
+	}
+	return boardMap(b.Name()+": finishing holes reachable from each vacancy", b, values,
+		func(v float64) string { return countLabel(v) + " finishing holes" })
+}
+
+// FeasibleMap draws board b with each hole coloured by the number of
+// finishing holes the position classes allow from its vacancy.
+func feasibleMap(b *engine.Board) (Figure, error) {
+	values := make([]float64, b.Holes())
+	for s := range b.Holes() {
+		start := b.Full() &^ (1 << uint(s))
+		for f := range b.Holes() {
+			if b.Feasible(start, engine.Goal{Kind: engine.OnePegAt, Hole: f}) {
+				values[s]++
+			}
+		}
+	}
+	return boardMap(b.Name()+": class-feasible finishing holes from each vacancy", b, values,
+		func(v float64) string { return countLabel(v) + " feasible finishes" })
+}
+
+// countLabel writes a whole number held in a float64 as a count:
+// 266,871,356,732.
+func countLabel(v float64) string {
+	if math.Abs(v) < 1<<62 {
+		return report.FormatCount(int64(math.Round(v)))
+	}
+	return report.FormatNumber(v)
+}
+
+// integerTicks marks each whole number of an axis that spans at most 20,
+// such as worker counts: never a tick at 1.5 workers.
+type integerTicks struct{}
+
+// Ticks returns the ticks between min and max.
+func (integerTicks) Ticks(lo, hi float64) []plot.Tick {
+	var ticks []plot.Tick
+	step := max(1, math.Ceil((hi-lo)/20))
+	for v := math.Ceil(lo); v <= hi; v += step {
+		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', 0, 64)})
+	}
+	return ticks
 }

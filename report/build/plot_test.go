@@ -1,10 +1,9 @@
-package report
+package build
 
 import (
 	"bytes"
 	"context"
 	"encoding/xml"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -18,8 +17,6 @@ import (
 	"pegs/report/reporttest"
 	"pegs/search"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // svgOutline summarizes an SVG's structure: how many elements of each kind
 // it has, and its text in order. It ignores coordinates, which depend on
@@ -67,8 +64,8 @@ func svgOutline(raw []byte) (string, error) {
 	return b.String(), nil
 }
 
-// figureOutline draws a figure as SVG and returns its outline.
-func figureOutline(t *testing.T, fig Figure) string {
+// figureSVG draws a figure as SVG.
+func figureSVG(t *testing.T, fig Figure) []byte {
 	t.Helper()
 	wt, err := fig.WriterTo("svg")
 	if err != nil {
@@ -78,7 +75,13 @@ func figureOutline(t *testing.T, fig Figure) string {
 	if _, err := wt.WriteTo(&buf); err != nil {
 		t.Fatal(err)
 	}
-	out, err := svgOutline(buf.Bytes())
+	return buf.Bytes()
+}
+
+// figureOutline draws a figure as SVG and returns its outline.
+func figureOutline(t *testing.T, fig Figure) string {
+	t.Helper()
+	out, err := svgOutline(figureSVG(t, fig))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +97,7 @@ func TestProfileSVG(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fig, err := ProfilePlot("triangle, vacate 1", a.Layers)
+	fig, err := profilePlot("triangle, vacate 1", a.Layers)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +129,7 @@ func TestPerformancePlots(t *testing.T) {
 		{Problem: "full", Strategy: "layered", Workers: 1, TimedOut: true},
 		{Problem: "full", Strategy: "layered", Workers: 2, TimedOut: true},
 	}
-	for name, draw := range map[string]func(string, []bench.Result) (Figure, error){"times": StrategyTimes, "scaling": ScalingPlot} {
+	for name, draw := range map[string]func(string, []bench.Result) (Figure, error){"times": strategyTimes, "scaling": scalingPlot} {
 		fig, err := draw("title "+name, results)
 		if err != nil {
 			t.Fatal(err)
@@ -134,7 +137,7 @@ func TestPerformancePlots(t *testing.T) {
 		out := figureOutline(t, fig)
 		want := []string{"title " + name, "layered"}
 		if name == "times" {
-			want = append(want, "cross", "full", "dfs-table", "median wall time (ms, log scale)")
+			want = append(want, "cross", "full", "dfs-table", "median wall time (log scale)", "1 ms", "10 ms")
 		} else {
 			want = append(want, "ideal", "workers (goroutines)")
 		}
@@ -144,4 +147,56 @@ func TestPerformancePlots(t *testing.T) {
 			}
 		}
 	}
+}
+
+func TestForesightPlot(t *testing.T) {
+	_, _, levels := reporttest.Classics(t)
+	fig, err := foresightPlot("classic levels", levels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := figureOutline(t, fig)
+	for _, want := range []string{"classic levels", "look-ahead k of the player (jumps)", "win probability per attempt W_k (log scale)",
+		"Cross (6 pegs)", "Plus (9 pegs)", "Fireplace (11 pegs)", "W = 1/2"} {
+		if !strings.Contains(out, "  "+want+"\n") {
+			t.Errorf("foresight plot lacks the text %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestProfileZerosGolden draws a log-scale profile whose dead ends are
+// zero on some layers: those layers are left out, the dead-end line broken
+// into two runs around them rather than drawn down to a floor, the y axis
+// ticked at powers of ten, and every text in the sans-serif face.
+func TestProfileZerosGolden(t *testing.T) {
+	layers := []search.LayerStats{
+		{Pegs: 8, Reachable: 1, Winnable: 1},
+		{Pegs: 7, Reachable: 4, Winnable: 3, DeadEnds: 0},
+		{Pegs: 6, Reachable: 30, Winnable: 12, DeadEnds: 2},
+		{Pegs: 5, Reachable: 120, Winnable: 20, DeadEnds: 0},
+		{Pegs: 4, Reachable: 2500, Winnable: 25, DeadEnds: 0},
+		{Pegs: 3, Reachable: 1800, Winnable: 8, DeadEnds: 700},
+		{Pegs: 2, Reachable: 90, Winnable: 2, DeadEnds: 80},
+		{Pegs: 1, Reachable: 6, Winnable: 1, DeadEnds: 0},
+	}
+	fig, err := profilePlot("made-up profile", layers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg := figureSVG(t, fig)
+	if n := strings.Count(string(svg), "font-family:Liberation Serif"); n > 0 {
+		t.Errorf("%d texts in the serif face", n)
+	}
+	out, err := svgOutline(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"1", "10", "100", "1,000"} {
+		if !strings.Contains(out, "\n  "+want+"\n") {
+			t.Errorf("the log axis lacks the tick %q:\n%s", want, out)
+		}
+	}
+	// The golden outline counts the paths: the dead ends are drawn as two
+	// runs, around the layers where they are zero.
+	reporttest.Golden(t, "profile_zeros.svg.txt", []byte(out), *update)
 }

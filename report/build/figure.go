@@ -1,17 +1,21 @@
-package report
+package build
 
 import (
 	"image/color"
 	"io"
 	"math"
 	"path/filepath"
-	"slices"
+	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"pegs/report"
 )
 
 // Figure is a plot with the size its plot is drawn at. Its legend, if
@@ -30,6 +34,7 @@ type Figure struct {
 func newFigure(p *plot.Plot, w, h vg.Length) Figure {
 	legend := p.Legend
 	legend.Top, legend.Left = true, true
+	legend.Padding = vg.Points(3) // room between entries, so that swatches do not touch
 	p.Legend = plot.NewLegend()
 	return Figure{Plot: p, Width: w, Height: h, Legend: legend}
 }
@@ -136,29 +141,120 @@ const (
 )
 
 // newPlot starts a plot with its title and axis labels; logY puts the y
-// axis on a log scale.
+// axis on a log scale, ticked at powers of ten labelled as counts.
 func newPlot(title, x, y string, logY bool) *plot.Plot {
-	p := plot.New()
+	p := sansPlot()
 	p.Title.Text = title
 	p.X.Label.Text = x
 	p.Y.Label.Text = y
 	if logY {
 		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.Y.Tick.Marker = powerTicks{label: powerLabel}
 	}
 	return p
 }
 
-// addLine adds series i as a line with marks and a legend entry.
-func addLine(p *plot.Plot, i int, name string, pts plotter.XYs) error {
-	line, marks, err := plotter.NewLinePoints(pts)
-	if err != nil {
-		return err
+// sansPlot is a new plot whose text is all in Liberation Sans, the
+// sans-serif face gonum embeds (its default is the serif one).
+func sansPlot() *plot.Plot {
+	p := plot.New()
+	for _, sty := range []*text.Style{&p.Title.TextStyle, &p.X.Label.TextStyle, &p.Y.Label.TextStyle,
+		&p.X.Tick.Label, &p.Y.Tick.Label, &p.Legend.TextStyle} {
+		sans(sty)
 	}
-	line.Color, line.Dashes = seriesColour(i), plotutil.Dashes(i)
-	marks.Color, marks.Shape = seriesColour(i), plotutil.Shape(i)
-	p.Add(line, marks)
-	p.Legend.Add(name, line, marks)
+	return p
+}
+
+// sans sets a text style's face to Liberation Sans.
+func sans(sty *text.Style) { sty.Font.Variant = "Sans" }
+
+// powerTicks marks a log axis at each power of ten, labelled by label,
+// with unlabelled minor ticks between at 2..9 times each while the axis
+// spans no more than six powers.
+type powerTicks struct {
+	label func(exp int) string
+}
+
+// Ticks returns the ticks between min and max.
+func (pt powerTicks) Ticks(min, max float64) []plot.Tick {
+	if min <= 0 || max <= min {
+		return nil
+	}
+	lo, hi := int(math.Floor(math.Log10(min))), int(math.Ceil(math.Log10(max)))
+	var ticks []plot.Tick
+	for e := lo; e <= hi; e++ {
+		v := math.Pow(10, float64(e))
+		if v >= min*(1-1e-9) && v <= max*(1+1e-9) {
+			ticks = append(ticks, plot.Tick{Value: v, Label: pt.label(e)})
+		}
+		if hi-lo > 6 {
+			continue
+		}
+		for k := 2; k <= 9; k++ {
+			if m := float64(k) * v; m >= min && m <= max {
+				ticks = append(ticks, plot.Tick{Value: m})
+			}
+		}
+	}
+	return ticks
+}
+
+// powerLabel writes 10^exp as a number: 1, 10, 1,000, 10 million, 0.001,
+// 1/100,000 (gonum's fonts have no superscript digits to write 10⁵).
+func powerLabel(exp int) string {
+	switch {
+	case exp >= 0 && exp < 6:
+		return report.FormatCount(int64(math.Pow(10, float64(exp))))
+	case exp >= 6:
+		return report.OneIn(math.Pow(10, float64(-exp)))
+	case exp >= -4:
+		return strconv.FormatFloat(math.Pow(10, float64(exp)), 'f', -exp, 64)
+	}
+	return "1/" + powerLabel(-exp)
+}
+
+// secondsLabel writes 10^exp seconds: 1 µs, 100 ms, 10 s.
+func secondsLabel(exp int) string {
+	num, unit, _ := strings.Cut(report.FormatSeconds(math.Pow(10, float64(exp))), " ")
+	if strings.Contains(num, ".") {
+		num = strings.TrimRight(strings.TrimRight(num, "0"), ".")
+	}
+	return num + " " + unit
+}
+
+// addLine adds series i as a line with marks and a legend entry. A point
+// whose Y is not positive is left out, and the line broken there, as a log
+// axis has no zero.
+func addLine(p *plot.Plot, i int, name string, pts plotter.XYs) error {
+	_, logY := p.Y.Scale.(plot.LogScale)
+	var runs []plotter.XYs
+	var run plotter.XYs
+	for _, pt := range pts {
+		if pt.Y > 0 || !logY {
+			run = append(run, pt)
+			continue
+		}
+		if len(run) > 0 {
+			runs = append(runs, run)
+		}
+		run = nil
+	}
+	if len(run) > 0 {
+		runs = append(runs, run)
+	}
+	for k, r := range runs {
+		line, marks, err := plotter.NewLinePoints(r)
+		if err != nil {
+			return err
+		}
+		line.Color, line.Dashes = seriesColour(i), plotutil.Dashes(i)
+		line.Width = vg.Points(1.5)
+		marks.Color, marks.Shape = seriesColour(i), plotutil.Shape(i)
+		p.Add(line, marks)
+		if k == 0 {
+			p.Legend.Add(name, line, marks)
+		}
+	}
 	return nil
 }
 
@@ -171,12 +267,20 @@ func (s swatch) Thumbnail(c *draw.Canvas) {
 	c.FillPolygon(s.color, []vg.Point{{X: x0, Y: y0}, {X: x0, Y: y0 + side}, {X: x0 + side, Y: y0 + side}, {X: x0 + side, Y: y0}})
 }
 
-// seriesColours extends gonum's default palette (seven colours) for
-// figures with more series, such as the nine solver strategies: grey and
-// teal, hues the palette lacks, then its dark shades.
-var seriesColours = slices.Concat(plotutil.SoftColors,
-	[]color.Color{color.RGBA{R: 0x80, G: 0x80, B: 0x80, A: 0xff}, color.RGBA{R: 0x00, G: 0x80, B: 0x80, A: 0xff}},
-	plotutil.DarkColors)
+// seriesColours is Okabe and Ito's palette, told apart by readers with
+// any common colour blindness, without its yellow (faint on white) and
+// with grey for a ninth series; series differ in dashes and marks too.
+var seriesColours = []color.Color{
+	color.RGBA{0x00, 0x72, 0xb2, 0xff}, // blue
+	color.RGBA{0xe6, 0x9f, 0x00, 0xff}, // orange
+	color.RGBA{0x00, 0x9e, 0x73, 0xff}, // bluish green
+	color.RGBA{0xd5, 0x5e, 0x00, 0xff}, // vermilion
+	color.RGBA{0xcc, 0x79, 0xa7, 0xff}, // reddish purple
+	color.RGBA{0x56, 0xb4, 0xe9, 0xff}, // sky blue
+	color.RGBA{0x00, 0x00, 0x00, 0xff}, // black
+	color.RGBA{0x99, 0x99, 0x99, 0xff}, // grey
+	color.RGBA{0x8c, 0x56, 0x1e, 0xff}, // brown
+}
 
 // seriesColour returns the colour of series i.
 func seriesColour(i int) color.Color { return seriesColours[i%len(seriesColours)] }

@@ -1,4 +1,4 @@
-package report
+package build
 
 import (
 	"image/color"
@@ -50,7 +50,7 @@ func pictureSize(b *engine.Board) (w, h vg.Length) {
 
 // SavePicture draws position p on board b as name.svg and name.png in dir:
 // a level picture to paste into a game's level list.
-func SavePicture(dir, name string, b *engine.Board, p engine.Position) error {
+func savePicture(dir, name string, b *engine.Board, p engine.Position) error {
 	w, h := pictureSize(b)
 	sv := vgsvg.New(w, h)
 	drawPosition(draw.New(sv), b, p)
