@@ -13,6 +13,7 @@ import (
 
 	"pegs/engine"
 	"pegs/report"
+	"pegs/report/reporttest"
 )
 
 // browse starts a server whose oracles Start builds are those of levels
@@ -23,7 +24,7 @@ func browse(t *testing.T, width int) (*playPage, string, *Server) {
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
-	path := chromium()
+	path := reporttest.Chromium()
 	if path == "" {
 		t.Skip("no Chromium found (Debian: apt-get install chromium): the play page is not played in a browser")
 	}
@@ -37,10 +38,7 @@ func browse(t *testing.T, width int) (*playPage, string, *Server) {
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	t.Cleanup(cancel)
 	go s.Serve(ctx, ln)
-	alloc, stop := chromedp.NewExecAllocator(ctx, chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox,
-		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(width, 800))
+	alloc, stop := reporttest.Browser(ctx, t, path, chromedp.WindowSize(width, 800))
 	t.Cleanup(stop)
 	tab, closeTab := chromedp.NewContext(alloc)
 	t.Cleanup(closeTab)

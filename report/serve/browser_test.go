@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,17 +15,8 @@ import (
 
 	"pegs/engine"
 	"pegs/report"
+	"pegs/report/reporttest"
 )
-
-// chromium returns the path of a Chromium or Chrome binary, or "".
-func chromium() string {
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "headless-shell"} {
-		if path, err := exec.LookPath(name); err == nil {
-			return path
-		}
-	}
-	return ""
-}
 
 // TestBrowserPlay plays the Cross level in headless Chromium, by clicks:
 // to one peg in the centre along a solution (three stars), again
@@ -36,7 +26,7 @@ func TestBrowserPlay(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
-	path := chromium()
+	path := reporttest.Chromium()
 	if path == "" {
 		t.Skip("no Chromium found (Debian: apt-get install chromium): the play page is not played in a browser")
 	}
@@ -54,10 +44,7 @@ func TestBrowserPlay(t *testing.T) {
 	base := "http://" + ln.Addr().String()
 	cross := s.levels["classic-1"]
 
-	alloc, stop := chromedp.NewExecAllocator(ctx, chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox,
-		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1000, 800))
+	alloc, stop := reporttest.Browser(ctx, t, path, chromedp.WindowSize(1000, 800))
 	defer stop()
 	tab, closeTab := chromedp.NewContext(alloc)
 	defer closeTab()
