@@ -2,9 +2,12 @@ package search
 
 import (
 	"context"
+	"sync"
 
+	"pegs/engine"
 	"pegs/search/internal/bfs"
 	"pegs/search/internal/dfs"
+	"pegs/search/internal/key"
 )
 
 // MovesSolution is a solution with the fewest moves, where a move is one or
@@ -40,11 +43,48 @@ func FewestMoves(ctx context.Context, prob Problem, opt Options) (MovesSolution,
 	if err != nil {
 		return MovesSolution{}, err
 	}
-	r, err := bfs.FewestMoves(ctx, b, start, goal, ws.group, ws.containsCanonical)
+	r, err := bfs.FewestMoves(ctx, b, start, goal, ws.group, newWinNumbers(ws), opt.Workers)
 	sol := MovesSolution{Solution: Solution{Jumps: r.Jumps, Final: start, Nodes: r.Nodes}, Moves: r.Moves, Winnable: ws.Winnable}
 	if err == nil && r.Solvable {
 		sol.Final, err = dfs.Replay(b, start, goal, r.Jumps)
 		sol.Solvable = err == nil
 	}
 	return sol, err
+}
+
+// winNumbers numbers a WinSet's positions for bfs.FewestMoves: those of
+// pegs pegs from base[pegs] on, in the order of their layer's keys (of the
+// keys it mirrors, for a mirroring layer), each layer indexed by a hash
+// table when first asked: one probe a position, where a binary search
+// over a layer cost a cache miss a step.
+type winNumbers struct {
+	ws    *WinSet
+	base  []int
+	index []*key.Index
+	once  []sync.Once
+}
+
+func newWinNumbers(ws *WinSet) *winNumbers {
+	n := ws.board.Holes()
+	w := &winNumbers{ws: ws, base: make([]int, n+2), index: make([]*key.Index, n+1), once: make([]sync.Once, n+1)}
+	for pegs := range n + 1 {
+		w.base[pegs+1] = w.base[pegs] + ws.count(pegs)
+	}
+	return w
+}
+
+func (w *winNumbers) Len() int { return w.base[len(w.base)-1] }
+
+func (w *winNumbers) Number(c engine.Position) (int, bool) {
+	pegs := c.Pegs()
+	if w.base[pegs] == w.base[pegs+1] {
+		return 0, false
+	}
+	keys, ok := w.ws.keys[pegs]
+	if !ok {
+		keys, c = w.ws.mirror[pegs].of, w.ws.group.Canonical(w.ws.board.Complement(c))
+	}
+	w.once[pegs].Do(func() { w.index[pegs] = key.NewIndex(keys) })
+	j, ok := w.index[pegs].Find(key.Mix(c))
+	return w.base[pegs] + j, ok
 }

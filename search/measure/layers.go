@@ -325,6 +325,36 @@ func (ls *layers) winP1(c engine.Position) (exact.U128, bool) {
 	return ls.win[pegs].find(c)
 }
 
+// winNumbers numbers the winnable positions of a level for
+// bfs.FewestMoves: those of pegs pegs from base[pegs] on, in their layer's
+// order.
+type winNumbers struct {
+	win  []*winners
+	base []int
+}
+
+func newWinNumbers(win []*winners) *winNumbers {
+	w := &winNumbers{win: win, base: make([]int, len(win)+1)}
+	for pegs, l := range win {
+		w.base[pegs+1] = w.base[pegs]
+		if l != nil {
+			w.base[pegs+1] += len(l.keys)
+		}
+	}
+	return w
+}
+
+func (w *winNumbers) Len() int { return w.base[len(w.base)-1] }
+
+func (w *winNumbers) Number(c engine.Position) (int, bool) {
+	pegs := c.Pegs()
+	if pegs >= len(w.win) || w.win[pegs] == nil || w.win[pegs].index == nil {
+		return 0, false
+	}
+	j, ok := w.win[pegs].index.Find(key.Mix(c))
+	return w.base[pegs] + j, ok
+}
+
 // child returns whether p's child by jump k can win, and its P1.
 func (ls *layers) child(p engine.Position, k int16) (exact.U128, bool) {
 	return ls.winP1(ls.group.Canonical(p ^ ls.gen.Masks[k]))

@@ -160,10 +160,7 @@ func LevelIf(ctx context.Context, b *engine.Board, start engine.Position, goal e
 		return m, false, nil
 	}
 	if root.nodes[0].win() {
-		ms, err := bfs.FewestMoves(ctx, b, start, goal, ls.group, func(c engine.Position) bool {
-			_, win := ls.winP1(c)
-			return win
-		})
+		ms, err := bfs.FewestMoves(ctx, b, start, goal, ls.group, newWinNumbers(ls.win), ls.workers)
 		if err != nil {
 			return m, true, err
 		}

@@ -87,12 +87,12 @@ func TestChildren(t *testing.T) {
 	gen := New(b, b.Symmetry())
 	p := b.Start()
 	var got []string
-	gen.Chains(p, gen.FromHoles(), func(q engine.Position, jumps []engine.Jump) bool {
+	gen.Chains(p, gen.FromHoles(), func(q engine.Position, jumps []engine.Jump) Step {
 		if r, err := b.Replay(p, jumps); err != nil || r != q {
 			t.Fatalf("chain %v does not lead to %s", b.FormatMoves(jumps), b.Line(q))
 		}
 		got = append(got, b.FormatMoves(jumps)[0])
-		return true
+		return Extend
 	})
 	slices.Sort(got)
 	if want := []string{"b4-d4", "d2-d4", "d6-d4", "f4-d4"}; !slices.Equal(got, want) {
