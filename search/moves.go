@@ -12,7 +12,7 @@ import (
 
 // MovesSolution is a solution with the fewest moves, where a move is one or
 // more consecutive jumps by the same peg. Its Nodes count the positions
-// the breadth-first search expanded.
+// the search by moves expanded, from both ends.
 type MovesSolution struct {
 	Solution
 	Moves int
@@ -24,13 +24,11 @@ type MovesSolution struct {
 // is shorter.
 //
 // It first finds every winnable position (Winnable), since every position of
-// a solution is winnable, then searches breadth first by moves: level k
-// holds the winnable positions, up to symmetry, first reached by k moves,
-// and a move from a position is every chain of jumps by one of its pegs.
-// The first level that holds a goal position gives the fewest moves; the
-// levels before it, searched in full, are the proof. The path is rebuilt
-// from parent links, turning each canonical step back into a real move on
-// the board.
+// a solution is winnable, then searches by moves from the start and back
+// from the goal until the two searches meet (see the package doc, "Fewest
+// moves"); its Nodes count the positions both expanded. The path is
+// rebuilt from parent links, turning each canonical step back into a real
+// move on the board, and replayed.
 func FewestMoves(ctx context.Context, prob Problem, opt Options) (MovesSolution, error) {
 	b, start, goal := prob.Board, prob.Start, prob.Goal
 	if err := prob.checkOnePeg(); err != nil {

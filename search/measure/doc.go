@@ -103,6 +103,6 @@
 // reports a start where exactly one jump keeps the level winnable.
 // Branching is the mean number of jumps at the positions (up to symmetry)
 // that have one. The par, the fewest moves (chains of jumps by one peg) of
-// a solution, comes from a breadth-first search over the winnable
-// positions (package search/internal/bfs).
+// a solution, comes from a search by moves from both ends over the
+// winnable positions (package search/internal/bfs).
 package measure

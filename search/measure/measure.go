@@ -128,9 +128,9 @@ func Level(ctx context.Context, b *engine.Board, start engine.Position, goal eng
 }
 
 // LevelIf is Level for callers that discard some levels on their other
-// metrics: it computes the par (the fewest moves, a breadth-first search
-// over move chains and about a quarter of the time) only if keep, when not
-// nil, accepts the rest. kept reports keep's answer.
+// metrics: it computes the par (the fewest moves, a search by move chains
+// from both ends) only if keep, when not nil, accepts the rest. kept
+// reports keep's answer.
 func LevelIf(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, budget int64, keep func(Metrics) bool) (m Metrics, kept bool, err error) {
 	switch {
 	case start == 0:
