@@ -185,13 +185,16 @@ func BenchmarkStarts(b *testing.B) {
 	}
 }
 
-// BenchmarkFewestMoves measures optimal solutions by moves.
+// BenchmarkFewestMoves measures optimal solutions by moves, the winnable
+// set included; english-centre is the centre game (`pegs solve --board
+// english --start d4 --metric moves`, 18 moves).
 func BenchmarkFewestMoves(b *testing.B) {
 	eng := engine.English()
 	goal, _ := eng.ParseGoal("center")
 	for _, c := range []struct{ name, pic string }{
 		{"problem=english-pyramid", "....o...ooo...ooooo.ooooooo......"},
 		{"problem=english-arrow", ".o.ooo.ooooo....o......o...oooooo"},
+		{"problem=english-centre", eng.Line(eng.Start())},
 	} {
 		p, _ := eng.ParsePosition(c.pic)
 		b.Run(c.name+"/strategy=fewest-moves", func(b *testing.B) {
@@ -203,6 +206,7 @@ func BenchmarkFewestMoves(b *testing.B) {
 				}
 				nodes += sol.Nodes
 			}
+			b.ReportMetric(float64(nodes)/float64(b.N), "positions/op")
 			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "positions/s")
 		})
 	}

@@ -194,13 +194,18 @@
 //
 // # Fewest moves
 //
-// FewestMoves searches breadth first by moves over the winnable positions:
-// level k holds the winnable positions first reached by k moves, and a
-// move from a position is every chain of jumps by one of its pegs. The
-// first level holding a goal position gives the fewest moves; the complete
-// levels before it are the proof. Every position of a solution is
+// FewestMoves searches by moves over the winnable positions, from both
+// ends (package search/internal/bfs): forward from the start, level k
+// holding the winnable positions first reached by k moves (a move from a
+// position being every chain of jumps by one of its pegs), and backward
+// from the goal, level k holding those from which k moves first reach it;
+// each step grows the smaller side by a level, and the first position the
+// two share gives the fewest moves, the complete levels before it the
+// proof (Pohl's bidirectional search). Every position of a solution is
 // winnable, so the restriction loses nothing, and the winnable set bounds
-// the search.
+// both sides. On the English centre game the sides meet after eleven
+// moves forward and seven back, about an eighth of the positions one side
+// alone expanded.
 //
 // # Memory
 //

@@ -2,14 +2,17 @@ package search
 
 import (
 	"context"
+	"sync"
 
+	"pegs/engine"
 	"pegs/search/internal/bfs"
 	"pegs/search/internal/dfs"
+	"pegs/search/internal/key"
 )
 
 // MovesSolution is a solution with the fewest moves, where a move is one or
 // more consecutive jumps by the same peg. Its Nodes count the positions
-// the breadth-first search expanded.
+// the search by moves expanded, from both ends.
 type MovesSolution struct {
 	Solution
 	Moves int
@@ -21,13 +24,11 @@ type MovesSolution struct {
 // is shorter.
 //
 // It first finds every winnable position (Winnable), since every position of
-// a solution is winnable, then searches breadth first by moves: level k
-// holds the winnable positions, up to symmetry, first reached by k moves,
-// and a move from a position is every chain of jumps by one of its pegs.
-// The first level that holds a goal position gives the fewest moves; the
-// levels before it, searched in full, are the proof. The path is rebuilt
-// from parent links, turning each canonical step back into a real move on
-// the board.
+// a solution is winnable, then searches by moves from the start and back
+// from the goal until the two searches meet (see the package doc, "Fewest
+// moves"); its Nodes count the positions both expanded. The path is
+// rebuilt from parent links, turning each canonical step back into a real
+// move on the board, and replayed.
 func FewestMoves(ctx context.Context, prob Problem, opt Options) (MovesSolution, error) {
 	b, start, goal := prob.Board, prob.Start, prob.Goal
 	if err := prob.checkOnePeg(); err != nil {
@@ -40,11 +41,48 @@ func FewestMoves(ctx context.Context, prob Problem, opt Options) (MovesSolution,
 	if err != nil {
 		return MovesSolution{}, err
 	}
-	r, err := bfs.FewestMoves(ctx, b, start, goal, ws.group, ws.containsCanonical)
+	r, err := bfs.FewestMoves(ctx, b, start, goal, ws.group, newWinNumbers(ws), opt.Workers)
 	sol := MovesSolution{Solution: Solution{Jumps: r.Jumps, Final: start, Nodes: r.Nodes}, Moves: r.Moves, Winnable: ws.Winnable}
 	if err == nil && r.Solvable {
 		sol.Final, err = dfs.Replay(b, start, goal, r.Jumps)
 		sol.Solvable = err == nil
 	}
 	return sol, err
+}
+
+// winNumbers numbers a WinSet's positions for bfs.FewestMoves: those of
+// pegs pegs from base[pegs] on, in the order of their layer's keys (of the
+// keys it mirrors, for a mirroring layer), each layer indexed by a hash
+// table when first asked: one probe a position, where a binary search
+// over a layer cost a cache miss a step.
+type winNumbers struct {
+	ws    *WinSet
+	base  []int
+	index []*key.Index
+	once  []sync.Once
+}
+
+func newWinNumbers(ws *WinSet) *winNumbers {
+	n := ws.board.Holes()
+	w := &winNumbers{ws: ws, base: make([]int, n+2), index: make([]*key.Index, n+1), once: make([]sync.Once, n+1)}
+	for pegs := range n + 1 {
+		w.base[pegs+1] = w.base[pegs] + ws.count(pegs)
+	}
+	return w
+}
+
+func (w *winNumbers) Len() int { return w.base[len(w.base)-1] }
+
+func (w *winNumbers) Number(c engine.Position) (int, bool) {
+	pegs := c.Pegs()
+	if w.base[pegs] == w.base[pegs+1] {
+		return 0, false
+	}
+	keys, ok := w.ws.keys[pegs]
+	if !ok {
+		keys, c = w.ws.mirror[pegs].of, w.ws.group.Canonical(w.ws.board.Complement(c))
+	}
+	w.once[pegs].Do(func() { w.index[pegs] = key.NewIndex(keys) })
+	j, ok := w.index[pegs].Find(key.Mix(c))
+	return w.base[pegs] + j, ok
 }

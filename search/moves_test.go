@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"slices"
 	"testing"
 
 	"pegs/engine"
@@ -45,7 +46,7 @@ func TestFewestMovesTriangle(t *testing.T) {
 
 func TestFewestMovesEnglish(t *testing.T) {
 	if testing.Short() {
-		t.Skip("the proof takes about 25 s")
+		t.Skip("the winnable set and the proof take a few seconds")
 	}
 	b := engine.English()
 	g := enginetest.Goal(t, b, "center")
@@ -90,5 +91,39 @@ func TestWinnableAgreesWithExplore(t *testing.T) {
 	}
 	if a.Winnable != w.Winnable || a.Winnable == 0 {
 		t.Errorf("Explore finds %d winnable, Winnable %d", a.Winnable, w.Winnable)
+	}
+}
+
+// TestFewestMovesWorkers checks that the search by moves gives the same
+// solution, and counts the same positions, on one worker as on several.
+func TestFewestMovesWorkers(t *testing.T) {
+	b := engine.English()
+	g := enginetest.Goal(t, b, "center")
+	for _, c := range []struct{ name, pic string }{
+		{"pyramid", "....o...ooo...ooooo.ooooooo......"},
+		{"arrow", ".o.ooo.ooooo....o......o...oooooo"},
+		{"plus", "....o....o....ooooo....o....o...."},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := b.ParsePosition(c.pic)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sols []MovesSolution
+			for _, w := range []int{1, 2, 3} {
+				sol, err := FewestMoves(context.Background(), Problem{b, p, g}, Options{Workers: w})
+				if err != nil || !sol.Solvable {
+					t.Fatalf("%d workers: solvable=%v err=%v", w, sol.Solvable, err)
+				}
+				checkSolution(t, b, p, g, Solution{Jumps: sol.Jumps})
+				sols = append(sols, sol)
+			}
+			for i, sol := range sols[1:] {
+				if sol.Moves != sols[0].Moves || sol.Nodes != sols[0].Nodes || !slices.Equal(sol.Jumps, sols[0].Jumps) {
+					t.Errorf("%d workers: %d moves, %d positions, %s; one worker: %d moves, %d positions, %s", i+2,
+						sol.Moves, sol.Nodes, b.FormatMoves(sol.Jumps), sols[0].Moves, sols[0].Nodes, b.FormatMoves(sols[0].Jumps))
+				}
+			}
+		})
 	}
 }

@@ -40,6 +40,7 @@ func BenchmarkLevel(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			b.ReportMetric(float64(m.Reachable), "positions/op")
 			b.ReportMetric(float64(m.Reachable)*float64(b.N)/b.Elapsed().Seconds(), "positions/s")
 		})
 	}

@@ -14,9 +14,11 @@
 // the last layer up: a position's measures come from its children's, found
 // in the layer below through an index of its keys (key.Index), so a
 // position is measured once however many lines reach it. A layer's
-// measures are an array of fixed-size nodes (88 bytes; with the key and
-// the index about 130 bytes a position, and a vector of foresight for a
-// winnable one), held only until the layer above is measured: the layer
+// measures are an array of fixed-size nodes (48 bytes; with the key and
+// the index about 90 bytes a position), and for the winnable positions
+// alone, the measures that are 0 for a lost one (P0, P1 and solutions, 48
+// bytes) and a vector of foresight, held only until the layer above is
+// measured: the layer
 // above reads its children scattered over the layer below, and one array
 // of nodes costs a cache miss or two a child where an array a measure
 // would cost one a measure. What the measures that follow lines from the
@@ -103,6 +105,6 @@
 // reports a start where exactly one jump keeps the level winnable.
 // Branching is the mean number of jumps at the positions (up to symmetry)
 // that have one. The par, the fewest moves (chains of jumps by one peg) of
-// a solution, comes from a breadth-first search over the winnable
-// positions (package search/internal/bfs).
+// a solution, comes from a search by moves from both ends over the
+// winnable positions (package search/internal/bfs).
 package measure

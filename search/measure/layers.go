@@ -21,27 +21,42 @@ type values struct {
 	keys  []uint64 // sorted mixed keys of the canonical positions
 	index *key.Index
 	nodes []node
+	wins  []winVals    // the measures of the positions that can win (see node.winAt)
 	fore  []exact.U128 // foresight vectors (see node.foreAt)
 }
 
 // node is the measures of a position. A layer's are read at random by the
 // layer above, a position's children scattered over the layer below: one
-// array of nodes, a node two cache lines at most, takes about a third of
-// the time of an array for each measure.
+// array of nodes, a node a cache line at most, takes about a third of the
+// time of an array for each measure. The measures that are 0 for a
+// position that cannot win, most of them, are kept apart (winVals), for
+// those that can.
 type node struct {
-	// p0 and p1 are the P0 and P1 players' chances of winning (fixed
-	// point, exact.ProbOne is 1), len the P1 player's expected jumps
-	// (fixed point, lenOne is 1): each short of the true value by less
-	// than longest units, one per division on the way down.
-	p0, p1, len exact.U128
-	sol, games  exact.U128
+	// len is the P1 player's expected jumps (fixed point, lenOne is 1),
+	// short of the true value by less than longest units, one per
+	// division on the way down.
+	len, games exact.U128
 	// foreAt is where the position's foresight vector starts in its
 	// layer's fore: W_1 .. W_{longest−1} of a winnable position whose
 	// longest game has at least two jumps (see foresightOf).
-	foreAt  uint32
+	foreAt uint32
+	// winAt is the place of a winnable position's winVals in its layer's
+	// wins.
+	winAt   uint32
 	longest uint8 // jumps of the longest game from the position
 	flags   uint8 // flagWin, flagStuck
 }
+
+// winVals is the measures of a winnable position that are 0 for one that
+// cannot win: p0 and p1, the P0 and P1 players' chances of winning (fixed
+// point, exact.ProbOne is 1, each short of the true value by less than
+// longest units), and its solutions.
+type winVals struct {
+	p0, p1, sol exact.U128
+}
+
+// lost is the winVals of a position that cannot win.
+var lost winVals
 
 const (
 	flagWin   = 1
@@ -52,11 +67,22 @@ const (
 // foresight vector and index: its key and its node.
 const bytesPer = 8 + int64(unsafe.Sizeof(node{}))
 
+// winBytes is what a winnable position's winVals take.
+const winBytes = int64(unsafe.Sizeof(winVals{}))
+
 func (v *values) bytes() int64 {
-	return int64(len(v.keys))*bytesPer + key.IndexBytes(len(v.keys)) + int64(len(v.fore))*16
+	return int64(len(v.keys))*bytesPer + key.IndexBytes(len(v.keys)) + int64(len(v.wins))*winBytes + int64(len(v.fore))*16
 }
 
 func (n *node) win() bool { return n.flags&flagWin != 0 }
+
+// winVals returns the winVals of node n of v.
+func (v *values) winVals(n *node) *winVals {
+	if !n.win() {
+		return &lost
+	}
+	return &v.wins[n.winAt]
+}
 
 // w returns W_k of the winnable node n of v.
 func (v *values) w(n *node, k int) exact.U128 {
@@ -64,7 +90,7 @@ func (v *values) w(n *node, k int) exact.U128 {
 	case k >= int(n.longest):
 		return exact.ProbOne
 	case k == 0:
-		return n.p0
+		return v.wins[n.winAt].p0
 	}
 	return v.fore[int(n.foreAt)+k-1]
 }
@@ -169,6 +195,7 @@ func (ls *layers) measure(l *layered.Layer, below *values) (*values, error) {
 	}
 	chunks := pool.ChunkCount(n, workers)
 	fores := make([][]exact.U128, chunks)
+	wins := make([][]winVals, chunks)
 	counts := make([][2]int64, chunks)
 	errs := make([]error, chunks)
 	run := func(c, lo, hi int) {
@@ -176,7 +203,7 @@ func (ls *layers) measure(l *layered.Layer, below *values) (*values, error) {
 			errs[c] = err
 			return
 		}
-		fores[c], counts[c], errs[c] = ls.measureChunk(v, below, lo, hi)
+		fores[c], wins[c], counts[c], errs[c] = ls.measureChunk(v, below, lo, hi)
 	}
 	if workers == 1 {
 		for c := range chunks {
@@ -185,7 +212,7 @@ func (ls *layers) measure(l *layered.Layer, below *values) (*values, error) {
 	} else {
 		pool.Chunks(n, workers, run)
 	}
-	total := 0
+	total, winTotal := 0, 0
 	for c := range chunks {
 		if errs[c] != nil {
 			return nil, errs[c]
@@ -193,21 +220,25 @@ func (ls *layers) measure(l *layered.Layer, below *values) (*values, error) {
 		ls.inner += counts[c][0]
 		ls.jumps += counts[c][1]
 		total += len(fores[c])
+		winTotal += len(wins[c])
 	}
-	// One array of the chunks' foresight vectors, each chunk's locators
-	// moved by where its vectors land.
-	if err := ls.mem.Take(int64(total)*16, "foresight vectors"); err != nil {
+	// One array of the chunks' foresight vectors and one of their
+	// winVals, each chunk's locators moved by where its own land.
+	if err := ls.mem.Take(int64(total)*16+int64(winTotal)*winBytes, "foresight vectors and the winnable positions' measures"); err != nil {
 		return nil, err
 	}
 	v.fore = make([]exact.U128, 0, total)
+	v.wins = make([]winVals, 0, winTotal)
 	for c := range chunks {
-		base := uint32(len(v.fore))
-		if base > 0 {
+		base, winBase := uint32(len(v.fore)), uint32(len(v.wins))
+		if base > 0 || winBase > 0 {
 			for i := c * n / chunks; i < (c+1)*n/chunks; i++ {
 				v.nodes[i].foreAt += base
+				v.nodes[i].winAt += winBase
 			}
 		}
 		v.fore = append(v.fore, fores[c]...)
+		v.wins = append(v.wins, wins[c]...)
 	}
 	v.index = key.NewIndex(v.keys)
 	ls.reachable += int64(n)
@@ -215,10 +246,12 @@ func (ls *layers) measure(l *layered.Layer, below *values) (*values, error) {
 }
 
 // measureChunk measures positions lo..hi of v from their children in
-// below, and returns their foresight vectors (v.foreAt locating them from
-// the chunk's start) and the chunk's positions with a jump and jumps.
-func (ls *layers) measureChunk(v, below *values, lo, hi int) ([]exact.U128, [2]int64, error) {
+// below, and returns their foresight vectors and winVals (node.foreAt and
+// node.winAt locating them from the chunk's start) and the chunk's
+// positions with a jump and jumps.
+func (ls *layers) measureChunk(v, below *values, lo, hi int) ([]exact.U128, []winVals, [2]int64, error) {
 	var fore []exact.U128
+	var wins []winVals
 	var inner, jumps int64
 	gen := ls.gen
 	par := gen.NewParent()
@@ -232,7 +265,8 @@ func (ls *layers) measureChunk(v, below *values, lo, hi int) ([]exact.U128, [2]i
 		if len(moves) == 0 {
 			if ls.goal.Reached(p) {
 				n.flags = flagWin
-				n.p0, n.p1, n.sol = exact.ProbOne, exact.ProbOne, exact.U128{Lo: 1}
+				n.winAt = uint32(len(wins))
+				wins = append(wins, winVals{p0: exact.ProbOne, p1: exact.ProbOne, sol: exact.U128{Lo: 1}})
 			} else {
 				n.flags = flagStuck
 			}
@@ -249,45 +283,49 @@ func (ls *layers) measureChunk(v, below *values, lo, hi int) ([]exact.U128, [2]i
 		for _, k := range moves {
 			j, ok := below.index.Find(key.Mix(par.Child(k)))
 			if !ok {
-				return nil, [2]int64{}, fmt.Errorf("measure: a child of %#x is missing from the layer below; this is a bug", uint64(p))
+				return nil, nil, [2]int64{}, fmt.Errorf("measure: a child of %#x is missing from the layer below; this is a bug", uint64(p))
 			}
 			kids = append(kids, int32(j))
 			c := &below.nodes[j]
-			win = win || c.win()
 			longest = max(longest, c.longest)
-			p0, _ = p0.Add(c.p0)
-			sol, _ = sol.Add(c.sol)
 			games, _ = games.Add(c.games)
+			if c.win() {
+				win = true
+				cw := &below.wins[c.winAt]
+				p0, _ = p0.Add(cw.p0)
+				p1, _ = p1.Add(cw.p1)
+				sol, _ = sol.Add(cw.sol)
+			}
 			if c.flags&flagStuck == 0 {
 				allowed++
-				p1, _ = p1.Add(c.p1)
 				length, _ = length.Add(c.len)
 			}
 		}
 		if allowed == 0 {
-			// Every jump sticks: the player has no choice to make.
+			// Every jump sticks: the player has no choice to make (and
+			// no child can win, so P1 stays 0).
 			for _, j := range kids {
-				p1, _ = p1.Add(below.nodes[j].p1)
 				length, _ = length.Add(below.nodes[j].len)
 			}
 			allowed = len(moves)
 		}
 		longest++
+		n.longest, n.games = longest, games
+		// Sums of at most a few hundred children cannot overflow: see
+		// exact.ProbOne and lenOne. A stuck child cannot win, so P1's sum
+		// over the winnable children is its sum over the allowed ones.
+		n.len, _ = lenOne.Add(exact.DivFloor(length, uint64(allowed)))
 		if win {
 			n.flags = flagWin
+			n.winAt = uint32(len(wins))
+			wins = append(wins, winVals{p0: exact.DivFloor(p0, uint64(len(moves))), p1: exact.DivFloor(p1, uint64(allowed)), sol: sol})
 		}
-		n.longest, n.sol, n.games = longest, sol, games
-		// Sums of at most a few hundred children cannot overflow: see
-		// exact.ProbOne and lenOne.
-		n.p0 = exact.DivFloor(p0, uint64(len(moves)))
-		n.p1 = exact.DivFloor(p1, uint64(allowed))
-		n.len, _ = lenOne.Add(exact.DivFloor(length, uint64(allowed)))
 		if win && longest >= 2 {
 			n.foreAt = uint32(len(fore))
 			fore = foresightOf(fore, below, kids, int(longest))
 		}
 	}
-	return fore, [2]int64{inner, jumps}, nil
+	return fore, wins, [2]int64{inner, jumps}, nil
 }
 
 // keepWinners keeps layer pegs's winnable positions and their P1, for the
@@ -304,9 +342,9 @@ func (ls *layers) keepWinners(pegs int, v *values) error {
 	}
 	w := &winners{keys: make([]uint64, 0, n), p1: make([]exact.U128, 0, n)}
 	for i := range v.nodes {
-		if v.nodes[i].win() {
+		if n := &v.nodes[i]; n.win() {
 			w.keys = append(w.keys, v.keys[i])
-			w.p1 = append(w.p1, v.nodes[i].p1)
+			w.p1 = append(w.p1, v.wins[n.winAt].p1)
 		}
 	}
 	if n > 0 {
@@ -323,6 +361,36 @@ func (ls *layers) winP1(c engine.Position) (exact.U128, bool) {
 		return exact.U128{}, false
 	}
 	return ls.win[pegs].find(c)
+}
+
+// winNumbers numbers the winnable positions of a level for
+// bfs.FewestMoves: those of pegs pegs from base[pegs] on, in their layer's
+// order.
+type winNumbers struct {
+	win  []*winners
+	base []int
+}
+
+func newWinNumbers(win []*winners) *winNumbers {
+	w := &winNumbers{win: win, base: make([]int, len(win)+1)}
+	for pegs, l := range win {
+		w.base[pegs+1] = w.base[pegs]
+		if l != nil {
+			w.base[pegs+1] += len(l.keys)
+		}
+	}
+	return w
+}
+
+func (w *winNumbers) Len() int { return w.base[len(w.base)-1] }
+
+func (w *winNumbers) Number(c engine.Position) (int, bool) {
+	pegs := c.Pegs()
+	if pegs >= len(w.win) || w.win[pegs] == nil || w.win[pegs].index == nil {
+		return 0, false
+	}
+	j, ok := w.win[pegs].index.Find(key.Mix(c))
+	return w.base[pegs] + j, ok
 }
 
 // child returns whether p's child by jump k can win, and its P1.

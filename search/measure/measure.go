@@ -84,6 +84,7 @@ var ErrRounding = errors.New("cannot be given correctly rounded")
 // the root's longest units.
 func (m *Metrics) round(v *values, i int, curve []exact.U128) error {
 	n := &v.nodes[i]
+	nw := v.winVals(n)
 	units := uint64(n.longest)
 	var bad []string
 	get := func(x exact.Fixed, what string) float64 {
@@ -103,9 +104,9 @@ func (m *Metrics) round(v *values, i int, curve []exact.U128) error {
 	m.MeanAttempt = get(lenFixed(n.len, units), "the mean attempt")
 	m.J1 = math.Inf(1)
 	if n.win() { // else no win counts, and P0 and P1 are exactly 0
-		m.P0 = get(exact.Prob(n.p0, units), "P0")
-		m.P1 = get(exact.Prob(n.p1, units), "P1")
-		m.J1 = quo(lenFixed(n.len, units), exact.Prob(n.p1, units), "J1")
+		m.P0 = get(exact.Prob(nw.p0, units), "P0")
+		m.P1 = get(exact.Prob(nw.p1, units), "P1")
+		m.J1 = quo(lenFixed(n.len, units), exact.Prob(nw.p1, units), "J1")
 	}
 	for k, w := range curve {
 		m.Foresight = append(m.Foresight, get(exact.Prob(w, units), fmt.Sprintf("W_%d", k)))
@@ -128,9 +129,9 @@ func Level(ctx context.Context, b *engine.Board, start engine.Position, goal eng
 }
 
 // LevelIf is Level for callers that discard some levels on their other
-// metrics: it computes the par (the fewest moves, a breadth-first search
-// over move chains and about a quarter of the time) only if keep, when not
-// nil, accepts the rest. kept reports keep's answer.
+// metrics: it computes the par (the fewest moves, a search by move chains
+// from both ends) only if keep, when not nil, accepts the rest. kept
+// reports keep's answer.
 func LevelIf(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, budget int64, keep func(Metrics) bool) (m Metrics, kept bool, err error) {
 	switch {
 	case start == 0:
@@ -145,7 +146,7 @@ func LevelIf(ctx context.Context, b *engine.Board, start engine.Position, goal e
 		return Metrics{}, false, err
 	}
 	root := ls.root
-	m = Metrics{Pegs: start.Pegs(), Reachable: ls.reachable, Winnable: ls.winnable, Solutions: root.nodes[0].sol.Big(), Games: root.nodes[0].games.Big()}
+	m = Metrics{Pegs: start.Pegs(), Reachable: ls.reachable, Winnable: ls.winnable, Solutions: root.winVals(&root.nodes[0]).sol.Big(), Games: root.nodes[0].games.Big()}
 	if err := m.round(root, 0, curve(root, 0)); err != nil {
 		return Metrics{}, false, err
 	}
@@ -160,10 +161,7 @@ func LevelIf(ctx context.Context, b *engine.Board, start engine.Position, goal e
 		return m, false, nil
 	}
 	if root.nodes[0].win() {
-		ms, err := bfs.FewestMoves(ctx, b, start, goal, ls.group, func(c engine.Position) bool {
-			_, win := ls.winP1(c)
-			return win
-		})
+		ms, err := bfs.FewestMoves(ctx, b, start, goal, ls.group, newWinNumbers(ls.win), ls.workers)
 		if err != nil {
 			return m, true, err
 		}

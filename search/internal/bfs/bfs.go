@@ -1,25 +1,63 @@
 // Package bfs finds solutions with the fewest moves, where a move is a
-// chain of one or more jumps by one peg, by a breadth-first search over
-// positions known to be winnable.
+// chain of one or more jumps by one peg, by a bidirectional breadth-first
+// search over positions known to be winnable.
 //
-// Level k of the search holds the winnable positions, up to symmetry, first
-// reached by k moves, and a move from a position is every chain of jumps by
-// one of its pegs. The first level that holds a goal position gives the
-// fewest moves; the levels before it, searched in full, are the proof. The
-// path is rebuilt from parent links, turning each canonical step back into a
-// real move on the board. Every position of a solution is winnable, so the
-// restriction loses nothing (rather than iterative deepening with
-// admissible bounds, Barker and Korf's BFIDA*), and the winnable set bounds
-// the search's time and memory.
+// One side searches forward from the start: its level k holds the
+// winnable positions, up to symmetry, that k moves reach and no fewer, a
+// move from a position being every chain of jumps by one of its pegs. The
+// other searches backward from the goal's positions: its level k holds the
+// winnable positions from which k moves reach the goal and no fewer, a
+// move back being a peg undoing one jump, then more by the same peg. (The
+// backward side cannot be the forward search of the goal's complement, as
+// the winnable set's is: a chain played backward is not a chain on the
+// complement, whose jumps come in reverse order by different pegs.) Each
+// step grows the side whose last level is smaller by one level, and every
+// new position is looked for among the other side's. The first found ends
+// the search, and its two levels add up to the fewest moves: before it,
+// levels 0..a forward and 0..b backward had none in common, so every
+// solution has more than a+b moves; a position of forward level a+1 found
+// at backward level j gives one of a+1+j, and j < b would put the
+// position before it on its forward line (level a) at backward level j+1
+// ≤ b, a meeting already ruled out. So it has a+b+1 moves. This is Pohl's
+// bidirectional search ("Bi-directional search", Machine Intelligence 6,
+// 1971), growing the smaller frontier.
+//
+// The winnable set, found first without counting paths, bounds both
+// sides: every position of a solution is winnable, and a shortest line to
+// a winnable position passes only through winnable positions, so the
+// levels are exact distances. It also cuts chains: a chain through a
+// position that cannot win cannot win either, so no longer chain through
+// it is tried (backward, a position before one that is not winnable is not
+// reachable from the start). On the English centre game, whose fewest is
+// 18 moves (Bergholt's solution of 1912, proved minimal by Beasley in
+// 1964; J. Beasley, The Ins and Outs of Peg Solitaire, 1985), the sides
+// meet at eleven moves forward and seven back, having expanded 202,647
+// positions, where one side alone expanded 1,618,170 (forward to
+// seventeen moves). A lower bound on the moves left would not shorten
+// this: the sides meet in the middle of the board's life, where Bell's
+// corner argument (each occupied corner needs a move that starts there)
+// is eight moves at most, short of what is left on either side.
+//
+// A level is expanded on workers in chunks of fixed size, which only read
+// the marks of the positions reached; their children are then taken
+// chunk by chunk in order, the first parent in that order keeping each,
+// so that the levels, the meeting and the path do not depend on the
+// number of workers. The path is rebuilt from the two sides' parent links,
+// turning each canonical step back into a real move on the board, and
+// replayed.
 package bfs
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
+	"sync/atomic"
 
 	"pegs/engine"
 	"pegs/search/internal/movegen"
+	"pegs/search/internal/pool"
 )
 
 // Result is a solution with the fewest moves.
@@ -27,81 +65,155 @@ type Result struct {
 	Solvable bool
 	Jumps    []engine.Jump
 	Moves    int
-	// Nodes counts the positions the search expanded.
+	// Nodes counts the positions the search expanded, on both sides.
 	Nodes int64
 }
 
-// FewestMoves finds a solution of start toward goal with the fewest moves
-// (chains of jumps by one peg) by a breadth-first search over the positions
-// that win reports winnable; group may be any group of symmetries that keep
-// the goal in place, since the moves still needed from a position do not
-// change under them. win reports whether a canonical position (under group)
-// is winnable.
-func FewestMoves(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, group *engine.Group, win func(engine.Position) bool) (Result, error) {
-	var sol Result
-	if !win(group.Canonical(start)) {
-		return sol, nil
-	}
-	gen := movegen.New(b, group)
-	byFrom := gen.FromHoles()
-	root := group.Canonical(start)
-	parent := map[engine.Position]engine.Position{root: 0}
-	level := []engine.Position{root}
-	var found engine.Position
-	for len(level) > 0 && found == 0 {
-		var next []engine.Position
-		for i, x := range level {
-			if i&1023 == 0 {
-				if err := ctx.Err(); err != nil {
-					return sol, err
-				}
-			}
-			sol.Nodes++
-			gen.Chains(x, byFrom, func(q engine.Position, _ []engine.Jump) bool {
-				c := group.Canonical(q)
-				// Most moves lose: asking win first spares the map
-				// those (measuring Diamond, the map's lookups took
-				// half of the search's time).
-				if !win(c) {
-					return true
-				}
-				if _, seen := parent[c]; seen {
-					return true
-				}
-				parent[c] = x
-				next = append(next, c)
-				if goal.Reached(q) {
-					found = c
-					return false
-				}
-				return true
-			})
-			if found != 0 {
-				break
+// Winnable numbers the winnable positions of a problem (reachable from its
+// start, and able to meet its goal), canonical under the search's group,
+// from 0 to Len()−1.
+type Winnable interface {
+	Len() int
+	// Number returns the number of the canonical position c, and false if
+	// c is not winnable.
+	Number(c engine.Position) (int, bool)
+}
+
+// node is a position a side reached, canonical, with its number.
+type node struct {
+	pos engine.Position
+	id  int32
+}
+
+// side is one direction of the search.
+type side struct {
+	// marks[id], shared by the two sides, holds in the bits of a side's
+	// shift 0 where the side has not reached position id, else the
+	// number of the position one move nearer its roots, plus one (a
+	// root's own): a child's look at both sides reads one word.
+	marks  []uint64
+	shift  uint
+	levels [][]node
+	// moves calls visit with each position one move away from p in the
+	// side's direction.
+	moves func(p engine.Position, visit func(engine.Position) movegen.Step)
+}
+
+func (s *side) reach(id, parent int32) { s.marks[id] |= uint64(parent+1) << s.shift }
+
+func (s *side) seen(id int) bool { return uint32(s.marks[id]>>s.shift) != 0 }
+
+// level returns the level at which s reached x, searching its levels.
+func (s *side) level(x node) int {
+	for l, nodes := range s.levels {
+		for _, y := range nodes {
+			if y.id == x.id {
+				return l
 			}
 		}
-		level = next
 	}
-	if found == 0 {
-		return sol, errors.New("search: winnable start but no goal found; this is a bug")
+	panic("bfs: a position a side reached is in none of its levels")
+}
+
+// parent returns the position one move nearer s's roots than x, which s
+// reached at level l past 0, found in the level before.
+func (s *side) parent(x node, l int) node {
+	id := int32(uint32(s.marks[x.id]>>s.shift) - 1)
+	for _, y := range s.levels[l-1] {
+		if y.id == id {
+			return y
+		}
 	}
+	panic("bfs: a parent missing from its level")
+}
+
+// FewestMoves finds a solution of start toward goal with the fewest moves
+// (chains of jumps by one peg) by a bidirectional breadth-first search
+// over the positions of win; group may be any group of symmetries that
+// keep the goal in place, since the moves still needed from a position do
+// not change under them. It expands each level on workers goroutines
+// (GOMAXPROCS if not positive), and win must be safe for them to share;
+// the result does not depend on their number.
+func FewestMoves(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, group *engine.Group, win Winnable, workers int) (Result, error) {
+	var sol Result
+	root := group.Canonical(start)
+	rootID, ok := win.Number(root)
+	if !ok {
+		return sol, nil
+	}
+	if win.Len() >= math.MaxInt32 {
+		return sol, fmt.Errorf("search: fewest moves over %d winnable positions, past the %d a search numbers", win.Len(), math.MaxInt32-1)
+	}
+	gen := movegen.New(b, group)
+	byFrom, byTo := gen.FromHoles(), gen.ToHoles()
+	n := win.Len()
+	marks := make([]uint64, n)
+	fwd := &side{marks: marks,
+		moves: func(p engine.Position, visit func(engine.Position) movegen.Step) {
+			gen.Chains(p, byFrom, func(q engine.Position, _ []engine.Jump) movegen.Step { return visit(q) })
+		}}
+	back := &side{marks: marks, shift: 32,
+		moves: func(p engine.Position, visit func(engine.Position) movegen.Step) { gen.ReverseChains(p, byTo, visit) }}
+	first := node{root, int32(rootID)}
+	fwd.reach(first.id, first.id)
+	fwd.levels = [][]node{{first}}
+	meet, found := first, false
+	var targets []node
+	for _, t := range b.Targets(goal) {
+		c := group.Canonical(t)
+		id, ok := win.Number(c)
+		if !ok || back.seen(id) {
+			continue
+		}
+		x := node{c, int32(id)}
+		back.reach(x.id, x.id)
+		targets = append(targets, x)
+		if c == root {
+			meet, found = x, true
+		}
+	}
+	back.levels = [][]node{targets}
+	for !found {
+		grow, other := fwd, back
+		if len(back.levels[len(back.levels)-1]) < len(fwd.levels[len(fwd.levels)-1]) {
+			grow, other = back, fwd
+		}
+		if len(grow.levels[len(grow.levels)-1]) == 0 {
+			return sol, errors.New("search: winnable start but no goal found; this is a bug")
+		}
+		var err error
+		meet, found, err = grow.expand(ctx, group, win, other, workers, &sol.Nodes)
+		if err != nil {
+			return sol, err
+		}
+	}
+	// The canonical steps from the start to the meeting, then on to the
+	// goal, each one move from the one before.
 	var steps []engine.Position
-	for c := found; c != root; c = parent[c] {
-		steps = append(steps, c)
+	x := meet
+	for l := fwd.level(meet); l > 0; l-- {
+		steps = append(steps, x.pos)
+		x = fwd.parent(x, l)
+	}
+	slices.Reverse(steps)
+	x = meet
+	for l := back.level(meet); l > 0; l-- {
+		x = back.parent(x, l)
+		steps = append(steps, x.pos)
 	}
 	p := start
-	for i := len(steps) - 1; i >= 0; i-- {
+	for i, c := range steps {
 		var move []engine.Jump
-		gen.Chains(p, byFrom, func(q engine.Position, jumps []engine.Jump) bool {
-			if group.Canonical(q) == steps[i] {
+		gen.Chains(p, byFrom, func(q engine.Position, jumps []engine.Jump) movegen.Step {
+			if group.Canonical(q) == c {
 				move = append(move, jumps...)
 				p = q
-				return false
+				return movegen.Stop
 			}
-			return true
+			return movegen.Extend
 		})
 		if move == nil {
-			return sol, fmt.Errorf("search: cannot rebuild move %d", len(steps)-i)
+			return sol, fmt.Errorf("search: cannot rebuild move %d", i+1)
 		}
 		sol.Jumps = append(sol.Jumps, move...)
 	}
@@ -115,4 +227,96 @@ func FewestMoves(ctx context.Context, b *engine.Board, start engine.Position, go
 		return sol, fmt.Errorf("search: solution recounts to %d moves, not %d", n, sol.Moves)
 	}
 	return sol, nil
+}
+
+// chunk is the positions of a level a worker expands at a time. The
+// chunks are fixed whatever the number of workers, and their children are
+// taken in their order, so that the levels, the meeting, the path and the
+// count of positions expanded do not depend on the workers.
+const chunk = 256
+
+// reached is a child a chunk found that its side had not reached before
+// the level: the child and its parent's place in the level.
+type reached struct {
+	child  node
+	parent int32
+}
+
+// expand adds s's next level, the winnable positions one move on from its
+// last that s has not reached, and stops at the first that other has
+// reached (in the order of their parents, then of their moves): the
+// meeting, returned with found set. The last level's chunks are expanded
+// on workers, which only read the marks; then their children are marked,
+// chunk by chunk in order, the first parent in order taking each.
+func (s *side) expand(ctx context.Context, group *engine.Group, win Winnable, other *side, workers int, nodes *int64) (meet node, found bool, err error) {
+	last := s.levels[len(s.levels)-1]
+	chunks := (len(last) + chunk - 1) / chunk
+	found1 := make([][]reached, chunks)
+	// meetChunk is the first chunk known to hold a meeting: those after
+	// it need not be expanded.
+	var meetChunk atomic.Int64
+	meetChunk.Store(int64(chunks))
+	w := min(pool.Size(workers), chunks)
+	idle := make(chan struct{}, w)
+	for range w {
+		idle <- struct{}{}
+	}
+	err = pool.Each(ctx, idle, 0, len(last), chunk, func(_ struct{}, lo, hi int) {
+		c := lo / chunk
+		if int64(c) > meetChunk.Load() {
+			return
+		}
+		var list []reached
+		stop := false
+		for i := lo; i < hi && !stop; i++ {
+			s.moves(last[i].pos, func(q engine.Position) movegen.Step {
+				c := group.Canonical(q)
+				id, ok := win.Number(c)
+				switch {
+				case !ok:
+					// Most moves lose, and a chain that passes
+					// through a position that cannot win cannot win
+					// either: a position after it wins only if it
+					// does. Backward, a position before it is
+					// winnable only if it is.
+					return movegen.Prune
+				case s.seen(id):
+					return movegen.Extend
+				}
+				list = append(list, reached{node{c, int32(id)}, int32(i)})
+				if other.seen(id) {
+					stop = true
+					return movegen.Stop
+				}
+				return movegen.Extend
+			})
+		}
+		found1[c] = list
+		if stop {
+			for m := meetChunk.Load(); int64(c) < m && !meetChunk.CompareAndSwap(m, int64(c)); m = meetChunk.Load() {
+			}
+		}
+	})
+	if err != nil {
+		return node{}, false, err
+	}
+	var next []node
+	for _, list := range found1 {
+		for _, r := range list {
+			id := int(r.child.id)
+			if s.seen(id) {
+				continue
+			}
+			s.reach(r.child.id, last[r.parent].id)
+			next = append(next, r.child)
+			if other.seen(id) {
+				*nodes += int64(r.parent) + 1
+				s.levels = append(s.levels, next)
+				return r.child, true, nil
+			}
+		}
+	}
+	*nodes += int64(len(last))
+	s.levels = append(s.levels, next)
+	return node{}, false, nil
 }

@@ -87,15 +87,73 @@ func TestChildren(t *testing.T) {
 	gen := New(b, b.Symmetry())
 	p := b.Start()
 	var got []string
-	gen.Chains(p, gen.FromHoles(), func(q engine.Position, jumps []engine.Jump) bool {
+	gen.Chains(p, gen.FromHoles(), func(q engine.Position, jumps []engine.Jump) Step {
 		if r, err := b.Replay(p, jumps); err != nil || r != q {
 			t.Fatalf("chain %v does not lead to %s", b.FormatMoves(jumps), b.Line(q))
 		}
 		got = append(got, b.FormatMoves(jumps)[0])
-		return true
+		return Extend
 	})
 	slices.Sort(got)
 	if want := []string{"b4-d4", "d2-d4", "d6-d4", "f4-d4"}; !slices.Equal(got, want) {
 		t.Errorf("moves from the English start = %v, want %v", got, want)
+	}
+}
+
+// TestReverseChains checks that ReverseChains undoes Chains: from random
+// positions of several boards, every position a move leads to lists the
+// position among those it is a move from, and every position listed so
+// has a move to it.
+func TestReverseChains(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, name := range []string{"english", "triangle", "french"} {
+		b, err := engine.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gen := New(b, b.Symmetry())
+		byFrom, byTo := gen.FromHoles(), gen.ToHoles()
+		children := func(p engine.Position) map[engine.Position]bool {
+			set := map[engine.Position]bool{}
+			gen.Chains(p, byFrom, func(q engine.Position, _ []engine.Jump) Step {
+				set[q] = true
+				return Extend
+			})
+			return set
+		}
+		parents := func(p engine.Position) map[engine.Position]bool {
+			set := map[engine.Position]bool{}
+			gen.ReverseChains(p, byTo, func(q engine.Position) Step {
+				set[q] = true
+				return Extend
+			})
+			return set
+		}
+		moves := 0
+		for range 300 {
+			p := engine.Position(rng.Uint64()) & b.Full()
+			first := 0
+			gen.Chains(p, byFrom, func(engine.Position, []engine.Jump) Step {
+				first++
+				return Prune
+			})
+			if want := len(gen.AppendMoves(nil, p)); first != want {
+				t.Fatalf("%s: pruning every chain, Chains visits %d moves from %s, want its %d jumps", name, first, b.Line(p), want)
+			}
+			for q := range children(p) {
+				moves++
+				if !parents(q)[p] {
+					t.Fatalf("%s: a move leads from %s to %s, which ReverseChains does not undo", name, b.Line(p), b.Line(q))
+				}
+			}
+			for q := range parents(p) {
+				if !children(q)[p] {
+					t.Fatalf("%s: ReverseChains gives %s before %s, with no move between them", name, b.Line(q), b.Line(p))
+				}
+			}
+		}
+		if moves == 0 {
+			t.Errorf("%s: no moves from 300 random positions", name)
+		}
 	}
 }
