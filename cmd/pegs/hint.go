@@ -77,14 +77,17 @@ func runHint(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	adv := hint.NewAdvisor(hint.Options{Memory: budget})
 	defer adv.Close()
 	if *oracleFile != "" {
+		if st, err := os.Stat(*oracleFile); err == nil && st.IsDir() {
+			return cli.Usagef("--oracle %s is a directory; give a file that 'pegs oracle --out FILE' wrote", *oracleFile)
+		}
 		fh, err := os.Open(*oracleFile)
 		if err != nil {
-			return err
+			return fmt.Errorf("--oracle: %w", err)
 		}
 		o, err := hint.LoadOracle(fh, b)
 		fh.Close()
 		if err != nil {
-			return fmt.Errorf("%s: %w", *oracleFile, err)
+			return fmt.Errorf("--oracle %s: %w", *oracleFile, err)
 		}
 		if o.Goal() != goal {
 			return cli.Usagef("--oracle %s answers for goal %s, not %s", *oracleFile, b.FormatGoal(o.Goal()), b.FormatGoal(goal))
