@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"unicode"
+
+	"pegs/search/atomicfile"
 )
 
 // Document is a report: sections of text, tables and figures, written as
@@ -227,23 +228,13 @@ func (d *Document) Save(dir string) error {
 	return writeFile(filepath.Join(dir, "index.html"), &html)
 }
 
-// writeFile writes wt to a file, through a temporary file renamed into
-// place, so that an interrupted report never leaves half a file.
+// writeFile writes wt to a file of mode 0644 (less the umask) through
+// atomicfile, so that an interrupted report never leaves half a file.
 func writeFile(name string, wt interface {
 	WriteTo(w io.Writer) (int64, error)
 }) error {
-	tmp, err := os.CreateTemp(filepath.Dir(name), ".tmp-*")
-	if err != nil {
+	return atomicfile.Write(name, 0o644, func(w io.Writer) error {
+		_, err := wt.WriteTo(w)
 		return err
-	}
-	if _, err := wt.WriteTo(tmp); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", name, err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), name)
+	})
 }

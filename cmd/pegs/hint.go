@@ -14,6 +14,7 @@ import (
 	"pegs/engine"
 	"pegs/report"
 	"pegs/search"
+	"pegs/search/atomicfile"
 	"pegs/search/hint"
 )
 
@@ -127,6 +128,9 @@ func runOracle(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *out == "" {
 		return cli.Usagef("--out is required")
 	}
+	if err := atomicfile.Check(*out); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
 	b, start, goal, err := pf.Load()
 	if err != nil {
 		return err
@@ -144,15 +148,7 @@ func runOracle(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 	}
-	fh, err := os.Create(*out)
-	if err != nil {
-		return err
-	}
-	if err := o.Write(fh); err != nil {
-		fh.Close()
-		return err
-	}
-	if err := fh.Close(); err != nil {
+	if err := atomicfile.Write(*out, 0, o.Write); err != nil {
 		return err
 	}
 	st, _ := os.Stat(*out)

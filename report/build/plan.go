@@ -14,6 +14,7 @@ import (
 	"pegs/engine"
 	"pegs/report"
 	"pegs/search"
+	"pegs/search/atomicfile"
 )
 
 // Options say what a report covers and how it runs.
@@ -173,10 +174,14 @@ func run(ctx context.Context, dir string, p plan, opt Options) error {
 	return nil
 }
 
-// mkdirs makes the report's directories.
+// mkdirs makes the report's directories, and tries a file in each
+// before the work starts.
 func mkdirs(dir string) error {
 	for _, d := range []string{dir, filepath.Join(dir, "data"), filepath.Join(dir, "figures"), filepath.Join(dir, "figures", "levels")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+		if err := atomicfile.Check(filepath.Join(d, "index.html")); err != nil {
 			return err
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"pegs/search/atomicfile"
 	"pegs/search/internal/exact"
 )
 
@@ -148,39 +149,17 @@ func describe(p map[string]string) string {
 	return strings.Join(parts, ", ")
 }
 
-// Save writes the manifest (temporary file, sync, rename, directory sync).
+// Save writes the manifest through atomicfile (temporary file, sync,
+// rename, directory sync).
 func (d *Dir) Save() error {
 	b, err := json.MarshalIndent(d.M, "", " ")
 	if err != nil {
 		return fmt.Errorf("spill: %w", err)
 	}
-	path := filepath.Join(d.Path, ManifestName)
-	err = writeSynced(path+".tmp", b)
-	if err == nil {
-		err = os.Rename(path+".tmp", path)
-	}
-	if err == nil {
-		err = syncDir(d.Path)
-	}
-	if err != nil {
-		return fmt.Errorf("spill: writing the manifest: %w", err)
+	if err := atomicfile.WriteFile(filepath.Join(d.Path, ManifestName), b, 0); err != nil {
+		return fmt.Errorf("spill: the manifest: %w", err)
 	}
 	return nil
-}
-
-func writeSynced(path string, b []byte) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(b)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // NewLayer adds layer pegs of partitions partitions to the manifest (not
@@ -255,7 +234,11 @@ func (d *Dir) Clear() error {
 	if err != nil {
 		return err
 	}
-	for _, f := range append([]string{filepath.Join(d.Path, ManifestName), filepath.Join(d.Path, ManifestName+".tmp")}, files...) {
+	temps, err := filepath.Glob(filepath.Join(d.Path, "."+ManifestName+".tmp-*"))
+	if err != nil {
+		return err
+	}
+	for _, f := range append(append([]string{filepath.Join(d.Path, ManifestName)}, temps...), files...) {
 		if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("spill: %w", err)
 		}

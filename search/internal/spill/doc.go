@@ -87,7 +87,7 @@
 // # Crash safety
 //
 // Every file, the manifest too, is written under a temporary name
-// (NAME.tmp), synced, renamed to its name, and the directory synced: a
+// (NAME.tmp; the manifest's is made by package atomicfile), synced, renamed to its name, and the directory synced: a
 // file under its own name is complete. The manifest is written after the
 // files it counts, so what it says is complete is on disk; a run killed at
 // any point (SIGKILL, power loss) leaves at worst temporary files, which

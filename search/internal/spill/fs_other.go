@@ -15,8 +15,5 @@ func freeBytes(string) (int64, error) { return math.MaxInt64, nil }
 // syncAll does nothing where no call to flush a file system is known.
 func syncAll(string) error { return nil }
 
-// syncDir flushes the directory dir's entries, where the system can.
-func syncDir(dir string) error { return syncFile(dir) }
-
 // syncOpen is how syncFile opens what it flushes.
 const syncOpen = os.O_RDONLY

@@ -35,10 +35,6 @@ func syncAll(path string) error {
 	return nil
 }
 
-// syncDir does nothing: Windows cannot flush a directory, and NTFS
-// journals its entries.
-func syncDir(string) error { return nil }
-
 // syncOpen is how syncFile opens what it flushes: Windows flushes only
 // a file opened for writing.
 const syncOpen = os.O_RDWR
