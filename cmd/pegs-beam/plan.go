@@ -44,9 +44,12 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	wm, err := cli.ParseMem(*workerMem)
+	wm, err := cli.ParseSize("--worker-mem", *workerMem)
 	if err != nil {
 		return err
+	}
+	if *sample < 0 {
+		return cli.Usagef("--sample %d: want 0 (a few seconds' worth) or more", *sample)
 	}
 	var names []string
 	var plans []*cluster.Plan

@@ -109,7 +109,7 @@ func runHint(ctx context.Context, args []string, stdout, stderr io.Writer) error
 func parseStartOrPicture(b *engine.Board, s string) (engine.Position, error) {
 	pf := cli.PositionFlags{Start: s}
 	if strings.ContainsAny(s, "o.") && !strings.ContainsAny(s, "0123456789") || strings.HasPrefix(s, "@") {
-		pf = cli.PositionFlags{Position: s}
+		pf = cli.PositionFlags{Position: s, Flag: "--start"}
 	}
 	return pf.Load(b)
 }

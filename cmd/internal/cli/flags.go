@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"bytes"
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"strings"
 
@@ -49,24 +52,38 @@ type BoardFlags struct {
 // Register defines --board and --geometry on fs.
 func (f *BoardFlags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.board, "board", "english", "board: english, french, triangle, triangle:N (N=4..10), diamond, wiegleb, or @FILE (a picture: 'o' or '.' per hole)")
-	fs.StringVar(&f.geometry, "geometry", "square", "geometry of a board read from @FILE: square, diagonal (square with diagonal jumps) or triangular")
+	fs.StringVar(&f.geometry, "geometry", "", "geometry of a board read from @FILE: square, diagonal (square with diagonal jumps) or triangular (default square)")
 }
+
+// Limits on the files that flags name: a board or a position is a picture
+// of at most engine.MaxHoles holes, a levels file a line per level.
+const (
+	MaxPictureFile = 64 << 10
+	MaxLevelsFile  = 64 << 20
+)
 
 // Load returns the board the flags name, reading @FILE where given.
 func (f *BoardFlags) Load() (*engine.Board, error) {
 	name, isFile := strings.CutPrefix(f.board, "@")
 	if !isFile {
+		if f.geometry != "" {
+			return nil, Usagef("--geometry %s is for a board read from @FILE; board %s has its own", f.geometry, f.board)
+		}
 		b, err := engine.Lookup(name)
 		if err != nil {
 			return nil, UsageError{Err: err}
 		}
 		return b, nil
 	}
-	g, err := engine.ParseGeometry(f.geometry)
-	if err != nil {
-		return nil, UsageError{Err: err}
+	geom := f.geometry
+	if geom == "" {
+		geom = "square"
 	}
-	text, err := os.ReadFile(name)
+	g, err := engine.ParseGeometry(geom)
+	if err != nil {
+		return nil, Usagef("--geometry: %w", err)
+	}
+	text, err := ReadFile("--board", name, MaxPictureFile)
 	if err != nil {
 		return nil, err
 	}
@@ -81,6 +98,9 @@ func (f *BoardFlags) Load() (*engine.Board, error) {
 // (a picture or @FILE); neither means the board's usual start.
 type PositionFlags struct {
 	Start, Position string
+	// Flag names the flag Position came from in messages (default
+	// --position).
+	Flag string
 }
 
 // Register defines --start and --position on fs.
@@ -101,9 +121,10 @@ func (f *PositionFlags) Load(b *engine.Board) (engine.Position, error) {
 		}
 		return p, nil
 	case f.Position != "":
+		flagName := cmp.Or(f.Flag, "--position")
 		text := f.Position
 		if name, ok := strings.CutPrefix(text, "@"); ok {
-			data, err := os.ReadFile(name)
+			data, err := ReadFile(flagName, name, MaxPictureFile)
 			if err != nil {
 				return 0, err
 			}
@@ -111,12 +132,74 @@ func (f *PositionFlags) Load(b *engine.Board) (engine.Position, error) {
 		}
 		p, err := b.ParsePosition(text)
 		if err != nil {
-			return 0, Usagef("--position: %w", err)
+			return 0, Usagef("%s: %w", flagName, err)
 		}
 		return p, nil
 	}
 	return b.Start(), nil
 }
+
+// ReadFile reads the file path that flag names (as @FILE, or a file
+// flag), of at most limit bytes, without a leading byte-order mark. A
+// larger file, a folder or a device that never ends is refused in one line
+// naming the flag, after reading at most limit bytes and one more.
+func ReadFile(flag, path string, limit int64) ([]byte, error) {
+	f, err := OpenFile(flag, path, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, err
+	}
+	return bytes.TrimPrefix(data, []byte("\uFEFF")), nil
+}
+
+// OpenFile opens the file path that flag names for reading at most limit
+// bytes: reading past them fails with an error naming the flag (see
+// ReadFile).
+func OpenFile(flag, path string, limit int64) (io.ReadCloser, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", flag, err)
+	}
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		f.Close()
+		return nil, Usagef("%s %s is a directory, not a file", flag, path)
+	} else if err == nil && st.Mode().IsRegular() && st.Size() > limit {
+		f.Close()
+		return nil, Usagef("%s %s: larger than %s", flag, path, humanize.IBytes(uint64(limit)))
+	}
+	return &limitedFile{f: f, flag: flag, path: path, left: limit, limit: limit}, nil
+}
+
+// limitedFile reads a file up to a limit, past which it fails.
+type limitedFile struct {
+	f           *os.File
+	flag, path  string
+	left, limit int64
+}
+
+func (l *limitedFile) Read(p []byte) (int, error) {
+	if l.left < 0 {
+		return 0, Usagef("%s %s: larger than %s", l.flag, l.path, humanize.IBytes(uint64(l.limit)))
+	}
+	if int64(len(p)) > l.left+1 {
+		p = p[:l.left+1]
+	}
+	n, err := l.f.Read(p)
+	l.left -= int64(n)
+	if l.left < 0 {
+		return n - 1, Usagef("%s %s: larger than %s", l.flag, l.path, humanize.IBytes(uint64(l.limit)))
+	}
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("%s: %w", l.flag, err)
+	}
+	return n, err
+}
+
+func (l *limitedFile) Close() error { return l.f.Close() }
 
 // ParseGoal reads --goal for board b.
 func ParseGoal(b *engine.Board, s string) (engine.Goal, error) {
@@ -190,23 +273,39 @@ var memUnits = map[string]string{
 // KiB, MiB, GiB, TiB (binary), KB, MB, GB, TB (decimal), or K, M, G, T
 // (binary, as KiB...TiB). The size must be 1 byte to 2^62 bytes; a
 // fraction of a byte is dropped.
-func ParseMem(s string) (int64, error) {
+func ParseMem(s string) (int64, error) { return ParseSize("--mem", s) }
+
+// ParseSize reads a size as ParseMem does, for the flag named flag; a
+// size past 2^62 bytes, or in a unit past TiB, is refused as too large.
+func ParseSize(flag, s string) (int64, error) {
 	t := strings.TrimSpace(s)
 	digits := strings.IndexFunc(t, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
 	if digits < 0 {
 		digits = len(t)
 	}
 	num, unit := t[:digits], strings.ToLower(strings.TrimSpace(t[digits:]))
-	hu, ok := memUnits[unit]
 	// humanize would also take digit groups (1,000); ParseBytes refuses a
 	// number without digits or with two points.
-	if ok && strings.ContainsAny(num, "0123456789") {
-		if n, err := humanize.ParseBytes(num + hu); err == nil && n >= 1 && n <= 1<<62 {
-			return int64(n), nil
+	if strings.ContainsAny(num, "0123456789") {
+		if hu, ok := memUnits[unit]; ok {
+			n, err := humanize.ParseBytes(num + hu)
+			if err == nil && n >= 1 && n <= 1<<62 {
+				return int64(n), nil
+			}
+			if err == nil && n > 1<<62 || err != nil && strings.HasPrefix(err.Error(), "too large") {
+				return 0, Usagef("%s %s: too large; at most 4194304TiB (2^62 bytes)", flag, t)
+			}
+		}
+		if bigUnits[unit] {
+			return 0, Usagef("%s %s: too large a unit; %s takes B, KiB, MiB, GiB or TiB (at most 4194304TiB)", flag, t, flag)
 		}
 	}
-	return 0, Usagef("--mem: bad size %q: want a positive number with a unit, such as 512MiB or 4GiB", s)
+	return 0, Usagef("%s: bad size %q: want a positive number with a unit, such as 512MiB or 4GiB", flag, s)
 }
+
+// bigUnits are the units past TiB, in lower case: a size in them is
+// refused as too large.
+var bigUnits = map[string]bool{"pib": true, "eib": true, "zib": true, "yib": true, "pb": true, "eb": true, "zb": true, "yb": true, "p": true, "e": true, "z": true, "y": true}
 
 // ProblemFlags select a board, a position on it and a goal.
 type ProblemFlags struct {
@@ -297,11 +396,16 @@ func (f *SearchFlags) Register(fs *flag.FlagSet, mem int64) {
 	fs.StringVar(&f.mem, "mem", humanize.IBytes(uint64(mem)), "memory budget; a search stops with a message before passing it")
 }
 
+// MaxWorkers is the most worker goroutines --workers may ask for: each
+// holds buffers of its own, so that asking for millions runs out of
+// memory before the search starts.
+const MaxWorkers = 1024
+
 // Load checks the flags and returns the budget in bytes; it also asks the
 // garbage collector to keep the heap near the budget.
 func (f *SearchFlags) Load() (int64, error) {
-	if f.Workers < 0 {
-		return 0, Usagef("--workers must be positive")
+	if f.Workers < 0 || f.Workers > MaxWorkers {
+		return 0, Usagef("--workers %d: want 1 to %d (0 or none: one per CPU, %d here)", f.Workers, MaxWorkers, runtime.GOMAXPROCS(0))
 	}
 	budget, err := ParseMem(f.mem)
 	if err != nil {
