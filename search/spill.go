@@ -81,6 +81,7 @@ func (a *Analysis) exploreSpilled(ctx context.Context, prob Problem, gen *movege
 	if err != nil {
 		return err
 	}
+	defer d.Close()
 	s := &layered.Spilled{Dir: d, MaxPartition: opt.knobs.spillPartition, MaxChunk: opt.knobs.spillChunk,
 		WalkRoom: opt.knobs.spillWalkRoom, Free: opt.knobs.spillFree, Progress: opt.config().Progress,
 		E: &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Counts: true, Mem: mem}}

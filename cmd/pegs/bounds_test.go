@@ -1,8 +1,11 @@
+//go:build linux
+
 package main
 
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -145,5 +148,36 @@ func TestBadInputBounded(t *testing.T) {
 				t.Errorf("took %d MB and %v of CPU; want at most %d MB and %v", rss>>20, cpu, limitBytes>>20, limitCPU)
 			}
 		})
+	}
+}
+
+// TestResumeInUse: a second --resume of a spill directory that a run has
+// open (here the test, holding the lock a run takes) is refused at once,
+// in one line.
+func TestResumeInUse(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a process")
+	}
+	dir := filepath.Join(t.TempDir(), "spill")
+	args := strings.Fields("explore --board triangle --start 1 --goal any --mem 1MiB")
+	if err := run(context.Background(), append(args, "--spill", dir, "--keep"), io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+	code, stderr, _, cpu := runLimited(t, append(args, "--resume", dir)...)
+	want := "pegs: spill: " + dir + " is in use by another run; wait for it to end, or give another directory\n"
+	if code != 1 || stderr != want || cpu > limitCPU {
+		t.Errorf("a second --resume: exit %d, stderr %q, %v of CPU; want 1, %q", code, stderr, cpu, want)
+	}
+	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	if err := run(context.Background(), append(args, "--resume", dir), io.Discard, io.Discard); err != nil {
+		t.Errorf("--resume once the lock is free: %v", err)
 	}
 }

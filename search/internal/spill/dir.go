@@ -84,6 +84,8 @@ type Dir struct {
 	Written int
 	// Bytes counts the bytes of the files written by this process.
 	Bytes int64
+	// lock holds the directory's lock until Close.
+	lock *os.File
 }
 
 // ErrExists reports a directory that already holds a run, opened to
@@ -96,21 +98,70 @@ var ErrOther = errors.New("holds a run of another problem")
 // ErrNoRun reports a directory resumed that holds no run.
 var ErrNoRun = errors.New("holds no run to resume")
 
+// ErrInUse reports a directory that another run (in this process or
+// another) has open.
+var ErrInUse = errors.New("is in use by another run")
+
+// takeLock takes the directory's lock for d, or refuses at once.
+func (d *Dir) takeLock() error {
+	f, err := lockDir(d.Path)
+	if errors.Is(err, ErrInUse) {
+		return fmt.Errorf("spill: %s %w; wait for it to end, or give another directory", d.Path, ErrInUse)
+	}
+	if err != nil {
+		return fmt.Errorf("spill: %w", err)
+	}
+	d.lock = f
+	return nil
+}
+
+// Close releases the directory's lock, which Start and Resume take so
+// that two runs never share a directory.
+func (d *Dir) Close() error {
+	if d.lock == nil {
+		return nil
+	}
+	err := d.lock.Close()
+	d.lock = nil
+	return err
+}
+
 // Start makes (or takes, if empty of a manifest) the directory path for a
-// new run of problem.
+// new run of problem, and locks it until Close.
 func Start(path string, problem map[string]string) (*Dir, error) {
 	if err := os.MkdirAll(path, 0o755); err != nil {
 		return nil, fmt.Errorf("spill: %w", err)
 	}
+	d := &Dir{Path: path, M: Manifest{Format: version, Problem: problem, Layers: map[int]*LayerState{}}}
+	if err := d.takeLock(); err != nil {
+		return nil, err
+	}
 	if _, err := os.Stat(filepath.Join(path, ManifestName)); err == nil {
+		d.Close()
 		return nil, fmt.Errorf("spill: %s %w; resume it or give another directory", path, ErrExists)
 	}
-	d := &Dir{Path: path, M: Manifest{Format: version, Problem: problem, Layers: map[int]*LayerState{}}}
-	return d, d.Save()
+	if err := d.Save(); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return d, nil
 }
 
-// Resume opens the directory path of a run of problem.
-func Resume(path string, problem map[string]string) (*Dir, error) {
+// Resume opens the directory path of a run of problem, and locks it until
+// Close.
+func Resume(path string, problem map[string]string) (_ *Dir, err error) {
+	if _, err := os.Stat(filepath.Join(path, ManifestName)); errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("spill: %s %w", path, ErrNoRun)
+	}
+	d := &Dir{Path: path}
+	if err := d.takeLock(); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			d.Close()
+		}
+	}()
 	b, err := os.ReadFile(filepath.Join(path, ManifestName))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("spill: %s %w", path, ErrNoRun)
@@ -118,7 +169,6 @@ func Resume(path string, problem map[string]string) (*Dir, error) {
 	if err != nil {
 		return nil, fmt.Errorf("spill: %w", err)
 	}
-	d := &Dir{Path: path}
 	if err := json.Unmarshal(b, &d.M); err != nil {
 		return nil, fmt.Errorf("spill: %s: the manifest: %w", path, err)
 	}
