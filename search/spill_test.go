@@ -46,12 +46,15 @@ func TestSpillAgrees(t *testing.T) {
 		board, start, goal string
 		opt                Options
 		partition          int // most positions of a partition
+		fanIn              int // most runs a merge reads at once (0: as the budget allows)
 	}{
-		{"triangle", "1", "any", Options{}, 100},
-		{"triangle", "1", "1", Options{}, 100},
-		{"triangle:6", "1", "any", Options{}, 3000},
-		{"triangle:6", "4", "any", Options{NoGames: true}, 3000},
-		{"triangle:7", "2", "any", Options{WholeGroup: true}, 1 << 20},
+		{"triangle", "1", "any", Options{}, 100, 0},
+		{"triangle", "1", "1", Options{}, 100, 0},
+		{"triangle:6", "1", "any", Options{}, 3000, 0},
+		{"triangle:6", "4", "any", Options{NoGames: true}, 3000, 0},
+		{"triangle:7", "2", "any", Options{WholeGroup: true}, 1 << 20, 0},
+		// Merges that read two runs at once, in passes.
+		{"triangle", "1", "any", Options{}, 50, 2},
 	} {
 		t.Run(c.board+"/"+c.start+"/"+c.goal, func(t *testing.T) {
 			if testing.Short() && c.board == "triangle:7" {
@@ -64,9 +67,14 @@ func TestSpillAgrees(t *testing.T) {
 				t.Fatal(err)
 			}
 			dir := filepath.Join(t.TempDir(), "spill")
-			got, err := Explore(context.Background(), prob, spilledIn(c.opt, dir, c.partition))
+			opt := spilledIn(c.opt, dir, c.partition)
+			opt.knobs.spillFanIn = c.fanIn
+			got, err := Explore(context.Background(), prob, opt)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if c.fanIn > 0 && got.Spilled.Intermediate == 0 {
+				t.Errorf("no merge took a second pass: %+v", got.Spilled)
 			}
 			if got.Spilled == nil || got.Spilled.Widest < 2 || got.Spilled.Partitions <= int64(len(got.Layers)) {
 				t.Fatalf("the spill was not taken, or no layer was split: %+v", got.Spilled)
