@@ -49,9 +49,11 @@ type SpillStats struct {
 	// a group's runs passed what the budget reads at once).
 	Intermediate int64
 	// Files and Bytes count the files this process wrote, runs and
-	// winnable files included.
-	Files int
-	Bytes int64
+	// winnable files included; PeakDisk is the most that its files held
+	// on disk at once, each rounded up to whole blocks of 4 KiB.
+	Files    int
+	Bytes    int64
+	PeakDisk int64
 }
 
 // spillIdentity names the problem and the options that change what a
@@ -90,7 +92,7 @@ func (a *Analysis) exploreSpilled(ctx context.Context, prob Problem, gen *movege
 		E: &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Counts: true, Mem: mem}}
 	defer func() {
 		a.Spilled = &SpillStats{Dir: d.Path, Partitions: s.Expanded.Load(), Files: d.Written, Bytes: d.Bytes,
-			Chunked: s.Chunked.Load(), Passes: s.Passes, Intermediate: s.Intermediate.Load()}
+			Chunked: s.Chunked.Load(), Passes: s.Passes, Intermediate: s.Intermediate.Load(), PeakDisk: d.Peak}
 		for _, l := range d.M.Layers {
 			a.Spilled.Widest = max(a.Spilled.Widest, l.Partitions)
 		}

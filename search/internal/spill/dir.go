@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"pegs/search/atomicfile"
 	"pegs/search/internal/exact"
@@ -86,6 +87,26 @@ type Dir struct {
 	Bytes int64
 	// lock holds the directory's lock until Close.
 	lock *os.File
+	// onDisk counts what the files this process wrote and has not removed
+	// take on disk, each rounded up to whole blocks; Peak is its most.
+	mu     sync.Mutex
+	onDisk int64
+	Peak   int64
+}
+
+// fsBlock is the block a file system gives a file's bytes in: a small
+// file takes a whole one.
+const fsBlock = 4096
+
+// blocks returns what n bytes of a file take on disk.
+func blocks(n int64) int64 { return (n + fsBlock - 1) / fsBlock * fsBlock }
+
+// count adds n bytes of a file to what the directory holds.
+func (d *Dir) count(n int64) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.onDisk += n
+	d.Peak = max(d.Peak, d.onDisk)
 }
 
 // ErrExists reports a directory that already holds a run, opened to
@@ -248,8 +269,11 @@ func (d *Dir) Commit(w *Writer) error {
 	if err := w.Commit(); err != nil {
 		return err
 	}
+	d.mu.Lock()
 	d.Written++
 	d.Bytes += w.Bytes()
+	d.mu.Unlock()
+	d.count(blocks(w.Bytes()))
 	return nil
 }
 
@@ -268,8 +292,12 @@ func (d *Dir) Read(h Header) ([]uint64, []exact.U128, error) {
 
 // Remove removes the file holding h, if there.
 func (d *Dir) Remove(h Header) error {
+	st, serr := os.Stat(d.File(h))
 	if err := os.Remove(d.File(h)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("spill: %w", err)
+	}
+	if serr == nil {
+		d.count(-blocks(st.Size()))
 	}
 	return nil
 }
