@@ -99,3 +99,17 @@ func WriteFile(path string, data []byte, perm fs.FileMode) error {
 		return err
 	})
 }
+
+// SyncFile opens a file (or, where the system can flush one, a folder)
+// and flushes it to disk.
+func SyncFile(path string) error {
+	f, err := os.OpenFile(path, syncOpen, 0)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

@@ -6,14 +6,8 @@ import "os"
 
 // SyncDir flushes the folder dir's entries, so that a file created or
 // renamed in it is on disk.
-func SyncDir(dir string) error {
-	f, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = f.Sync()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
+func SyncDir(dir string) error { return SyncFile(dir) }
+
+// syncOpen is how SyncFile opens what it flushes: read-only, which a
+// folder needs.
+const syncOpen = os.O_RDONLY

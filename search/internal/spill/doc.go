@@ -94,4 +94,12 @@
 // are overwritten, and files the manifest does not count yet, which are
 // written again. Runs are removed only once the partition merged from them
 // is counted.
+//
+// # One run at a time
+//
+// Start and Resume lock the directory (flock(2) on the directory itself,
+// on Unix) until Dir.Close: a second run on it, started or resumed, in
+// this process or another, is refused at once with ErrInUse. The kernel
+// drops the lock when the process ends, however it ends, so a killed run
+// leaves nothing to clear by hand.
 package spill
