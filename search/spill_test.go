@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -464,5 +465,43 @@ func TestSpillDiskEstimate(t *testing.T) {
 		if de.Need < peak {
 			t.Errorf("--mem %d MiB: estimated %d bytes, but the run held %d", mem>>20, de.Need, peak)
 		}
+	}
+}
+
+var spillBudgets = flag.Bool("spill-budgets", false, "run TestSpillBudgets: the 28-hole triangle spilled at 16, 24 and 32 MiB (minutes each)")
+
+// TestSpillBudgets checks that a spilled run that accepts its budget
+// finishes within it, with the counts of the run in memory, or is refused
+// before it starts in one line: the 28-hole triangle at 16, 24 and 32 MiB,
+// whose merges once needed 35 MiB more than 32. It runs with
+// -spill-budgets only: each run takes minutes.
+func TestSpillBudgets(t *testing.T) {
+	if !*spillBudgets {
+		t.Skip("minutes of work: run with -spill-budgets")
+	}
+	b := enginetest.Board(t, "triangle:7")
+	prob := Problem{b, enginetest.Vacate(t, b, "1"), enginetest.Goal(t, b, "any")}
+	want, err := Explore(context.Background(), prob, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mem := range []int64{16 << 20, 24 << 20, 32 << 20} {
+		t.Run(fmt.Sprintf("mem=%dMiB", mem>>20), func(t *testing.T) {
+			var steps atomic.Int64
+			opt := Options{Memory: mem, Spill: Spill{Dir: filepath.Join(t.TempDir(), "spill")},
+				Progress: func(Progress) { steps.Add(1) }}
+			got, err := Explore(context.Background(), prob, opt)
+			if err != nil {
+				if steps.Load() > 0 || strings.Contains(err.Error(), "\n") {
+					t.Fatalf("refused after %d steps, or not in one line: %v", steps.Load(), err)
+				}
+				t.Logf("refused before it started: %v", err)
+				return
+			}
+			if diff := cmp.Diff(analysisJSON(t, want), analysisJSON(t, got)); diff != "" {
+				t.Errorf("spilled (+) and in memory (-) differ:\n%s", diff)
+			}
+			t.Logf("%+v", *got.Spilled)
+		})
 	}
 }
