@@ -56,7 +56,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	for _, name := range strings.Split(*boards, ",") {
 		b, err := engine.Lookup(name)
 		if err != nil {
-			return cli.UsageError{Err: err}
+			return cli.Usagef("--boards: %w", err)
 		}
 		goal, err := cli.ParseGoal(b, cli.DefaultGoal(b))
 		if err != nil {

@@ -71,7 +71,7 @@ func (f *BoardFlags) Load() (*engine.Board, error) {
 		}
 		b, err := engine.Lookup(name)
 		if err != nil {
-			return nil, UsageError{Err: err}
+			return nil, Usagef("--board: %w", err)
 		}
 		return b, nil
 	}
@@ -89,7 +89,7 @@ func (f *BoardFlags) Load() (*engine.Board, error) {
 	}
 	b, err := engine.Parse(name, string(text), g)
 	if err != nil {
-		return nil, Usagef("board %s: %w", name, err)
+		return nil, Usagef("--board %s: %w", name, err)
 	}
 	return b, nil
 }
@@ -205,7 +205,7 @@ func (l *limitedFile) Close() error { return l.f.Close() }
 func ParseGoal(b *engine.Board, s string) (engine.Goal, error) {
 	g, err := b.ParseGoal(s)
 	if err != nil {
-		return g, UsageError{Err: err}
+		return g, Usagef("--goal: %w", err)
 	}
 	return g, nil
 }
@@ -223,7 +223,7 @@ func DefaultGoal(b *engine.Board) string {
 func ParseFormat(s string, allowed ...report.Format) (report.Format, error) {
 	f, err := report.ParseFormat(s)
 	if err != nil {
-		return 0, UsageError{Err: err}
+		return 0, Usagef("--format: %w", err)
 	}
 	if len(allowed) > 0 {
 		for _, a := range allowed {
