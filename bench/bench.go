@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -200,9 +201,16 @@ func levelFile(path string, b *engine.Board) ([]Problem, error) {
 		return nil, err
 	}
 	defer f.Close()
-	levels, err := b.ReadLevels(f)
+	return Levels(f, path, b)
+}
+
+// Levels reads the problems of a level file on board b (see
+// engine.Board.ReadLevels) from r, name naming it in errors, each toward
+// the centre where the board has one, else one peg anywhere.
+func Levels(r io.Reader, name string, b *engine.Board) ([]Problem, error) {
+	levels, err := b.ReadLevels(r)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	goal := engine.Goal{Kind: engine.OnePeg}
 	if c, ok := b.Centre(); ok {

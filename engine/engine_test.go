@@ -469,6 +469,15 @@ func TestReadLevels(t *testing.T) {
 	if _, err := b.ReadLevels(strings.NewReader("Cross ooo\n")); err == nil || !strings.Contains(err.Error(), "line 1") {
 		t.Errorf("bad picture: %v, want an error naming line 1", err)
 	}
+	// A byte-order mark is no part of the first level's name.
+	got, err = b.ReadLevels(strings.NewReader("\uFEFFCross ....o...ooo.....o......o.........\n"))
+	if err != nil || len(got) != 1 || got[0].Name != "Cross" {
+		t.Errorf("with a byte-order mark: %+v, %v; want the level Cross", got, err)
+	}
+	long := "# ok\nCross ....o...ooo.....o......o.........\n" + strings.Repeat("x", 1<<20) + "\n"
+	if _, err := b.ReadLevels(strings.NewReader(long)); err == nil || err.Error() != "line 3: longer than 65536 bytes" {
+		t.Errorf("a line of 1 MiB: %v, want it named as line 3", err)
+	}
 }
 
 func TestPlace(t *testing.T) {

@@ -247,13 +247,22 @@ type NamedPosition struct {
 	Position Position
 }
 
-// ReadLevels reads a level file: one "name picture" per line; blank lines
-// and lines starting with # are skipped. Errors name the line.
+// MaxLevelLine is the longest line ReadLevels reads.
+const MaxLevelLine = bufio.MaxScanTokenSize
+
+// ReadLevels reads a level file: one "name picture" per line, of at most
+// MaxLevelLine bytes; blank lines and lines starting with # are skipped,
+// and a byte-order mark before the first line too. Errors name the line.
 func (b *Board) ReadLevels(r io.Reader) ([]NamedPosition, error) {
 	var out []NamedPosition
 	sc := bufio.NewScanner(r)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
+	n := 1
+	for ; sc.Scan(); n++ {
+		text := sc.Text()
+		if n == 1 {
+			text = strings.TrimPrefix(text, "\uFEFF")
+		}
+		line := strings.TrimSpace(text)
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
@@ -266,6 +275,9 @@ func (b *Board) ReadLevels(r io.Reader) ([]NamedPosition, error) {
 			return nil, fmt.Errorf("line %d: %w", n, err)
 		}
 		out = append(out, NamedPosition{name, p})
+	}
+	if errors.Is(sc.Err(), bufio.ErrTooLong) {
+		return nil, fmt.Errorf("line %d: longer than %d bytes", n, MaxLevelLine)
 	}
 	return out, sc.Err()
 }

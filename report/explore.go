@@ -173,6 +173,8 @@ type ReachableJSON struct {
 	Layers       []ReachableLayerJSON `json:"layers"`
 	ElapsedMS    int64                `json:"elapsed_ms"`
 	PeakBytes    int64                `json:"peak_bytes"`
+	// Interrupted marks the layers an interrupted search finished.
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 // ReachableLayerJSON is one peg count of ReachableJSON.
@@ -187,6 +189,17 @@ type ReachableLayerJSON struct {
 // search finished: positions and dead ends, in all and by layer (in JSON,
 // ReachableJSON).
 func WriteReachable(w io.Writer, f Format, prob search.Problem, a *search.Analysis) error {
+	return writeReachable(w, f, prob, a, false)
+}
+
+// WriteInterrupted writes what an interrupted search finished, as
+// WriteReachable does, saying that it was interrupted (in JSON,
+// "interrupted": true).
+func WriteInterrupted(w io.Writer, f Format, prob search.Problem, a *search.Analysis) error {
+	return writeReachable(w, f, prob, a, true)
+}
+
+func writeReachable(w io.Writer, f Format, prob search.Problem, a *search.Analysis, interrupted bool) error {
 	b := prob.Board
 	t := keyed(layersTable(a.Layers, false))
 	whole := a.Symmetries > prob.Group().Len()
@@ -194,7 +207,7 @@ func WriteReachable(w io.Writer, f Format, prob search.Problem, a *search.Analys
 	case JSON:
 		out := ReachableJSON{Board: b.Name(), Start: b.Line(prob.Start), Symmetries: a.Symmetries, WholeGroup: whole,
 			Reachable: a.Reachable, ReachableRaw: a.ReachableRaw, DeadEnds: a.DeadEnds,
-			ElapsedMS: a.Elapsed.Milliseconds(), PeakBytes: a.PeakBytes}
+			ElapsedMS: a.Elapsed.Milliseconds(), PeakBytes: a.PeakBytes, Interrupted: interrupted}
 		for _, l := range a.Layers {
 			out.Layers = append(out.Layers, ReachableLayerJSON{l.Pegs, l.Reachable, l.ReachableRaw, l.DeadEnds})
 		}
@@ -205,6 +218,9 @@ func WriteReachable(w io.Writer, f Format, prob search.Problem, a *search.Analys
 	note := ""
 	if whole {
 		note = " (--whole-group: positions reachable from any of the start's images)"
+	}
+	if interrupted {
+		note += "; interrupted: the layers finished"
 	}
 	fmt.Fprintf(w, "board %s, %d pegs: reachable positions up to %d symmetries%s\n\n%s\n", b.Name(), prob.Start.Pegs(), a.Symmetries, note, b.Picture(prob.Start))
 	sum := &Table{Header: []string{"measure", "value"}, Counts: []string{"value"}}

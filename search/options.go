@@ -88,6 +88,9 @@ type knobs struct {
 	// spillFree, if positive, stands for the free space of a spilled
 	// run's file system, so that a test can make its disk too small.
 	spillFree int64
+	// spillFanIn, if positive, caps the runs a spilled merge reads at
+	// once (see layered.Spilled.MaxFanIn).
+	spillFanIn int
 }
 
 // memory returns the budget in bytes.

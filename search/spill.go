@@ -45,10 +45,15 @@ type SpillStats struct {
 	// winnable positions of the layer below pass half the budget).
 	Chunked int64
 	Passes  int
+	// Intermediate counts the runs the merges wrote between passes (where
+	// a group's runs passed what the budget reads at once).
+	Intermediate int64
 	// Files and Bytes count the files this process wrote, runs and
-	// winnable files included.
-	Files int
-	Bytes int64
+	// winnable files included; PeakDisk is the most that its files held
+	// on disk at once, each rounded up to whole blocks of 4 KiB.
+	Files    int
+	Bytes    int64
+	PeakDisk int64
 }
 
 // spillIdentity names the problem and the options that change what a
@@ -81,12 +86,13 @@ func (a *Analysis) exploreSpilled(ctx context.Context, prob Problem, gen *movege
 	if err != nil {
 		return err
 	}
+	defer d.Close()
 	s := &layered.Spilled{Dir: d, MaxPartition: opt.knobs.spillPartition, MaxChunk: opt.knobs.spillChunk,
-		WalkRoom: opt.knobs.spillWalkRoom, Free: opt.knobs.spillFree, Progress: opt.config().Progress,
+		WalkRoom: opt.knobs.spillWalkRoom, Free: opt.knobs.spillFree, MaxFanIn: opt.knobs.spillFanIn, Progress: opt.config().Progress,
 		E: &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Counts: true, Mem: mem}}
 	defer func() {
 		a.Spilled = &SpillStats{Dir: d.Path, Partitions: s.Expanded.Load(), Files: d.Written, Bytes: d.Bytes,
-			Chunked: s.Chunked.Load(), Passes: s.Passes}
+			Chunked: s.Chunked.Load(), Passes: s.Passes, Intermediate: s.Intermediate.Load(), PeakDisk: d.Peak}
 		for _, l := range d.M.Layers {
 			a.Spilled.Widest = max(a.Spilled.Widest, l.Partitions)
 		}

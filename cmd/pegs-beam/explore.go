@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs" // gs:// storage
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"  // s3:// storage
@@ -41,12 +43,30 @@ func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *parts < 0 || *parts > 1<<16 {
 		return cli.Usagef("--parts must be 1 to 65536")
 	}
+	wm, err := cli.ParseSize("--worker-mem", *workerMem)
+	if err != nil {
+		return err
+	}
+	if *sample < 0 {
+		return cli.Usagef("--sample %d: want 0 (a few seconds' worth) or more", *sample)
+	}
+	if !*plan {
+		var planOnly []string
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "worker-mem" || f.Name == "sample" {
+				planOnly = append(planOnly, "--"+f.Name)
+			}
+		})
+		if len(planOnly) > 0 {
+			verb := "goes"
+			if len(planOnly) > 1 {
+				verb = "go"
+			}
+			return cli.Usagef("%s %s with --plan", strings.Join(planOnly, " and "), verb)
+		}
+	}
 	opt := cluster.Options{Options: x.Options, Runner: *runner, Endpoint: *endpoint, Environment: *env, Storage: *storage, Parts: *parts, Keep: *keep}
 	if *plan {
-		wm, err := cli.ParseMem(*workerMem)
-		if err != nil {
-			return err
-		}
 		return writePlan(ctx, stdout, x, opt, wm, *sample)
 	}
 	if err := cluster.Check(ctx, opt); err != nil {

@@ -49,6 +49,10 @@ func TestRefusedBeforeWork(t *testing.T) {
 		{"no endpoint", []string{"--runner", "universal"}, 1, "needs a job endpoint", nil},
 		{"storage not writable", []string{"--storage", filepath.Join(file, "under")}, 1, "storage not writable", nil},
 		{"winnable only", []string{"--winnable-only"}, 2, "--winnable-only is not offered here", nil},
+		{"worker memory without plan", []string{"--worker-mem", "4GiB"}, 2, "--worker-mem goes with --plan", nil},
+		{"bad worker memory without plan", []string{"--worker-mem", "abc"}, 2, `--worker-mem: bad size "abc"`, nil},
+		{"sample without plan", []string{"--sample", "3", "--worker-mem", "4GiB"}, 2, "--sample and --worker-mem go with --plan", nil},
+		{"worker memory too large", []string{"--plan", "--worker-mem", "8EiB"}, 2, "--worker-mem 8EiB: too large a unit", nil},
 		{"s3 unreachable", []string{"--storage", "s3://pegs-bucket/runs"}, 1, "storage not writable: s3://pegs-bucket/runs: connection refused", s3},
 	}
 	for _, tt := range tests {
@@ -184,5 +188,23 @@ func TestInterrupted(t *testing.T) {
 		}
 		last = len(all)
 		time.Sleep(time.Second)
+	}
+}
+
+// TestPlanFlags checks that pegs-beam plan's bad flags are refused in one
+// line naming the flag typed.
+func TestPlanFlags(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--worker-mem", "0"}, `--worker-mem: bad size "0"`},
+		{[]string{"--worker-mem", "8EiB"}, "--worker-mem 8EiB: too large a unit"},
+		{[]string{"--sample", "-1"}, "--sample -1: want 0"},
+	} {
+		code, _, stderr := exitOf(context.Background(), append([]string{"plan"}, tt.args...)...)
+		if code != 2 || !strings.Contains(stderr, tt.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("plan %v: exit %d, stderr %q; want 2 and one line containing %q", tt.args, code, stderr, tt.want)
+		}
 	}
 }

@@ -45,16 +45,19 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	wm, err := cli.ParseMem(*workerMem)
+	wm, err := cli.ParseSize("--worker-mem", *workerMem)
 	if err != nil {
 		return err
+	}
+	if *sample < 0 {
+		return cli.Usagef("--sample %d: want 0 (a few seconds' worth) or more", *sample)
 	}
 	var names []string
 	var plans []*cluster.Plan
 	for _, name := range strings.Split(*boards, ",") {
 		b, err := engine.Lookup(name)
 		if err != nil {
-			return cli.UsageError{Err: err}
+			return cli.Usagef("--boards: %w", err)
 		}
 		goal, err := cli.ParseGoal(b, cli.DefaultGoal(b))
 		if err != nil {

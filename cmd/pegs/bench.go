@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"pegs/cmd/internal/cli"
@@ -39,8 +40,21 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	problems, err := bench.Suite(*suite, b)
+	var problems []bench.Problem
+	if file, ok := strings.CutPrefix(*suite, "@"); ok {
+		var f io.ReadCloser
+		if f, err = cli.OpenFile("--suite", file, cli.MaxLevelsFile); err != nil {
+			return err
+		}
+		problems, err = bench.Levels(f, file, b)
+		f.Close()
+	} else {
+		problems, err = bench.Suite(*suite, b)
+	}
 	if err != nil {
+		if ue, ok := errors.AsType[cli.UsageError](err); ok {
+			return ue
+		}
 		var pe *os.PathError
 		if errors.As(err, &pe) {
 			return err

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -15,6 +14,7 @@ import (
 	"pegs/generate"
 	"pegs/report"
 	"pegs/search"
+	"pegs/search/atomicfile"
 )
 
 func runGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -38,6 +38,11 @@ func runGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	b, goal, err := pf.LoadBoardGoal()
 	if err != nil {
 		return err
+	}
+	if *out != "" {
+		if err := atomicfile.Check(*out); err != nil {
+			return fmt.Errorf("--out: %w", err)
+		}
 	}
 	budget, err := sf.Load()
 	if err != nil {
@@ -104,18 +109,14 @@ func runGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	return writeLevels(stdout, *out, f, b, goal, *seed, levels)
 }
 
-// writeLevels writes levels to file out, or to stdout if out is empty.
+// writeLevels writes levels to file out (whole or not at all), or to
+// stdout if out is empty.
 func writeLevels(stdout io.Writer, out string, f report.Format, b *engine.Board, goal engine.Goal, seed uint64, levels []generate.Level) error {
-	w := stdout
-	if out != "" {
-		fh, err := os.Create(out)
-		if err != nil {
-			return err
-		}
-		defer fh.Close()
-		w = fh
+	write := func(w io.Writer) error { return report.WriteLevels(w, f, b, goal, seed, levels) }
+	if out == "" {
+		return write(stdout)
 	}
-	return report.WriteLevels(w, f, b, goal, seed, levels)
+	return atomicfile.Write(out, 0, write)
 }
 
 func defaultWorkers() int { return max(1, numCPU()) }

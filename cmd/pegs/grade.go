@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"pegs/cmd/internal/cli"
 
@@ -55,14 +54,16 @@ func runGrade(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		lv = append(lv, level{"", p})
 	case *levels != "":
-		fh, err := os.Open(*levels)
+		fh, err := cli.OpenFile("--levels", *levels, cli.MaxLevelsFile)
 		if err != nil {
 			return err
 		}
 		defer fh.Close()
 		named, err := b.ReadLevels(fh)
-		if err != nil {
-			return cli.Usagef("%s: %w", *levels, err)
+		if _, ok := errors.AsType[cli.UsageError](err); ok {
+			return err
+		} else if err != nil {
+			return cli.Usagef("--levels %s: %w", *levels, err)
 		}
 		for _, l := range named {
 			lv = append(lv, level{l.Name, l.Position})

@@ -12,6 +12,7 @@ import (
 
 	"pegs/report"
 	"pegs/search"
+	"pegs/search/atomicfile"
 	"pegs/search/hint"
 )
 
@@ -50,14 +51,17 @@ func runHint(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	adv := hint.NewAdvisor(hint.Options{Memory: budget})
 	defer adv.Close()
 	if *oracleFile != "" {
+		if st, err := os.Stat(*oracleFile); err == nil && st.IsDir() {
+			return cli.Usagef("--oracle %s is a directory; give a file that 'pegs oracle --out FILE' wrote", *oracleFile)
+		}
 		fh, err := os.Open(*oracleFile)
 		if err != nil {
-			return err
+			return fmt.Errorf("--oracle: %w", err)
 		}
 		o, err := hint.LoadOracle(fh, b)
 		fh.Close()
 		if err != nil {
-			return fmt.Errorf("%s: %w", *oracleFile, err)
+			return fmt.Errorf("--oracle %s: %w", *oracleFile, err)
 		}
 		if o.Goal() != goal {
 			return cli.Usagef("--oracle %s answers for goal %s, not %s", *oracleFile, b.FormatGoal(o.Goal()), b.FormatGoal(goal))
@@ -88,6 +92,9 @@ func runOracle(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *out == "" {
 		return cli.Usagef("--out is required")
 	}
+	if err := atomicfile.Check(*out); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
 	b, start, goal, err := pf.Load()
 	if err != nil {
 		return err
@@ -105,15 +112,7 @@ func runOracle(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 	}
-	fh, err := os.Create(*out)
-	if err != nil {
-		return err
-	}
-	if err := o.Write(fh); err != nil {
-		fh.Close()
-		return err
-	}
-	if err := fh.Close(); err != nil {
+	if err := atomicfile.Write(*out, 0, o.Write); err != nil {
 		return err
 	}
 	st, _ := os.Stat(*out)

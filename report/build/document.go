@@ -2,21 +2,17 @@ package build
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"html/template"
 	"io"
-	"io/fs"
-	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"unicode"
 
 	"pegs/report"
+	"pegs/search/atomicfile"
 )
 
 // Document is a report: its findings first, then sections of text,
@@ -377,37 +373,13 @@ func (d *Document) Save(dir string) error {
 	return writeFile(filepath.Join(dir, "index.html"), &html)
 }
 
-// writeFile writes wt to a file, through a temporary file renamed into
-// place, so that an interrupted report never leaves half a file. The file
-// is made with mode 0644 less the umask, as any file a user writes. Every
-// file of a report is written here.
+// writeFile writes wt to a file of mode 0644 (less the umask) through
+// atomicfile, so that an interrupted report never leaves half a file.
 func writeFile(name string, wt interface {
 	WriteTo(w io.Writer) (int64, error)
 }) error {
-	tmp, err := createTemp(name)
-	if err != nil {
+	return atomicfile.Write(name, 0o644, func(w io.Writer) error {
+		_, err := wt.WriteTo(w)
 		return err
-	}
-	if _, err := wt.WriteTo(tmp); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", name, err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), name)
-}
-
-// createTemp creates a new file beside name, with mode 0644 less the umask
-// (os.CreateTemp's files are 0600 whatever the umask).
-func createTemp(name string) (*os.File, error) {
-	for {
-		tmp := filepath.Join(filepath.Dir(name), ".tmp-"+strconv.FormatUint(rand.Uint64(), 36))
-		f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
-		if !errors.Is(err, fs.ErrExist) {
-			return f, err
-		}
-	}
+	})
 }

@@ -13,6 +13,7 @@ import (
 	"pegs/bench"
 	"pegs/engine"
 	"pegs/search"
+	"pegs/search/atomicfile"
 )
 
 // Options say what a report covers and how it runs.
@@ -186,10 +187,14 @@ func run(ctx context.Context, dir string, p plan, opt Options) (*Document, error
 	return doc, nil
 }
 
-// mkdirs makes the report's directories.
+// mkdirs makes the report's directories, and tries a file in each
+// before the work starts.
 func mkdirs(dir string) error {
 	for _, d := range []string{dir, filepath.Join(dir, "data"), filepath.Join(dir, "figures"), filepath.Join(dir, "figures", "levels")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+		if err := atomicfile.Check(filepath.Join(d, "index.html")); err != nil {
 			return err
 		}
 	}

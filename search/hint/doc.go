@@ -22,6 +22,34 @@
 // ends of many pegs. Oracles are built from the exhaustive searches of
 // package search, and written to and loaded from compact files.
 //
+// # Oracle files
+//
+// Oracle.Write stores an oracle in a file that LoadOracle trusts only once
+// every byte checks out. It begins with five text lines, so that head(1)
+// tells what it is: "PEGS-ORACLE 4", the board's name, its holes, the
+// level's start as a picture and the goal. A binary header follows (every
+// integer little-endian):
+//
+//	0   8  the file's length in bytes
+//	8   8  the payload's length
+//	16  4  the payload bytes of a block (the last may hold fewer)
+//	20  8  XXH64 of the text lines and bytes 0-19
+//
+// then the payload in blocks, each its bytes and the XXH64 of its index (4
+// bytes) and its bytes, so that a block moved elsewhere fails too. The
+// payload holds the tables: per peg count the gaps between successive
+// ranks as varints, for the goal and then for the one-peg orbits beyond
+// it, and then the fewest table. Nothing follows the last block.
+//
+// LoadOracle checks the header's checksum and that the lengths agree (and,
+// for a file, with its size) before it allocates anything; each block's
+// checksum before it decodes a byte of it; that the tables end where the
+// payload does, and that nothing follows. A table grows with the bytes
+// read, never with a count the file claims. What fails is an error for
+// which errors.Is(err, ErrOracleCorrupt) holds, naming the block and the
+// byte offset. Files of versions 1 to 3, which carried no checksums, are
+// refused with the command that rebuilds them.
+//
 // # Searching without an oracle
 //
 // Without an oracle, each question is solved depth first, which answers

@@ -25,10 +25,9 @@ type Oracle struct {
 	count int64
 	// For a goal hole: the orbits, under anyGroup, of the positions that
 	// can end with one peg anywhere although no position of the orbit can
-	// meet the goal; hasAny is false when the oracle does not know them.
+	// meet the goal.
 	anyGroup *engine.Group
 	extra    map[int][]uint64
-	hasAny   bool
 	// fewest, if set, holds the fewest pegs of the level's positions of
 	// fewestFrom pegs or more that cannot end with fewer than three (see
 	// AddFewest).
@@ -67,7 +66,7 @@ func NewOracle(ctx context.Context, prob search.Problem, opt search.Options) (*O
 		return nil, err
 	}
 	o := &Oracle{board: prob.Board, start: prob.Start, goal: prob.Goal, group: ws.Group(), ranks: rankLayers(ws, nil),
-		anyGroup: anyProb.Group(), hasAny: true}
+		anyGroup: anyProb.Group()}
 	for _, r := range o.ranks {
 		o.count += int64(len(r))
 	}
@@ -121,13 +120,12 @@ func (o *Oracle) orbitWins(p engine.Position) bool {
 }
 
 // OnePeg reports whether p can still end with one peg anywhere. ok is
-// false for a position that cannot arise in the level, and when the oracle
-// was loaded from a version 1 file, which lacks that table.
+// false for a position that cannot arise in the level.
 func (o *Oracle) OnePeg(p engine.Position) (win, ok bool) {
 	if o.goal.Kind != engine.OnePegAt {
 		return o.Winnable(p)
 	}
-	if !o.hasAny || o.board.Class(p) != o.board.Class(o.start) || p.Pegs() > o.start.Pegs() {
+	if o.board.Class(p) != o.board.Class(o.start) || p.Pegs() > o.start.Pegs() {
 		return false, false
 	}
 	if o.orbitWins(p) {
@@ -232,9 +230,6 @@ func (o *Oracle) tabledAncestor(p engine.Position, depth int) bool {
 // it before the oracle is shared: the other methods are safe for
 // concurrent use, AddFewest is not.
 func (o *Oracle) AddFewest(ctx context.Context, opt search.Options) error {
-	if !o.hasAny {
-		return errors.New("the oracle lacks its one-peg table (a version 1 file)")
-	}
 	from := o.fewestFromOr()
 	t, err := fewestTable(ctx, o.board, o.start, o.goal, o.onePegKeys(), from, opt)
 	if err != nil {

@@ -3,7 +3,6 @@ package hint
 import (
 	"bytes"
 	"context"
-	"errors"
 	"math/rand/v2"
 	"testing"
 
@@ -138,32 +137,6 @@ func TestOracleOnePeg(t *testing.T) {
 	if extra == 0 {
 		t.Error("no game met a position that can end with one peg but not at the goal; the test checks nothing of the one-peg table")
 	}
-	// A version 1 file has no one-peg table: the oracle says it cannot tell.
-	var v3 bytes.Buffer
-	anyOracle, err := NewOracle(context.Background(), search.Problem{Board: b, Start: start, Goal: enginetest.Goal(t, b, "any")}, search.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	anyOracle.Write(&v3)
-	// Less the empty fewest table (one byte), then the empty one-peg table.
-	v2 := bytes.Replace(v3.Bytes()[:v3.Len()-1], []byte(oracleMagic), []byte(oracleMagicV2), 1)
-	if o2, err := LoadOracle(bytes.NewReader(v2), b); err != nil {
-		t.Fatalf("version 2 file: %v", err)
-	} else if win, ok := o2.OnePeg(start); !ok || !win {
-		t.Errorf("version 2 file for goal any: OnePeg(start) = %v, %v; want true, true", win, ok)
-	}
-	v1 := bytes.Replace(v3.Bytes()[:v3.Len()-2], []byte(oracleMagic), []byte(oracleMagicV1), 1)
-	old, err := LoadOracle(bytes.NewReader(v1), b)
-	if err != nil {
-		t.Fatalf("version 1 file: %v", err)
-	}
-	if win, ok := old.OnePeg(start); !ok || !win {
-		t.Errorf("version 1 file for goal any: OnePeg(start) = %v, %v; want true, true", win, ok)
-	}
-	o.hasAny = false
-	if _, ok := o.OnePeg(start); ok {
-		t.Error("an oracle without the one-peg table claims to know")
-	}
 }
 
 func TestOracleFewest(t *testing.T) {
@@ -226,64 +199,4 @@ func roundTrip(t testing.TB, o *Oracle) (*Oracle, int) {
 		t.Fatal(err)
 	}
 	return loaded, size
-}
-
-func TestOracleRejects(t *testing.T) {
-	if _, err := LoadOracle(bytes.NewBufferString("not an oracle\n\n\n\n\n"), engine.English()); !errors.Is(err, ErrOracle) {
-		t.Errorf("garbage: %v, want ErrOracle", err)
-	}
-	tri := enginetest.Board(t, "triangle")
-	o, err := NewOracle(context.Background(), search.Problem{Board: tri, Start: tri.Start(), Goal: enginetest.Goal(t, tri, "any")}, search.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	o.Write(&buf)
-	if _, err := LoadOracle(bytes.NewReader(buf.Bytes()), engine.English()); !errors.Is(err, ErrOracle) {
-		t.Errorf("triangle oracle loaded for English: %v", err)
-	}
-	trunc := buf.Bytes()[:buf.Len()-3]
-	if _, err := LoadOracle(bytes.NewReader(trunc), tri); !errors.Is(err, ErrOracle) {
-		t.Errorf("truncated oracle: %v", err)
-	}
-}
-
-func FuzzLoadOracle(f *testing.F) {
-	b, err := engine.Lookup("triangle")
-	if err != nil {
-		f.Fatal(err)
-	}
-	start, _ := b.Vacate("1")
-	for _, g := range []string{"any", "10"} {
-		gl, _ := b.ParseGoal(g)
-		o, err := NewOracle(context.Background(), search.Problem{Board: b, Start: start, Goal: gl}, search.Options{Workers: 1})
-		if err != nil {
-			f.Fatal(err)
-		}
-		var buf bytes.Buffer
-		o.Write(&buf)
-		f.Add(buf.Bytes())
-		f.Add(bytes.Replace(buf.Bytes(), []byte(oracleMagic), []byte(oracleMagicV1), 1))
-		// With a fewest table of every peg count.
-		o.fewestMin = 1
-		if err := o.AddFewest(context.Background(), search.Options{Workers: 1}); err != nil {
-			f.Fatal(err)
-		}
-		buf.Reset()
-		o.Write(&buf)
-		f.Add(buf.Bytes())
-	}
-	f.Add([]byte(oracleMagic + "\ntriangle\n15\n.oooooooooooooo\nany\n\x01\x0e\xff\xff\xff\xff\x0f"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		o, err := LoadOracle(bytes.NewReader(data), b)
-		if err != nil {
-			if !errors.Is(err, ErrOracle) {
-				t.Fatalf("error without ErrOracle: %v", err)
-			}
-			return
-		}
-		o.Winnable(start)
-		o.OnePeg(start)
-		o.Fewest(start)
-	})
 }

@@ -111,7 +111,7 @@ func Interrupted(stdout, stderr io.Writer, f report.Format, prob search.Problem,
 		return err
 	}
 	fmt.Fprintf(stderr, "pegs: interrupted; the positions of the layers finished so far follow\n")
-	if werr := report.WriteReachable(stdout, f, prob, a); werr != nil {
+	if werr := report.WriteInterrupted(stdout, f, prob, a); werr != nil {
 		return werr
 	}
 	return Reported{Err: err}

@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"bytes"
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"strings"
 
@@ -49,64 +52,84 @@ type BoardFlags struct {
 // Register defines --board and --geometry on fs.
 func (f *BoardFlags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.board, "board", "english", "board: "+engine.BoardNames()+", or @FILE (a picture: 'o' or '.' per hole)")
-	fs.StringVar(&f.geometry, "geometry", "square", "geometry of a board read from @FILE: square, diagonal (square with diagonal jumps) or triangular")
+	fs.StringVar(&f.geometry, "geometry", "", "geometry of a board read from @FILE: square, diagonal (square with diagonal jumps) or triangular (default square)")
 }
+
+// Limits on the files that flags name: a board or a position is a picture
+// of at most engine.MaxHoles holes, a levels file a line per level.
+const (
+	MaxPictureFile = 64 << 10
+	MaxLevelsFile  = 64 << 20
+)
 
 // Load returns the board the flags name, reading @FILE where given.
 func (f *BoardFlags) Load() (*engine.Board, error) {
-	b, err := f.rules().Board(f.board)
+	r, err := f.rules()
+	if err != nil {
+		return nil, err
+	}
+	b, err := r.Board(f.board)
 	return b, flagError(err)
 }
 
 // rules returns the engine's rules for a game on the board the flags
-// name: built in, or read from @FILE.
-func (f *BoardFlags) rules() engine.GameRules {
+// name: built in, or read from @FILE. --geometry goes with @FILE alone.
+func (f *BoardFlags) rules() (engine.GameRules, error) {
+	if f.geometry != "" && !strings.HasPrefix(f.board, "@") {
+		return engine.GameRules{}, Usagef("--geometry %s is for a board read from @FILE; board %s has its own", f.geometry, f.board)
+	}
 	return engine.GameRules{Boards: func(name string) (*engine.Board, error) {
 		file, ok := strings.CutPrefix(name, "@")
 		if !ok {
-			return nil, fmt.Errorf("%w %q (want %s, or @FILE)", engine.ErrUnknownBoard, name, engine.BoardNames())
+			return nil, Usagef("--board: %w %q (want %s, or @FILE)", engine.ErrUnknownBoard, name, engine.BoardNames())
 		}
-		g, err := engine.ParseGeometry(f.geometry)
+		g, err := engine.ParseGeometry(cmp.Or(f.geometry, "square"))
 		if err != nil {
-			return nil, UsageError{Err: err}
+			return nil, Usagef("--geometry: %w", err)
 		}
-		text, err := os.ReadFile(file)
+		text, err := ReadFile("--board", file, MaxPictureFile)
 		if err != nil {
 			return nil, err
 		}
 		b, err := engine.Parse(file, string(text), g)
 		if err != nil {
-			return nil, Usagef("board %s: %w", file, err)
+			return nil, Usagef("--board %s: %w", file, err)
 		}
 		return b, nil
-	}}
+	}}, nil
 }
 
 // flagError turns the engine's errors about a game's fields into usage
-// errors naming the flag; a file that cannot be read is not one.
+// errors naming the flag; an error of the flags' own reading (a file too
+// large, a board file that does not parse) names its flag already, and a
+// file that cannot be read is not a usage error.
 func flagError(err error) error {
 	if err == nil {
 		return nil
+	}
+	fe, field := errors.AsType[*engine.FieldError](err)
+	if field {
+		err = fe.Err
 	}
 	var ue UsageError
 	var pe *os.PathError
 	switch {
 	case errors.As(err, &ue), errors.As(err, &pe):
 		return err
-	}
-	if fe, ok := errors.AsType[*engine.FieldError](err); ok {
+	case field:
 		return Usagef("--%s: %w", fe.Field, fe.Err)
 	}
 	return UsageError{Err: err}
 }
 
-// readAt returns s, or the contents of file FILE where s is @FILE.
-func readAt(s string) (string, error) {
+// readAt returns s, or the contents of file FILE where s is @FILE, read
+// through ReadFile's limit for a picture.
+func readAt(flag, s string) (string, error) {
 	name, ok := strings.CutPrefix(s, "@")
 	if !ok {
 		return s, nil
 	}
-	data, err := os.ReadFile(name)
+	data, err := ReadFile(flag, name, MaxPictureFile)
 	return string(data), err
 }
 
@@ -138,24 +161,86 @@ func (f *PositionFlags) Load(b *engine.Board) (engine.Position, error) {
 
 // text returns the flags as the engine reads a game, with @FILE read.
 func (f *PositionFlags) text() (engine.GameText, error) {
-	pos, err := readAt(f.Position)
+	pos, err := readAt("--position", f.Position)
 	if err != nil {
 		return engine.GameText{}, err
 	}
 	start := f.Start
 	if strings.HasPrefix(start, "@") {
-		if start, err = readAt(start); err != nil {
+		if start, err = readAt("--start", start); err != nil {
 			return engine.GameText{}, err
 		}
 	}
 	return engine.GameText{Start: start, Position: pos}, nil
 }
 
+// ReadFile reads the file path that flag names (as @FILE, or a file
+// flag), of at most limit bytes, without a leading byte-order mark. A
+// larger file, a folder or a device that never ends is refused in one line
+// naming the flag, after reading at most limit bytes and one more.
+func ReadFile(flag, path string, limit int64) ([]byte, error) {
+	f, err := OpenFile(flag, path, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, err
+	}
+	return bytes.TrimPrefix(data, []byte("\uFEFF")), nil
+}
+
+// OpenFile opens the file path that flag names for reading at most limit
+// bytes: reading past them fails with an error naming the flag (see
+// ReadFile).
+func OpenFile(flag, path string, limit int64) (io.ReadCloser, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", flag, err)
+	}
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		f.Close()
+		return nil, Usagef("%s %s is a directory, not a file", flag, path)
+	} else if err == nil && st.Mode().IsRegular() && st.Size() > limit {
+		f.Close()
+		return nil, Usagef("%s %s: larger than %s", flag, path, humanize.IBytes(uint64(limit)))
+	}
+	return &limitedFile{f: f, flag: flag, path: path, left: limit, limit: limit}, nil
+}
+
+// limitedFile reads a file up to a limit, past which it fails.
+type limitedFile struct {
+	f           *os.File
+	flag, path  string
+	left, limit int64
+}
+
+func (l *limitedFile) Read(p []byte) (int, error) {
+	if l.left < 0 {
+		return 0, Usagef("%s %s: larger than %s", l.flag, l.path, humanize.IBytes(uint64(l.limit)))
+	}
+	if int64(len(p)) > l.left+1 {
+		p = p[:l.left+1]
+	}
+	n, err := l.f.Read(p)
+	l.left -= int64(n)
+	if l.left < 0 {
+		return n - 1, Usagef("%s %s: larger than %s", l.flag, l.path, humanize.IBytes(uint64(l.limit)))
+	}
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("%s: %w", l.flag, err)
+	}
+	return n, err
+}
+
+func (l *limitedFile) Close() error { return l.f.Close() }
+
 // ParseGoal reads --goal for board b.
 func ParseGoal(b *engine.Board, s string) (engine.Goal, error) {
 	g, err := b.ParseGoal(s)
 	if err != nil {
-		return g, UsageError{Err: err}
+		return g, Usagef("--goal: %w", err)
 	}
 	return g, nil
 }
@@ -173,7 +258,7 @@ func DefaultGoal(b *engine.Board) string {
 func ParseFormat(s string, allowed ...report.Format) (report.Format, error) {
 	f, err := report.ParseFormat(s)
 	if err != nil {
-		return 0, UsageError{Err: err}
+		return 0, Usagef("--format: %w", err)
 	}
 	if len(allowed) > 0 {
 		for _, a := range allowed {
@@ -223,23 +308,39 @@ var memUnits = map[string]string{
 // KiB, MiB, GiB, TiB (binary), KB, MB, GB, TB (decimal), or K, M, G, T
 // (binary, as KiB...TiB). The size must be 1 byte to 2^62 bytes; a
 // fraction of a byte is dropped.
-func ParseMem(s string) (int64, error) {
+func ParseMem(s string) (int64, error) { return ParseSize("--mem", s) }
+
+// ParseSize reads a size as ParseMem does, for the flag named flag; a
+// size past 2^62 bytes, or in a unit past TiB, is refused as too large.
+func ParseSize(flag, s string) (int64, error) {
 	t := strings.TrimSpace(s)
 	digits := strings.IndexFunc(t, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
 	if digits < 0 {
 		digits = len(t)
 	}
 	num, unit := t[:digits], strings.ToLower(strings.TrimSpace(t[digits:]))
-	hu, ok := memUnits[unit]
 	// humanize would also take digit groups (1,000); ParseBytes refuses a
 	// number without digits or with two points.
-	if ok && strings.ContainsAny(num, "0123456789") {
-		if n, err := humanize.ParseBytes(num + hu); err == nil && n >= 1 && n <= 1<<62 {
-			return int64(n), nil
+	if strings.ContainsAny(num, "0123456789") {
+		if hu, ok := memUnits[unit]; ok {
+			n, err := humanize.ParseBytes(num + hu)
+			if err == nil && n >= 1 && n <= 1<<62 {
+				return int64(n), nil
+			}
+			if err == nil && n > 1<<62 || err != nil && strings.HasPrefix(err.Error(), "too large") {
+				return 0, Usagef("%s %s: too large; at most 4194304TiB (2^62 bytes)", flag, t)
+			}
+		}
+		if bigUnits[unit] {
+			return 0, Usagef("%s %s: too large a unit; %s takes B, KiB, MiB, GiB or TiB (at most 4194304TiB)", flag, t, flag)
 		}
 	}
-	return 0, Usagef("--mem: bad size %q: want a positive number with a unit, such as 512MiB or 4GiB", s)
+	return 0, Usagef("%s: bad size %q: want a positive number with a unit, such as 512MiB or 4GiB", flag, s)
 }
+
+// bigUnits are the units past TiB, in lower case: a size in them is
+// refused as too large.
+var bigUnits = map[string]bool{"pib": true, "eib": true, "zib": true, "yib": true, "pb": true, "eb": true, "zb": true, "yb": true, "p": true, "e": true, "z": true, "y": true}
 
 // ProblemFlags select a board, a position on it and a goal.
 type ProblemFlags struct {
@@ -310,7 +411,10 @@ func (f *ProblemFlags) Game(history string, played bool) (engine.Game, error) {
 		return engine.Game{}, err
 	}
 	t.Board, t.Goal, t.History = f.board, f.goal, history
-	r := f.rules()
+	r, err := f.rules()
+	if err != nil {
+		return engine.Game{}, err
+	}
 	r.Fewest, r.History = f.allowFewer, played
 	g, err := engine.ResolveGame(t, r)
 	return g, flagError(err)
@@ -334,11 +438,16 @@ func (f *SearchFlags) Register(fs *flag.FlagSet, mem int64) {
 	fs.StringVar(&f.mem, "mem", humanize.IBytes(uint64(mem)), "memory budget; a search stops with a message before passing it")
 }
 
+// MaxWorkers is the most worker goroutines --workers may ask for: each
+// holds buffers of its own, so that asking for millions runs out of
+// memory before the search starts.
+const MaxWorkers = 1024
+
 // Load checks the flags and returns the budget in bytes; it also asks the
 // garbage collector to keep the heap near the budget.
 func (f *SearchFlags) Load() (int64, error) {
-	if f.Workers < 0 {
-		return 0, Usagef("--workers must be positive")
+	if f.Workers < 0 || f.Workers > MaxWorkers {
+		return 0, Usagef("--workers %d: want 1 to %d (0 or none: one per CPU, %d here)", f.Workers, MaxWorkers, runtime.GOMAXPROCS(0))
 	}
 	budget, err := ParseMem(f.mem)
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 func TestParseMem(t *testing.T) {
 	tests := []struct {
 		in   string
-		want int64 // 0: refused
+		want int64 // 0: refused, -1: too large, -2: too large a unit
 	}{
 		// The cases of the former internal/bytesize test.
 		{"512MiB", 512 << 20},
@@ -56,10 +56,10 @@ func TestParseMem(t *testing.T) {
 		{" 4GiB ", 4 << 30},
 		{"4\tGiB", 4 << 30},
 		{"4194304TiB", 1 << 62},
-		{"4194305TiB", 0},
+		{"4194305TiB", -1},
 		{"4611686018427387904", 1 << 62},
-		{"4611686018427387905", 0},
-		{"99999999999999999999999", 0},
+		{"4611686018427387905", -1},
+		{"99999999999999999999999", -1},
 		{"1e3", 0},   // the old parser took ParseFloat's forms: exponents,
 		{"+5GiB", 0}, // a sign, hex floats and underscores; not any more
 		{"0x1p10", 0},
@@ -70,9 +70,10 @@ func TestParseMem(t *testing.T) {
 		{".", 0},
 		{"GiB", 0},
 		{"5Ki", 0}, // units humanize knows but --mem did not
-		{"5PiB", 0},
-		{"5PB", 0},
-		{"5E", 0},
+		{"5PiB", -2},
+		{"5PB", -2},
+		{"5E", -2},
+		{"8EiB", -2},
 		{"5iB", 0},
 		{"5 G iB", 0},
 		{"5GiBs", 0},
@@ -81,8 +82,14 @@ func TestParseMem(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
 			got, err := ParseMem(tt.in)
-			if tt.want == 0 {
+			if tt.want <= 0 {
 				want := `--mem: bad size ` + strconv.Quote(tt.in) + `: want a positive number with a unit, such as 512MiB or 4GiB`
+				switch tt.want {
+				case -1:
+					want = "--mem " + strings.TrimSpace(tt.in) + ": too large; at most 4194304TiB (2^62 bytes)"
+				case -2:
+					want = "--mem " + strings.TrimSpace(tt.in) + ": too large a unit; --mem takes B, KiB, MiB, GiB or TiB (at most 4194304TiB)"
+				}
 				if err == nil || err.Error() != want {
 					t.Errorf("ParseMem(%q) = %d, %v; want error %q", tt.in, got, err, want)
 				}

@@ -92,7 +92,7 @@ func (s *Spilled) EstimateDisk(ctx context.Context, first *Layer, within time.Du
 	}
 	layers := Extrapolate(g.Board.Holes(), g.Group.Len(), first.Pegs, sizes)
 	est.Layers = len(layers)
-	est.Need = runBytes(est.PerPosition, layers)
+	est.Need = runBytes(est.PerPosition, layers, s.Partitions)
 	return est, nil
 }
 
@@ -114,7 +114,7 @@ func (s *Spilled) CheckRunDisk(ctx context.Context, first *Layer, within time.Du
 	for pegs := first.Pegs; pegs >= 1; pegs-- {
 		most = append(most, int64(min(mostPositions(g.Board.Holes(), g.Group.Len(), pegs), 1<<50)))
 	}
-	if runBytes(32, most) <= free {
+	if runBytes(32, most, s.Partitions) <= free {
 		return nil
 	}
 	est, err := s.EstimateDisk(ctx, first, within)
@@ -131,20 +131,34 @@ func (s *Spilled) CheckRunDisk(ctx context.Context, first *Layer, within time.Du
 	return nil
 }
 
-// runBytes returns the most a spilled run holds on disk, its layers of
-// sizes positions at perPosition bytes each: every layer's partitions,
-// which stay for the walk back, and the runs of the widest layer as it is
+// runBytes returns a bound on the most a spilled run holds on disk, its
+// layers of sizes positions at perPosition bytes each, in files of which
+// each takes whole blocks (partitions returning a layer's partition
+// count): every layer's partitions, which stay to the end; the walk
+// back's winnable and chance files, of no more positions than the layer
+// and no more bytes a position; and the runs of the widest layer as it is
 // merged, which hold each of its positions about once for every partition
-// above that reaches it: as the per-layer check (checkDisk), twice the
-// layer.
-func runBytes(perPosition float64, sizes []int64) int64 {
-	var total, widest int64
-	for _, n := range sizes {
+// above that reaches it (twice the layer, as the per-layer check,
+// checkDisk, reckons), and as much again in intermediate runs where the
+// merge takes passes (see Spilled.merge). TestSpillDiskEstimate measures
+// its margin over a run's peak.
+func runBytes(perPosition float64, sizes []int64, partitions func(n int64) int) int64 {
+	var total, widest, files, runFiles int64
+	for i, n := range sizes {
 		total += n
-		widest = max(widest, n)
+		parts := int64(partitions(n))
+		files += 3 * parts
+		if n > widest && i > 0 {
+			widest = n
+			runFiles = 2 * int64(partitions(sizes[i-1])) * int64(runGroups(int(parts)))
+		}
 	}
-	return int64(perPosition * float64(total+2*widest))
+	return int64(perPosition*float64(3*total+4*widest)) + spillBlock*(files+runFiles)
 }
+
+// spillBlock is the block a file system gives a file: a small file takes
+// a whole one.
+const spillBlock = 4096
 
 // SampleLayers runs the forward pass from first (with its counts) in
 // memory, each layer by a fresh Expander from expander, while more says

@@ -55,6 +55,11 @@ type Spilled struct {
 	// walk back in passes.
 	MaxChunk int
 	WalkRoom int64
+	// MaxFanIn, if positive, caps the runs a merge reads at once below
+	// what the budget allows: tests set it low to make merges take
+	// passes. Intermediate counts the runs written between passes.
+	MaxFanIn     int
+	Intermediate atomic.Int64
 	// Free, if positive, stands for the free space of the directory's
 	// file system in the check before a run (CheckRunDisk): tests set it
 	// low to see a run refused.
@@ -209,7 +214,7 @@ const maxPartitions = 256
 // merges the runs into the next layer's partitions, skipping what the
 // manifest says is done.
 func (s *Spilled) expandLayer(ctx context.Context, pegs int, l *spill.LayerState) error {
-	d, e := s.Dir, s.E
+	d := s.Dir
 	child := d.M.Layers[pegs-1]
 	if child == nil {
 		child = d.NewLayer(pegs-1, s.Partitions(s.expect(pegs)))
@@ -248,8 +253,12 @@ func (s *Spilled) expandLayer(ctx context.Context, pegs int, l *spill.LayerState
 	// readers.
 	groups := runGroups(child.Partitions)
 	per := child.Partitions / groups
+	par, fanIn, err := s.mergePlan(l, groups)
+	if err != nil {
+		return err
+	}
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(max(1, min(e.nworkers(), int((e.Mem.Limit()-e.Mem.Used())/max(1, s.mergeBytes(l))))))
+	g.SetLimit(par)
 	merged := make(chan int, groups)
 	for r := range groups {
 		if !slices.Contains(child.Complete[r*per:(r+1)*per], false) {
@@ -259,14 +268,14 @@ func (s *Spilled) expandLayer(ctx context.Context, pegs int, l *spill.LayerState
 			if err := gctx.Err(); err != nil {
 				return err
 			}
-			if err := s.merge(pegs-1, r, l, child); err != nil {
+			if err := s.merge(pegs-1, r, l, child, fanIn); err != nil {
 				return err
 			}
 			merged <- r
 			return nil
 		})
 	}
-	err := g.Wait()
+	err = g.Wait()
 	close(merged)
 	for r := range merged {
 		for q := r * per; q < (r+1)*per; q++ {
@@ -465,39 +474,111 @@ func runSources(parent *spill.LayerState) []int {
 	return sources
 }
 
-// mergeBytes is what the merge of a group of runs from parent holds: a
-// reader for each run.
-func (s *Spilled) mergeBytes(parent *spill.LayerState) int64 {
-	return int64(len(runSources(parent))) * readerBytes
+// mergeBytes is what a merge of fanIn runs holds: a reader for each, and
+// a writer where the merge writes an intermediate run.
+func mergeBytes(fanIn int) int64 { return int64(fanIn+1) * readerBytes }
+
+// minFanIn is the fewest runs a merge reads at once where it cannot read
+// them all: with fewer, the passes over the runs multiply.
+const minFanIn = 8
+
+// mergePlan returns how many groups of runs from parent merge at once and
+// the most runs each reads at once (its fan-in), within what the budget
+// has left: all of a group's runs where they fit, else fewer, merged in
+// passes (see merge); groups in parallel as far as that leaves each
+// minFanIn runs. Where not even two runs fit, it refuses at once.
+func (s *Spilled) mergePlan(parent *spill.LayerState, groups int) (par, fanIn int, err error) {
+	mem := s.E.Mem
+	n := len(runSources(parent))
+	avail := mem.Limit() - mem.Used()
+	par = max(1, min(s.E.nworkers(), groups))
+	for par > 1 && avail/int64(par) < mergeBytes(min(n, minFanIn)) {
+		par--
+	}
+	fanIn = min(n, int(avail/int64(par)/readerBytes)-1)
+	if s.MaxFanIn > 0 {
+		fanIn = min(fanIn, s.MaxFanIn)
+	}
+	if n > 1 && fanIn < 2 {
+		return 0, 0, &memory.Error{Budget: mem.Limit(), Need: mergeBytes(2), InUse: mem.Used(), What: "merging two runs of a spilled partition"}
+	}
+	return par, max(1, fanIn), nil
 }
 
 // merge merges the runs from the partitions of parent, the layer above,
 // into run group r of layer pegs, child, folding the counts of a position
 // in several, and writes the group's partitions and their records in
-// child.
-func (s *Spilled) merge(pegs, r int, parent, child *spill.LayerState) error {
+// child. It reads at most fanIn runs at once: where the group has more,
+// it first merges them fanIn at a time into intermediate runs, pass after
+// pass, which it removes as it reads them (the group's own runs stay
+// until the manifest counts the merge, as a resume needs them).
+func (s *Spilled) merge(pegs, r int, parent, child *spill.LayerState, fanIn int) error {
 	d, mem := s.Dir, s.E.Mem
 	parts := child.Partitions
 	groups := runGroups(parts)
 	per := parts / groups
 	sources := runSources(parent)
-	held := s.mergeBytes(parent)
+	held := mergeBytes(min(fanIn, len(sources)))
 	if err := mem.Take(held, "merging a spilled partition"); err != nil {
 		return err
 	}
 	defer mem.Give(held)
-	var rs []*spill.Reader
-	for _, src := range sources {
-		rd, err := d.Open(s.header(spill.RunFile, pegs, r, groups, src))
-		if err != nil {
-			for _, rd := range rs {
-				rd.Close()
-			}
-			return err
-		}
-		rs = append(rs, rd)
+	// Intermediate runs take the sources after the group's own.
+	base, next := 0, 0
+	for p := range parent.Partitions {
+		base = max(base, runSource(p, parent.Expanded[p].Pieces(), parent.Partitions))
 	}
-	m, err := spill.NewMerger(rs)
+	next = base
+	run := func(src int) spill.Header { return s.header(spill.RunFile, pegs, r, groups, src) }
+	removeIntermediate := func(srcs []int) error {
+		for _, src := range srcs {
+			if src >= base {
+				if err := d.Remove(run(src)); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	open := func(srcs []int) (*spill.Merger, error) {
+		var rs []*spill.Reader
+		for _, src := range srcs {
+			rd, err := d.Open(run(src))
+			if err != nil {
+				for _, rd := range rs {
+					rd.Close()
+				}
+				return nil, err
+			}
+			rs = append(rs, rd)
+		}
+		return spill.NewMerger(rs)
+	}
+	for len(sources) > fanIn {
+		var out []int
+		for i := 0; i < len(sources); i += fanIn {
+			batch := sources[i:min(i+fanIn, len(sources))]
+			if len(batch) == 1 {
+				out = append(out, batch[0])
+				continue
+			}
+			if next >= 1<<16 {
+				return fmt.Errorf("spill: merging layer %d: more intermediate runs than a header numbers", pegs)
+			}
+			if err := s.mergeInto(open, batch, run(next)); err != nil {
+				return err
+			}
+			s.Intermediate.Add(1)
+			if err := removeIntermediate(batch); err != nil {
+				return err
+			}
+			out = append(out, next)
+			next++
+		}
+		sources = out
+	}
+	defer removeIntermediate(sources)
+	m, err := open(sources)
 	if err != nil {
 		return err
 	}
@@ -548,6 +629,34 @@ func (s *Spilled) merge(pegs, r int, parent, child *spill.LayerState) error {
 		return err
 	}
 	return upTo((r + 1) * per)
+}
+
+// mergeInto merges the runs srcs, opened by open, into the run h.
+func (s *Spilled) mergeInto(open func([]int) (*spill.Merger, error), srcs []int, h spill.Header) error {
+	m, err := open(srcs)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	w, err := s.Dir.Create(h)
+	if err != nil {
+		return err
+	}
+	w.NoSync = true // a crash redoes the whole merge, from the group's own runs
+	for m.Next() {
+		if err := w.Add(m.Key(), m.Val()); err != nil {
+			w.Abort()
+			return err
+		}
+	}
+	if err := m.Err(); err != nil {
+		w.Abort()
+		if errors.Is(err, spill.ErrSumOverflow) {
+			return ErrOverflow
+		}
+		return err
+	}
+	return s.Dir.Commit(w)
 }
 
 // WalkBack finds the winnable positions of the layers in the directory,

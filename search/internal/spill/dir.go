@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
+	"pegs/search/atomicfile"
 	"pegs/search/internal/exact"
 )
 
@@ -83,6 +85,28 @@ type Dir struct {
 	Written int
 	// Bytes counts the bytes of the files written by this process.
 	Bytes int64
+	// lock holds the directory's lock until Close.
+	lock *os.File
+	// onDisk counts what the files this process wrote and has not removed
+	// take on disk, each rounded up to whole blocks; Peak is its most.
+	mu     sync.Mutex
+	onDisk int64
+	Peak   int64
+}
+
+// fsBlock is the block a file system gives a file's bytes in: a small
+// file takes a whole one.
+const fsBlock = 4096
+
+// blocks returns what n bytes of a file take on disk.
+func blocks(n int64) int64 { return (n + fsBlock - 1) / fsBlock * fsBlock }
+
+// count adds n bytes of a file to what the directory holds.
+func (d *Dir) count(n int64) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.onDisk += n
+	d.Peak = max(d.Peak, d.onDisk)
 }
 
 // ErrExists reports a directory that already holds a run, opened to
@@ -95,21 +119,70 @@ var ErrOther = errors.New("holds a run of another problem")
 // ErrNoRun reports a directory resumed that holds no run.
 var ErrNoRun = errors.New("holds no run to resume")
 
+// ErrInUse reports a directory that another run (in this process or
+// another) has open.
+var ErrInUse = errors.New("is in use by another run")
+
+// takeLock takes the directory's lock for d, or refuses at once.
+func (d *Dir) takeLock() error {
+	f, err := lockDir(d.Path)
+	if errors.Is(err, ErrInUse) {
+		return fmt.Errorf("spill: %s %w; wait for it to end, or give another directory", d.Path, ErrInUse)
+	}
+	if err != nil {
+		return fmt.Errorf("spill: %w", err)
+	}
+	d.lock = f
+	return nil
+}
+
+// Close releases the directory's lock, which Start and Resume take so
+// that two runs never share a directory.
+func (d *Dir) Close() error {
+	if d.lock == nil {
+		return nil
+	}
+	err := d.lock.Close()
+	d.lock = nil
+	return err
+}
+
 // Start makes (or takes, if empty of a manifest) the directory path for a
-// new run of problem.
+// new run of problem, and locks it until Close.
 func Start(path string, problem map[string]string) (*Dir, error) {
 	if err := os.MkdirAll(path, 0o755); err != nil {
 		return nil, fmt.Errorf("spill: %w", err)
 	}
+	d := &Dir{Path: path, M: Manifest{Format: version, Problem: problem, Layers: map[int]*LayerState{}}}
+	if err := d.takeLock(); err != nil {
+		return nil, err
+	}
 	if _, err := os.Stat(filepath.Join(path, ManifestName)); err == nil {
+		d.Close()
 		return nil, fmt.Errorf("spill: %s %w; resume it or give another directory", path, ErrExists)
 	}
-	d := &Dir{Path: path, M: Manifest{Format: version, Problem: problem, Layers: map[int]*LayerState{}}}
-	return d, d.Save()
+	if err := d.Save(); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return d, nil
 }
 
-// Resume opens the directory path of a run of problem.
-func Resume(path string, problem map[string]string) (*Dir, error) {
+// Resume opens the directory path of a run of problem, and locks it until
+// Close.
+func Resume(path string, problem map[string]string) (_ *Dir, err error) {
+	if _, err := os.Stat(filepath.Join(path, ManifestName)); errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("spill: %s %w", path, ErrNoRun)
+	}
+	d := &Dir{Path: path}
+	if err := d.takeLock(); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			d.Close()
+		}
+	}()
 	b, err := os.ReadFile(filepath.Join(path, ManifestName))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("spill: %s %w", path, ErrNoRun)
@@ -117,7 +190,6 @@ func Resume(path string, problem map[string]string) (*Dir, error) {
 	if err != nil {
 		return nil, fmt.Errorf("spill: %w", err)
 	}
-	d := &Dir{Path: path}
 	if err := json.Unmarshal(b, &d.M); err != nil {
 		return nil, fmt.Errorf("spill: %s: the manifest: %w", path, err)
 	}
@@ -148,39 +220,17 @@ func describe(p map[string]string) string {
 	return strings.Join(parts, ", ")
 }
 
-// Save writes the manifest (temporary file, sync, rename, directory sync).
+// Save writes the manifest through atomicfile (temporary file, sync,
+// rename, directory sync).
 func (d *Dir) Save() error {
 	b, err := json.MarshalIndent(d.M, "", " ")
 	if err != nil {
 		return fmt.Errorf("spill: %w", err)
 	}
-	path := filepath.Join(d.Path, ManifestName)
-	err = writeSynced(path+".tmp", b)
-	if err == nil {
-		err = os.Rename(path+".tmp", path)
-	}
-	if err == nil {
-		err = syncDir(d.Path)
-	}
-	if err != nil {
-		return fmt.Errorf("spill: writing the manifest: %w", err)
+	if err := atomicfile.WriteFile(filepath.Join(d.Path, ManifestName), b, 0); err != nil {
+		return fmt.Errorf("spill: the manifest: %w", err)
 	}
 	return nil
-}
-
-func writeSynced(path string, b []byte) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(b)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // NewLayer adds layer pegs of partitions partitions to the manifest (not
@@ -219,8 +269,11 @@ func (d *Dir) Commit(w *Writer) error {
 	if err := w.Commit(); err != nil {
 		return err
 	}
+	d.mu.Lock()
 	d.Written++
 	d.Bytes += w.Bytes()
+	d.mu.Unlock()
+	d.count(blocks(w.Bytes()))
 	return nil
 }
 
@@ -239,8 +292,12 @@ func (d *Dir) Read(h Header) ([]uint64, []exact.U128, error) {
 
 // Remove removes the file holding h, if there.
 func (d *Dir) Remove(h Header) error {
+	st, serr := os.Stat(d.File(h))
 	if err := os.Remove(d.File(h)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("spill: %w", err)
+	}
+	if serr == nil {
+		d.count(-blocks(st.Size()))
 	}
 	return nil
 }
@@ -255,7 +312,11 @@ func (d *Dir) Clear() error {
 	if err != nil {
 		return err
 	}
-	for _, f := range append([]string{filepath.Join(d.Path, ManifestName), filepath.Join(d.Path, ManifestName+".tmp")}, files...) {
+	temps, err := filepath.Glob(filepath.Join(d.Path, "."+ManifestName+".tmp-*"))
+	if err != nil {
+		return err
+	}
+	for _, f := range append(append([]string{filepath.Join(d.Path, ManifestName)}, temps...), files...) {
 		if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("spill: %w", err)
 		}

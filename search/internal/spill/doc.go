@@ -87,11 +87,19 @@
 // # Crash safety
 //
 // Every file, the manifest too, is written under a temporary name
-// (NAME.tmp), synced, renamed to its name, and the directory synced: a
+// (NAME.tmp; the manifest's is made by package atomicfile), synced, renamed to its name, and the directory synced: a
 // file under its own name is complete. The manifest is written after the
 // files it counts, so what it says is complete is on disk; a run killed at
 // any point (SIGKILL, power loss) leaves at worst temporary files, which
 // are overwritten, and files the manifest does not count yet, which are
 // written again. Runs are removed only once the partition merged from them
 // is counted.
+//
+// # One run at a time
+//
+// Start and Resume lock the directory (flock(2) on the directory itself,
+// on Unix) until Dir.Close: a second run on it, started or resumed, in
+// this process or another, is refused at once with ErrInUse. The kernel
+// drops the lock when the process ends, however it ends, so a killed run
+// leaves nothing to clear by hand.
 package spill

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
+	"pegs/search/atomicfile"
 	"pegs/search/internal/exact"
 )
 
@@ -268,7 +269,7 @@ func (w *Writer) Commit() error {
 		err = os.Rename(w.path+".tmp", w.path)
 	}
 	if err == nil && !w.NoSync {
-		err = syncDir(filepath.Dir(w.path))
+		err = atomicfile.SyncDir(filepath.Dir(w.path))
 	}
 	if err != nil {
 		os.Remove(w.path + ".tmp")

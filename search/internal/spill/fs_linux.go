@@ -25,7 +25,3 @@ func syncAll(path string) error {
 	defer f.Close()
 	return unix.Syncfs(int(f.Fd()))
 }
-
-// syncDir flushes the directory dir's entries, so that a rename in it is
-// on disk.
-func syncDir(dir string) error { return syncFile(dir) }

@@ -2,10 +2,7 @@
 
 package spill
 
-import (
-	"math"
-	"os"
-)
+import "math"
 
 // freeBytes reports free space as unbounded where the system has no call
 // for it known here: the check before a layer then passes, and a full
@@ -14,9 +11,3 @@ func freeBytes(string) (int64, error) { return math.MaxInt64, nil }
 
 // syncAll does nothing where no call to flush a file system is known.
 func syncAll(string) error { return nil }
-
-// syncDir flushes the directory dir's entries, where the system can.
-func syncDir(dir string) error { return syncFile(dir) }
-
-// syncOpen is how syncFile opens what it flushes.
-const syncOpen = os.O_RDONLY

@@ -20,7 +20,3 @@ func syncAll(string) error {
 	unix.Sync()
 	return nil
 }
-
-// syncDir flushes the directory dir's entries, so that a rename in it is
-// on disk.
-func syncDir(dir string) error { return syncFile(dir) }

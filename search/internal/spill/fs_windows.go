@@ -1,8 +1,9 @@
 package spill
 
 import (
-	"os"
 	"path/filepath"
+
+	"pegs/search/atomicfile"
 
 	"golang.org/x/sys/windows"
 )
@@ -28,17 +29,9 @@ func syncAll(path string) error {
 		return err
 	}
 	for _, f := range files {
-		if err := syncFile(f); err != nil {
+		if err := atomicfile.SyncFile(f); err != nil {
 			return err
 		}
 	}
 	return nil
 }
-
-// syncDir does nothing: Windows cannot flush a directory, and NTFS
-// journals its entries.
-func syncDir(string) error { return nil }
-
-// syncOpen is how syncFile opens what it flushes: Windows flushes only
-// a file opened for writing.
-const syncOpen = os.O_RDWR

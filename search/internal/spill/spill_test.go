@@ -229,6 +229,16 @@ func TestManifest(t *testing.T) {
 	if err := d.Save(); err != nil {
 		t.Fatal(err)
 	}
+	// While d is open, the directory is locked: a second run, started or
+	// resumed, is refused at once in one line.
+	for _, open := range []func(string, map[string]string) (*Dir, error){Start, Resume} {
+		if _, err := open(dir, prob); !errors.Is(err, ErrInUse) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("a second run on a directory in use: %v, want ErrInUse", err)
+		}
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := Start(dir, prob); !errors.Is(err, ErrExists) {
 		t.Errorf("a second start: %v", err)
 	}
