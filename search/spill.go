@@ -71,7 +71,7 @@ func spillIdentity(prob Problem, group *engine.Group, opt Options) map[string]st
 // the spill directory a partition at a time (see layered.Spilled). Path
 // counts are carried forward always; with NoGames only the games total is
 // left out.
-func (a *Analysis) exploreSpilled(ctx context.Context, prob Problem, gen *movegen.Gen, opt Options, mem *memory.Budget) error {
+func exploreSpilled(ctx context.Context, a *Analysis, prob Problem, gen *movegen.Gen, opt Options, mem *memory.Budget) error {
 	id := spillIdentity(prob, gen.Group, opt)
 	open := spill.Start
 	if opt.Spill.Resume {

@@ -206,7 +206,7 @@ func (t *together) count(ctx context.Context, i int) error {
 	prob := Problem{Board: t.b, Start: t.b.Full() &^ (1 << uint(t.reps[i])), Goal: engine.Goal{Kind: engine.OnePeg}}
 	// Starts reports no random-play odds: paths are all it counts.
 	e := &layered.Expander{Gen: t.gen, Tuning: t.opt.knobs.layered, Workers: t.opt.Workers, Counts: true, Mem: t.mem}
-	if err := a.countWinning(ctx, prob, e, keys, t.opt.config().Progress); err != nil {
+	if err := countWinning(ctx, a, prob, e, keys, t.opt.config().Progress); err != nil {
 		return err
 	}
 	a.PeakBytes = t.mem.Peak()
