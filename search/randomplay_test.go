@@ -84,13 +84,14 @@ func exactRandomWins(b *engine.Board, start engine.Position, goals []engine.Goal
 // float64 by math/big: they must be equal, not close. On the triangles of
 // 10, 15 and 21 holes, from every start class the board's symmetry leaves,
 // to one peg anywhere and to one peg in the start's own hole; with and
-// without complete games counted, and up to the whole group.
+// without complete games counted, and up to the whole group. With -short,
+// from one start class of the 21 holes.
 func TestRandomWinExact(t *testing.T) {
 	for _, name := range []string{"triangle:4", "triangle", "triangle:6"} {
 		b := enginetest.Board(t, name)
 		reps, _ := startClasses(b)
 		for _, h := range reps {
-			if name == "triangle:6" && h > 3 && testing.Short() {
+			if name == "triangle:6" && h != reps[0] && testing.Short() {
 				continue
 			}
 			start := b.Full() &^ (1 << uint(h))
