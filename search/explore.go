@@ -8,7 +8,6 @@ import (
 
 	"pegs/engine"
 	"pegs/search/internal/exact"
-	"pegs/search/internal/key"
 	"pegs/search/internal/layered"
 	"pegs/search/internal/memory"
 	"pegs/search/internal/movegen"
@@ -42,7 +41,7 @@ func Explore(ctx context.Context, prob Problem, opt Options) (*Analysis, error) 
 	group := ExploreGroup(prob, opt)
 	gen := movegen.New(b, group)
 	a := NewAnalysis(group, opt)
-	first := &layered.Layer{Pegs: prob.Start.Pegs(), Keys: []uint64{key.Mix(group.Canonical(prob.Start))}}
+	first := layered.First(group, prob.Start, false)
 	if opt.ReachableOnly {
 		return reachable(ctx, a, first, &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Mem: mem, Unsorted: true, Bitsets: true}, opt.config().Progress, t0)
 	}
@@ -210,7 +209,7 @@ func countWinning(ctx context.Context, a *Analysis, prob Problem, e *layered.Exp
 	if first == nil {
 		first = win[p0].Stored.Keys(e.Workers) // the start alone
 	}
-	cur := &layered.Layer{Pegs: p0, Keys: first, M: []exact.U128{{Lo: 1}}}
+	cur := layered.NewCounted(p0, first, []exact.U128{{Lo: 1}})
 	for cur.Pegs > 1 {
 		if progress != nil {
 			pegs := cur.Pegs
@@ -227,7 +226,7 @@ func countWinning(ctx context.Context, a *Analysis, prob Problem, e *layered.Exp
 			}
 			next, _, err = e.Next(ctx, cur)
 		} else {
-			next = &layered.Layer{Pegs: cur.Pegs - 1}
+			next = layered.NewLayer(cur.Pegs-1, nil)
 		}
 		if err != nil {
 			return err
@@ -277,7 +276,7 @@ func findWinnable(ctx context.Context, a *Analysis, prob Problem, gen *movegen.G
 		// The walk back is done with the layer below, which storing
 		// overwrites, but not yet with this one.
 		code()
-		win[pegs] = &layered.Layer{Pegs: pegs, Keys: keys}
+		win[pegs] = layered.NewLayer(pegs, keys)
 		held += int64(len(keys)) * 8
 		return mem.Take(int64(len(keys))*8, "the winnable positions")
 	})

@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"pegs/engine"
-	"pegs/search/internal/exact"
-	"pegs/search/internal/key"
 	"pegs/search/internal/layered"
 	"pegs/search/internal/memory"
 	"pegs/search/internal/movegen"
@@ -92,7 +90,7 @@ func exploreSpilled(ctx context.Context, a *Analysis, prob Problem, gen *movegen
 		}
 	}()
 	p0 := prob.Start.Pegs()
-	first := &layered.Layer{Pegs: p0, Keys: []uint64{key.Mix(gen.Group.Canonical(prob.Start))}, M: []exact.U128{{Lo: 1}}}
+	first := layered.First(gen.Group, prob.Start, true)
 	if !opt.Spill.Resume {
 		if err := s.CheckRunDisk(ctx, first, spillSample); err != nil {
 			d.Clear() // what Start made
