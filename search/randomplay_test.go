@@ -20,7 +20,7 @@ import (
 // k-1 pegs: whole numbers, with no fraction reduced on the way.
 func exactRandomWins(b *engine.Board, start engine.Position, goals []engine.Goal) []*big.Rat {
 	// The numbers of legal jumps met, for L.
-	l := big.NewInt(1)
+	met := make([]bool, len(b.Jumps())+1)
 	seen := map[engine.Position]bool{}
 	var scan func(p engine.Position)
 	scan = func(p engine.Position) {
@@ -29,16 +29,24 @@ func exactRandomWins(b *engine.Board, start engine.Position, goals []engine.Goal
 		}
 		seen[p] = true
 		moves := b.Moves(nil, p)
-		if m := big.NewInt(int64(len(moves))); len(moves) > 0 {
-			var g big.Int
-			l.Mul(l, m.Div(m, g.GCD(nil, nil, l, m)))
-		}
+		met[len(moves)] = true
 		for _, j := range moves {
 			scan(p.Apply(j))
 		}
 	}
 	scan(start)
 	clear(seen)
+	l := big.NewInt(1)
+	for m, ok := range met {
+		if ok && m > 0 {
+			var g big.Int
+			n := big.NewInt(int64(m))
+			l.Mul(l, n.Div(n, g.GCD(nil, nil, l, n)))
+		}
+	}
+	// Each peg count's jumps, found into one array: a walk holds one
+	// position of each at a time.
+	moveBufs := make([][]engine.Jump, start.Pegs()+1)
 	pow := make([]*big.Int, start.Pegs()) // pow[i] = L^i
 	pow[0] = big.NewInt(1)
 	for i := 1; i < len(pow); i++ {
@@ -51,7 +59,8 @@ func exactRandomWins(b *engine.Board, start engine.Position, goals []engine.Goal
 			return v
 		}
 		v := make([]*big.Int, len(goals))
-		moves := b.Moves(nil, p)
+		moves := b.Moves(moveBufs[p.Pegs()][:0], p)
+		moveBufs[p.Pegs()] = moves
 		for i, g := range goals {
 			v[i] = new(big.Int)
 			if len(moves) == 0 && g.Reached(p) {
