@@ -28,7 +28,7 @@ func TestBitsets(t *testing.T) {
 	}
 	cases := []game{
 		{"centre", "ooo ooo ooooooo ooo.ooo ooooooo ooo ooo", false, 0},
-		{"c1-whole", "oo. ooo ooooooo ooooooo ooooooo ooo ooo", true, 19},
+		{"c1-whole", ".oo ooo ooooooo ooooooo ooooooo ooo ooo", true, 19},
 	}
 	if testing.Short() {
 		// The same two kinds of game (one class; four under the whole
