@@ -8,54 +8,10 @@ import (
 
 	"pegs/engine"
 	"pegs/search/internal/exact"
-	"pegs/search/internal/key"
 	"pegs/search/internal/layered"
 	"pegs/search/internal/memory"
 	"pegs/search/internal/movegen"
 )
-
-// LayerStats describes the positions with one peg count.
-type LayerStats struct {
-	Pegs         int   `json:"pegs"`
-	Reachable    int64 `json:"reachable"`
-	ReachableRaw int64 `json:"reachable_raw"`
-	Winnable     int64 `json:"winnable"`
-	DeadEnds     int64 `json:"dead_ends"`
-}
-
-// Analysis is the exact analysis of a problem's whole state space. Position
-// counts are up to the problem's symmetry group (see Problem.Group) unless
-// named raw; path counts count jump sequences on the real board.
-type Analysis struct {
-	Symmetries   int
-	Reachable    int64
-	ReachableRaw int64
-	Winnable     int64
-	DeadEnds     int64
-	// Solutions counts the jump sequences from the start that meet the goal.
-	Solutions *big.Int
-	// SolutionsByFinish counts the one-peg finishes by hole (holes that
-	// cannot be reached are absent); for a one-hole goal only that hole.
-	SolutionsByFinish map[int]*big.Int
-	// SolutionsByOrbit counts the one-peg finishes by orbit of finishing
-	// holes under the search's group, keyed by the orbit's first hole.
-	SolutionsByOrbit map[int]*big.Int
-	// Orbits lists the holes of each finishing orbit, keyed like
-	// SolutionsByOrbit.
-	Orbits map[int][]int
-	// Games counts the jump sequences from the start that end where no jump
-	// is left, wins included.
-	Games *big.Int
-	// RandomWin is the probability that a player choosing uniformly among
-	// the legal jumps meets the goal, correctly rounded.
-	RandomWin float64
-	Layers    []LayerStats
-	PeakBytes int64
-	Elapsed   time.Duration
-	// Spilled says what a run with Options.Spill did on disk; nil in
-	// memory.
-	Spilled *SpillStats
-}
 
 // Explore searches the whole state space of a problem layer by layer,
 // sharded over a worker pool, and counts everything in Analysis exactly.
@@ -85,9 +41,9 @@ func Explore(ctx context.Context, prob Problem, opt Options) (*Analysis, error) 
 	group := ExploreGroup(prob, opt)
 	gen := movegen.New(b, group)
 	a := NewAnalysis(group, opt)
-	first := &layered.Layer{Pegs: prob.Start.Pegs(), Keys: []uint64{key.Mix(group.Canonical(prob.Start))}}
+	first := layered.First(group, prob.Start, false)
 	if opt.ReachableOnly {
-		return a.reachable(ctx, first, &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Mem: mem, Unsorted: true, Bitsets: true}, opt.config().Progress, t0)
+		return reachable(ctx, a, first, &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Mem: mem, Unsorted: true, Bitsets: true}, opt.config().Progress, t0)
 	}
 	// Stopped by cancellation, the analysis keeps what the forward pass
 	// finished: its layers' positions, as ReachableOnly reports them.
@@ -107,7 +63,7 @@ func Explore(ctx context.Context, prob Problem, opt Options) (*Analysis, error) 
 			first.M = []exact.U128{{Lo: 1}}
 		}
 		a.Games = new(big.Int) // counted on the way, left out at the end with NoGames
-		if err := a.exploreSpilled(ctx, prob, gen, opt, mem); err != nil {
+		if err := exploreSpilled(ctx, a, prob, gen, opt, mem); err != nil {
 			return stopped(err)
 		}
 		a.total(mem, t0)
@@ -145,7 +101,7 @@ func Explore(ctx context.Context, prob Problem, opt Options) (*Analysis, error) 
 		}
 		a.Games = games.Big()
 	}
-	win, err := a.findWinnable(ctx, prob, gen, opt, mem, fwd)
+	win, err := findWinnable(ctx, a, prob, gen, opt, mem, fwd)
 	if err != nil {
 		return stopped(err)
 	}
@@ -167,7 +123,7 @@ func Explore(ctx context.Context, prob Problem, opt Options) (*Analysis, error) 
 		a.CountFinish(prob, group, *finish, paths.Big())
 	default:
 		e := &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Counts: true, Mem: mem}
-		if err := a.countWinning(ctx, prob, e, win, opt.config().Progress); err != nil {
+		if err := countWinning(ctx, a, prob, e, win, opt.config().Progress); err != nil {
 			return stopped(err)
 		}
 	}
@@ -193,53 +149,10 @@ func ExploreGroup(prob Problem, opt Options) *engine.Group {
 	return group
 }
 
-// NewAnalysis returns an empty analysis up to group, with zero counts to
-// add to (no games counter with opt.NoGames), as Explore starts one.
-func NewAnalysis(group *engine.Group, opt Options) *Analysis {
-	a := &Analysis{Symmetries: group.Len(), Solutions: new(big.Int),
-		SolutionsByFinish: map[int]*big.Int{}, SolutionsByOrbit: map[int]*big.Int{}, Orbits: map[int][]int{}}
-	if !opt.NoGames {
-		a.Games = new(big.Int)
-	}
-	return a
-}
-
-// Fewest returns the fewest pegs of a position the analysis found: the peg
-// count of its last layer that holds a position.
-func (a *Analysis) Fewest() int {
-	fewest := 0
-	for _, l := range a.Layers {
-		if l.Reachable > 0 && (fewest == 0 || l.Pegs < fewest) {
-			fewest = l.Pegs
-		}
-	}
-	return fewest
-}
-
-// total sums a's layers into its totals and notes the peak memory and the
-// time since t0.
-func (a *Analysis) total(mem *memory.Budget, t0 time.Time) {
-	a.SumLayers()
-	a.PeakBytes = mem.Peak()
-	a.Elapsed = time.Since(t0)
-}
-
-// SumLayers sets a's totals of positions, winnable positions and dead ends
-// to the sums of its layers'.
-func (a *Analysis) SumLayers() {
-	a.Reachable, a.ReachableRaw, a.Winnable, a.DeadEnds = 0, 0, 0, 0
-	for _, l := range a.Layers {
-		a.Reachable += l.Reachable
-		a.ReachableRaw += l.ReachableRaw
-		a.Winnable += l.Winnable
-		a.DeadEnds += l.DeadEnds
-	}
-}
-
 // reachable is Explore with ReachableOnly, from layer first: each layer is
 // dropped once the next is found. Stopped early (cancelled, or past the
 // budget), it returns the layers finished with the error.
-func (a *Analysis) reachable(ctx context.Context, first *layered.Layer, e *layered.Expander, progress layered.Progress, t0 time.Time) (*Analysis, error) {
+func reachable(ctx context.Context, a *Analysis, first *layered.Layer, e *layered.Expander, progress layered.Progress, t0 time.Time) (*Analysis, error) {
 	a.Solutions, a.SolutionsByFinish, a.SolutionsByOrbit, a.Orbits, a.Games = nil, nil, nil, nil, nil
 	done := func(err error) (*Analysis, error) {
 		a.total(e.Mem, t0)
@@ -282,41 +195,12 @@ func (a *Analysis) reachable(ctx context.Context, first *layered.Layer, e *layer
 	return done(nil)
 }
 
-// countFinishes counts the solutions, by finishing hole and orbit, and the
-// random-play win probability from the one-peg layer l with its counts.
-func (a *Analysis) countFinishes(prob Problem, group *engine.Group, l *layered.Layer) {
-	for i, k := range l.Keys {
-		a.CountFinish(prob, group, key.Unmix(k), l.Count(i).Big())
-	}
-}
-
-// CountFinish counts paths, the paths from the start to the one-peg
-// position p (canonical under group), among the solutions, by finishing
-// hole and orbit, if p meets the goal.
-func (a *Analysis) CountFinish(prob Problem, group *engine.Group, p engine.Position, paths *big.Int) {
-	if !prob.Goal.Reached(p) {
-		return
-	}
-	orbit := holeOrbits(group, []int{holeOf(p)})[0]
-	a.Orbits[orbit[0]] = orbit
-	a.SolutionsByOrbit[orbit[0]] = new(big.Int).Set(paths)
-	if group.Stabilizer(prob.Start).Len() == group.Len() {
-		// The count is for the orbit; with the start fixed by every
-		// symmetry, each hole in it has an equal share.
-		n := new(big.Int).Quo(paths, big.NewInt(int64(len(orbit))))
-		for _, h := range orbit {
-			a.SolutionsByFinish[h] = n
-		}
-	}
-	a.Solutions.Add(a.Solutions, paths)
-}
-
 // countWinning counts paths and random play forward again, from the start
 // through the winnable positions win (layers by peg count, keys or coded)
 // only: every path to the goal stays among them, and a position's share of
 // random play divides by all its jumps, winning or not, so solutions and
 // the random-play win probability come out exact.
-func (a *Analysis) countWinning(ctx context.Context, prob Problem, e *layered.Expander, win map[int]*layered.Layer, progress layered.Progress) error {
+func countWinning(ctx context.Context, a *Analysis, prob Problem, e *layered.Expander, win map[int]*layered.Layer, progress layered.Progress) error {
 	p0 := prob.Start.Pegs()
 	if win[p0] == nil || win[p0].Size() == 0 {
 		return nil
@@ -325,7 +209,7 @@ func (a *Analysis) countWinning(ctx context.Context, prob Problem, e *layered.Ex
 	if first == nil {
 		first = win[p0].Stored.Keys(e.Workers) // the start alone
 	}
-	cur := &layered.Layer{Pegs: p0, Keys: first, M: []exact.U128{{Lo: 1}}}
+	cur := layered.NewCounted(p0, first, []exact.U128{{Lo: 1}})
 	for cur.Pegs > 1 {
 		if progress != nil {
 			pegs := cur.Pegs
@@ -342,7 +226,7 @@ func (a *Analysis) countWinning(ctx context.Context, prob Problem, e *layered.Ex
 			}
 			next, _, err = e.Next(ctx, cur)
 		} else {
-			next = &layered.Layer{Pegs: cur.Pegs - 1}
+			next = layered.NewLayer(cur.Pegs-1, nil)
 		}
 		if err != nil {
 			return err
@@ -360,22 +244,13 @@ func (a *Analysis) countWinning(ctx context.Context, prob Problem, e *layered.Ex
 	return nil
 }
 
-func holeOf(p engine.Position) int {
-	for h := 0; h < 64; h++ {
-		if p.Has(h) {
-			return h
-		}
-	}
-	return -1
-}
-
 // findWinnable marks the positions of the forward layers that can reach the
 // goal (see layered.WalkBack), letting each layer go once done with it,
 // and returns them by peg count, held in mem: as keys, or coded (see
 // layered.Stored) once their keys pass a share of the budget, as the
 // forward layers are (on the French c1 run about 1 GB less at the walk
 // back's widest layer, where a 6 GiB budget stopped it).
-func (a *Analysis) findWinnable(ctx context.Context, prob Problem, gen *movegen.Gen, opt Options, mem *memory.Budget, fwd []*layered.Layer) (map[int]*layered.Layer, error) {
+func findWinnable(ctx context.Context, a *Analysis, prob Problem, gen *movegen.Gen, opt Options, mem *memory.Budget, fwd []*layered.Layer) (map[int]*layered.Layer, error) {
 	if len(layered.BackwardSeeds(prob.Board, prob.Start, prob.Goal, gen.Group)) == 0 {
 		return nil, nil
 	}
@@ -401,7 +276,7 @@ func (a *Analysis) findWinnable(ctx context.Context, prob Problem, gen *movegen.
 		// The walk back is done with the layer below, which storing
 		// overwrites, but not yet with this one.
 		code()
-		win[pegs] = &layered.Layer{Pegs: pegs, Keys: keys}
+		win[pegs] = layered.NewLayer(pegs, keys)
 		held += int64(len(keys)) * 8
 		return mem.Take(int64(len(keys))*8, "the winnable positions")
 	})

@@ -284,8 +284,8 @@ func TestStoredLayersAgree(t *testing.T) {
 		}
 		mem := memory.New(1 << 30)
 		always := func(int, int64) bool { return true }
-		first := &layered.Layer{Pegs: start.Pegs(), Keys: []uint64{key.Mix(prob.Group().Canonical(start))}}
-		storedOnly, err := (&Analysis{}).reachable(context.Background(), first, &layered.Expander{Gen: movegen.New(b, prob.Group()), Mem: mem, Code: always}, nil, time.Now())
+		first := layered.First(prob.Group(), start, false)
+		storedOnly, err := reachable(context.Background(), &Analysis{}, first, &layered.Expander{Gen: movegen.New(b, prob.Group()), Mem: mem, Code: always}, nil, time.Now())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -173,8 +173,10 @@ type Progress struct {
 
 // MemoryError reports a search that would pass its memory budget, with the
 // numbers: What the memory was for, how much more it would Need, how much
-// was InUse and the Budget, and where it applies the Pegs of the layer the
-// search was finding. errors.Is(err, ErrMemory) holds for it.
+// was InUse and the Budget, and where it applies what the search was Doing
+// (such as finding the positions of 28 pegs). A caller that sets Setting,
+// the name of what sets the budget (a command's flag), has the message
+// name it. errors.Is(err, ErrMemory) holds for it.
 type MemoryError = memory.Error
 
 // DiskError reports a spilled run refused for want of disk: the free

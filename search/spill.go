@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"pegs/engine"
-	"pegs/search/internal/exact"
-	"pegs/search/internal/key"
 	"pegs/search/internal/layered"
 	"pegs/search/internal/memory"
 	"pegs/search/internal/movegen"
@@ -76,7 +74,7 @@ func spillIdentity(prob Problem, group *engine.Group, opt Options) map[string]st
 // the spill directory a partition at a time (see layered.Spilled). Path
 // counts are carried forward always; with NoGames only the games total is
 // left out.
-func (a *Analysis) exploreSpilled(ctx context.Context, prob Problem, gen *movegen.Gen, opt Options, mem *memory.Budget) error {
+func exploreSpilled(ctx context.Context, a *Analysis, prob Problem, gen *movegen.Gen, opt Options, mem *memory.Budget) error {
 	id := spillIdentity(prob, gen.Group, opt)
 	open := spill.Start
 	if opt.Spill.Resume {
@@ -98,7 +96,7 @@ func (a *Analysis) exploreSpilled(ctx context.Context, prob Problem, gen *movege
 		}
 	}()
 	p0 := prob.Start.Pegs()
-	first := &layered.Layer{Pegs: p0, Keys: []uint64{key.Mix(gen.Group.Canonical(prob.Start))}, M: []exact.U128{{Lo: 1}}}
+	first := layered.First(gen.Group, prob.Start, true)
 	if !opt.Spill.Resume {
 		if err := s.CheckRunDisk(ctx, first, spillSample); err != nil {
 			d.Clear() // what Start made

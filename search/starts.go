@@ -181,18 +181,6 @@ func decided(ctx context.Context, b *engine.Board, h int, class []int, a *Analys
 	return r, nil
 }
 
-// Finishes lists the one-peg finishes of an analysis of prob and their
-// solutions: one hole each, or, when the search was reduced by symmetries
-// that move the start (Options.WholeGroup), groups of holes that
-// only those symmetries tell apart, with their joint count (see
-// StartResult.Finishes).
-func (a *Analysis) Finishes(prob Problem) []Finish {
-	if len(a.SolutionsByFinish) > 0 {
-		return exactFinishes(a)
-	}
-	return splitFinishes(prob.Board, prob.Start, a)
-}
-
 // splitFinishes turns orbit totals into per-hole counts where the position
 // classes and the start's own symmetry allow: holes outside the start's
 // class get none, and holes that a symmetry fixing the start exchanges get

@@ -94,7 +94,7 @@ type together struct {
 // its complements' peg count to find the winnable positions.
 func (t *together) forward(ctx context.Context) error {
 	n, b, pk, mem := t.b.Holes(), t.b, t.pk, t.mem
-	first := &layered.Layer{Pegs: n - 1}
+	first := layered.NewLayer(n-1, nil)
 	for i, h := range t.reps {
 		t.as = append(t.as, &Analysis{Symmetries: t.group.Len(), Solutions: new(big.Int),
 			SolutionsByFinish: map[int]*big.Int{}, SolutionsByOrbit: map[int]*big.Int{}, Orbits: map[int][]int{}})
@@ -206,7 +206,7 @@ func (t *together) count(ctx context.Context, i int) error {
 	prob := Problem{Board: t.b, Start: t.b.Full() &^ (1 << uint(t.reps[i])), Goal: engine.Goal{Kind: engine.OnePeg}}
 	// Starts reports no random-play odds: paths are all it counts.
 	e := &layered.Expander{Gen: t.gen, Tuning: t.opt.knobs.layered, Workers: t.opt.Workers, Counts: true, Mem: t.mem}
-	if err := a.countWinning(ctx, prob, e, keys, t.opt.config().Progress); err != nil {
+	if err := countWinning(ctx, a, prob, e, keys, t.opt.config().Progress); err != nil {
 		return err
 	}
 	a.PeakBytes = t.mem.Peak()
@@ -253,7 +253,7 @@ func withTag(ls map[int]*layered.Layer, pk key.Packing, i, workers int) map[int]
 		})
 		keys := slices.Concat(parts...)
 		key.Sort(keys, workers)
-		out[pegs] = &layered.Layer{Pegs: pegs, Keys: keys}
+		out[pegs] = layered.NewLayer(pegs, keys)
 	}
 	return out
 }

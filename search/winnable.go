@@ -201,7 +201,7 @@ func newWinSearch(prob Problem, goals []engine.Goal, opt Options) *winSearch {
 	for range goals {
 		ws.sets = append(ws.sets, &WinSet{group: group, board: prob.Board, workers: opt.Workers, keys: map[int][]uint64{}, mirror: map[int]*mirrorLayer{}})
 	}
-	ws.low = &layered.Layer{Pegs: ws.p0, Keys: []uint64{ws.start}}
+	ws.low = layered.NewLayer(ws.p0, []uint64{ws.start})
 	ws.fwd = map[int]*layered.Layer{ws.p0: ws.low}
 	ws.reached = map[int]int{ws.p0: 1}
 	return ws

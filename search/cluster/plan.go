@@ -13,8 +13,6 @@ import (
 
 	"pegs/search"
 	"pegs/search/cluster/internal/part"
-	"pegs/search/internal/exact"
-	"pegs/search/internal/key"
 	"pegs/search/internal/layered"
 	"pegs/search/internal/memory"
 	"pegs/search/internal/movegen"
@@ -63,7 +61,7 @@ func NewPlan(ctx context.Context, prob search.Problem, opt Options, workerMem in
 	gen := movegen.New(prob.Board, group)
 	p0 := prob.Start.Pegs()
 	pl := &Plan{WorkerMem: workerMem}
-	first := &layered.Layer{Pegs: p0, Keys: []uint64{key.Mix(group.Canonical(prob.Start))}, M: []exact.U128{{Lo: 1}}}
+	first := layered.First(group, prob.Start, true)
 	var steps []int64    // the step memory of each expansion sampled
 	var bucketRecs int64 // bucket records of the expansions sampled
 	var found int64      // positions they found
@@ -137,7 +135,7 @@ func splitLayer(l *layered.Layer, parts int) []*layered.Layer {
 	m := l.Wide()
 	for t := range parts {
 		if b[t] < b[t+1] {
-			out = append(out, &layered.Layer{Pegs: l.Pegs, Keys: l.Keys[b[t]:b[t+1]], M: m[b[t]:b[t+1]]})
+			out = append(out, layered.NewCounted(l.Pegs, l.Keys[b[t]:b[t+1]], m[b[t]:b[t+1]]))
 		}
 	}
 	return out

@@ -58,7 +58,7 @@ func (f *expandFn) ProcessElement(ctx context.Context, ref string, emit func(int
 		return err
 	}
 	e := f.S.expander(f.st.gen, true, false)
-	next, stats, err := e.Next(ctx, &layered.Layer{Pegs: f.Pegs, Keys: p.Keys, M: p.Vals})
+	next, stats, err := e.Next(ctx, layered.NewCounted(f.Pegs, p.Keys, p.Vals))
 	if err != nil {
 		return fmt.Errorf("expanding %s: %w", ref, err)
 	}
@@ -230,7 +230,7 @@ func (f *parentsFn) ProcessElement(ctx context.Context, ref string, emit func(in
 		// As layered.ParentsOf undoes jumps, without the tables closed on
 		// the reachable layer: the merge keeps the reachable parents.
 		e := f.S.expander(f.st.gen, false, true)
-		found, _, err := e.Grow(ctx, &layered.Layer{Pegs: f.Pegs + 2, Keys: p.Keys})
+		found, _, err := e.Grow(ctx, layered.NewLayer(f.Pegs+2, p.Keys))
 		if err != nil {
 			return fmt.Errorf("undoing jumps into %s: %w", ref, err)
 		}

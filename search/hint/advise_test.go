@@ -27,14 +27,7 @@ func TestHintsOnRandomGames(t *testing.T) {
 	b := engine.English()
 	g := enginetest.Goal(t, b, "center")
 	prob := search.Problem{Board: b, Start: b.Start(), Goal: g}
-	ws, err := search.Winnable(context.Background(), prob, search.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	anyWs, err := search.Winnable(context.Background(), search.Problem{Board: b, Start: b.Start(), Goal: enginetest.Goal(t, b, "any")}, search.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws, anyWs := englishWinnable(t, "center"), englishWinnable(t, "any")
 	oracle, err := NewOracle(context.Background(), prob, search.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -157,10 +150,7 @@ func TestLoneHints(t *testing.T) {
 	}
 	a, b, g, ws := centreLevel(t, Options{})
 	a.setLoneBase(1 << 12)
-	anyWs, err := search.Winnable(context.Background(), search.Problem{Board: b, Start: b.Start(), Goal: enginetest.Goal(t, b, "any")}, search.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	anyWs := englishWinnable(t, "any")
 	checked := 0
 	games := rand.New(rand.NewPCG(5, 6))
 	for game := range 4 {

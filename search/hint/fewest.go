@@ -65,7 +65,7 @@ func fewestTable(ctx context.Context, b *engine.Board, start engine.Position, go
 	mem := memory.New(budget)
 	gen := movegen.New(b, b.GameSymmetry(start, goal))
 	e := &layered.Expander{Gen: gen, Workers: opt.Workers, Mem: mem}
-	first := &layered.Layer{Pegs: start.Pegs(), Keys: []uint64{key.Mix(gen.Group.Canonical(start))}}
+	first := layered.First(gen.Group, start, false)
 	var progress layered.Progress
 	if opt.Progress != nil {
 		progress = func(phase string, pegs, done, total int) {

@@ -2,6 +2,7 @@ package hint
 
 import (
 	"context"
+	"sync"
 	"testing"
 
 	"pegs/engine"
@@ -17,11 +18,33 @@ func centreLevel(t *testing.T, opt Options) (*Advisor, *engine.Board, engine.Goa
 	t.Cleanup(a.Close)
 	b := engine.English()
 	g := enginetest.Goal(t, b, "center")
-	ws, err := search.Winnable(context.Background(), search.Problem{Board: b, Start: b.Start(), Goal: g}, search.Options{})
+	return a, b, g, englishWinnable(t, "center")
+}
+
+// englishWinnable returns the winnable positions of the English centre
+// game to goal ("center" or "any"), built once for all the tests that
+// read them: a WinSet does not change once built.
+func englishWinnable(t *testing.T, goal string) *search.WinSet {
+	t.Helper()
+	ws, err := englishWinSets[goal]()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return a, b, g, ws
+	return ws
+}
+
+var englishWinSets = map[string]func() (*search.WinSet, error){
+	"center": sync.OnceValues(func() (*search.WinSet, error) { return englishWinSet("center") }),
+	"any":    sync.OnceValues(func() (*search.WinSet, error) { return englishWinSet("any") }),
+}
+
+func englishWinSet(goal string) (*search.WinSet, error) {
+	b := engine.English()
+	g, err := b.ParseGoal(goal)
+	if err != nil {
+		return nil, err
+	}
+	return search.Winnable(context.Background(), search.Problem{Board: b, Start: b.Start(), Goal: g}, search.Options{})
 }
 
 func fewestPegs(ctx context.Context, b *engine.Board, p engine.Position, floor int, maxNodes int64) (dfs.Result, error) {

@@ -17,10 +17,7 @@ func TestHintLevelRace(t *testing.T) {
 	}
 	b := engine.English()
 	g := enginetest.Goal(t, b, "center")
-	ws, err := search.Winnable(context.Background(), search.Problem{Board: b, Start: b.Start(), Goal: g}, search.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws := englishWinnable(t, "center")
 	a := NewAdvisor(Options{Memory: 40 << 20}) // the tables need more than half (23-40 MiB)
 	defer a.Close()
 	won, lost := 0, 0

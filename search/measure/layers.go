@@ -155,7 +155,7 @@ func measureLayers(ctx context.Context, b *engine.Board, start engine.Position, 
 		workers = 1
 	}
 	l := &layers{ctx: ctx, goal: goal, gen: gen, group: gen.Group, mem: mem, workers: workers, win: make([]*winners, start.Pegs()+1)}
-	first := &layered.Layer{Pegs: start.Pegs(), Keys: []uint64{key.Mix(gen.Group.Canonical(start))}}
+	first := layered.First(gen.Group, start, false)
 	e := &layered.Expander{Gen: gen, Workers: l.workers, Mem: mem}
 	fwd, err := layered.Forward(ctx, e, []*layered.Layer{first}, "forward", nil, nil)
 	if err != nil {

@@ -12,8 +12,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/dustin/go-humanize"
-
 	"pegs/search"
 )
 
@@ -49,16 +47,25 @@ func ExitCode(prog string, err error, stderr io.Writer) int {
 // single spaces.
 func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// Message returns err as one line; a search's memory refusal names the
-// flag that sets the budget.
+// Message returns err as one line; a search's memory refusal in it is set
+// to name the flag that sets the budget (MemoryError.Setting).
 func Message(err error) string {
-	s := err.Error()
-	if me, ok := errors.AsType[*search.MemoryError](err); ok {
-		budget := humanize.IBytes(uint64(me.Budget))
-		s = strings.Replace(s, "(budget "+budget+")", "(budget "+budget+", set with --mem)", 1)
+	if me, ok := errors.AsType[*search.MemoryError](err); ok && me.Setting == "" {
+		me.Setting = "--mem"
 	}
-	return OneLine(s)
+	return OneLine(err.Error())
 }
+
+// advised is an error with advice after it. Its text is made when asked,
+// so that it shows the budget's flag that Message names in the error
+// within.
+type advised struct {
+	err    error
+	advice string
+}
+
+func (a advised) Error() string { return a.err.Error() + "; " + a.advice }
+func (a advised) Unwrap() error { return a.err }
 
 // Reported marks a failure the command has already told the user about
 // (an interruption, and where what finished went): exit status 1, nothing

@@ -90,11 +90,11 @@ func (x Exploration) Write(stdout, stderr io.Writer, a *search.Analysis, err err
 		// first that applies.
 		switch n := prob.Board.Symmetry().Len() / prob.Group().Len(); {
 		case prob.Goal.Kind == engine.OnePeg && !x.Options.WholeGroup && n > 1:
-			return fmt.Errorf("%w; --whole-group would count up to the board's symmetry, about %d times fewer positions", err, n)
+			return advised{err, fmt.Sprintf("--whole-group would count up to the board's symmetry, about %d times fewer positions", n)}
 		case !x.Options.NoGames && !x.Options.ReachableOnly:
-			return fmt.Errorf("%w; --no-games would count all but complete games, in less memory", err)
+			return advised{err, "--no-games would count all but complete games, in less memory"}
 		case !x.Options.ReachableOnly:
-			return fmt.Errorf("%w; --reachable-only would count the positions alone, two layers at a time", err)
+			return advised{err, "--reachable-only would count the positions alone, two layers at a time"}
 		}
 	}
 	if err != nil {

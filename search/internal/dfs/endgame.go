@@ -194,7 +194,7 @@ func buildEndgame(ctx context.Context, b *engine.Board, goal engine.Goal, class 
 	}
 	e := &endgame{full: b.Full(), layers: make([]*key.Set, n+1)}
 	var ex *layered.Expander
-	cur := &layered.Layer{Pegs: n - 1, Keys: seeds}
+	cur := layered.NewLayer(n-1, seeds)
 	total := 0
 	w := gen.NewParent()
 	var seen *PosSet
@@ -215,7 +215,7 @@ func buildEndgame(ctx context.Context, b *engine.Board, goal engine.Goal, class 
 			if err != nil {
 				return nil
 			}
-			next = &layered.Layer{Pegs: cur.Pegs - 1, Keys: keys}
+			next = layered.NewLayer(cur.Pegs-1, keys)
 		} else {
 			if ex == nil {
 				ex = &layered.Expander{Gen: gen, Workers: 1, Mem: memory.New(budget)}

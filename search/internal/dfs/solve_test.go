@@ -48,7 +48,7 @@ func winnable(t *testing.T, b *engine.Board, start engine.Position, g engine.Goa
 	gen := movegen.New(b, b.GoalSymmetry(g))
 	mem := memory.New(1 << 32)
 	e := &layered.Expander{Gen: gen, Mem: mem}
-	first := &layered.Layer{Pegs: start.Pegs(), Keys: []uint64{key.Mix(gen.Group.Canonical(start))}}
+	first := layered.First(gen.Group, start, false)
 	fwd, err := layered.Forward(ctx, e, []*layered.Layer{first}, "forward", nil, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -63,16 +63,20 @@ func randomRanks(t *testing.T, name string) {
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, pegs := range []int{1, 5, 16, 17, 30} {
+		// Each class's numbering is built once: Layer's table has a
+		// count per high part, 2^17 or more of them here.
+		layers := make([]*Dense, b.Classes())
 		var total uint64
-		for c := range b.Classes() {
-			total += r.Layer(pegs, engine.Class(c)).Size()
+		for c := range layers {
+			layers[c] = r.Layer(pegs, engine.Class(c))
+			total += layers[c].Size()
 		}
 		if want := Ranks(b.Holes(), pegs); total != want {
 			t.Errorf("pegs=%d: the classes' sizes sum to %d, want C(%d,%d) = %d", pegs, total, b.Holes(), pegs, want)
 		}
 		for range 2000 {
 			p := Unrank(rng.Uint64N(Ranks(b.Holes(), pegs)), pegs)
-			d := r.Layer(pegs, b.Class(p))
+			d := layers[b.Class(p)]
 			i := d.Rank(p)
 			if i >= d.Size() {
 				t.Fatalf("pegs=%d: %s numbered %d of %d", pegs, b.Line(p), i, d.Size())

@@ -11,7 +11,6 @@ import (
 	"pegs/engine"
 	"pegs/search/internal/key"
 	"pegs/search/internal/memory"
-	"pegs/search/internal/movegen"
 )
 
 // TestBitsets grows whole games layer by layer with Bitsets and with
@@ -19,27 +18,29 @@ import (
 // same stats: the English centre game (one class) down to the last
 // layers, which are too small for bitsets and are expanded from keys
 // again, and the c1 game under the whole group (four classes) down to
-// 19 pegs; directly and scattered (on two workers).
+// 19 pegs; directly and scattered (on two workers). With -short, the same
+// kinds of game from the top half of the board.
 func TestBitsets(t *testing.T) {
-	bd := engine.English()
-	cases := []struct {
-		name, start string
+	type game struct {
+		name, start string // start: a picture of the English board
 		whole       bool
 		last        int // the pegs of the last layer found
-	}{
-		{"centre", "d4", false, 0},
-		{"c1-whole", "c1", true, 19},
+	}
+	cases := []game{
+		{"centre", "ooo ooo ooooooo ooo.ooo ooooooo ooo ooo", false, 0},
+		{"c1-whole", ".oo ooo ooooooo ooooooo ooooooo ooo ooo", true, 19},
+	}
+	if testing.Short() {
+		// The same two kinds of game (one class; four under the whole
+		// group) from the top half of the board, tens of times smaller,
+		// both down to the layers too small for bitsets.
+		cases = []game{
+			{"top-centre", topHalf, false, 0},
+			{"top-whole", "ooo ooo ooooooo oooo.oo ...o... ... ...", true, 0},
+		}
 	}
 	for _, c := range cases {
-		start, err := bd.Vacate(c.start)
-		if err != nil {
-			t.Fatal(err)
-		}
-		group := bd.Symmetry()
-		if !c.whole {
-			group = bd.GameSymmetry(start, engine.Goal{})
-		}
-		gen := movegen.New(bd, group)
+		gen, start, _ := gameOf(t, "english", c.start, "any", c.whole)
 		first := func() *Layer {
 			return &Layer{Pegs: start.Pegs(), Keys: []uint64{key.Mix(gen.Group.Canonical(start))}}
 		}

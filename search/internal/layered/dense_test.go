@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -17,11 +18,49 @@ import (
 
 // englishLayers returns the English centre game's generator and its
 // forward layers from the start down to pegs pegs, found with tables.
+// Down to 20 pegs, as the tests ask, the layers are found once and each
+// call has copies of them to change as it likes.
 func englishLayers(t testing.TB, pegs int) (*movegen.Gen, map[int]*Layer) {
+	if pegs < englishShared {
+		gen, layers, err := findEnglishLayers(pegs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return gen, layers
+	}
+	shared, err := sharedEnglishLayers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	layers := map[int]*Layer{}
+	for n, l := range shared.layers {
+		if n >= pegs {
+			c := *l
+			c.Keys = slices.Clone(l.Keys)
+			layers[n] = &c
+		}
+	}
+	return shared.gen, layers
+}
+
+// englishShared is the fewest pegs of the layers englishLayers finds once.
+const englishShared = 20
+
+var sharedEnglishLayers = sync.OnceValues(func() (englishGame, error) {
+	gen, layers, err := findEnglishLayers(englishShared)
+	return englishGame{gen, layers}, err
+})
+
+type englishGame struct {
+	gen    *movegen.Gen
+	layers map[int]*Layer
+}
+
+func findEnglishLayers(pegs int) (*movegen.Gen, map[int]*Layer, error) {
 	bd := engine.English()
 	g, err := bd.ParseGoal("center")
 	if err != nil {
-		t.Fatal(err)
+		return nil, nil, err
 	}
 	gen := movegen.New(bd, bd.GameSymmetry(bd.Start(), g))
 	layers := map[int]*Layer{}
@@ -31,12 +70,12 @@ func englishLayers(t testing.TB, pegs int) (*movegen.Gen, map[int]*Layer) {
 	for l.Pegs > pegs {
 		next, _, err := e.Next(context.Background(), l)
 		if err != nil {
-			t.Fatal(err)
+			return nil, nil, err
 		}
 		l = next
 		layers[l.Pegs] = l
 	}
-	return gen, layers
+	return gen, layers, nil
 }
 
 // asBitLayer returns l (sorted keys of one class) held as its bitset

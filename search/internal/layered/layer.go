@@ -39,6 +39,26 @@ type Layer struct {
 	dense *bitLayer
 }
 
+// NewLayer returns the layer of the positions of pegs pegs with mixed keys
+// keys, without path counts.
+func NewLayer(pegs int, keys []uint64) *Layer { return &Layer{Pegs: pegs, Keys: keys} }
+
+// NewCounted returns the layer of the positions of pegs pegs with mixed
+// keys keys and counts[i] paths to position i.
+func NewCounted(pegs int, keys []uint64, counts []exact.U128) *Layer {
+	return &Layer{Pegs: pegs, Keys: keys, M: counts}
+}
+
+// First returns the layer of start alone, canonical under group; with
+// counted, with the one path to it.
+func First(group *engine.Group, start engine.Position, counted bool) *Layer {
+	l := NewLayer(start.Pegs(), []uint64{key.Mix(group.Canonical(start))})
+	if counted {
+		l.M = []exact.U128{{Lo: 1}}
+	}
+	return l
+}
+
 // allOf reports whether l's positions are known to be all of class c:
 // found in a bitset of c's numbering.
 func (l *Layer) allOf(c engine.Class) bool {

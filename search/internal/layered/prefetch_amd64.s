@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // func prefetchBits(set *uint64, before *uint32, ranks []uint64)

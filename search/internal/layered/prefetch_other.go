@@ -1,8 +1,11 @@
-//go:build !amd64
+//go:build !amd64 || purego
 
 package layered
 
 import "unsafe"
+
+// The assembly of prefetch_amd64.s runs on amd64 only, and not under the
+// purego build tag: elsewhere these do without it.
 
 // prefetchBits asks the caches for the words of set and before that the
 // numbers ranks fall in: a hint, which only amd64 gives (see

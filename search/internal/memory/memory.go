@@ -30,11 +30,18 @@ type Error struct {
 	// Doing, if set, says what the search was doing, such as "finding
 	// the positions of 28 pegs".
 	Doing string
+	// Setting, if set, names what sets the budget, such as a command's
+	// flag "--mem"; the message names it beside the budget.
+	Setting string
 }
 
 func (e *Error) Error() string {
+	budget := humanize.IBytes(uint64(e.Budget))
+	if e.Setting != "" {
+		budget += ", set with " + e.Setting
+	}
 	s := fmt.Sprintf("%v: %s more for %s, %s in use (budget %s)", ErrExceeded,
-		humanize.IBytes(uint64(e.Need)), e.What, humanize.IBytes(uint64(e.InUse)), humanize.IBytes(uint64(e.Budget)))
+		humanize.IBytes(uint64(e.Need)), e.What, humanize.IBytes(uint64(e.InUse)), budget)
 	if e.Doing != "" {
 		s += ", " + e.Doing
 	}

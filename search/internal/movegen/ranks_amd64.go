@@ -1,3 +1,5 @@
+//go:build !purego
+
 package movegen
 
 import "golang.org/x/sys/cpu"

@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // LEAST leaves in X1's low word the least of a parent's eight images (the

@@ -1,9 +1,10 @@
-//go:build !amd64
+//go:build !amd64 || purego
 
 package movegen
 
-// The assembly of ranks_amd64.s runs on amd64 only: elsewhere the Go code
-// does its work, and these are never called.
+// The assembly of ranks_amd64.s runs on amd64 only, and not under the
+// purego build tag: elsewhere the Go code does its work, and these are
+// never called.
 
 func haveAVX512() bool { return false }
 
