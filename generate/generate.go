@@ -66,6 +66,9 @@ type Metrics struct {
 	// first that always wins.
 	Foresight       []Foresight `json:"foresight"`
 	ForesightNeeded float64     `json:"foresight_needed"`
+	// Design holds the layout's design properties, in JSON alongside the
+	// metrics above.
+	Design
 }
 
 // Foresight is how a player who looks LookAhead jumps ahead fares: its
@@ -314,6 +317,7 @@ func newLevel(ctx context.Context, b *engine.Board, p engine.Position, goal engi
 		Grade: GradeOf(d.Score), Score: d.Score, Explanation: Explain(m), Difficulty: d, Metrics: newMetrics(m),
 		Par: m.FewestMoves, position: p, Symmetries: b.Symmetry().Stabilizer(p).Len(),
 	}
+	l.Metrics.Design = DesignOf(b, p)
 	for _, j := range sol.Jumps {
 		l.Solution = append(l.Solution, b.FormatJump(j))
 	}

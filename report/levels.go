@@ -13,7 +13,7 @@ import (
 // need, score, grade and what the grade means. Rows are labelled by the
 // levels' names, or numbered.
 func LevelsTable(levels []generate.Level) *Table {
-	t := &Table{Header: []string{"level", "pegs", "reachable", "win share", "solutions", "games", "P0", "P1", "J1", "critical", "unique first", "par",
+	t := &Table{Header: []string{"level", "pegs", "reachable", "win share", "solutions", "games", "P0", "P1", "J1", "critical", "unique first", "groups", "symmetry", "compactness", "par",
 		"branching", "foresight needed", "length part", "foresight part", "score", "grade", "explanation"},
 		Counts: []string{"reachable", "solutions", "games"}}
 	g4 := func(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
@@ -25,7 +25,8 @@ func LevelsTable(levels []generate.Level) *Table {
 		}
 		m, d := l.Metrics, l.Difficulty
 		t.Add(name, strconv.Itoa(l.Pegs), strconv.FormatInt(m.Reachable, 10), g4(m.WinShare), m.Solutions, m.Games,
-			g4(m.P0), g4(m.P1), g4(m.J1), strconv.Itoa(m.Critical), strconv.FormatBool(m.UniqueFirst), strconv.Itoa(l.Par),
+			g4(m.P0), g4(m.P1), g4(m.J1), strconv.Itoa(m.Critical), strconv.FormatBool(m.UniqueFirst),
+			strconv.Itoa(m.Groups), m.Symmetry, f(m.Compactness, 2), strconv.Itoa(l.Par),
 			f(m.Branching, 2), f(m.ForesightNeeded, 2), f(d.LengthPart, 3), f(d.ForesightPart, 3), f(d.Score, 3), strconv.Itoa(l.Grade), l.Explanation)
 	}
 	return t
