@@ -3,12 +3,56 @@
 //
 // # Levels
 //
-// Generate starts from the goal and plays random jumps backward until a
-// level has the pegs asked for, so that every level it makes can be
-// solved; it measures each (package search/measure), rejects those a
-// random player wins more than half the time, and solves each again
-// before output. Pack takes a progression of strictly rising difficulty
-// from a larger pool.
+// Generate draws candidate layouts of the shape asked for (below), keeps
+// those that solve to the goal, measures each (package search/measure),
+// rejects those a random player wins more than half the time, and solves
+// each again before output. Pack takes a progression of strictly rising
+// difficulty from a larger pool.
+//
+// # Shapes
+//
+// Levels that people design (the seven classic English levels, Cross to
+// Full) are one group of pegs, symmetric and compact; what is left of a
+// random game is none of these. So by default (ShapeDesigned) Generate
+// grows its layouts: from a random hole it adds, one at a time, holes
+// next to the layout (along the board's jump directions), choosing among
+// them with a weight proportional to their links to the layout, so that
+// the layout stays one group and fills in rather than straggles. For a
+// symmetric layout (four candidates in five) it draws a symmetry σ of the
+// board that keeps the goal's hole in place and adds whole orbits of σ,
+// so that σ maps the layout onto itself; a symmetric layout that cannot
+// reach the peg count, and one in five candidates, grow with no symmetry,
+// so that small boards and sizes with few symmetric levels still get
+// levels. A layout that the position classes rule out for the goal is
+// drawn again.
+//
+// Growing forward rather than playing backward from the goal is what makes
+// the shapes possible: reverse play (ShapeAny, the shape of earlier
+// versions) keeps a level solvable by construction, but an un-jump off a
+// mirror's axis and its image both need the same peg, so it almost never
+// leaves a symmetric layout, and its layouts fall apart into groups (in a
+// pool of 1,000 English levels, 7% were one group and 1% symmetric). A
+// grown layout is instead solved before it is measured, which costs far
+// less than measuring it. Compact layouts repeat more often than
+// scattered ones, so Generate records each candidate layout (up to the
+// symmetries that keep the goal in place) and measures a layout only once,
+// whatever the number of workers.
+//
+// ShapeConnected grows with no symmetry; ShapeSymmetric draws whole orbits
+// of a symmetry at random, in as many groups as they fall into.
+//
+// # Design
+//
+// Each level reports what a designer looks at (Design, in its metrics):
+// its groups of pegs, pegs being connected when they are neighbours along
+// a jump direction; its symmetry, the subgroup of the board's symmetries
+// that maps it onto itself, named by SymmetryName (none, mirror, two
+// mirrors, half turn, quarter turn, full, ...); its compactness, the share
+// of its pegs' neighbouring holes that hold pegs (2 × neighbouring peg
+// pairs ÷ the sum over pegs of their neighbouring holes; 0 when no two
+// pegs touch, 0.44 for Plus, 0.76 for Fireplace); and whether exactly one
+// first jump keeps it winnable (Metrics.UniqueFirst), which George Bell
+// names a mark of a designed problem.
 //
 // # Difficulty
 //

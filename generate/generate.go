@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
@@ -22,9 +23,18 @@ type Options struct {
 	Seed             uint64
 	Workers          int
 	Memory           int64
-	// Symmetric makes only layouts that a symmetry of the board (other than
-	// the identity) maps onto themselves: mirror or rotation symmetric.
+	// Shape says what layouts to draw; the zero value draws designed ones.
+	Shape Shape
+	// Symmetric, if set, draws as Shape ShapeSymmetric does.
 	Symmetric bool
+}
+
+// shape returns the shape the options ask for.
+func (o Options) shape() Shape {
+	if o.Symmetric {
+		return ShapeSymmetric
+	}
+	return o.Shape
 }
 
 // Level is a generated or graded level, as a game loads it.
@@ -127,6 +137,8 @@ func Generate(ctx context.Context, b *engine.Board, count int, opt Options) ([]L
 	defer cancel()
 	// The workers' solves share their endgame tables.
 	tables := &search.Tables{}
+	nb := newNeighbours(b)
+	claims := newClaims(b, opt.Goal)
 	g, gctx := errgroup.WithContext(ctx)
 	results := make(chan result)
 	var next atomic.Uint64
@@ -136,7 +148,7 @@ func Generate(ctx context.Context, b *engine.Board, count int, opt Options) ([]L
 				i := next.Add(1) - 1
 				var r result
 				r.i = i
-				if p := candidate(b, opt, i); p != 0 {
+				if p := candidate(b, nb, opt, i); p != 0 && claims.first(p, i) {
 					var err error
 					if r.l, r.good, err = make1(gctx, b, p, opt, tables); err != nil {
 						return err
@@ -196,14 +208,57 @@ func Generate(ctx context.Context, b *engine.Board, count int, opt Options) ([]L
 	return out, ctx.Err()
 }
 
-// candidate plays random un-jumps back from the goal; it returns 0 if it
-// gets stuck before reaching the peg count. A symmetric candidate is drawn
-// instead (see symmetricCandidate).
-func candidate(b *engine.Board, opt Options, i uint64) engine.Position {
+// claims records the first candidate of each layout up to the symmetries
+// that keep the goal in place, so that a worker does not measure a layout
+// an earlier candidate holds: the earlier one makes the same level, or
+// none, and comes first in the output. Which worker measures what does
+// not change the output; it only saves the work of measuring a repeat.
+type claims struct {
+	group *engine.Group
+	mu    sync.Mutex
+	by    map[engine.Position]uint64
+}
+
+func newClaims(b *engine.Board, goal engine.Goal) *claims {
+	g := b.Symmetry()
+	if goal.Kind == engine.OnePegAt {
+		g = g.Stabilizer(1 << uint(goal.Hole))
+	}
+	return &claims{group: g, by: map[engine.Position]uint64{}}
+}
+
+// first reports whether candidate i is the first of those seen so far
+// with layout p, and records it.
+func (c *claims) first(p engine.Position, i uint64) bool {
+	k := c.group.Canonical(p)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if j, ok := c.by[k]; ok && j < i {
+		return false
+	}
+	c.by[k] = i
+	return true
+}
+
+// candidate draws candidate i of the options' shape: for ShapeAny it plays
+// random un-jumps back from the goal, and returns 0 if it gets stuck
+// before reaching the peg count; the other shapes are drawn by
+// symmetricCandidate and grownCandidate.
+func candidate(b *engine.Board, nb neighbours, opt Options, i uint64) engine.Position {
 	rng := rand.New(rand.NewPCG(opt.Seed, i))
 	target := opt.MinPegs + rng.IntN(opt.MaxPegs-opt.MinPegs+1)
-	if opt.Symmetric {
+	switch opt.shape() {
+	case ShapeSymmetric:
 		return symmetricCandidate(b, opt, rng, target)
+	case ShapeConnected:
+		return grownCandidate(b, nb, opt, rng, target, false)
+	case ShapeDesigned:
+		if rng.Float64() < symmetricShare {
+			if p := grownCandidate(b, nb, opt, rng, target, true); p != 0 {
+				return p
+			}
+		}
+		return grownCandidate(b, nb, opt, rng, target, false)
 	}
 	var p engine.Position
 	if opt.Goal.Kind == engine.OnePegAt {
@@ -277,7 +332,7 @@ func symmetricCandidate(b *engine.Board, opt Options, rng *rand.Rand, target int
 func make1(ctx context.Context, b *engine.Board, p engine.Position, opt Options, tables *search.Tables) (Level, bool, error) {
 	sopt := search.Options{Memory: opt.Memory, Tables: tables}
 	prob := search.Problem{Board: b, Start: p, Goal: opt.Goal}
-	if opt.Symmetric {
+	if opt.shape() != ShapeAny { // not solvable by construction
 		sol, err := search.Solve(ctx, prob, sopt)
 		if err != nil || !sol.Solvable {
 			return Level{}, false, err
