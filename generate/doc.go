@@ -61,17 +61,24 @@
 // foresight f this player needs: how many jumps ahead it must look, read
 // between integers. At each of the level's n = pegs − 1 jumps such a
 // player weighs the lines of f jumps that follow, about b^f of them where
-// b is the level's branching (the mean number of jumps at its positions);
-// over a game it weighs about n·b^f lines. The score is the decimal
-// logarithm of that count:
+// b is the board's branching (Branching: its jumps over the holes a jump
+// starts from, 76/33 ≈ 2.30 on the English board); over a game it weighs
+// about n·b^f lines. The score is the decimal logarithm of that count:
 //
 //	score = log10(n) + f·log10(b)
 //
 // reported with its two parts, the length part log10(n) and the foresight
 // part f·log10(b). The rule has no constant of its own: looking one jump
-// further costs a factor b, and twice the jumps cost twice the lines. It
-// was chosen before any level was graded with it; nothing in it was
-// adjusted to fit a list of levels.
+// further costs a factor b, and twice the jumps cost twice the lines.
+//
+// The branching is the board's, not the level's own (Metrics.Branching,
+// the mean number of jumps at its positions, still reported): with the
+// level's own, a level that every look-ahead player wins more often than
+// another of its size could score higher for having more jumps to choose
+// from, and did for one pair in ten of an English pool. With the board's,
+// levels of one board and size score in the order of the foresight they
+// need, and a level that dominates another (W_k at least as high for
+// every k, so f no higher) never scores, grades or ranks above it.
 //
 // Each level also carries an explanation a person can check, such as "a
 // player who looks 3 jumps ahead wins 62% of tries; one who looks 2
@@ -83,8 +90,24 @@
 // The score counts lines, whatever the board, so one scale grades levels
 // on every board, custom boards drawn in a file included: no board needs
 // cut points of its own. Grades 1 to 5 split the scale at the 20th, 40th,
-// 60th and 80th percentiles of the scores of a large pool of generated
-// English levels (calibration.json, with the command that made it, pegs
-// generate --calibrate). On a board with more jumps per position the same
-// foresight costs more lines, and a grade says so.
+// 60th and 80th percentiles of the scores of a pool of generated English
+// levels (calibration.json, with the command that made it, pegs generate
+// --calibrate), drawn with a seed that no default run and no test uses, so
+// that a test of the grades on a pool of its own is out of sample. On a
+// board with more jumps per hole the same foresight costs more lines, and
+// a grade says so. A board too small for long levels has no level of the
+// top grades: on the 15-hole triangle a level has at most 13 pegs, and its
+// grades say how it compares with English levels, not with its own
+// board's.
+//
+// # Rank within a size
+//
+// The size of a level sets most of its score, so a grade says little
+// between two levels of 12 pegs. Rank does: the share of the calibration
+// pool's levels of the same board, goal and peg count that need less
+// foresight ("harder than 85% of 12-peg levels"). calibration.json keeps
+// the foresight each of the pool's levels needs, by peg count, for it;
+// levels of other boards and goals have no rank. Among levels of one size
+// Harder orders by the look-ahead curve: by the foresight needed, then by
+// W_k from the random player up.
 package generate

@@ -14,7 +14,7 @@ import (
 // levels' names, or numbered.
 func LevelsTable(levels []generate.Level) *Table {
 	t := &Table{Header: []string{"level", "pegs", "reachable", "win share", "solutions", "games", "P0", "P1", "J1", "critical", "unique first", "groups", "symmetry", "compactness", "par",
-		"branching", "foresight needed", "length part", "foresight part", "score", "grade", "explanation"},
+		"branching", "foresight needed", "length part", "foresight part", "score", "grade", "rank", "explanation"},
 		Counts: []string{"reachable", "solutions", "games"}}
 	g4 := func(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
 	f := func(x float64, prec int) string { return strconv.FormatFloat(x, 'f', prec, 64) }
@@ -23,11 +23,21 @@ func LevelsTable(levels []generate.Level) *Table {
 		if name == "" {
 			name = strconv.Itoa(i + 1)
 		}
+		if l.Failure != "" {
+			row := make([]string, len(t.Header))
+			row[0], row[1], row[len(row)-1] = name, strconv.Itoa(l.Pegs), "cannot grade: "+l.Failure
+			t.Add(row...)
+			continue
+		}
 		m, d := l.Metrics, l.Difficulty
+		rank := ""
+		if l.Rank != nil {
+			rank = l.Rank.Words
+		}
 		t.Add(name, strconv.Itoa(l.Pegs), strconv.FormatInt(m.Reachable, 10), g4(m.WinShare), m.Solutions, m.Games,
 			g4(m.P0), g4(m.P1), g4(m.J1), strconv.Itoa(m.Critical), strconv.FormatBool(m.UniqueFirst),
 			strconv.Itoa(m.Groups), m.Symmetry, f(m.Compactness, 2), strconv.Itoa(l.Par),
-			f(m.Branching, 2), f(m.ForesightNeeded, 2), f(d.LengthPart, 3), f(d.ForesightPart, 3), f(d.Score, 3), strconv.Itoa(l.Grade), l.Explanation)
+			f(m.Branching, 2), f(m.ForesightNeeded, 2), f(d.LengthPart, 3), f(d.ForesightPart, 3), f(d.Score, 3), strconv.Itoa(l.Grade), rank, l.Explanation)
 	}
 	return t
 }
@@ -57,13 +67,24 @@ type LevelsJSON struct {
 }
 
 // WriteLevels writes generated levels: in JSON a level pack (LevelsJSON),
-// in text each level's measures, what its grade means and its picture.
+// in text each level's measures, its design properties and rank, what its
+// grade means and its picture.
 func WriteLevels(w io.Writer, f Format, b *engine.Board, goal engine.Goal, seed uint64, levels []generate.Level) error {
 	if f == JSON {
 		return encodeJSON(w, LevelsJSON{Board: b.Name(), Goal: b.FormatGoal(goal), Levels: levels, Seed: seed})
 	}
 	for i, l := range levels {
-		if _, err := fmt.Fprintf(w, "level %d: %d pegs, grade %d, score %.3f, par %d\n%s\n%s\n", i+1, l.Pegs, l.Grade, l.Score, l.Par, l.Explanation, b.Picture(l.Position())); err != nil {
+		m := l.Metrics
+		groups := "one group"
+		if m.Groups != 1 {
+			groups = fmt.Sprintf("%d groups", m.Groups)
+		}
+		rank := ""
+		if l.Rank != nil {
+			rank = "; " + l.Rank.Words
+		}
+		if _, err := fmt.Fprintf(w, "level %d: %d pegs, grade %d, score %.3f, par %d\n%s, symmetry %s, compactness %.2f%s\n%s\n%s\n",
+			i+1, l.Pegs, l.Grade, l.Score, l.Par, groups, m.Symmetry, m.Compactness, rank, l.Explanation, b.Picture(l.Position())); err != nil {
 			return err
 		}
 	}
