@@ -130,3 +130,22 @@ func TestGenerateOneGroup(t *testing.T) {
 		})
 	}
 }
+
+// TestSymmetricAlias checks that --symmetric is --shape symmetric.
+func TestSymmetricAlias(t *testing.T) {
+	var outs []string
+	for _, flag := range []string{"--symmetric", "--shape symmetric"} {
+		var stdout, stderr bytes.Buffer
+		args := strings.Fields("generate --board triangle --goal any --count 3 --seed 4 " + flag)
+		if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+			t.Fatalf("%s: %v\n%s", flag, err, stderr.String())
+		}
+		outs = append(outs, stdout.String())
+	}
+	if outs[0] != outs[1] {
+		t.Errorf("--symmetric and --shape symmetric differ:\n%s\n%s", outs[0], outs[1])
+	}
+	if !strings.Contains(outs[0], `"symmetry": "mirror"`) && !strings.Contains(outs[0], `"symmetry": "full"`) {
+		t.Errorf("no symmetric level:\n%s", outs[0])
+	}
+}
