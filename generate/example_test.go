@@ -21,10 +21,10 @@ func ExamplePack() {
 		fmt.Printf("%s %2d pegs, score %.2f, grade %d, par %d\n  %s\n", l.Picture, l.Pegs, l.Score, l.Grade, l.Par, l.Explanation)
 	}
 	// Output:
-	// ..o.oo..o.....o.o.o..o..o........  9 pegs, score 1.55, grade 1, par 3
-	//   a player who looks 2 jumps ahead wins 51% of tries; one who looks 1 ahead, 45%
-	// .o..oo..o.....ooo.o..............  8 pegs, score 2.49, grade 1, par 5
+	// ..........oo....ooo.....oo.......  7 pegs, score 2.32, grade 1, par 4
 	//   a player who looks 5 jumps ahead wins 100% of tries; one who looks 4 ahead, 40%
-	// ...oo.o..oo...o..oo..o..o........ 10 pegs, score 3.42, grade 2, par 6
-	//   a player who looks 6 jumps ahead wins 70% of tries; one who looks 5 ahead, 46%
+	// ......oo.....oo......oo....oo.o..  9 pegs, score 2.70, grade 1, par 6
+	//   a player who looks 5 jumps ahead wins 51% of tries; one who looks 4 ahead, 33%
+	// ......ooo....oooo...ooo.......... 10 pegs, score 3.07, grade 1, par 6
+	//   a player who looks 6 jumps ahead wins 56% of tries; one who looks 5 ahead, 28%
 }

@@ -1,11 +1,13 @@
 package generate
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
@@ -22,15 +24,27 @@ type Options struct {
 	Seed             uint64
 	Workers          int
 	Memory           int64
-	// Symmetric makes only layouts that a symmetry of the board (other than
-	// the identity) maps onto themselves: mirror or rotation symmetric.
+	// Shape says what layouts to draw; the zero value draws designed ones.
+	Shape Shape
+	// Symmetric, if set, draws as Shape ShapeSymmetric does.
 	Symmetric bool
+}
+
+// shape returns the shape the options ask for.
+func (o Options) shape() Shape {
+	if o.Symmetric {
+		return ShapeSymmetric
+	}
+	return o.Shape
 }
 
 // Level is a generated or graded level, as a game loads it.
 type Level struct {
 	// Name is the level's name in the file it was graded from, if any.
-	Name    string  `json:"name,omitempty"`
+	Name string `json:"name,omitempty"`
+	// Failure, for a level of a file that could not be graded, says why;
+	// such a level has only its name, board, goal, picture and pegs.
+	Failure string  `json:"failure,omitempty"`
 	Board   string  `json:"board"`
 	Goal    string  `json:"goal"`
 	Picture string  `json:"picture"`
@@ -43,10 +57,14 @@ type Level struct {
 	Metrics     Metrics    `json:"metrics"`
 	Solution    []string   `json:"solution"`
 	Par         int        `json:"par"`
+	// Rank is the level's rank among the calibration pool's levels of its
+	// size, for a level of the pool's board and goal (RankOf).
+	Rank *Rank `json:"rank,omitempty"`
 	// Symmetries counts the board's symmetries that map the layout onto
 	// itself, the identity included: 1 for an asymmetric layout.
 	Symmetries int `json:"symmetries"`
 	position   engine.Position
+	board      *engine.Board
 }
 
 // Metrics are the measured metrics of a level, in JSON form (see package
@@ -66,6 +84,9 @@ type Metrics struct {
 	// first that always wins.
 	Foresight       []Foresight `json:"foresight"`
 	ForesightNeeded float64     `json:"foresight_needed"`
+	// Design holds the layout's design properties, in JSON alongside the
+	// metrics above.
+	Design
 }
 
 // Foresight is how a player who looks LookAhead jumps ahead fares: its
@@ -124,6 +145,8 @@ func Generate(ctx context.Context, b *engine.Board, count int, opt Options) ([]L
 	defer cancel()
 	// The workers' solves share their endgame tables.
 	tables := &search.Tables{}
+	nb := newNeighbours(b)
+	claims := newClaims(b, opt.Goal)
 	g, gctx := errgroup.WithContext(ctx)
 	results := make(chan result)
 	var next atomic.Uint64
@@ -133,7 +156,7 @@ func Generate(ctx context.Context, b *engine.Board, count int, opt Options) ([]L
 				i := next.Add(1) - 1
 				var r result
 				r.i = i
-				if p := candidate(b, opt, i); p != 0 {
+				if p := candidate(b, nb, opt, i); p != 0 && claims.first(p, i) {
 					var err error
 					if r.l, r.good, err = make1(gctx, b, p, opt, tables); err != nil {
 						return err
@@ -193,14 +216,57 @@ func Generate(ctx context.Context, b *engine.Board, count int, opt Options) ([]L
 	return out, ctx.Err()
 }
 
-// candidate plays random un-jumps back from the goal; it returns 0 if it
-// gets stuck before reaching the peg count. A symmetric candidate is drawn
-// instead (see symmetricCandidate).
-func candidate(b *engine.Board, opt Options, i uint64) engine.Position {
+// claims records the first candidate of each layout up to the symmetries
+// that keep the goal in place, so that a worker does not measure a layout
+// an earlier candidate holds: the earlier one makes the same level, or
+// none, and comes first in the output. Which worker measures what does
+// not change the output; it only saves the work of measuring a repeat.
+type claims struct {
+	group *engine.Group
+	mu    sync.Mutex
+	by    map[engine.Position]uint64
+}
+
+func newClaims(b *engine.Board, goal engine.Goal) *claims {
+	g := b.Symmetry()
+	if goal.Kind == engine.OnePegAt {
+		g = g.Stabilizer(1 << uint(goal.Hole))
+	}
+	return &claims{group: g, by: map[engine.Position]uint64{}}
+}
+
+// first reports whether candidate i is the first of those seen so far
+// with layout p, and records it.
+func (c *claims) first(p engine.Position, i uint64) bool {
+	k := c.group.Canonical(p)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if j, ok := c.by[k]; ok && j < i {
+		return false
+	}
+	c.by[k] = i
+	return true
+}
+
+// candidate draws candidate i of the options' shape: for ShapeAny it plays
+// random un-jumps back from the goal, and returns 0 if it gets stuck
+// before reaching the peg count; the other shapes are drawn by
+// symmetricCandidate and grownCandidate.
+func candidate(b *engine.Board, nb neighbours, opt Options, i uint64) engine.Position {
 	rng := rand.New(rand.NewPCG(opt.Seed, i))
 	target := opt.MinPegs + rng.IntN(opt.MaxPegs-opt.MinPegs+1)
-	if opt.Symmetric {
+	switch opt.shape() {
+	case ShapeSymmetric:
 		return symmetricCandidate(b, opt, rng, target)
+	case ShapeConnected:
+		return grownCandidate(b, nb, opt, rng, target, false)
+	case ShapeDesigned:
+		if rng.Float64() < symmetricShare {
+			if p := grownCandidate(b, nb, opt, rng, target, true); p != 0 {
+				return p
+			}
+		}
+		return grownCandidate(b, nb, opt, rng, target, false)
 	}
 	var p engine.Position
 	if opt.Goal.Kind == engine.OnePegAt {
@@ -274,7 +340,7 @@ func symmetricCandidate(b *engine.Board, opt Options, rng *rand.Rand, target int
 func make1(ctx context.Context, b *engine.Board, p engine.Position, opt Options, tables *search.Tables) (Level, bool, error) {
 	sopt := search.Options{Memory: opt.Memory, Tables: tables}
 	prob := search.Problem{Board: b, Start: p, Goal: opt.Goal}
-	if opt.Symmetric {
+	if opt.shape() != ShapeAny { // not solvable by construction
 		sol, err := search.Solve(ctx, prob, sopt)
 		if err != nil || !sol.Solvable {
 			return Level{}, false, err
@@ -285,7 +351,7 @@ func make1(ctx context.Context, b *engine.Board, p engine.Position, opt Options,
 	if err != nil || !ok {
 		return Level{}, false, err
 	}
-	d := Score(m)
+	d := Score(b, m)
 	l, err := newLevel(ctx, b, p, opt.Goal, m, d, sopt)
 	return l, err == nil, err
 }
@@ -312,7 +378,11 @@ func newLevel(ctx context.Context, b *engine.Board, p engine.Position, goal engi
 	l := Level{
 		Board: b.Name(), Goal: b.FormatGoal(goal), Picture: b.Line(p), Pegs: p.Pegs(),
 		Grade: GradeOf(d.Score), Score: d.Score, Explanation: Explain(m), Difficulty: d, Metrics: newMetrics(m),
-		Par: m.FewestMoves, position: p, Symmetries: b.Symmetry().Stabilizer(p).Len(),
+		Par: m.FewestMoves, position: p, board: b, Symmetries: b.Symmetry().Stabilizer(p).Len(),
+	}
+	l.Metrics.Design = DesignOf(b, p)
+	if r, ok := RankOf(l.Board, l.Goal, l.Pegs, l.Metrics.ForesightNeeded); ok {
+		l.Rank = &r
 	}
 	for _, j := range sol.Jumps {
 		l.Solution = append(l.Solution, b.FormatJump(j))
@@ -334,26 +404,26 @@ func Pack(ctx context.Context, b *engine.Board, k int, opt Options) ([]Level, er
 }
 
 // Progression picks k levels of strictly rising difficulty from a pool: it
-// sorts the pool by score and takes levels at evenly spaced ranks. The pool
-// is not changed.
+// sorts the pool by score, levels of equal score by their look-ahead
+// curves (Harder), and takes levels at evenly spaced ranks, passing over
+// a level whose score does not rise above the last one taken and one that
+// is a level taken with one peg moved (up to the board's symmetry). The
+// pool is not changed.
 func Progression(pool []Level, k int) ([]Level, error) {
 	if k < 1 {
 		return nil, errors.New("a pack needs at least one level")
 	}
 	pool = slices.Clone(pool)
 	slices.SortStableFunc(pool, func(x, y Level) int {
-		switch {
-		case x.Score < y.Score:
-			return -1
-		case x.Score > y.Score:
-			return 1
+		if c := cmp.Compare(x.Score, y.Score); c != 0 {
+			return c
 		}
-		return 0
+		return Harder(x, y)
 	})
 	var out []Level
 	for i := range k {
 		idx := (2*i + 1) * len(pool) / (2 * k)
-		for idx < len(pool) && len(out) > 0 && pool[idx].Score <= out[len(out)-1].Score {
+		for idx < len(pool) && len(out) > 0 && (pool[idx].Score <= out[len(out)-1].Score || oneMoved(pool[idx], out)) {
 			idx++
 		}
 		if idx == len(pool) {
@@ -362,4 +432,53 @@ func Progression(pool []Level, k int) ([]Level, error) {
 		out = append(out, pool[idx])
 	}
 	return out, nil
+}
+
+// Harder compares two levels of one size by their look-ahead curves: by
+// the foresight they need, then by W_k from the random player up, a
+// level whose players win less often being the harder. It returns −1 if x
+// is easier than y, +1 if harder, 0 if their curves are equal. A level
+// that every look-ahead player wins at least as often as another (one
+// that dominates it) is never the harder.
+func Harder(x, y Level) int {
+	if c := cmp.Compare(x.Metrics.ForesightNeeded, y.Metrics.ForesightNeeded); c != 0 {
+		return c
+	}
+	wx, wy := x.Metrics.Foresight, y.Metrics.Foresight
+	for k := range max(len(wx), len(wy)) {
+		if c := cmp.Compare(winAt(wy, k), winAt(wx, k)); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// winAt returns W_k of a curve that ends at the first look-ahead that
+// always wins.
+func winAt(w []Foresight, k int) float64 {
+	if k < len(w) {
+		return w[k].WinProbability
+	}
+	return 1
+}
+
+// oneMoved reports whether l is one of levels with one peg moved, up to
+// the board's symmetry.
+func oneMoved(l Level, levels []Level) bool {
+	if l.board == nil {
+		return false
+	}
+	g := l.board.Symmetry()
+	images := g.Images(l.position, make([]engine.Position, g.Len()))
+	for _, o := range levels {
+		if o.Pegs != l.Pegs || o.board != l.board {
+			continue
+		}
+		for _, p := range images {
+			if (p ^ o.position).Pegs() == 2 {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -21,16 +21,34 @@ type Difficulty struct {
 	Score float64 `json:"score"`
 	// LengthPart is log10 of the jumps of a solution, pegs − 1.
 	LengthPart float64 `json:"length_part"`
-	// ForesightPart is the foresight needed times log10 of the branching.
+	// ForesightPart is the foresight needed times log10 of the board's
+	// branching (Branching).
 	ForesightPart float64 `json:"foresight_part"`
 }
 
-// Score computes the difficulty of a winnable level's metrics.
-func Score(m measure.Metrics) Difficulty {
+// Branching is the branching of board b that a score counts lines with:
+// its jumps over the holes a jump starts from, the mean number of jumps
+// from such a hole (76/33 on the English board). It depends on the board
+// alone, so that among levels of one size the score rises with the
+// foresight needed (see the package doc).
+func Branching(b *engine.Board) float64 {
+	var from engine.Position
+	for _, j := range b.Jumps() {
+		from |= 1 << uint(j.From)
+	}
+	if from == 0 {
+		return 1
+	}
+	return float64(len(b.Jumps())) / float64(from.Pegs())
+}
+
+// Score computes the difficulty of a winnable level of board b from its
+// metrics.
+func Score(b *engine.Board, m measure.Metrics) Difficulty {
 	var d Difficulty
 	d.LengthPart = math.Log10(float64(max(1, m.Pegs-1)))
 	if f := m.ForesightNeeded(); f > 0 {
-		d.ForesightPart = f * math.Log10(m.Branching)
+		d.ForesightPart = f * math.Log10(Branching(b))
 	}
 	d.Score = d.LengthPart + d.ForesightPart
 	return d
@@ -100,7 +118,7 @@ func Grade(ctx context.Context, b *engine.Board, start engine.Position, goal eng
 	if m.Solutions.Sign() == 0 {
 		return Level{}, ErrUnsolvable
 	}
-	return newLevel(ctx, b, start, goal, m, Score(m), opt)
+	return newLevel(ctx, b, start, goal, m, Score(b, m), opt)
 }
 
 // acceptable reports whether measured metrics make a level: solvable, and

@@ -26,8 +26,8 @@ func TestScoreParts(t *testing.T) {
 		if want := math.Log10(float64(l.Pegs - 1)); d.LengthPart != want {
 			t.Errorf("%s: length part %g, want log10(%d jumps) = %g", pic, d.LengthPart, l.Pegs-1, want)
 		}
-		if want := m.ForesightNeeded * math.Log10(m.Branching); math.Abs(d.ForesightPart-want) > 1e-12 {
-			t.Errorf("%s: foresight part %g, want %g·log10(%g) = %g", pic, d.ForesightPart, m.ForesightNeeded, m.Branching, want)
+		if want := m.ForesightNeeded * math.Log10(76.0/33); math.Abs(d.ForesightPart-want) > 1e-12 {
+			t.Errorf("%s: foresight part %g, want %g·log10(76/33) = %g", pic, d.ForesightPart, m.ForesightNeeded, want)
 		}
 		if l.Grade < 1 || l.Grade > 5 || l.Explanation == "" || len(m.Foresight) == 0 || m.Foresight[0].WinProbability != m.P0 {
 			t.Errorf("%s: grade %d, explanation %q, foresight %v", pic, l.Grade, l.Explanation, m.Foresight)

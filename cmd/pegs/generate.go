@@ -18,7 +18,7 @@ import (
 )
 
 func runGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := cli.NewFlagSet("pegs", "generate", "--board B (--count N | --pack K | --calibrate N) [--pegs MIN-MAX] [--goal G] [--symmetric] [--seed S] [--workers N] [--out FILE] [--format json|text]", stderr)
+	fs := cli.NewFlagSet("pegs", "generate", "--board B (--count N | --pack K | --calibrate N) [--pegs MIN-MAX] [--goal G] [--shape S] [--seed S] [--workers N] [--out FILE] [--format json|text]", stderr)
 	var pf cli.ProblemFlags
 	sf := cli.SearchFlags{Many: true}
 	pf.BoardFlags.Register(fs)
@@ -28,7 +28,8 @@ func runGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	pack := fs.Int("pack", 0, "make a progression of this many levels, difficulty strictly rising")
 	calibrate := fs.Int("calibrate", 0, "make a pool of this many levels and print the grade scale its scores make, a generate/calibration.json")
 	pegs := fs.String("pegs", "", "peg counts of the levels, MIN-MAX (default 6-20; on a board of 20 holes or fewer, a third of the holes, at least 2, to all holes but 2)")
-	symmetric := fs.Bool("symmetric", false, "only layouts that a mirror or rotation of the board maps onto themselves")
+	shape := fs.String("shape", "designed", "layouts to draw: designed (one group, compact, symmetric where the board and size allow), connected (one group), symmetric (a mirror or rotation maps it onto itself) or any (what random backward play leaves)")
+	symmetric := fs.Bool("symmetric", false, "the same as --shape symmetric")
 	seed := fs.Uint64("seed", 1, "random seed; the same seed and flags give the same output for any --workers")
 	out := fs.String("out", "", "write the levels to this file instead of stdout")
 	format := fs.String("format", "json", "output format: json (a level pack) or text")
@@ -51,6 +52,13 @@ func runGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	f, err := cli.ParseFormat(*format, report.JSON, report.Text)
 	if err != nil {
 		return err
+	}
+	sh, err := generate.ParseShape(*shape)
+	if err != nil {
+		return cli.Usagef("--shape: %w", err)
+	}
+	if *symmetric {
+		sh = generate.ShapeSymmetric
 	}
 	min, max := generate.DefaultPegs(b.Holes())
 	if *pegs != "" {
@@ -78,7 +86,7 @@ func runGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if workers == 0 {
 		workers = defaultWorkers()
 	}
-	opt := generate.Options{Goal: goal, MinPegs: min, MaxPegs: max, Seed: *seed, Workers: workers, Memory: budget, Symmetric: *symmetric}
+	opt := generate.Options{Goal: goal, MinPegs: min, MaxPegs: max, Seed: *seed, Workers: workers, Memory: budget, Shape: sh}
 	var levels []generate.Level
 	switch {
 	case *count > 0:

@@ -85,6 +85,7 @@ func runGrade(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return cli.Reported{Err: err}
 	}
 	tables := &search.Tables{}
+	failed := 0
 	for _, l := range lv {
 		lvl, err := generate.Grade(ctx, b, l.pos, goal, search.Options{Memory: budget, Tables: tables})
 		name := "level " + l.name
@@ -92,13 +93,26 @@ func runGrade(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			name = "position"
 		}
 		if errors.Is(err, generate.ErrUnsolvable) {
-			return fmt.Errorf("%s has no solution to goal %s: %w", name, b.FormatGoal(goal), err)
+			err = fmt.Errorf("%s has no solution to goal %s: %w", name, b.FormatGoal(goal), err)
 		}
-		if err != nil {
+		switch {
+		case err != nil && errors.Is(err, context.Canceled):
 			return stopped(fmt.Errorf("%s: %w", name, err))
+		case err != nil && *position != "":
+			return err
+		case err != nil:
+			// The levels file goes on: the level is a row with the reason.
+			failed++
+			lvl = generate.Level{Board: b.Name(), Goal: b.FormatGoal(goal), Picture: b.Line(l.pos), Pegs: l.pos.Pegs(), Failure: err.Error()}
 		}
 		lvl.Name = l.name
 		rows = append(rows, lvl)
 	}
-	return write()
+	if err := write(); err != nil {
+		return err
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d levels could not be graded (their rows say why)", failed, len(rows))
+	}
+	return nil
 }

@@ -155,6 +155,7 @@ func TestErrors(t *testing.T) {
 		{[]string{"generate", "--count", "3", "--pack", "2"}, 2, "give one of --count, --pack or --calibrate"},
 		{[]string{"generate", "--count", "3", "--pegs", "40-50"}, 2, "--pegs 40-50: want 2 <= MIN <= MAX < 33 (board english has 33 holes)"},
 		{[]string{"generate", "--count", "3", "--pegs", "9-4"}, 2, "want 2 <= MIN <= MAX"},
+		{[]string{"generate", "--count", "3", "--shape", "round"}, 2, `--shape: unknown shape "round"`},
 		{[]string{"generate", "--board", "triangle", "--count", "3", "--pegs", "6-20"}, 2, "--pegs 6-20: want 2 <= MIN <= MAX < 15 (board triangle has 15 holes)"},
 		{[]string{"grade", "--position", "o.o.............................."}, 1, "position has no solution to goal center"},
 		{[]string{"bench", "--strategies", "warp"}, 2, `unknown strategy "warp"`},

@@ -21,12 +21,14 @@ import (
 // from the first, and the classic English levels graded the same way.
 func (b *builder) levels(ctx context.Context) (Section, error) {
 	sec := Section{Lead: "Levels made by the generator and graded 1 to 5, shown as a player meets them, with what makes each hard.",
-		Text: "Levels made by reverse play from the goal and measured on their whole state space. " +
+		Text: "Levels laid out as a designer would (one group of pegs, compact, symmetric where the board allows), " +
+			"solved, and measured on their whole state space. " +
 			"The player who looks k jumps ahead never plays a jump it sees lose within k jumps and chooses among the others at random; " +
 			"W_k is its chance to win an attempt, and a level's foresight needed f is the k at which W_k reaches 1/2 (read between integers on log W). " +
-			"The score is log10(n·b^f), the lines such a player weighs over a game of n = pegs − 1 jumps with b jumps a position, " +
+			"The score is log10(n·b^f), the lines such a player weighs over a game of n = pegs − 1 jumps with b, the board's jumps over the holes a jump starts from, " +
 			"and grades 1..5 split one scale for every board at the percentiles of a generated pool (package generate): " + scaleText(generate.Scale()) + ". " +
-			"Every level was solved again and its solution replayed before it was kept."}
+			"Every level was solved again and its solution replayed before it was kept. " +
+			"A level's rank places it among generated levels of the same size, by the foresight they need."}
 	for i, pp := range b.plan.pools {
 		items, finding, err := b.pool(ctx, pp, i == 0 && b.plan.pack > 0)
 		if err != nil {
@@ -176,13 +178,20 @@ func scaleText(c generate.Calibration) string {
 
 // levelCard is level l as a card named name, its picture in file.
 func levelCard(name, file string, l generate.Level) Card {
-	return Card{Name: name, Picture: file, Grade: l.Grade, Explanation: l.Explanation, Facts: []Fact{
+	c := Card{Name: name, Picture: file, Grade: l.Grade, Explanation: l.Explanation, Facts: []Fact{
 		{"pegs", strconv.Itoa(l.Pegs)},
 		{"score", report.FormatNumber(l.Score)},
 		{"foresight needed", report.FormatNumber(l.Metrics.ForesightNeeded) + " jumps"},
 		{"par", strconv.Itoa(l.Par) + " moves"},
 		{"random player wins", report.FormatProbability(l.Metrics.P0)},
+		{"groups", strconv.Itoa(l.Metrics.Groups)},
+		{"symmetry", l.Metrics.Symmetry},
+		{"compactness", report.FormatNumber(l.Metrics.Compactness)},
 	}}
+	if l.Rank != nil {
+		c.Facts = append(c.Facts, Fact{"rank", l.Rank.Words})
+	}
+	return c
 }
 
 // levelFinding says how a list of levels rises in difficulty.
