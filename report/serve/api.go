@@ -153,6 +153,15 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if hi > s.lim.GradePegs {
+		return tooBig("levels of %d-%d pegs: the server makes levels of at most %d pegs, each measured on its whole state space (pegs generate has no limit)", lo, hi, s.lim.GradePegs)
+	}
+	var shape generate.Shape
+	if req.Shape != "" {
+		if shape, err = generate.ParseShape(req.Shape); err != nil {
+			return badRequest("shape: %v", err)
+		}
+	}
 	seed := uint64(1)
 	if req.Seed != nil {
 		seed = *req.Seed
@@ -164,7 +173,7 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	defer release()
-	opt := generate.Options{Goal: goal, MinPegs: lo, MaxPegs: hi, Seed: seed, Workers: s.workers(), Memory: s.slotMemory(), Symmetric: req.Symmetric}
+	opt := generate.Options{Goal: goal, MinPegs: lo, MaxPegs: hi, Seed: seed, Workers: s.workers(), Memory: s.slotMemory(), Shape: shape, Symmetric: req.Symmetric}
 	var levels []generate.Level
 	if req.Count > 0 {
 		levels, err = generate.Generate(ctx, b, n, opt)

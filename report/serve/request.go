@@ -56,6 +56,7 @@ type generateRequest struct {
 	Pack      int     `json:"pack"`
 	Pegs      string  `json:"pegs"`
 	Seed      *uint64 `json:"seed"`
+	Shape     string  `json:"shape"`
 	Symmetric bool    `json:"symmetric"`
 }
 
