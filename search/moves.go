@@ -8,6 +8,7 @@ import (
 	"pegs/search/internal/bfs"
 	"pegs/search/internal/dfs"
 	"pegs/search/internal/key"
+	"pegs/search/internal/memory"
 )
 
 // MovesSolution is a solution with the fewest moves, where a move is one or
@@ -39,6 +40,9 @@ func FewestMoves(ctx context.Context, prob Problem, opt Options) (MovesSolution,
 	}
 	ws, err := Winnable(ctx, prob, opt)
 	if err != nil {
+		return MovesSolution{}, err
+	}
+	if err := fewestMovesRoom(ws, opt); err != nil {
 		return MovesSolution{}, err
 	}
 	r, err := bfs.FewestMoves(ctx, b, start, goal, ws.group, newWinNumbers(ws), opt.Workers)
@@ -85,4 +89,25 @@ func (w *winNumbers) Number(c engine.Position) (int, bool) {
 	w.once[pegs].Do(func() { w.index[pegs] = key.NewIndex(keys) })
 	j, ok := w.index[pegs].Find(key.Mix(c))
 	return w.base[pegs] + j, ok
+}
+
+// fewestBytes is what the search by moves holds for each winnable
+// position beyond its key: a word of marks for the two sides, a slot of
+// its layer's index (12 bytes, in a table up to about twice the layer's
+// size) and, at most, a node on a side's level.
+const fewestBytes = 8 + 2*12 + 16
+
+// fewestMovesRoom charges the winnable set's keys and what the search by
+// moves adds to them (fewestBytes a position) to a budget of opt's memory,
+// and returns its *MemoryError where they do not fit.
+func fewestMovesRoom(ws *WinSet, opt Options) error {
+	mem := memory.New(opt.memory())
+	var keys int64
+	for pegs := range ws.board.Holes() + 1 {
+		keys += int64(ws.count(pegs))
+	}
+	if err := mem.Take(8*keys, "the winnable positions' keys"); err != nil {
+		return err
+	}
+	return mem.Take(fewestBytes*keys, "the search by moves over the winnable positions")
 }
