@@ -4,12 +4,11 @@ import (
 	"flag"
 	"fmt"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"pegs/report/reporttest"
 )
 
 var update = flag.Bool("update", false, "write the golden files of testdata/api")
@@ -51,23 +50,7 @@ func TestGolden(t *testing.T) {
 			s.Handler().ServeHTTP(w, req)
 			got := fmt.Sprintf("%s %s\n%s\n\n%d %s Retry-After:%q\n%s", tt.method, tt.path, tt.body, w.Code,
 				w.Header().Get("Content-Type"), w.Header().Get("Retry-After"), elapsed.ReplaceAllString(w.Body.String(), `"elapsed_ms": 0`))
-			path := filepath.Join("testdata", "api", tt.name+".golden")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("%s %s (-want +got):\n%s", tt.method, tt.path, diff)
-			}
+			reporttest.Golden(t, filepath.Join("api", tt.name+".golden"), []byte(got), *update)
 		})
 	}
 }
