@@ -31,7 +31,8 @@ const game = {
   start: [], // the start: whether each hole holds a peg
   pegs: [], // whether each hole holds a peg
   history: [], // the jumps played
-  version: 0, // counts changes, so that late answers are dropped
+  version: 0, // counts changes of the position, so that late hints are dropped
+  round: 0, // counts games begun (a level, a start, a restart), so that late solutions are dropped
   selected: -1,
   cursor: 0,
   hintUsed: false,
@@ -147,8 +148,11 @@ async function loadPacks() {
 }
 
 // follow shows what the hash names.
+// A hash that names what is shown already (as the page's own hash does)
+// changes nothing: the game goes on.
 async function follow() {
   const r = route();
+  if (game.level && r.pack === game.pack && r.mode === game.mode && r.id === game.level.id) return;
   await showPack(r.pack, r.mode, r.id, r.named);
 }
 
@@ -320,6 +324,7 @@ function changed() {
 
 // restart plays the level from its start, or from jumps played already.
 function restart(jumps = []) {
+  game.round++;
   game.hintUsed = false;
   game.counted = false;
   game.picking = false;
@@ -501,6 +506,7 @@ function newGame() {
 const RATINGS = ['', 'Genius!', 'Very clever', 'Not bad'];
 
 function newStart() {
+  game.round++;
   game.startHole = -1;
   game.solution = null;
   $('stepper').hidden = true;
@@ -644,13 +650,16 @@ function solutionJumps(sol) {
   return jumps;
 }
 
+// A solution belongs to the game: it is dropped only when another game
+// began meanwhile (a level, a start, a restart), not when the board was
+// redrawn or a jump played.
 async function showSolution() {
   if (!game.level || game.picking) return;
-  const v = game.version;
+  const round = game.round;
   const known = game.mode !== 'triangle' && game.level.par !== null;
   say(known ? 'Fetching the solution with the fewest moves\u2026' : 'Finding a solution\u2026');
   const sol = await api('/api/solve', solveRequest(known ? 'moves' : 'jumps'));
-  if (v !== game.version) return;
+  if (round !== game.round) return;
   if (!sol.solvable) {
     say('There is no solution from this start.');
     return;
