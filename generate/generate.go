@@ -57,6 +57,9 @@ type Level struct {
 	Metrics     Metrics    `json:"metrics"`
 	Solution    []string   `json:"solution"`
 	Par         int        `json:"par"`
+	// Moves is a solution of Par moves, each a chain of jumps by one peg
+	// (f4-d4-b4), replayed before it is given.
+	Moves []string `json:"moves,omitempty"`
 	// Rank is the level's rank among the calibration pool's levels of its
 	// size, for a level of the pool's board and goal (RankOf).
 	Rank *Rank `json:"rank,omitempty"`
@@ -386,6 +389,13 @@ func newLevel(ctx context.Context, b *engine.Board, p engine.Position, goal engi
 	}
 	for _, j := range sol.Jumps {
 		l.Solution = append(l.Solution, b.FormatJump(j))
+	}
+	if m.FewestMoves > 0 {
+		final, err := b.Replay(p, m.ParSolution)
+		if err != nil || !goal.Reached(final) || len(b.FormatMoves(m.ParSolution)) != m.FewestMoves {
+			return Level{}, fmt.Errorf("level %s: the solution of the fewest moves does not replay to the goal in %d moves", b.Line(p), m.FewestMoves)
+		}
+		l.Moves = b.FormatMoves(m.ParSolution)
 	}
 	return l, nil
 }

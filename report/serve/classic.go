@@ -3,6 +3,7 @@ package serve
 import (
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"pegs/engine"
@@ -11,33 +12,30 @@ import (
 )
 
 // classicJSON is the seven classic levels graded as pegs grade grades
-// them, each with a solution of the fewest moves: made once, at build
-// time, so that the server answers them from memory (Full's grade takes
-// a minute and its fewest moves ten seconds). TestClassicData checks
-// that it is current; -update-classic writes it again.
+// them, each with a solution of the fewest moves, and soloJSON the Play
+// Solo level (the English board less its centre, to one peg anywhere)
+// with one: made once, at build time, so that the server answers them
+// from memory (Full's grade takes half a minute and its fewest moves
+// seconds). TestClassicData checks that they are current;
+// -update-classic writes them again.
 //
 //go:generate go test -run TestClassicData -update-classic .
-//go:embed classic.json
-var classicJSON []byte
+var (
+	//go:embed classic.json
+	classicJSON []byte
+	//go:embed solo.json
+	soloJSON []byte
+)
 
 // packFile is a level pack as the server reads it: as pegs generate
-// writes it (report.LevelsJSON), with the play page's mode, and each
-// level with its fewest moves where known. classic.json has this shape.
+// writes it (report.LevelsJSON, each level with its fewest moves), with
+// the play page's mode. classic.json and solo.json have this shape.
 type packFile struct {
-	Board  string      `json:"board"`
-	Goal   string      `json:"goal"`
-	Seed   uint64      `json:"seed,omitempty"`
-	Mode   string      `json:"mode,omitempty"`
-	Levels []packLevel `json:"levels"`
-}
-
-// packLevel is a level of a pack, with a solution of the fewest moves
-// (each a chain of jumps such as f4-d4-b4) and the positions its search
-// visited, where known.
-type packLevel struct {
-	generate.Level
-	Moves      []string `json:"moves,omitempty"`
-	MovesNodes int64    `json:"moves_nodes,omitempty"`
+	Board  string           `json:"board"`
+	Goal   string           `json:"goal"`
+	Seed   uint64           `json:"seed,omitempty"`
+	Mode   string           `json:"mode,omitempty"`
+	Levels []generate.Level `json:"levels"`
 }
 
 // ClassicPack returns the seven classic levels of the English board,
@@ -68,10 +66,31 @@ func ClassicPack() (Pack, error) {
 		if err != nil {
 			return Pack{}, fmt.Errorf("classic.json: level %s: %w", l.Name, err)
 		}
-		sol.Nodes = cl.MovesNodes
-		pack.Levels = append(pack.Levels, Level{Name: l.Name, Start: l.Position, Info: cl.Level, Graded: true, Fewest: &sol})
+		pack.Levels = append(pack.Levels, Level{Name: l.Name, Start: l.Position, Info: cl, Graded: true, Fewest: &sol})
 	}
 	return pack, nil
+}
+
+// SoloPack returns the Play Solo level: the English board less its
+// centre, to one peg anywhere, not graded, with a solution of the fewest
+// moves.
+func SoloPack() (Pack, error) {
+	var file packFile
+	if err := json.Unmarshal(soloJSON, &file); err != nil {
+		return Pack{}, fmt.Errorf("solo.json: %w", err)
+	}
+	b := engine.English()
+	any := engine.Goal{Kind: engine.OnePeg}
+	if len(file.Levels) != 1 || file.Levels[0].Picture != b.Line(b.Start()) || file.Goal != b.FormatGoal(any) {
+		return Pack{}, errors.New("solo.json is not the English board less its centre to one peg anywhere: run go generate")
+	}
+	l := plainLevel(b, any, "solo", b.Start())
+	sol, err := movesSolution(b, l.Start, any, file.Levels[0].Moves)
+	if err != nil {
+		return Pack{}, fmt.Errorf("solo.json: %w", err)
+	}
+	l.Info.Moves, l.Info.Par, l.Fewest = file.Levels[0].Moves, file.Levels[0].Par, &sol
+	return Pack{ID: "solo", Name: "solo", Mode: "solo", Board: b, Goal: any, Levels: []Level{l}}, nil
 }
 
 // movesSolution replays moves from start: a solution toward goal, or an
@@ -105,10 +124,11 @@ func BuiltinPacks() ([]Pack, error) {
 	if err != nil {
 		return nil, err
 	}
-	eng := engine.English()
+	solo, err := SoloPack()
+	if err != nil {
+		return nil, err
+	}
 	any := engine.Goal{Kind: engine.OnePeg}
-	solo := Pack{ID: "solo", Name: "solo", Mode: "solo", Board: eng, Goal: any,
-		Levels: []Level{plainLevel(eng, any, "solo", eng.Start())}}
 	tri, err := engine.Lookup("triangle")
 	if err != nil {
 		return nil, err

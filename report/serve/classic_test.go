@@ -2,7 +2,6 @@ package serve
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"flag"
 	"os"
@@ -23,12 +22,13 @@ var (
 // classicBudget is the memory budget of the classic levels' grades.
 const classicBudget = 3 << 30
 
-// TestClassicData checks the embedded classic.json: it holds the classic
-// levels, and every solution and fewest-moves solution in it replays. Without
-// -short it grades the levels again and compares, those of at most 17 pegs
-// (a second or two; Diamond's and Full's take a minute and 2 GB) unless
-// -classic-full or -update-classic is set; with -update-classic it writes
-// the file.
+// TestClassicData checks the embedded classic.json and solo.json: they
+// hold the classic levels and the Play Solo level, and every solution and
+// fewest-moves solution in them replays. Without -short it grades the
+// classic levels again and compares, those of at most 17 pegs (a second
+// or two; Diamond's and Full's take half a minute and a gigabyte, Solo's
+// fewest moves seconds) unless -classic-full or -update-classic is set;
+// with -update-classic it writes the files.
 func TestClassicData(t *testing.T) {
 	pack, err := ClassicPack()
 	if err != nil && !*updateClassic {
@@ -42,6 +42,9 @@ func TestClassicData(t *testing.T) {
 		if err != nil || len(pack.Board.FormatMoves(l.Fewest.Jumps)) != l.Info.Par {
 			t.Errorf("%s: solution %v; the fewest moves %d, par %d", l.Name, err, len(pack.Board.FormatMoves(l.Fewest.Jumps)), l.Info.Par)
 		}
+	}
+	if _, err := SoloPack(); err != nil && !*updateClassic {
+		t.Fatal(err)
 	}
 	if testing.Short() && !*updateClassic {
 		t.Skip("grading the classic levels again takes seconds")
@@ -57,18 +60,32 @@ func TestClassicData(t *testing.T) {
 			file.Levels = append(file.Levels, want.Levels[i])
 			continue
 		}
-		opt := search.Options{Memory: classicBudget}
-		lvl, err := generate.Grade(t.Context(), b, l.Position, goal, opt)
+		lvl, err := generate.Grade(t.Context(), b, l.Position, goal, search.Options{Memory: classicBudget})
 		if err != nil {
 			t.Fatalf("%s: %v", l.Name, err)
 		}
 		lvl.Name = l.Name
-		ms, err := search.FewestMoves(context.Background(), search.Problem{Board: b, Start: l.Position, Goal: goal}, opt)
-		if err != nil {
-			t.Fatalf("%s: %v", l.Name, err)
-		}
-		file.Levels = append(file.Levels, packLevel{Level: lvl, Moves: b.FormatMoves(ms.Jumps), MovesNodes: ms.Nodes})
+		file.Levels = append(file.Levels, lvl)
 	}
+	check(t, "classic.json", classicJSON, file)
+	if !all {
+		return
+	}
+	any := engine.Goal{Kind: engine.OnePeg}
+	ms, err := search.FewestMoves(t.Context(), search.Problem{Board: b, Start: b.Start(), Goal: any}, search.Options{Memory: classicBudget})
+	if err != nil {
+		t.Fatalf("Solo: %v", err)
+	}
+	solo := plainLevel(b, any, "solo", b.Start()).Info
+	solo.Moves = b.FormatMoves(ms.Jumps)
+	solo.Par = len(solo.Moves)
+	check(t, "solo.json", soloJSON, packFile{Board: b.Name(), Goal: b.FormatGoal(any), Mode: "solo", Levels: []generate.Level{solo}})
+}
+
+// check compares the embedded file name with file, or writes file there
+// with -update-classic.
+func check(t *testing.T, name string, embedded []byte, file packFile) {
+	t.Helper()
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
@@ -76,13 +93,13 @@ func TestClassicData(t *testing.T) {
 		t.Fatal(err)
 	}
 	if *updateClassic {
-		if err := os.WriteFile("classic.json", buf.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile(name, buf.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	if diff := cmp.Diff(string(classicJSON), buf.String()); diff != "" {
-		t.Errorf("classic.json is not current (run go generate ./report/serve): -embedded +now\n%s", diff)
+	if diff := cmp.Diff(string(embedded), buf.String()); diff != "" {
+		t.Errorf("%s is not current (run go generate ./report/serve): -embedded +now\n%s", name, diff)
 	}
 }
 

@@ -27,10 +27,11 @@
 //     take back, the pegs that can jump.
 //   - POST /api/solve {board, level, start, position, goal, metric}: as
 //     pegs solve; metric moves gives a solution with the fewest moves.
-//     The classic levels' are made at build time (go generate, in
-//     classic.json, with their grades); a loaded level's are taken from
-//     its pack's moves field where given (see LoadPack), else found once,
-//     in the background after Start's oracles, or when first asked.
+//     The classic levels' and Play Solo's are made at build time (go
+//     generate, in classic.json with their grades, and solo.json); a
+//     loaded level's are taken from its pack's moves field (pegs generate
+//     writes it; see LoadPack), else found once, in the background after
+//     Start's oracles, or when first asked.
 //   - POST /api/grade {board, level, start, position, goal}: as pegs grade.
 //   - POST /api/generate {board, goal, count, pack, pegs, seed, symmetric}:
 //     as pegs generate, a level pack; 422 with the reason when the

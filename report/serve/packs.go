@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -45,6 +46,10 @@ type Level struct {
 	Fewest *search.Solution
 }
 
+// MaxPackBytes is the most LoadPack reads of a pack file, as pegs reads
+// a levels file.
+const MaxPackBytes = 64 << 20
+
 // LoadPack reads a level pack as pegs generate writes it (--format json),
 // with two fields more where given: the pack's mode, and each level's
 // moves, a solution of the fewest moves (replayed here; the server finds
@@ -53,9 +58,17 @@ type Level struct {
 // geometry geom named as pegs generate was given it: found as named, or
 // beside the pack. The pack's id is its file name without extension.
 func LoadPack(path string, geom engine.Geometry) (Pack, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return Pack{}, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxPackBytes+1))
+	if err != nil {
+		return Pack{}, err
+	}
+	if len(data) > MaxPackBytes {
+		return Pack{}, fmt.Errorf("%s: larger than %d MiB, more than a level pack", path, MaxPackBytes>>20)
 	}
 	var file packFile
 	if err := json.Unmarshal(data, &file); err != nil {
@@ -85,11 +98,13 @@ func LoadPack(path string, geom engine.Geometry) (Pack, error) {
 		if err == nil && (l.Board != file.Board || l.Goal != file.Goal) {
 			err = fmt.Errorf("board %s and goal %s, not the pack's %s and %s", l.Board, l.Goal, file.Board, file.Goal)
 		}
-		lvl := Level{Name: strconv.Itoa(i + 1), Start: p, Info: l.Level, Graded: true}
+		lvl := Level{Name: strconv.Itoa(i + 1), Start: p, Info: l, Graded: true}
+		if err == nil && len(l.Moves) > 0 && len(l.Moves) != l.Par {
+			err = fmt.Errorf("moves: %d moves, not the level's par %d", len(l.Moves), l.Par)
+		}
 		if err == nil && len(l.Moves) > 0 {
 			var sol search.Solution
 			sol, err = movesSolution(b, p, goal, l.Moves)
-			sol.Nodes = l.MovesNodes
 			lvl.Fewest = &sol
 		}
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"pegs/engine"
+	"pegs/search"
 )
 
 // TestBadRequests checks that bad input gets a 4xx and one line of JSON
@@ -89,7 +90,7 @@ func TestLimits(t *testing.T) {
 		t.Errorf("past the deadline: %d %s (Retry-After %q, want none)", w.Code, w.Body, w.Header().Get("Retry-After"))
 	}
 	s, _ := testServer(t, Config{Memory: 4 << 20, Limits: Limits{Slots: 2}})
-	w = do(t, s, "POST", "/api/solve", `{"start": "d4", "goal": "any", "metric": "moves"}`)
+	w = do(t, s, "POST", "/api/solve", `{"start": "d3", "goal": "any", "metric": "moves"}`)
 	if w.Code != http.StatusUnprocessableEntity || !strings.Contains(w.Body.String(), "memory budget exceeded") {
 		t.Errorf("past the memory budget: %d %s", w.Code, w.Body)
 	}
@@ -213,30 +214,43 @@ func TestPackMode(t *testing.T) {
 }
 
 // TestPackMoves checks a pack level's moves: taken as the level's fewest
-// moves once they replay to the goal, refused when they do not.
+// moves once they replay to the goal in par moves, refused when they do
+// not reach it or take more.
 func TestPackMoves(t *testing.T) {
 	pack, err := LoadPack(filepath.Join("testdata", "triangle.json"), engine.Triangular)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sol := pack.Levels[0].Info.Solution
+	l := pack.Levels[0]
+	b := pack.Board
+	fewest, err := search.FewestMoves(t.Context(), search.Problem{Board: b, Start: l.Start, Goal: pack.Goal}, search.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	data, err := os.ReadFile(filepath.Join("testdata", "triangle.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
+		name  string
 		moves []string
 		ok    bool
-	}{{sol, true}, {sol[:1], false}} {
-		moves, _ := json.Marshal(tt.moves)
-		path := filepath.Join(t.TempDir(), "pack.json")
-		text := strings.Replace(string(data), `"levels": [`+"\n    {", `"levels": [`+"\n    {\"moves\": "+string(moves)+",", 1)
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		p, err := LoadPack(path, engine.Triangular)
-		if tt.ok && (err != nil || p.Levels[0].Fewest == nil || len(p.Levels[0].Fewest.Jumps) != len(sol)) || !tt.ok && err == nil {
-			t.Errorf("moves %v: %v", tt.moves, err)
-		}
+	}{
+		{"fewest", b.FormatMoves(fewest.Jumps), true},
+		{"short of the goal", b.FormatMoves(fewest.Jumps)[:1], false},
+		{"more than par", l.Info.Solution, len(l.Info.Solution) == l.Info.Par}, // a jump a move
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			moves, _ := json.Marshal(tt.moves)
+			path := filepath.Join(t.TempDir(), "pack.json")
+			text := strings.Replace(string(data), `"levels": [`+"\n    {", `"levels": [`+"\n    {\"moves\": "+string(moves)+",", 1)
+			if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			p, err := LoadPack(path, engine.Triangular)
+			if tt.ok && (err != nil || p.Levels[0].Fewest == nil || len(p.Levels[0].Fewest.Jumps) != len(fewest.Jumps)) || !tt.ok && err == nil {
+				t.Errorf("moves %v: %v", tt.moves, err)
+			}
+		})
 	}
 }

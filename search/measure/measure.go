@@ -42,6 +42,9 @@ type Metrics struct {
 	// FewestMoves is the par: the fewest moves (chains of jumps by one peg)
 	// of a solution; 0 if unsolvable.
 	FewestMoves int
+	// ParSolution is a solution of FewestMoves moves, as its jumps; nil
+	// if the level cannot be won. It is the same whatever the workers.
+	ParSolution []engine.Jump
 	// Foresight[k] is W_k, the probability that the player who looks k
 	// jumps ahead wins one attempt (see the package doc), for k from 0 to
 	// the first look-ahead that always wins, at most Pegs − 1: Foresight[0]
@@ -165,7 +168,7 @@ func LevelIf(ctx context.Context, b *engine.Board, start engine.Position, goal e
 		if err != nil {
 			return m, true, err
 		}
-		m.FewestMoves = ms.Moves
+		m.FewestMoves, m.ParSolution = ms.Moves, ms.Jumps
 	}
 	return m, true, nil
 }
