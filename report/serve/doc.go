@@ -5,9 +5,11 @@
 //
 // Requests and responses are JSON; a POST body must be sent as
 // application/json (415 otherwise: a browser sends text/plain from any
-// page without asking). Numbers are JSON numbers, a value that is absent
-// is null, and a board or level has the same shape in a list as alone.
-// A request's fields are named as the
+// page without asking). Numbers are JSON numbers, save the exact counts
+// that can pass 2^53 (a level's solutions and games), which are decimal
+// strings so that a JavaScript reader keeps every digit; a value that is
+// absent is null, and a board or level has the same shape in a list as
+// alone. A request's fields are named as the
 // flags of the command that answers the same question, plus level, the id
 // of a loaded level, which stands for its board, start and goal; a
 // response has the shape of that command's --format json:
@@ -50,8 +52,9 @@
 // one at a time, the levels of fewest pegs first, and /readyz answers 200
 // once they are built; a bigger level's oracle (Full's, Play Solo's) is
 // built when a hint first asks for it. Until a level's oracle is built its
-// hints are found by searching, then they are lookups. The oracles that hints of other games build on demand are
-// kept up to Limits.Levels, the least recently used dropped first.
+// hints are found by searching, then they are lookups. The oracles that
+// hints of other games build on demand are kept up to Limits.Levels, the
+// least recently used dropped first.
 //
 // # Play page
 //
