@@ -62,7 +62,7 @@ func BenchmarkHint(b *testing.B) {
 	// With the file but no history, a lost position is first shown to be
 	// in the level (see Oracle.inLevel).
 	// With the fewest table too (built on first use, about 15 s), a dead
-	// end's fewest pegs is a lookup from 14 pegs up.
+	// end's fewest pegs is a lookup from 4 pegs up.
 	// With no file but the history (oracle=level), the level's tables
 	// built by the Advisor answer, as a game server sees them once built:
 	// first the winnable tables alone, then (level+fewest, about 20 s
