@@ -196,8 +196,8 @@ func (t *bucketTable[R]) free() {
 }
 
 // add puts items in t, folding repeats, and reports whether a path count
-// passed 128 bits. The loop is written out for each kind: a generic loop
-// calling a fold function for each child was 25-40% slower.
+// passed 128 bits. The loop is generated for each kind (see addKeys): a
+// generic loop calling a fold function for each child was 25-40% slower.
 func (t *bucketTable[R]) add(items []R) (overflow bool, err error) {
 	switch x := any(t).(type) {
 	case *bucketTable[uint64]:
@@ -250,46 +250,15 @@ func (t *bucketTable[R]) sorted() []R {
 	return s
 }
 
-// addKeys, addPaths, addRecords and addPacked are one probing loop,
-// written once per record type on purpose: it is the expansion's hottest
-// loop, and a generic version would call its type's fold through the type
-// parameter's dictionary, which the compiler does not inline
-// (BenchmarkExplore shows the difference).
-
-// addKeys adds keys to t, or marks those t holds once it is closed.
-func addKeys(t *bucketTable[uint64], ks []uint64) error {
-	if t.closed {
-		reachKeys(t, ks)
-		return nil
-	}
-	slots, limit := t.slots, t.limit()
-	for _, k := range ks {
-		i := t.home(k)
-		// Most children are repeats, found in their home slot or the
-		// next: one test for both (min is branch-free) mispredicts less
-		// than a probe a slot.
-		if min(slots[i]^k, slots[i+1]^k) == 0 {
-			continue
-		}
-		for slots[i] != k {
-			if slots[i] != 0 {
-				i++
-				continue
-			}
-			if t.n < limit && i < len(slots)-1 {
-				slots[i] = k
-				t.n++
-				break
-			}
-			if err := t.alloc(2 * t.size); err != nil {
-				return err
-			}
-			slots, limit = t.slots, t.limit()
-			i = t.home(k)
-		}
-	}
-	return nil
-}
+// addKeys, addPaths, addRecords and addPacked (zbuckets.go) are one
+// probing loop, generated once per record type from the template in
+// gen_buckets.go: it is the expansion's hottest loop, and a generic
+// version would call its type's fold through the type parameter's
+// dictionary, which the compiler does not inline (BenchmarkExplore shows
+// the difference). TestBucketsGenerated checks that zbuckets.go is
+// current.
+//
+//go:generate go run gen_buckets.go
 
 // reachKeys marks the slots of closed table t that keys find.
 func reachKeys(t *bucketTable[uint64], ks []uint64) {
@@ -304,116 +273,6 @@ func reachKeys(t *bucketTable[uint64], ks []uint64) {
 			t.n++
 		}
 	}
-}
-
-// addPaths adds records of path counts to t, summing those of a key.
-func addPaths(t *bucketTable[paths], rs []paths) error {
-	slots, limit := t.slots, t.limit()
-	for _, r := range rs {
-		i := t.home(r.key)
-		// A repeat in its home slot or the next with one test (see
-		// addKeys): the slot is picked without a branch, x|-x having its
-		// top bit set when x is not zero.
-		x := slots[i].key ^ r.key
-		j := i + int((x|-x)>>63)
-		if slots[j].key == r.key {
-			slots[j].m += r.m
-			continue
-		}
-		for {
-			s := &slots[i]
-			if s.key == r.key {
-				s.m += r.m
-				break
-			}
-			if s.key != 0 {
-				i++
-				continue
-			}
-			if t.closed {
-				break
-			}
-			if t.n < limit && i < len(slots)-1 {
-				*s = r
-				t.n++
-				break
-			}
-			if err := t.alloc(2 * t.size); err != nil {
-				return err
-			}
-			slots, limit = t.slots, t.limit()
-			i = t.home(r.key)
-		}
-	}
-	return nil
-}
-
-// addRecords adds records to t, folding those of a key; overflow reports
-// a fold whose counts no longer fit.
-func addRecords(t *bucketTable[record], rs []record) (overflow bool, err error) {
-	slots, limit := t.slots, t.limit()
-	for _, r := range rs {
-		i := t.home(r.key)
-		for {
-			s := &slots[i]
-			if s.key == r.key {
-				overflow = s.fold(&r) || overflow
-				break
-			}
-			if s.key != 0 {
-				i++
-				continue
-			}
-			if t.closed {
-				break
-			}
-			if t.n < limit && i < len(slots)-1 {
-				*s = r
-				t.n++
-				break
-			}
-			if err := t.alloc(2 * t.size); err != nil {
-				return overflow, err
-			}
-			slots, limit = t.slots, t.limit()
-			i = t.home(r.key)
-		}
-	}
-	return overflow, nil
-}
-
-// addPacked folds packed words by position, joining their tags.
-func addPacked(t *bucketTable[packed], rs []packed) error {
-	slots, limit, low := t.slots, t.limit(), t.low
-	for _, r := range rs {
-		k := uint64(r) &^ low
-		i := t.home(k)
-		for {
-			s := &slots[i]
-			if uint64(*s)&^low == k {
-				*s |= r
-				break
-			}
-			if *s != 0 {
-				i++
-				continue
-			}
-			if t.closed {
-				break
-			}
-			if t.n < limit && i < len(slots)-1 {
-				*s = r
-				t.n++
-				break
-			}
-			if err := t.alloc(2 * t.size); err != nil {
-				return err
-			}
-			slots, limit = t.slots, t.limit()
-			i = t.home(k)
-		}
-	}
-	return nil
 }
 
 // seedCoded seeds and closes the tables of a layer's buckets with the keys
