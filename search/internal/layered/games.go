@@ -277,214 +277,43 @@ var errLost = errors.New("layered: a child is missing from the layer below")
 
 // gamesOf returns the games from each position of l, in its order, given
 // those of the layer below (vals, its places below; nil for none, every
-// position of l then a dead end), charged to mem, in spare's arrays where
-// they have room. They are narrow where the largest of vals is under
-// narrowBelow (at most 2^55, so that maxJumps of them fit in 64 bits),
-// and small (32 bits) where the board's jumps times it fit in 32 bits as
-// well; else wide. Where they all fit in fewer bits after all, they are
-// copied down (see narrowed).
+// position of l then a dead end), charged to mem. They are narrow where
+// the largest of vals is under narrowBelow (at most 2^55, so that
+// maxJumps of them fit in 64 bits), and small (32 bits) where the board's
+// jumps times it fit in 32 bits as well; else wide (see gamesWidth).
+// Where they all fit in fewer bits after all, they are copied down (see
+// narrowed).
+//
+// Each worker sums a chunk of parents at a time (gameSums): by the
+// numbers of their children where the layer below is one dense bitset
+// (sumDense, a loop for each width of vals), else by looking each child
+// up (sumFound); then stores them in out's width (store).
 func gamesOf(ctx context.Context, gen *movegen.Gen, l *Layer, below *places, vals counts, nw int, narrowBelow uint64, progress Progress, mem *memory.Budget) (counts, error) {
 	n := l.Size()
-	w := wide
-	if below == nil || (vals.wide == nil && vals.max.Hi == 0 && vals.max.Lo < min(narrowBelow, 1<<55)) {
-		w = narrow
-		// A position's sum is of one count a jump, so it fits in 32 bits
-		// where that many of the largest do.
-		if below == nil || vals.max.Lo <= math.MaxUint32/uint64(len(gen.Board.Jumps())) {
-			w = small
-		}
-	}
-	out, err := makeCounts(n, w, mem)
+	out, err := makeCounts(n, gamesWidth(gen, below, vals, narrowBelow), mem)
 	if err != nil {
 		return out, err
 	}
+	g := &gameSums{l: l, below: below, vals: vals, out: &out}
 	// One numbering of the layer below: its children numbered in a batch.
-	var d *key.Dense
 	if below != nil && below.bl != nil && len(below.bl.num.ds) == 1 {
-		d = below.bl.num.ds[0]
+		g.d = below.bl.num.ds[0]
 	}
-	type state struct {
-		par   *movegen.Parent
-		ps    []engine.Position
-		kids  []engine.Position
-		ranks []uint64
-		owner []int32
-		sums  []exact.U128 // a chunk's, then copied out
-		ends  []int32      // where each parent's children end in a batch
-		who   []int32      // each of those parents' place in the chunk
-	}
-	idle := make(chan *state, nw)
+	idle := make(chan *gameChunk, nw)
 	for range nw {
-		idle <- &state{par: gen.NewParent()}
+		idle <- &gameChunk{par: gen.NewParent()}
 	}
-	var lost, overflow atomic.Bool
 	var done atomic.Int64
-	var mu sync.Mutex // guards out.max
-	err = pool.Each(ctx, idle, 0, l.units(), l.chunkUnits(nw), func(st *state, lo, hi int) {
-		st.ps = l.parentsAt(st.ps, lo, hi)
-		st.sums = slices.Grow(st.sums[:0], len(st.ps))[:len(st.ps)]
-		sums := st.sums
-		clear(sums)
-		of, miss := false, false
-		switch {
-		case below == nil:
-			for j := range sums {
-				sums[j] = exact.U128{Lo: 1}
-			}
-		case d != nil:
-			// The children's numbers of a batch of parents, then their
-			// places, then their counts: a place waits on its bitset
-			// word, and a count on its place, so in one loop each
-			// child's misses came one after the other. A parent's
-			// children are a run of the batch's, ending at its end, and
-			// their counts are summed in a register and stored once (one
-			// child at a time into the parent's sum in memory, Games
-			// took 1.4 % longer in BenchmarkGames, within its noise).
-			set, before := below.bl.sets[0], below.before[0]
-			ranks, ends, who := st.ranks[:0], st.ends[:0], st.who[:0]
-			sum := func() {
-				// Each array's lines asked for a batch ahead of reading
-				// them (see prefetchBits).
-				prefetchBits(&set[0], &before[0], ranks)
-				valsAt, shift := vals.base()
-				if placesIn(set, before, ranks, valsAt, shift) < len(ranks) {
-					miss = true // Games fails
-					ranks, ends, who = ranks[:0], ends[:0], who[:0]
-					return
-				}
-				k := 0
-				if small := vals.small; small != nil {
-					// At most maxJumps counts under 2^32: no carry.
-					for b, e := range ends {
-						var s uint64
-						for _, i := range ranks[k:e] {
-							s += uint64(small[i])
-						}
-						sums[who[b]] = exact.U128{Lo: s}
-						k = int(e)
-					}
-				} else if narrow := vals.narrow; narrow != nil {
-					for b, e := range ends {
-						var lo, hi uint64
-						for _, i := range ranks[k:e] {
-							var c uint64
-							lo, c = bits.Add64(lo, narrow[i], 0)
-							hi += c
-						}
-						sums[who[b]] = exact.U128{Lo: lo, Hi: hi}
-						k = int(e)
-					}
-				} else {
-					for b, e := range ends {
-						var s exact.U128
-						for _, i := range ranks[k:e] {
-							var o bool
-							s, o = s.Add(vals.wide[i])
-							of = of || o
-						}
-						sums[who[b]] = s
-						k = int(e)
-					}
-				}
-				ranks, ends, who = ranks[:0], ends[:0], who[:0]
-			}
-			for j, p := range st.ps {
-				st.par.Set(p)
-				var c int
-				ranks, c = st.par.MoveRanks(ranks, p, d)
-				if c == 0 {
-					sums[j] = exact.U128{Lo: 1}
-					continue
-				}
-				ends = append(ends, int32(len(ranks)))
-				who = append(who, int32(j))
-				if len(ranks) >= denseBatch {
-					sum()
-				}
-			}
-			sum()
-			st.ranks, st.ends, st.who = ranks, ends, who
-		default:
-			// As above, a batch at a time: the children of a batch of
-			// parents, then their places, then their counts.
-			kids, owner := st.kids[:0], st.owner[:0]
-			sum := func() {
-				places := st.ranks[:0]
-				for _, c := range kids {
-					i, ok := below.find(c)
-					miss = miss || !ok
-					places = append(places, uint64(i))
-				}
-				for k, i := range places {
-					var o bool
-					sums[owner[k]], o = sums[owner[k]].Add(vals.at(int(i)))
-					of = of || o
-				}
-				st.ranks = places
-				kids, owner = kids[:0], owner[:0]
-			}
-			for j, p := range st.ps {
-				st.par.Set(p)
-				c := len(kids)
-				kids = st.par.MoveChildren(kids, p)
-				if len(kids) == c {
-					sums[j] = exact.U128{Lo: 1}
-				}
-				for range len(kids) - c {
-					owner = append(owner, int32(j))
-				}
-				if len(kids) >= denseBatch {
-					sum()
-				}
-			}
-			sum()
-			st.kids, st.owner = kids, owner
-		}
-		base := lo
-		if l.dense != nil {
-			base = l.dense.start(lo)
-		}
-		var most exact.U128
-		switch {
-		case out.small != nil:
-			dst := out.small[base : base+len(sums)]
-			for j, s := range sums {
-				dst[j] = uint32(s.Lo) // below 2^32: see small
-				most.Lo = max(most.Lo, s.Lo)
-			}
-		case out.narrow != nil:
-			dst := out.narrow[base : base+len(sums)]
-			for j, s := range sums {
-				dst[j] = s.Lo // below 2^64: see narrow
-				most.Lo = max(most.Lo, s.Lo)
-			}
-		default:
-			copy(out.wide[base:], sums)
-			for _, s := range sums {
-				if most.Less(s) {
-					most = s
-				}
-			}
-		}
-		mu.Lock()
-		if out.max.Less(most) {
-			out.max = most
-		}
-		mu.Unlock()
-		if of {
-			overflow.Store(true)
-		}
-		if miss {
-			lost.Store(true)
-		}
+	err = pool.Each(ctx, idle, 0, l.units(), l.chunkUnits(nw), func(st *gameChunk, lo, hi int) {
+		g.chunk(st, lo, hi)
 		if progress != nil {
 			progress("games", l.Pegs, int(done.Add(int64(len(st.ps)))), n)
 		}
 	})
-	if err == nil && lost.Load() {
+	if err == nil && g.lost.Load() {
 		err = errLost
 	}
-	if err == nil && overflow.Load() {
+	if err == nil && g.overflow.Load() {
 		err = ErrOverflow
 	}
 	if err != nil {
@@ -505,6 +334,246 @@ func gamesOf(ctx context.Context, gen *movegen.Gen, l *Layer, below *places, val
 		return narrowed(out, narrow, nw, mem), nil
 	}
 	return out, nil
+}
+
+// gamesWidth returns the width of the games of a layer whose layer below
+// has games vals (see gamesOf).
+func gamesWidth(gen *movegen.Gen, below *places, vals counts, narrowBelow uint64) width {
+	if below != nil && (vals.wide != nil || vals.max.Hi != 0 || vals.max.Lo >= min(narrowBelow, 1<<55)) {
+		return wide
+	}
+	// A position's sum is of one count a jump, so it fits in 32 bits where
+	// that many of the largest do.
+	if below == nil || vals.max.Lo <= math.MaxUint32/uint64(len(gen.Board.Jumps())) {
+		return small
+	}
+	return narrow
+}
+
+// gameSums is the count of one layer's games, which gamesOf's workers
+// share: they only read it but for out's max (under mu) and the flags.
+type gameSums struct {
+	l        *Layer
+	below    *places
+	vals     counts
+	d        *key.Dense // the layer below's one numbering, or nil
+	out      *counts
+	mu       sync.Mutex // guards out.max
+	lost     atomic.Bool
+	overflow atomic.Bool
+}
+
+// gameChunk is a worker's state: a chunk's parents and their sums, and
+// the batch of children being looked up.
+type gameChunk struct {
+	par   *movegen.Parent
+	ps    []engine.Position
+	kids  []engine.Position
+	ranks []uint64
+	owner []int32
+	sums  []exact.U128 // a chunk's, then copied out
+	ends  []int32      // where each parent's children end in a batch
+	who   []int32      // each of those parents' place in the chunk
+}
+
+// chunk sums the games of the parents of l's units lo to hi and stores
+// them.
+func (g *gameSums) chunk(st *gameChunk, lo, hi int) {
+	st.ps = g.l.parentsAt(st.ps, lo, hi)
+	st.sums = slices.Grow(st.sums[:0], len(st.ps))[:len(st.ps)]
+	clear(st.sums)
+	var of, miss bool
+	switch {
+	case g.below == nil:
+		for j := range st.sums {
+			st.sums[j] = exact.U128{Lo: 1}
+		}
+	case g.d != nil:
+		of, miss = g.sumDense(st)
+	default:
+		of, miss = g.sumFound(st)
+	}
+	base := lo
+	if g.l.dense != nil {
+		base = g.l.dense.start(lo)
+	}
+	g.store(base, st.sums)
+	if of {
+		g.overflow.Store(true)
+	}
+	if miss {
+		g.lost.Store(true)
+	}
+}
+
+// sumDense sums st's parents' games by their children's numbers in the
+// layer below, a batch of parents at a time: the children's numbers, then
+// their places, then their counts: a place waits on its bitset word, and
+// a count on its place, so in one loop each child's misses came one after
+// the other. A parent's children are a run of the batch's, ending at its
+// end, and their counts are summed in a register and stored once (one
+// child at a time into the parent's sum in memory, Games took 1.4 %
+// longer in BenchmarkGames, within its noise). It reports a sum past 128
+// bits, and a child missing from the layer below.
+func (g *gameSums) sumDense(st *gameChunk) (of, miss bool) {
+	set, before := g.below.bl.sets[0], g.below.before[0]
+	sums, vals := st.sums, g.vals
+	ranks, ends, who := st.ranks[:0], st.ends[:0], st.who[:0]
+	sum := func() {
+		// Each array's lines asked for a batch ahead of reading them (see
+		// prefetchBits).
+		prefetchBits(&set[0], &before[0], ranks)
+		valsAt, shift := vals.base()
+		if placesIn(set, before, ranks, valsAt, shift) < len(ranks) {
+			miss = true // Games fails
+		} else {
+			switch {
+			case vals.small != nil:
+				sumSmall(sums, vals.small, ranks, ends, who)
+			case vals.narrow != nil:
+				sumNarrow(sums, vals.narrow, ranks, ends, who)
+			default:
+				of = sumWide(sums, vals.wide, ranks, ends, who) || of
+			}
+		}
+		ranks, ends, who = ranks[:0], ends[:0], who[:0]
+	}
+	for j, p := range st.ps {
+		st.par.Set(p)
+		var c int
+		ranks, c = st.par.MoveRanks(ranks, p, g.d)
+		if c == 0 {
+			sums[j] = exact.U128{Lo: 1}
+			continue
+		}
+		ends = append(ends, int32(len(ranks)))
+		who = append(who, int32(j))
+		if len(ranks) >= denseBatch {
+			sum()
+		}
+	}
+	sum()
+	st.ranks, st.ends, st.who = ranks, ends, who
+	return of, miss
+}
+
+// sumSmall sums into sums[who[b]] the counts of small, in 32 bits, at the
+// places in ranks of the parent's children, ranks[ends[b-1]:ends[b]]: at
+// most maxJumps counts under 2^32, so no carry.
+func sumSmall(sums []exact.U128, small []uint32, ranks []uint64, ends, who []int32) {
+	k := 0
+	for b, e := range ends {
+		var s uint64
+		for _, i := range ranks[k:e] {
+			s += uint64(small[i])
+		}
+		sums[who[b]] = exact.U128{Lo: s}
+		k = int(e)
+	}
+}
+
+// sumNarrow is sumSmall for counts in 64 bits.
+func sumNarrow(sums []exact.U128, narrow []uint64, ranks []uint64, ends, who []int32) {
+	k := 0
+	for b, e := range ends {
+		var lo, hi uint64
+		for _, i := range ranks[k:e] {
+			var c uint64
+			lo, c = bits.Add64(lo, narrow[i], 0)
+			hi += c
+		}
+		sums[who[b]] = exact.U128{Lo: lo, Hi: hi}
+		k = int(e)
+	}
+}
+
+// sumWide is sumSmall for counts in 128 bits; it reports a sum past them.
+func sumWide(sums []exact.U128, wide []exact.U128, ranks []uint64, ends, who []int32) (of bool) {
+	k := 0
+	for b, e := range ends {
+		var s exact.U128
+		for _, i := range ranks[k:e] {
+			var o bool
+			s, o = s.Add(wide[i])
+			of = of || o
+		}
+		sums[who[b]] = s
+		k = int(e)
+	}
+	return of
+}
+
+// sumFound sums st's parents' games by looking each child up in the layer
+// below, as sumDense a batch at a time: the children of a batch of
+// parents, then their places, then their counts.
+func (g *gameSums) sumFound(st *gameChunk) (of, miss bool) {
+	sums := st.sums
+	kids, owner := st.kids[:0], st.owner[:0]
+	sum := func() {
+		places := st.ranks[:0]
+		for _, c := range kids {
+			i, ok := g.below.find(c)
+			miss = miss || !ok
+			places = append(places, uint64(i))
+		}
+		for k, i := range places {
+			var o bool
+			sums[owner[k]], o = sums[owner[k]].Add(g.vals.at(int(i)))
+			of = of || o
+		}
+		st.ranks = places
+		kids, owner = kids[:0], owner[:0]
+	}
+	for j, p := range st.ps {
+		st.par.Set(p)
+		c := len(kids)
+		kids = st.par.MoveChildren(kids, p)
+		if len(kids) == c {
+			sums[j] = exact.U128{Lo: 1}
+		}
+		for range len(kids) - c {
+			owner = append(owner, int32(j))
+		}
+		if len(kids) >= denseBatch {
+			sum()
+		}
+	}
+	sum()
+	st.kids, st.owner = kids, owner
+	return of, miss
+}
+
+// store copies sums to out from base on, in out's width, and raises
+// out's max to theirs.
+func (g *gameSums) store(base int, sums []exact.U128) {
+	out := g.out
+	var most exact.U128
+	switch {
+	case out.small != nil:
+		dst := out.small[base : base+len(sums)]
+		for j, s := range sums {
+			dst[j] = uint32(s.Lo) // below 2^32: see gamesWidth
+			most.Lo = max(most.Lo, s.Lo)
+		}
+	case out.narrow != nil:
+		dst := out.narrow[base : base+len(sums)]
+		for j, s := range sums {
+			dst[j] = s.Lo // below 2^64: see gamesWidth
+			most.Lo = max(most.Lo, s.Lo)
+		}
+	default:
+		copy(out.wide[base:], sums)
+		for _, s := range sums {
+			if most.Less(s) {
+				most = s
+			}
+		}
+	}
+	g.mu.Lock()
+	if out.max.Less(most) {
+		out.max = most
+	}
+	g.mu.Unlock()
 }
 
 // narrowed returns c's counts in w bits, each of which holds them, copied
