@@ -394,9 +394,7 @@ func (o *Oracle) decode(d *decoder) error {
 	if o.ranks, err = table(); err != nil {
 		return err
 	}
-	for _, r := range o.ranks {
-		o.count += int64(len(r))
-	}
+	o.direct()
 	if o.extra, err = table(); err != nil {
 		return err
 	}

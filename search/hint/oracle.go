@@ -22,6 +22,7 @@ type Oracle struct {
 	goal  engine.Goal
 	group *engine.Group
 	ranks map[int][]uint64
+	dirs  map[int]key.Dir // ranks'
 	count int64
 	// For a goal hole: the orbits, under anyGroup, of the positions that
 	// can end with one peg anywhere although no position of the orbit can
@@ -67,9 +68,7 @@ func NewOracle(ctx context.Context, prob search.Problem, opt search.Options) (*O
 	}
 	o := &Oracle{board: prob.Board, start: prob.Start, goal: prob.Goal, group: ws.Group(), ranks: rankLayers(ws, nil),
 		anyGroup: anyProb.Group()}
-	for _, r := range o.ranks {
-		o.count += int64(len(r))
-	}
+	o.direct()
 	switch {
 	case all != nil && all.Group().Len() == ws.Group().Len():
 		// One group: the orbits beyond the goal's are the positions that
@@ -84,6 +83,15 @@ func NewOracle(ctx context.Context, prob search.Problem, opt search.Options) (*O
 		o.extra = rankLayers(all, func(p engine.Position) bool { return !o.orbitWins(p) })
 	}
 	return o, nil
+}
+
+// direct counts o's ranks and makes their directories.
+func (o *Oracle) direct() {
+	o.count, o.dirs = 0, map[int]key.Dir{}
+	for pegs, r := range o.ranks {
+		o.count += int64(len(r))
+		o.dirs[pegs] = key.NewDir(r)
+	}
 }
 
 // rankLayers returns the ranks of the positions of ws by peg count,
@@ -320,8 +328,7 @@ func (o *Oracle) Winnable(p engine.Position) (win, ok bool) {
 	if o.board.Class(p) != o.board.Class(o.start) || p.Pegs() > o.start.Pegs() {
 		return false, false
 	}
-	_, found := slices.BinarySearch(o.ranks[p.Pegs()], key.Rank(o.group.Canonical(p)))
-	return found, true
+	return o.dirs[p.Pegs()].Has(o.ranks[p.Pegs()], key.Rank(o.group.Canonical(p))), true
 }
 
 // Start returns the start of the oracle's level.
