@@ -236,20 +236,6 @@ func writeReachable(w io.Writer, f Format, prob search.Problem, a *search.Analys
 	return t.Write(w, f)
 }
 
-// ForwardPass returns what the forward pass of a winnable-only search
-// counted, the positions of each layer it went through and their totals,
-// as an Analysis for WriteReachable: all an interrupted search has to
-// show.
-func ForwardPass(prob search.Problem, ws *search.WinSet) *search.Analysis {
-	a := &search.Analysis{Symmetries: prob.Group().Len(), Layers: ws.Layers, Elapsed: ws.Elapsed, PeakBytes: ws.PeakBytes}
-	for _, l := range ws.Layers {
-		a.Reachable += l.Reachable
-		a.ReachableRaw += l.ReachableRaw
-		a.DeadEnds += l.DeadEnds
-	}
-	return a
-}
-
 // WinnableJSON is the JSON output of pegs explore --winnable-only. Its
 // fields are in the order of their names, as the output has always had
 // them.

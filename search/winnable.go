@@ -33,6 +33,15 @@ type WinSet struct {
 	mirror map[int]*mirrorLayer
 }
 
+// ForwardPass returns what the search that made w counted on its way
+// forward, the positions of each layer it went through and their totals,
+// as an Analysis: all a search stopped before its end has to show.
+func (w *WinSet) ForwardPass() *Analysis {
+	a := &Analysis{Symmetries: w.group.Len(), Layers: w.Layers, Elapsed: w.Elapsed, PeakBytes: w.PeakBytes}
+	a.SumLayers()
+	return a
+}
+
 // mirrorLayer is a layer of a WinSet that is the canonical complements of
 // another, of, made on first use.
 type mirrorLayer struct {

@@ -37,7 +37,7 @@ func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if x.WinnableOnly {
 		w, err := search.Winnable(ctx, x.Problem, x.Options)
 		if w != nil && errors.Is(err, context.Canceled) {
-			return cli.Interrupted(stdout, stderr, x.Format, x.Problem, report.ForwardPass(x.Problem, w), err)
+			return cli.Interrupted(stdout, stderr, x.Format, x.Problem, w.ForwardPass(), err)
 		}
 		if err != nil {
 			return err
