@@ -178,3 +178,34 @@ func TestWinSetMirror(t *testing.T) {
 		}
 	}
 }
+
+// TestForwardPass checks that a winnable set's forward pass counts the
+// reachable positions Explore does, by layer and in all (it counts no
+// raw positions or dead ends).
+func TestForwardPass(t *testing.T) {
+	b, _ := engine.Lookup("triangle:6")
+	start, _ := b.Vacate("1")
+	prob := Problem{Board: b, Start: start, Goal: engine.Goal{Kind: engine.OnePeg}}
+	w, err := Winnable(context.Background(), prob, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Explore(context.Background(), prob, Options{ReachableOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := w.ForwardPass()
+	if got.Reachable != a.Reachable || got.Reachable == 0 || got.Symmetries != a.Symmetries {
+		t.Errorf("forward pass: %d positions up to %d symmetries, want %d up to %d", got.Reachable, got.Symmetries, a.Reachable, a.Symmetries)
+	}
+	byLayer := func(ls []LayerStats) map[int]int64 {
+		m := map[int]int64{}
+		for _, l := range ls {
+			m[l.Pegs] = l.Reachable
+		}
+		return m
+	}
+	if diff := cmp.Diff(byLayer(a.Layers), byLayer(got.Layers)); diff != "" {
+		t.Errorf("reachable by layer (-explore +forward pass):\n%s", diff)
+	}
+}
