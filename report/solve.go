@@ -38,7 +38,7 @@ func WriteSolve(w io.Writer, f Format, prob search.Problem, sol search.Solution,
 			fmt.Fprintf(&sb, "%3d. %s\n", i+1, st)
 		}
 		if byMoves {
-			fmt.Fprintf(&sb, "\nNo solution has fewer moves: every position up to one move fewer was searched.\n")
+			fmt.Fprintf(&sb, "\nNo solution has fewer moves: searched from both ends, the two searches met first here.\n")
 		}
 		fmt.Fprintf(&sb, "\n%s\n%d jumps (%d moves), %s left.\n", b.Picture(sol.Final), len(sol.Jumps), len(b.FormatMoves(sol.Jumps)), plural(sol.Final.Pegs(), "peg"))
 	}
