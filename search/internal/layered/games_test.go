@@ -99,6 +99,9 @@ func TestGames(t *testing.T) {
 		for _, held := range []string{"bitsets", "keys", "coded"} {
 			for _, narrowBelow := range []uint64{0, 2} { // default; every count past the first layers' wide
 				for _, w := range []int{1, 2} {
+					if testing.Short() && (w == 2) != (narrowBelow == 2) {
+						continue // -short: each count width once, each worker count once
+					}
 					t.Run(fmt.Sprintf("%s/held=%s/narrowBelow=%d/workers=%d", tt.name, held, narrowBelow, w), func(t *testing.T) {
 						mem := memory.New(1 << 32)
 						e := &Expander{Gen: gen, Workers: w, Mem: mem, Unsorted: true, Bitsets: held == "bitsets"}
