@@ -11,14 +11,18 @@ import (
 // large boards, which a plain go test ./... leaves out.
 const LongEnv = "PEGS_LONG"
 
-// Long skips t unless LongEnv is 1, and always under -short; why says
-// what the run takes.
+// LongRuns reports whether the long runs are asked for: LongEnv is 1 and
+// the tests do not run with -short. A test that checks on a smaller
+// game without them asks it.
+func LongRuns() bool {
+	return !testing.Short() && os.Getenv(LongEnv) == "1"
+}
+
+// Long skips t unless the long runs are asked for (see LongRuns); why
+// says what the run takes.
 func Long(t testing.TB, why string) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("-short: " + why)
-	}
-	if os.Getenv(LongEnv) != "1" {
-		t.Skipf("%s; %s=1 runs it (as .ci/run does)", why, LongEnv)
+	if !LongRuns() {
+		t.Skipf("%s; %s=1 go test runs it (as .ci/run does)", why, LongEnv)
 	}
 }

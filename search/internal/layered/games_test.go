@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"pegs/engine"
+	"pegs/engine/enginetest"
 	"pegs/search/internal/exact"
 	"pegs/search/internal/key"
 	"pegs/search/internal/memory"
@@ -183,7 +184,9 @@ func TestGamesErrors(t *testing.T) {
 // Chances, its paths against those Win finds with an index of keys
 // instead of bitsets, and the paths through each layer (the paths from
 // the start to a position, counted forward, times those from it to the
-// goal) against the solutions, which every layer must give.
+// goal) against the solutions, which every layer must give. The whole
+// English board's games with the long runs (enginetest.LongRuns), smaller
+// ones of the same kinds without.
 func TestWin(t *testing.T) {
 	type game struct {
 		name, start, goal string
@@ -194,7 +197,7 @@ func TestWin(t *testing.T) {
 		{"centre", "ooo ooo ooooooo ooo.ooo ooooooo ooo ooo", "center", false, 1},
 		{"off-centre-whole", "ooo ooo ooooooo oooo.oo ooooooo ... ...", "any", true, 4},
 	}
-	if testing.Short() {
+	if !enginetest.LongRuns() {
 		// Smaller games of the same kinds: one class, and four under
 		// the whole group.
 		tests = []game{
