@@ -29,9 +29,12 @@ func withLoneBase(o Options, base int64) Options {
 var storeEveryTuning = layered.Tuning{StoreShare: 1 << 40}
 
 // spilledIn returns o spilling into dir with partitions of at most
-// positions positions, so that small boards split their layers too.
+// positions positions, so that small boards split their layers too, and
+// its files unsynced: the tests spill thousands of small files, and a
+// killed process leaves them in the page cache.
 func spilledIn(o Options, dir string, positions int) Options {
 	o.Spill.Dir = dir
 	o.knobs.spillPartition = positions
+	o.knobs.spillNoSync = true
 	return o
 }

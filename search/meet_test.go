@@ -31,6 +31,7 @@ func TestMeet(t *testing.T) {
 		{"square5", "any", 21, 5, 4, true, true},
 	} {
 		t.Run(c.board+"/"+c.goal, func(t *testing.T) {
+			t.Parallel()
 			var b *engine.Board
 			if c.board == "square5" {
 				b = enginetest.Square(t, 5)

@@ -91,6 +91,9 @@ type knobs struct {
 	// spillFanIn, if positive, caps the runs a spilled merge reads at
 	// once (see layered.Spilled.MaxFanIn).
 	spillFanIn int
+	// spillNoSync leaves a spilled run's files unsynced (see
+	// spill.Dir.NoSync): tests spill thousands of small files.
+	spillNoSync bool
 }
 
 // memory returns the budget in bytes.

@@ -85,6 +85,7 @@ func exploreSpilled(ctx context.Context, a *Analysis, prob Problem, gen *movegen
 		return err
 	}
 	defer d.Close()
+	d.NoSync = opt.knobs.spillNoSync
 	s := &layered.Spilled{Dir: d, MaxPartition: opt.knobs.spillPartition, MaxChunk: opt.knobs.spillChunk,
 		WalkRoom: opt.knobs.spillWalkRoom, Free: opt.knobs.spillFree, MaxFanIn: opt.knobs.spillFanIn, Progress: opt.config().Progress,
 		E: &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Counts: true, Mem: mem}}

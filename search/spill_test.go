@@ -51,16 +51,17 @@ func TestSpillAgrees(t *testing.T) {
 	}{
 		{"triangle", "1", "any", Options{}, 100, 0},
 		{"triangle", "1", "1", Options{}, 100, 0},
-		{"triangle:6", "1", "any", Options{}, 3000, 0},
-		{"triangle:6", "4", "any", Options{NoGames: true}, 3000, 0},
+		{"triangle:6", "1", "any", Options{}, 20000, 0},
+		{"triangle:6", "4", "any", Options{NoGames: true}, 20000, 0},
 		{"triangle:7", "2", "any", Options{WholeGroup: true}, 1 << 20, 0},
 		// Merges that read two runs at once, in passes.
 		{"triangle", "1", "any", Options{}, 50, 2},
 	} {
 		t.Run(c.board+"/"+c.start+"/"+c.goal, func(t *testing.T) {
-			if testing.Short() && c.board == "triangle:7" {
-				t.Skip("the 28-hole triangle spilled takes about two minutes")
+			if c.board == "triangle:7" {
+				enginetest.Long(t, "the 28-hole triangle spilled takes about two minutes")
 			}
+			t.Parallel()
 			b := enginetest.Board(t, c.board)
 			prob := Problem{b, enginetest.Vacate(t, b, c.start), enginetest.Goal(t, b, c.goal)}
 			want, err := Explore(context.Background(), prob, c.opt)
@@ -92,6 +93,7 @@ func TestSpillAgrees(t *testing.T) {
 // until they fit, and whose layers' winnable positions pass the room for
 // them walks back in passes, with the same analysis as in memory.
 func TestSpillSplitsOnTheFly(t *testing.T) {
+	t.Parallel()
 	b := enginetest.Board(t, "triangle:6")
 	prob := Problem{b, enginetest.Vacate(t, b, "4"), enginetest.Goal(t, b, "any")}
 	want, err := Explore(context.Background(), prob, Options{})
@@ -144,7 +146,7 @@ func TestSpillKilledChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	prob, opt := killProblem(t)
-	opt = spilledIn(opt, dir, 1000)
+	opt = spilledIn(opt, dir, 3000)
 	opt.Spill.Keep = true
 	_, err = os.Stat(filepath.Join(dir, "manifest.json"))
 	opt.Spill.Resume = err == nil
@@ -170,6 +172,7 @@ func TestSpillKilled(t *testing.T) {
 	if os.Getenv(spillChildEnv) != "" {
 		t.Skip("in the child")
 	}
+	t.Parallel()
 	prob, opt := killProblem(t)
 	want, err := Explore(context.Background(), prob, opt)
 	if err != nil {
@@ -177,7 +180,7 @@ func TestSpillKilled(t *testing.T) {
 	}
 	// A whole spilled run's progress reports.
 	var reports atomic.Int64
-	whole := spilledIn(opt, filepath.Join(t.TempDir(), "whole"), 1000)
+	whole := spilledIn(opt, filepath.Join(t.TempDir(), "whole"), 3000)
 	whole.Progress = func(Progress) { reports.Add(1) }
 	if _, err := Explore(context.Background(), prob, whole); err != nil {
 		t.Fatal(err)
@@ -207,7 +210,9 @@ func TestSpillKilled(t *testing.T) {
 	if killed < 2 {
 		t.Fatalf("only %d runs of 5 were killed mid-run", killed)
 	}
-	got, err := Explore(context.Background(), prob, Options{Workers: 2, Spill: Spill{Dir: dir, Resume: true}, knobs: knobs{spillPartition: 1000}})
+	resume := spilledIn(Options{Workers: 2}, dir, 3000)
+	resume.Spill.Resume = true
+	got, err := Explore(context.Background(), prob, resume)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,9 +267,7 @@ func TestSpillCorrupt(t *testing.T) {
 // budget the run in memory cannot keep against the run in memory with
 // room: the same counts, every layer.
 func TestSpillEnglish(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the English analysis spilled takes about a minute")
-	}
+	enginetest.Long(t, "the English analysis spilled takes about a minute")
 	b := engine.English()
 	prob := Problem{b, b.Start(), enginetest.Goal(t, b, "center")}
 	want, err := Explore(context.Background(), prob, Options{})
@@ -276,7 +279,9 @@ func TestSpillEnglish(t *testing.T) {
 	if _, err := Explore(context.Background(), prob, Options{Memory: budget}); !errors.Is(err, ErrMemory) {
 		t.Fatalf("in memory within %d MiB: %v, want ErrMemory (the budget must force the spill)", budget>>20, err)
 	}
-	got, err := Explore(context.Background(), prob, Options{Memory: budget, Spill: Spill{Dir: filepath.Join(t.TempDir(), "spill")}})
+	opt := Options{Memory: budget, Spill: Spill{Dir: filepath.Join(t.TempDir(), "spill")}}
+	opt.knobs.spillNoSync = true
+	got, err := Explore(context.Background(), prob, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,6 +300,7 @@ func TestSpillEnglish(t *testing.T) {
 // a board too large for bitsets (the 7×7 square, 49 holes), whose
 // complete games are counted forward through tables rather than backward.
 func TestSpillNoBitsets(t *testing.T) {
+	t.Parallel()
 	b := enginetest.Square(t, 7)
 	start := enginetest.Position(t, b, "a1", "b1", "c1", "d1", "e1", "f1", "g1",
 		"a2", "b2", "c2", "d2", "e2", "f2", "g2", "c3", "d3", "e3")
@@ -326,7 +332,7 @@ func TestSpillReversal(t *testing.T) {
 	solutions := func(t *testing.T, s, f string, spilled bool) string {
 		opt := Options{}
 		if spilled {
-			opt = spilledIn(opt, filepath.Join(t.TempDir(), "spill"), 100)
+			opt = spilledIn(opt, filepath.Join(t.TempDir(), "spill"), 300)
 		}
 		a, err := Explore(context.Background(), Problem{b, enginetest.Vacate(t, b, s), enginetest.Goal(t, b, f)}, opt)
 		if err != nil {
@@ -339,6 +345,7 @@ func TestSpillReversal(t *testing.T) {
 	}
 	for _, c := range [][2]string{{"1", "13"}, {"3", "12"}, {"2", "11"}, {"4", "4"}} {
 		t.Run(c[0]+"-"+c[1], func(t *testing.T) {
+			t.Parallel()
 			there, back := solutions(t, c[0], c[1], true), solutions(t, c[1], c[0], true)
 			mem := solutions(t, c[0], c[1], false)
 			if there == "0" {
@@ -356,6 +363,7 @@ func TestSpillReversal(t *testing.T) {
 // context.Canceled with the layers it finished and that the resumed run
 // gives the analysis of a run in memory.
 func TestSpillCancelled(t *testing.T) {
+	t.Parallel()
 	b := enginetest.Board(t, "triangle")
 	prob, opt := Problem{b, enginetest.Vacate(t, b, "1"), enginetest.Goal(t, b, "any")}, Options{Workers: 2}
 	want, err := Explore(context.Background(), prob, opt)
@@ -394,6 +402,7 @@ func TestSpillCancelled(t *testing.T) {
 // the estimate, and that its directory is left as it was; and that the
 // estimate covers the files a run keeps.
 func TestSpillDiskRefused(t *testing.T) {
+	t.Parallel()
 	b := enginetest.Board(t, "triangle:6")
 	prob := Problem{b, enginetest.Vacate(t, b, "5"), enginetest.Goal(t, b, "any")}
 	dir := filepath.Join(t.TempDir(), "spill")

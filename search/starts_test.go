@@ -113,6 +113,7 @@ func TestStartsTogetherAgrees(t *testing.T) {
 // quarters of its bytes most starts here are decided pair by pair.) (Whether finishes that only the board's symmetry tells apart are
 // split depends on the budget too, so they are compared by their totals.)
 func TestStartsFallback(t *testing.T) {
+	t.Parallel()
 	b := enginetest.Board(t, "triangle:6")
 	reps, _ := startClasses(b)
 	var union int64
@@ -191,6 +192,7 @@ func TestStartsFallback(t *testing.T) {
 // a directory of its own, to the counts found without a budget; and
 // resumed from kept files to the same counts again.
 func TestStartsSpilled(t *testing.T) {
+	t.Parallel()
 	b := enginetest.Board(t, "triangle:6")
 	want, err := Starts(context.Background(), b, Options{}, nil)
 	if err != nil {
@@ -219,7 +221,9 @@ func TestStartsSpilled(t *testing.T) {
 	}
 	dir := filepath.Join(t.TempDir(), "starts")
 	for _, sp := range []Spill{{Dir: dir, Keep: true}, {Dir: dir, Resume: true}} {
-		got, err := Starts(context.Background(), b, Options{Memory: budget, Spill: sp}, nil)
+		opt := Options{Memory: budget, Spill: sp}
+		opt.knobs.spillNoSync = true
+		got, err := Starts(context.Background(), b, opt, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -157,8 +157,21 @@ func untimed(t *testing.T, s string) string {
 // finished partitions are, and keeps them.
 func TestInterrupted(t *testing.T) {
 	storage := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
+	// Cancelled as soon as the job has written a partition of the layer
+	// below the start's (34 pegs), as Ctrl-C would be mid-run (a clock
+	// cancels too early on a slow machine and waits for nothing on a fast
+	// one), or after a minute whatever happens.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	go func() {
+		for ctx.Err() == nil {
+			if files, _ := filepath.Glob(filepath.Join(storage, "*", "fwd", "34", "p*")); len(files) > 0 {
+				cancel()
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
 	code, _, stderr := exitOf(ctx, "explore", "--board", "triangle:8", "--storage", storage)
 	if code != 1 {
 		t.Errorf("exit %d, want 1 (stderr %q)", code, stderr)
@@ -179,7 +192,7 @@ func TestInterrupted(t *testing.T) {
 	}
 	// Steps already running when the job was cancelled finish their
 	// files (see cluster.Run): wait for them before the directory goes.
-	for n, last, same := 0, -1, 0; n < 120 && same < 3; n++ {
+	for n, last, same := 0, -1, 0; n < 1200 && same < 5; n++ {
 		all, _ := filepath.Glob(filepath.Join(dir, "*", "*", "*"))
 		if len(all) == last {
 			same++
@@ -187,7 +200,7 @@ func TestInterrupted(t *testing.T) {
 			same = 0
 		}
 		last = len(all)
-		time.Sleep(time.Second)
+		time.Sleep(100 * time.Millisecond)
 	}
 }
 

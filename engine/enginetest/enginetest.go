@@ -1,6 +1,7 @@
 // Package enginetest builds boards, goals and positions for tests of the
 // packages that use engine, from the names and labels a test reads best
-// in, failing the test when one is wrong.
+// in, failing the test when one is wrong; and sorts out the long runs
+// (Long).
 package enginetest
 
 import (

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"pegs/engine"
+	"pegs/engine/enginetest"
 	"pegs/report"
 	"pegs/search"
 )
@@ -62,8 +63,8 @@ func TestExploreSameAsInProcess(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if tt.long && testing.Short() {
-				t.Skip("a long run through Prism")
+			if tt.long {
+				enginetest.Long(t, "a long run through Prism")
 			}
 			prob := problem(t, tt.board, tt.start)
 			ctx := context.Background()

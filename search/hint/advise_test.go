@@ -21,9 +21,7 @@ import (
 // keeps the game winnable whenever it was, and undo is the true minimum.
 
 func TestHintsOnRandomGames(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the English winnable set (about 5 s)")
-	}
+	enginetest.Long(t, "builds the English oracle and hints through 20 games (about 40 s)")
 	b := engine.English()
 	g := enginetest.Goal(t, b, "center")
 	prob := search.Problem{Board: b, Start: b.Start(), Goal: g}

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"pegs/engine"
+	"pegs/engine/enginetest"
 	"pegs/search/internal/key"
 	"pegs/search/internal/memory"
 )
@@ -18,8 +19,9 @@ import (
 // same stats: the English centre game (one class) down to the last
 // layers, which are too small for bitsets and are expanded from keys
 // again, and the c1 game under the whole group (four classes) down to
-// 19 pegs; directly and scattered (on two workers). With -short, the same
-// kinds of game from the top half of the board.
+// 19 pegs; directly and scattered (on two workers). Without the long runs
+// (enginetest.LongRuns), the same kinds of game from the top half of the
+// board.
 func TestBitsets(t *testing.T) {
 	type game struct {
 		name, start string // start: a picture of the English board
@@ -30,7 +32,7 @@ func TestBitsets(t *testing.T) {
 		{"centre", "ooo ooo ooooooo ooo.ooo ooooooo ooo ooo", false, 0},
 		{"c1-whole", ".oo ooo ooooooo ooooooo ooooooo ooo ooo", true, 19},
 	}
-	if testing.Short() {
+	if !enginetest.LongRuns() {
 		// The same two kinds of game (one class; four under the whole
 		// group) from the top half of the board, tens of times smaller,
 		// both down to the layers too small for bitsets.

@@ -305,6 +305,9 @@ func TestCodeTables(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	const holes = 37
 	for _, c := range []struct{ n, bits int }{{0, 0}, {1, 0}, {300, 2}, {5000, 4}, {1 << 19, 9}, {3 << 20, 9}} {
+		if testing.Short() && c.n > 1<<20 {
+			continue // -short: the code's size against storeKeys's is checked on millions of keys
+		}
 		var keys []uint64
 		for range c.n {
 			keys = append(keys, key.Mix(engine.Position(1+rng.Uint64N(1<<holes-1))))

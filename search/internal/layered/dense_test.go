@@ -122,6 +122,9 @@ func TestExpandDense(t *testing.T) {
 	}
 	for name, cur := range cases {
 		for _, w := range []int{1, 2} {
+			if testing.Short() && w == 1 && name != "pegs=24" {
+				continue // -short: one worker on the smallest layer
+			}
 			t.Run(fmt.Sprintf("%s/workers=%d", name, w), func(t *testing.T) {
 				tables := &Expander{Gen: gen, Workers: w, Mem: memory.New(1 << 32), noDense: true}
 				want, wantSt, err := tables.Next(context.Background(), cur)
@@ -199,6 +202,9 @@ func TestExpandDenseClasses(t *testing.T) {
 		cur := layers[pegs]
 		for _, w := range []int{1, 2} {
 			for _, unsorted := range []bool{false, true} {
+				if testing.Short() && (w == 2) != unsorted {
+					continue // -short: each order once, each worker count once
+				}
 				t.Run(fmt.Sprintf("pegs=%d/workers=%d/unsorted=%v", pegs, w, unsorted), func(t *testing.T) {
 					tables := &Expander{Gen: gen, Workers: w, Mem: memory.New(1 << 32), noDense: true}
 					want, wantSt, err := tables.Next(context.Background(), cur)
@@ -345,6 +351,9 @@ func TestParentsDense(t *testing.T) {
 	}
 	for _, order := range []string{"sorted", "stored", "unsorted", "bitsets", "packed"} {
 		for _, w := range []int{1, 2} {
+			if testing.Short() && w == 1 && order != "sorted" {
+				continue // -short: one worker on one order
+			}
 			t.Run(fmt.Sprintf("order=%s/workers=%d", order, w), func(t *testing.T) {
 				cur := &Layer{Pegs: l.Pegs, Keys: slices.Clone(l.Keys)}
 				mem := memory.New(1 << 32)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"pegs/engine"
+	"pegs/engine/enginetest"
 	"pegs/search/internal/exact"
 	"pegs/search/internal/key"
 	"pegs/search/internal/memory"
@@ -99,6 +100,9 @@ func TestGames(t *testing.T) {
 		for _, held := range []string{"bitsets", "keys", "coded"} {
 			for _, narrowBelow := range []uint64{0, 2} { // default; every count past the first layers' wide
 				for _, w := range []int{1, 2} {
+					if testing.Short() && (w == 2) != (narrowBelow == 2) {
+						continue // -short: each count width once, each worker count once
+					}
 					t.Run(fmt.Sprintf("%s/held=%s/narrowBelow=%d/workers=%d", tt.name, held, narrowBelow, w), func(t *testing.T) {
 						mem := memory.New(1 << 32)
 						e := &Expander{Gen: gen, Workers: w, Mem: mem, Unsorted: true, Bitsets: held == "bitsets"}
@@ -180,7 +184,9 @@ func TestGamesErrors(t *testing.T) {
 // Chances, its paths against those Win finds with an index of keys
 // instead of bitsets, and the paths through each layer (the paths from
 // the start to a position, counted forward, times those from it to the
-// goal) against the solutions, which every layer must give.
+// goal) against the solutions, which every layer must give. The whole
+// English board's games with the long runs (enginetest.LongRuns), smaller
+// ones of the same kinds without.
 func TestWin(t *testing.T) {
 	type game struct {
 		name, start, goal string
@@ -191,7 +197,7 @@ func TestWin(t *testing.T) {
 		{"centre", "ooo ooo ooooooo ooo.ooo ooooooo ooo ooo", "center", false, 1},
 		{"off-centre-whole", "ooo ooo ooooooo oooo.oo ooooooo ... ...", "any", true, 4},
 	}
-	if testing.Short() {
+	if !enginetest.LongRuns() {
 		// Smaller games of the same kinds: one class, and four under
 		// the whole group.
 		tests = []game{

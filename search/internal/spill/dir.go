@@ -85,6 +85,10 @@ type Dir struct {
 	Written int
 	// Bytes counts the bytes of the files written by this process.
 	Bytes int64
+	// NoSync leaves every file unsynced (Commit, Sync and Save still
+	// write and rename): for tests, whose files need to outlive a killed
+	// process, which the page cache does, not a crash of the machine.
+	NoSync bool
 	// lock holds the directory's lock until Close.
 	lock *os.File
 	// onDisk counts what the files this process wrote and has not removed
@@ -221,13 +225,24 @@ func describe(p map[string]string) string {
 }
 
 // Save writes the manifest through atomicfile (temporary file, sync,
-// rename, directory sync).
+// rename, directory sync), or with NoSync through a temporary file and a
+// rename alone.
 func (d *Dir) Save() error {
 	b, err := json.MarshalIndent(d.M, "", " ")
 	if err != nil {
 		return fmt.Errorf("spill: %w", err)
 	}
-	if err := atomicfile.WriteFile(filepath.Join(d.Path, ManifestName), b, 0); err != nil {
+	path := filepath.Join(d.Path, ManifestName)
+	if d.NoSync {
+		if err := os.WriteFile(path+".tmp", b, 0o644); err != nil {
+			return fmt.Errorf("spill: the manifest: %w", err)
+		}
+		if err := os.Rename(path+".tmp", path); err != nil {
+			return fmt.Errorf("spill: the manifest: %w", err)
+		}
+		return nil
+	}
+	if err := atomicfile.WriteFile(path, b, 0); err != nil {
 		return fmt.Errorf("spill: the manifest: %w", err)
 	}
 	return nil
@@ -266,6 +281,9 @@ func (d *Dir) Create(h Header) (*Writer, error) { return Create(d.File(h), h) }
 
 // Commit commits w and counts it.
 func (d *Dir) Commit(w *Writer) error {
+	if d.NoSync {
+		w.NoSync = true
+	}
 	if err := w.Commit(); err != nil {
 		return err
 	}
