@@ -7,7 +7,8 @@ import (
 )
 
 // foresightOf appends W_1 .. W_{longest−1} of a winnable position to dst
-// from its children (kids, one per jump, places in below, measured). The
+// from its children: wk its winnable ones (in below), lost[l] how many of
+// the others have a longest game of l jumps, jumps how many it has. The
 // player who looks k jumps ahead sees that a jump loses when its child
 // cannot win and its longest game has fewer than k jumps (the jump and
 // that game make at most k); it plays the other jumps uniformly at random.
@@ -15,22 +16,13 @@ import (
 // of the true one by less than longest units (see values). W_0 needs no
 // room (it is P0), nor W_k for k ≥ longest (it is 1), nor any W_k of a
 // position that cannot win (it is 0).
-func foresightOf(dst []exact.U128, below *values, kids []int32, longest int) []exact.U128 {
-	// lost[l]: children that cannot win and whose longest game has l jumps.
-	var lost [64]int32
-	for _, j := range kids {
-		if c := &below.nodes[j]; !c.win() {
-			lost[c.longest]++
-		}
-	}
-	allowed := len(kids)
+func foresightOf(dst []exact.U128, below *values, wk []winKid, lost *[longestMask + 1]int32, jumps, longest int) []exact.U128 {
+	allowed := jumps
 	for k := 1; k < longest; k++ {
 		allowed -= int(lost[k-1])
 		var sum exact.U128
-		for _, j := range kids {
-			if c := &below.nodes[j]; c.win() {
-				sum, _ = sum.Add(below.w(c, k))
-			}
+		for _, c := range wk {
+			sum, _ = sum.Add(below.w(int(c.at), int(c.longest), k))
 		}
 		dst = append(dst, exact.DivFloor(sum, uint64(allowed)))
 	}
@@ -40,13 +32,13 @@ func foresightOf(dst []exact.U128, below *values, kids []int32, longest int) []e
 // curve returns W_k of position i of v for k from 0 to the first k at
 // which W_k is 1, or nil if it cannot win.
 func curve(v *values, i int) []exact.U128 {
-	n := &v.nodes[i]
-	if !n.win() {
+	if !v.win(i) {
 		return nil
 	}
+	at, longest := v.winAt(i), v.longest(i)
 	var w []exact.U128
 	for k := 0; ; k++ {
-		w = append(w, v.w(n, k))
+		w = append(w, v.w(at, longest, k))
 		if w[k] == exact.ProbOne {
 			return w
 		}
