@@ -6,8 +6,9 @@ import (
 	"pegs/search/internal/exact"
 )
 
-// foresightOf appends W_1 .. W_{longest−1} of a winnable position to dst
-// from its children: wk its winnable ones (in below), lost[l] how many of
+// foresightOf writes W_1 .. W_{longest−1} of a winnable position to dst
+// (of longest−1 values) from its children: wk its winnable ones (in
+// below), lost[l] how many of
 // the others have a longest game of l jumps, jumps how many it has. The
 // player who looks k jumps ahead sees that a jump loses when its child
 // cannot win and its longest game has fewer than k jumps (the jump and
@@ -16,17 +17,17 @@ import (
 // of the true one by less than longest units (see values). W_0 needs no
 // room (it is P0), nor W_k for k ≥ longest (it is 1), nor any W_k of a
 // position that cannot win (it is 0).
-func foresightOf(dst []exact.U128, below *values, wk []winKid, lost *[longestMask + 1]int32, jumps, longest int) []exact.U128 {
+func foresightOf(dst []exact.U128, below *values, wk []winKid, lost *[longestMask + 1]int32, jumps int) {
 	allowed := jumps
-	for k := 1; k < longest; k++ {
+	for i := range dst {
+		k := i + 1
 		allowed -= int(lost[k-1])
 		var sum exact.U128
 		for _, c := range wk {
 			sum, _ = sum.Add(below.w(int(c.at), int(c.longest), k))
 		}
-		dst = append(dst, exact.DivFloor(sum, uint64(allowed)))
+		dst[i] = exact.DivFloor(sum, uint64(allowed))
 	}
-	return dst
 }
 
 // curve returns W_k of position i of v for k from 0 to the first k at

@@ -293,6 +293,10 @@ func measureLayers(ctx context.Context, b *engine.Board, start engine.Position, 
 		if err := l.keepWinners(fwd[d].Pegs, cur); err != nil {
 			return nil, err
 		}
+		// The layer above finds its children by their places alone.
+		mem.Give(int64(len(cur.keys)) * 8)
+		cur.bytes -= int64(len(cur.keys)) * 8
+		cur.keys = nil
 		below = cur
 	}
 	l.root = below
@@ -306,13 +310,13 @@ func (v *values) free(mem *memory.Budget) {
 }
 
 // chunkOut is what measuring a chunk of a layer's positions makes besides
-// their cells and meta: its winnable positions' winVals and foresight
-// vectors (foreAt from the chunk's start), its positions with a jump and
-// their jumps.
+// their cells and meta: its winnable positions' winVals and where their
+// foresight vectors will start (foreAt, from the chunk's start; fore
+// counts them), its positions with a jump and their jumps.
 type chunkOut struct {
 	wins         []winVals
 	foreAt       []uint32
-	fore         []exact.U128
+	fore         int
 	inner, jumps int64
 	touched      uint64 // the sum of the loads that ask for children's lines
 	err          error
@@ -356,25 +360,26 @@ func (ls *layers) measure(l *layered.Layer, below *values) (*values, error) {
 		}
 		ls.inner += outs[c].inner
 		ls.jumps += outs[c].jumps
-		fores += len(outs[c].fore)
+		fores += outs[c].fore
 		wins += len(outs[c].wins)
 	}
-	// One array of the chunks' foresight vectors and one of their
-	// winVals, each chunk's locators moved by where its own land.
+	// One array of the chunks' winVals, their foresight vectors' places
+	// moved by where each chunk's land, and one of the vectors, written
+	// in place by a second pass over the winnable positions.
 	more := int64(fores)*16 + int64(wins)*winBytes
 	if err := ls.mem.Take(more, "foresight vectors and the winnable positions' measures"); err != nil {
 		return nil, err
 	}
 	v.bytes += more
-	v.fore = make([]exact.U128, 0, fores)
+	v.fore = memory.Make[exact.U128](fores)
 	v.wins = make([]winVals, 0, wins)
 	v.foreAt = make([]uint32, 0, wins)
+	base := 0
 	for c := range outs {
-		base := uint32(len(v.fore))
 		for _, at := range outs[c].foreAt {
-			v.foreAt = append(v.foreAt, base+at)
+			v.foreAt = append(v.foreAt, uint32(base)+at)
 		}
-		v.fore = append(v.fore, outs[c].fore...)
+		base += outs[c].fore
 		v.wins = append(v.wins, outs[c].wins...)
 		outs[c] = chunkOut{}
 	}
@@ -387,6 +392,22 @@ func (ls *layers) measure(l *layered.Layer, below *values) (*values, error) {
 	for w, word := range v.winBits {
 		v.winBefore[w] = count
 		count += uint32(bits.OnesCount64(word))
+	}
+	if fores > 0 {
+		errs := make([]error, chunks)
+		run := func(c, lo, hi int) { errs[c] = ls.foresightChunk(v, below, lo, hi) }
+		if workers == 1 {
+			for c := range chunks {
+				run(c, c*n/chunks, (c+1)*n/chunks)
+			}
+		} else {
+			pool.Chunks(n, workers, run)
+		}
+		for _, err := range errs {
+			if err != nil {
+				return nil, err
+			}
+		}
 	}
 	var err error
 	if v.place, err = newPlacer(ls.gen, v.keys, l.Pegs, ls.mem); err != nil {
@@ -412,7 +433,6 @@ func (ls *layers) measureChunk(v, below *values, lo, hi int) chunkOut {
 	var places []uint64 // the batch's children's numbers or places
 	var kids []engine.Position
 	var ends, who []int32 // each parent's children end at ends[b] in places
-	var wk []winKid
 	flush := func() bool {
 		if below != nil && below.place.d != nil && !below.place.placeRanks(places) {
 			return false
@@ -425,7 +445,7 @@ func (ls *layers) measureChunk(v, below *values, lo, hi int) chunkOut {
 		k := 0
 		for b, i := range who {
 			e := int(ends[b])
-			wk = ls.measureOne(v, below, int(i), places[k:e], &out, wk)
+			ls.measureOne(v, below, int(i), places[k:e], &out)
 			k = e
 		}
 		places, ends, who = places[:0], ends[:0], who[:0]
@@ -465,18 +485,19 @@ func errMissing(p engine.Position) error {
 }
 
 // measureOne measures position i of v from its children, places ks in
-// below, appending to out; wk is scratch room, returned for reuse.
-func (ls *layers) measureOne(v, below *values, i int, ks []uint64, out *chunkOut, wk []winKid) []winKid {
+// below, appending to out, but for its foresight vector (see
+// foresightChunk).
+func (ls *layers) measureOne(v, below *values, i int, ks []uint64, out *chunkOut) {
 	if len(ks) == 0 {
 		v.cells[i] = cell{games: exact.U128{Lo: 1}}
 		if ls.goal.Reached(key.Unmix(v.keys[i])) {
 			v.meta[i] = flagWin
 			out.wins = append(out.wins, winVals{p0: exact.ProbOne, p1: exact.ProbOne, sol: exact.U128{Lo: 1}})
-			out.foreAt = append(out.foreAt, uint32(len(out.fore)))
+			out.foreAt = append(out.foreAt, uint32(out.fore))
 		} else {
 			v.meta[i] = flagStuck
 		}
-		return wk
+		return
 	}
 	out.inner++
 	out.jumps += int64(len(ks))
@@ -509,30 +530,63 @@ func (ls *layers) measureOne(v, below *values, i int, ks []uint64, out *chunkOut
 	v.cells[i] = cell{len: len1, games: games}
 	if !win {
 		v.meta[i] = longest
-		return wk
+		return
 	}
 	v.meta[i] = longest | flagWin
 	// A stuck child cannot win, so P1's sum over the winnable children is
 	// its sum over the allowed ones.
 	var p0, p1, sol exact.U128
-	var lostBy [longestMask + 1]int32
-	wk = wk[:0]
 	for _, j := range ks {
-		if !below.win(int(j)) {
-			lostBy[below.longest(int(j))]++
-			continue
+		if below.win(int(j)) {
+			cw := &below.wins[below.winAt(int(j))]
+			p0, _ = p0.Add(cw.p0)
+			p1, _ = p1.Add(cw.p1)
+			sol, _ = sol.Add(cw.sol)
 		}
-		at := below.winAt(int(j))
-		cw := &below.wins[at]
-		p0, _ = p0.Add(cw.p0)
-		p1, _ = p1.Add(cw.p1)
-		sol, _ = sol.Add(cw.sol)
-		wk = append(wk, winKid{at: int32(at), longest: uint8(below.longest(int(j)))})
 	}
 	out.wins = append(out.wins, winVals{p0: exact.DivFloor(p0, uint64(len(ks))), p1: exact.DivFloor(p1, uint64(allowed)), sol: sol})
-	out.foreAt = append(out.foreAt, uint32(len(out.fore)))
-	out.fore = foresightOf(out.fore, below, wk, &lostBy, len(ks), int(longest))
-	return wk
+	out.foreAt = append(out.foreAt, uint32(out.fore))
+	out.fore += int(longest) - 1
+}
+
+// foresightChunk writes the foresight vectors of the winnable positions
+// lo..hi of v (see foresightOf), looking their children up in below again.
+func (ls *layers) foresightChunk(v, below *values, lo, hi int) error {
+	par := ls.gen.NewParent()
+	var places []uint64
+	var kids []engine.Position
+	var wk []winKid
+	for i := lo; i < hi; i++ {
+		longest := v.longest(i)
+		if !v.win(i) || longest < 2 {
+			continue
+		}
+		p := key.Unmix(v.keys[i])
+		par.Set(p)
+		ok := true
+		if below.place.d != nil {
+			places, _ = par.MoveRanks(places[:0], p, below.place.d)
+			ok = below.place.placeRanks(places)
+		} else {
+			kids = par.MoveChildren(kids[:0], p)
+			places, ok = below.place.placeKeys(places[:0], kids)
+		}
+		if !ok {
+			return errMissing(p)
+		}
+		var lostBy [longestMask + 1]int32
+		wk = wk[:0]
+		for _, j := range places {
+			if !below.win(int(j)) {
+				lostBy[below.longest(int(j))]++
+				continue
+			}
+			wk = append(wk, winKid{at: int32(below.winAt(int(j))), longest: uint8(below.longest(int(j)))})
+		}
+		at := v.foreAt[v.winAt(i)]
+		foresightOf(v.fore[at:int(at)+longest-1], below, wk, &lostBy, len(places))
+	}
+	return nil
 }
 
 // keepWinners keeps layer pegs's winnable positions and their P1, for the
