@@ -272,15 +272,19 @@ func measureLayers(ctx context.Context, b *engine.Board, start engine.Position, 
 	}
 	l := &layers{ctx: ctx, goal: goal, gen: gen, group: gen.Group, mem: mem, workers: workers, win: make([]*winners, start.Pegs()+1)}
 	first := layered.First(gen.Group, start, false)
-	// A layer found in a bitset keeps the order of its numbers, for its
-	// placer (see densePlacer).
-	e := &layered.Expander{Gen: gen, Workers: l.workers, Mem: mem, Unsorted: true}
+	// A layer found in bitsets waits as them, a bit a number rather than
+	// a key a position, and is made keys in the order of its numbers for
+	// its placer (see densePlacer) when measured.
+	e := &layered.Expander{Gen: gen, Workers: l.workers, Mem: mem, Unsorted: true, Bitsets: true}
 	fwd, err := layered.Forward(ctx, e, []*layered.Layer{first}, "forward", nil, nil)
 	if err != nil {
 		return nil, err
 	}
 	var below *values
 	for d := len(fwd) - 1; d >= 0; d-- {
+		if err := fwd[d].Keyed(ctx, l.workers, mem); err != nil {
+			return nil, err
+		}
 		cur, err := l.measure(fwd[d], below)
 		if err != nil {
 			return nil, err
