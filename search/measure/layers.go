@@ -3,6 +3,7 @@ package measure
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/bits"
 	"unsafe"
 
@@ -17,14 +18,20 @@ import (
 
 // values holds the measures of one layer's positions (one peg count), in
 // the order of its keys: what the layer above reads of its children. What
-// every position has is held in two arrays, a child's read in a cache
-// line of one (its cell) and a byte of the other (its meta, a few
-// megabytes that stay in the shared cache); what only a winnable one has
-// is held for those alone, in their order, found by a count of set bits.
+// every position has is held in an array a measure: the P1 player's
+// expected jumps (16 bytes), the complete games (4 bytes in the widest
+// layers, see games) and a byte of meta, a child's read in a cache line
+// of each, the last two arrays a few megabytes that mostly stay in the
+// shared cache; what only a winnable one has is held for those alone, in
+// their order, found by a count of set bits.
 type values struct {
 	keys  []uint64 // mixed keys of the canonical positions
 	place *placer  // a child's place among keys
-	cells []cell
+	// lens holds the P1 player's expected jumps from each position
+	// (fixed point, lenOne is 1, short of the true value by less than
+	// longest units, one per division on the way down).
+	lens  []exact.U128
+	games games
 	meta  []uint8 // longest game | flagWin | flagStuck
 	// winBits has bit i set where position i can win, and winBefore[w]
 	// counts the set bits before word w: a winnable position's place
@@ -39,12 +46,71 @@ type values struct {
 	bytes  int64 // charged to the budget, the keys among them
 }
 
-// cell is the measures of a position that are not 0 for one that cannot
-// win: the P1 player's expected jumps (fixed point, lenOne is 1, short of
-// the true value by less than longest units, one per division on the way
-// down), and the complete games from it. Two fit in a cache line.
-type cell struct {
-	len, games exact.U128
+// games holds the complete games from each position of a layer in 32
+// bits where the board's jumps times the largest of the layer below fit
+// in them (so that no position's sum passes them), else in 64 where they
+// fit, else in 128; max is the largest.
+type games struct {
+	small  []uint32
+	narrow []uint64
+	wide   []exact.U128
+	max    exact.U128
+}
+
+// makeGames returns the games of n positions, in 32 bits if every one is
+// at most bound, else in 64 if that fits, else in 128.
+func makeGames(n int, bound exact.U128) games {
+	switch {
+	case bound.Hi == 0 && bound.Lo <= math.MaxUint32:
+		return games{small: memory.Make[uint32](n)}
+	case bound.Hi == 0:
+		return games{narrow: memory.Make[uint64](n)}
+	}
+	return games{wide: memory.Make[exact.U128](n)}
+}
+
+// gamesBound returns a bound on the games from a position whose children
+// have at most max each, by at most jumps jumps.
+func gamesBound(max exact.U128, jumps int) exact.U128 {
+	hi, lo := bits.Mul64(max.Lo, uint64(jumps))
+	top, over := bits.Mul64(max.Hi, uint64(jumps))
+	hi, carry := bits.Add64(hi, over, 0)
+	if top != 0 || carry != 0 {
+		return exact.U128{Hi: math.MaxUint64, Lo: math.MaxUint64}
+	}
+	return exact.U128{Hi: hi, Lo: lo}
+}
+
+func (g *games) bytesPer() int64 {
+	switch {
+	case g.small != nil:
+		return 4
+	case g.narrow != nil:
+		return 8
+	}
+	return 16
+}
+
+func (g *games) at(i int) exact.U128 {
+	switch {
+	case g.small != nil:
+		return exact.U128{Lo: uint64(g.small[i])}
+	case g.narrow != nil:
+		return exact.U128{Lo: g.narrow[i]}
+	}
+	return g.wide[i]
+}
+
+// set sets the games from position i to x, which fits (see makeGames).
+func (g *games) set(i int, x exact.U128) {
+	switch {
+	case g.small != nil:
+		g.small[i] = uint32(x.Lo)
+	case g.narrow != nil:
+		g.narrow[i] = x.Lo
+	default:
+		g.wide[i] = x
+	}
 }
 
 // winVals is the measures of a winnable position that are 0 for one that
@@ -69,7 +135,7 @@ const (
 // Bytes a position and a winnable position take, besides the placer and
 // the foresight vectors.
 const (
-	bytesPer = 8 + int64(unsafe.Sizeof(cell{})) + 1 + 1 // key, cell, meta, win bit and count
+	bytesPer = 8 + 16 + 1 + 1 // key, expected jumps, meta, win bit and count
 	winBytes = int64(unsafe.Sizeof(winVals{})) + 4
 )
 
@@ -322,7 +388,8 @@ type chunkOut struct {
 	foreAt       []uint32
 	fore         int
 	inner, jumps int64
-	touched      uint64 // the sum of the loads that ask for children's lines
+	games        exact.U128 // the most games from a position
+	touched      uint64     // the sum of the loads that ask for children's lines
 	err          error
 }
 
@@ -330,12 +397,17 @@ type chunkOut struct {
 // in below (nil for the last layer).
 func (ls *layers) measure(l *layered.Layer, below *values) (*values, error) {
 	n := len(l.Keys)
-	v := &values{keys: l.Keys, bytes: int64(n) * bytesPer}
+	bound := exact.U128{Lo: 1} // the last layer's, dead ends all
+	if below != nil {
+		bound = gamesBound(below.games.max, len(ls.gen.Board.Jumps()))
+	}
+	v := &values{keys: l.Keys, games: makeGames(0, bound)}
+	v.bytes = int64(n) * (bytesPer + v.games.bytesPer())
 	if err := ls.mem.Take(v.bytes, fmt.Sprintf("the measures of the %d positions of %d pegs", n, l.Pegs)); err != nil {
 		return nil, err
 	}
 	words := (n + 63) / 64
-	v.cells, v.meta = memory.Make[cell](n), memory.Make[uint8](n)
+	v.lens, v.games, v.meta = memory.Make[exact.U128](n), makeGames(n, bound), memory.Make[uint8](n)
 	v.winBits, v.winBefore = make([]uint64, words), make([]uint32, words)
 	workers := ls.workers
 	if n < parallelFrom {
@@ -364,6 +436,7 @@ func (ls *layers) measure(l *layered.Layer, below *values) (*values, error) {
 		}
 		ls.inner += outs[c].inner
 		ls.jumps += outs[c].jumps
+		v.games.max = max128(v.games.max, outs[c].games)
 		fores += outs[c].fore
 		wins += len(outs[c].wins)
 	}
@@ -443,7 +516,7 @@ func (ls *layers) measureChunk(v, below *values, lo, hi int) chunkOut {
 		}
 		var touched uint64
 		for _, j := range places {
-			touched += below.cells[j].games.Lo
+			touched += below.lens[j].Lo
 		}
 		out.touched += touched
 		k := 0
@@ -493,7 +566,9 @@ func errMissing(p engine.Position) error {
 // foresightChunk).
 func (ls *layers) measureOne(v, below *values, i int, ks []uint64, out *chunkOut) {
 	if len(ks) == 0 {
-		v.cells[i] = cell{games: exact.U128{Lo: 1}}
+		v.lens[i] = exact.U128{}
+		v.games.set(i, exact.U128{Lo: 1})
+		out.games = max128(out.games, exact.U128{Lo: 1})
 		if ls.goal.Reached(key.Unmix(v.keys[i])) {
 			v.meta[i] = flagWin
 			out.wins = append(out.wins, winVals{p0: exact.ProbOne, p1: exact.ProbOne, sol: exact.U128{Lo: 1}})
@@ -510,20 +585,20 @@ func (ls *layers) measureOne(v, below *values, i int, ks []uint64, out *chunkOut
 	var length, games exact.U128
 	allowed := 0
 	for _, j := range ks {
-		m, c := below.meta[j], &below.cells[j]
+		m := below.meta[j]
 		longest = max(longest, m&longestMask)
-		games, _ = games.Add(c.games)
+		games, _ = games.Add(below.games.at(int(j)))
 		win = win || m&flagWin != 0
 		if m&flagStuck == 0 {
 			allowed++
-			length, _ = length.Add(c.len)
+			length, _ = length.Add(below.lens[j])
 		}
 	}
 	if allowed == 0 {
 		// Every jump sticks: the player has no choice to make (and no
 		// child can win, so P1 stays 0).
 		for _, j := range ks {
-			length, _ = length.Add(below.cells[j].len)
+			length, _ = length.Add(below.lens[j])
 		}
 		allowed = len(ks)
 	}
@@ -531,7 +606,9 @@ func (ls *layers) measureOne(v, below *values, i int, ks []uint64, out *chunkOut
 	// Sums of at most a few hundred children cannot overflow: see
 	// exact.ProbOne and lenOne.
 	len1, _ := lenOne.Add(exact.DivFloor(length, uint64(allowed)))
-	v.cells[i] = cell{len: len1, games: games}
+	v.lens[i] = len1
+	v.games.set(i, games)
+	out.games = max128(out.games, games)
 	if !win {
 		v.meta[i] = longest
 		return
@@ -591,6 +668,14 @@ func (ls *layers) foresightChunk(v, below *values, lo, hi int) error {
 		foresightOf(v.fore[at:int(at)+longest-1], below, wk, &lostBy, len(places))
 	}
 	return nil
+}
+
+// max128 returns the larger of x and y.
+func max128(x, y exact.U128) exact.U128 {
+	if x.Less(y) {
+		return y
+	}
+	return x
 }
 
 // keepWinners keeps layer pegs's winnable positions and their P1, for the
