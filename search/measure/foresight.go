@@ -8,24 +8,40 @@ import (
 
 // foresightOf writes W_1 .. W_{longest−1} of a winnable position to dst
 // (of longest−1 values) from its children: wk its winnable ones (in
-// below), lost[l] how many of
-// the others have a longest game of l jumps, jumps how many it has. The
-// player who looks k jumps ahead sees that a jump loses when its child
-// cannot win and its longest game has fewer than k jumps (the jump and
-// that game make at most k); it plays the other jumps uniformly at random.
-// One can win, so there always are some. Each W_k is rounded down, short
-// of the true one by less than longest units (see values). W_0 needs no
-// room (it is P0), nor W_k for k ≥ longest (it is 1), nor any W_k of a
-// position that cannot win (it is 0).
+// below), lost[l] how many of the others have a longest game of l jumps,
+// jumps how many it has. The player who looks k jumps ahead sees that a
+// jump loses when its child cannot win and its longest game has fewer
+// than k jumps (the jump and that game make at most k); it plays the
+// other jumps uniformly at random. One can win, so there always are some.
+// Each W_k is rounded down, short of the true one by less than longest
+// units (see values). W_0 needs no room (it is P0), nor W_k for k ≥
+// longest (it is 1), nor any W_k of a position that cannot win (it is 0).
+//
+// The sums of W_k over the winnable children are made in dst a child at
+// a time, its vector added whole (a run of its layer's fore), and the 1s
+// of the children whose longest game is shorter counted apart.
 func foresightOf(dst []exact.U128, below *values, wk []winKid, lost *[longestMask + 1]int32, jumps int) {
+	clear(dst)
+	var ones [longestMask + 2]int32 // ones[k]: children whose W_j is 1 from j = k on
+	for _, c := range wk {
+		l := int(c.longest)
+		if m := min(l-1, len(dst)); m > 0 {
+			at := int(below.foreAt[c.at])
+			for i, x := range below.fore[at : at+m] {
+				dst[i], _ = dst[i].Add(x)
+			}
+		}
+		ones[max(l, 1)]++
+	}
 	allowed := jumps
+	var one exact.U128 // the 1s so far
 	for i := range dst {
 		k := i + 1
 		allowed -= int(lost[k-1])
-		var sum exact.U128
-		for _, c := range wk {
-			sum, _ = sum.Add(below.w(int(c.at), int(c.longest), k))
+		for range ones[k] {
+			one, _ = one.Add(exact.ProbOne)
 		}
+		sum, _ := dst[i].Add(one)
 		dst[i] = exact.DivFloor(sum, uint64(allowed))
 	}
 }

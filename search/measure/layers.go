@@ -173,17 +173,22 @@ func (v *values) w(at, longest, k int) exact.U128 {
 // are numbered (key.Dense), the layer's are of one class its symmetries
 // keep, and its keys are in the order of their numbers (as a forward pass
 // leaves a layer it found in a bitset, see layered.Expander.Unsorted),
-// it is a bitset of their numbers and a count of the set bits before
-// each word: a child is numbered with its siblings in a batch
-// (movegen.Parent.MoveRanks) and placed by a count of bits, in tables
-// (12 MB for the English board's widest layer) that mostly stay in the
+// it is a bitset of their numbers, each word beside a count of the set
+// bits before it, so that a child's place is read in one cache line: a
+// child is numbered with its siblings in a batch
+// (movegen.Parent.MoveRanks) and placed by a count of bits, in a table
+// (18 MB for the English board's widest layer) that mostly stays in the
 // shared cache. Otherwise it is a key.Index of the keys.
 type placer struct {
 	d      *key.Dense
-	set    []uint64
-	before []uint32
+	blocks []block
 	index  *key.Index
 	bytes  int64
+}
+
+// block is a word of a placer's bitset, and the bits set before it.
+type block struct {
+	set, before uint64
 }
 
 // newPlacer returns the placer of keys, a layer of pegs pegs, charged to
@@ -223,11 +228,11 @@ func densePlacer(gen *movegen.Gen, keys []uint64, pegs int, mem *memory.Budget) 
 	if words > 16*uint64(len(keys)) {
 		return nil
 	}
-	pl := &placer{d: d, bytes: int64(words) * 12}
+	pl := &placer{d: d, bytes: int64(words) * int64(unsafe.Sizeof(block{}))}
 	if mem.Take(pl.bytes, "a layer's numbers") != nil {
 		return nil
 	}
-	pl.set, pl.before = memory.Make[uint64](int(words)), memory.Make[uint32](int(words))
+	pl.blocks = memory.Make[block](int(words))
 	next := uint64(0) // the least number the next key may have
 	for _, k := range keys {
 		p := key.Unmix(k)
@@ -236,13 +241,13 @@ func densePlacer(gen *movegen.Gen, keys []uint64, pegs int, mem *memory.Budget) 
 			mem.Give(pl.bytes)
 			return nil
 		}
-		pl.set[r/64] |= 1 << (r % 64)
+		pl.blocks[r/64].set |= 1 << (r % 64)
 		next = r + 1
 	}
-	n := uint32(0)
-	for w, word := range pl.set {
-		pl.before[w] = n
-		n += uint32(bits.OnesCount64(word))
+	n := uint64(0)
+	for w := range pl.blocks {
+		pl.blocks[w].before = n
+		n += uint64(bits.OnesCount64(pl.blocks[w].set))
 	}
 	return pl
 }
@@ -252,10 +257,9 @@ func densePlacer(gen *movegen.Gen, keys []uint64, pegs int, mem *memory.Budget) 
 func (pl *placer) placeRanks(ranks []uint64) bool {
 	miss := uint64(0)
 	for k, r := range ranks {
-		w, bit := r/64, uint64(1)<<(r%64)
-		word := pl.set[w]
-		miss |= bit &^ word
-		ranks[k] = uint64(pl.before[w]) + uint64(bits.OnesCount64(word&(bit-1)))
+		b, bit := &pl.blocks[r/64], uint64(1)<<(r%64)
+		miss |= bit &^ b.set
+		ranks[k] = b.before + uint64(bits.OnesCount64(b.set&(bit-1)))
 	}
 	return miss == 0
 }
@@ -514,11 +518,9 @@ func (ls *layers) measureChunk(v, below *values, lo, hi int) chunkOut {
 		if below != nil && below.place.d != nil && !below.place.placeRanks(places) {
 			return false
 		}
-		var touched uint64
-		for _, j := range places {
-			touched += below.lens[j].Lo
+		if below != nil {
+			out.touched += below.touch(places)
 		}
-		out.touched += touched
 		k := 0
 		for b, i := range who {
 			e := int(ends[b])
@@ -553,6 +555,28 @@ func (ls *layers) measureChunk(v, below *values, lo, hi int) chunkOut {
 		out.err = errMissing(key.Unmix(v.keys[hi-1]))
 	}
 	return out
+}
+
+// touch reads what the layer above reads of the positions at places, and
+// returns a sum of it: their lines are asked for together, their misses
+// overlapping, before each parent reads its children's.
+func (v *values) touch(places []uint64) uint64 {
+	var sum uint64
+	switch g := &v.games; {
+	case g.small != nil:
+		for _, j := range places {
+			sum += v.lens[j].Lo + uint64(v.meta[j]) + uint64(g.small[j])
+		}
+	case g.narrow != nil:
+		for _, j := range places {
+			sum += v.lens[j].Lo + uint64(v.meta[j]) + g.narrow[j]
+		}
+	default:
+		for _, j := range places {
+			sum += v.lens[j].Lo + uint64(v.meta[j]) + g.wide[j].Lo
+		}
+	}
+	return sum
 }
 
 // errMissing reports a child of p (or of a parent near it) missing from
