@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"sync/atomic"
 	"unsafe"
 
 	"pegs/engine"
@@ -191,10 +192,10 @@ type block struct {
 	set, before uint64
 }
 
-// newPlacer returns the placer of keys, a layer of pegs pegs, charged to
-// mem.
-func newPlacer(gen *movegen.Gen, keys []uint64, pegs int, mem *memory.Budget) (*placer, error) {
-	if pl := densePlacer(gen, keys, pegs, mem); pl != nil {
+// newPlacer returns the placer of keys, a layer of pegs pegs, made on
+// workers goroutines, charged to mem.
+func newPlacer(gen *movegen.Gen, keys []uint64, pegs, workers int, mem *memory.Budget) (*placer, error) {
+	if pl := densePlacer(gen, keys, pegs, workers, mem); pl != nil {
 		return pl, nil
 	}
 	pl := &placer{bytes: key.IndexBytes(len(keys))}
@@ -210,7 +211,7 @@ func newPlacer(gen *movegen.Gen, keys []uint64, pegs int, mem *memory.Budget) (*
 // positions are not numbered, the numbering takes more than sixteen words
 // a position, the budget lacks its room, or keys are not of one class in
 // the order of their numbers.
-func densePlacer(gen *movegen.Gen, keys []uint64, pegs int, mem *memory.Budget) *placer {
+func densePlacer(gen *movegen.Gen, keys []uint64, pegs, workers int, mem *memory.Budget) *placer {
 	ranker := gen.Ranker()
 	if len(keys) < parallelFrom || ranker == nil {
 		return nil
@@ -233,16 +234,32 @@ func densePlacer(gen *movegen.Gen, keys []uint64, pegs int, mem *memory.Budget) 
 		return nil
 	}
 	pl.blocks = memory.Make[block](int(words))
-	next := uint64(0) // the least number the next key may have
-	for _, k := range keys {
-		p := key.Unmix(k)
-		r := d.Rank(p)
-		if b.Class(p) != d.Class() || r < next {
-			mem.Give(pl.bytes)
-			return nil
+	// Each chunk of keys sets its bits (a word at its ends shared with the
+	// chunks beside it, so atomically), and checks that its numbers
+	// rise; then the chunks' ends are checked.
+	chunks := pool.ChunkCount(len(keys), workers)
+	first, last := make([]uint64, chunks), make([]uint64, chunks)
+	var bad atomic.Bool
+	pool.Chunks(len(keys), workers, func(c, lo, hi int) {
+		next := uint64(0) // the least number the next key may have
+		for _, k := range keys[lo:hi] {
+			p := key.Unmix(k)
+			r := d.Rank(p)
+			if b.Class(p) != d.Class() || r < next {
+				bad.Store(true)
+				return
+			}
+			atomic.OrUint64(&pl.blocks[r/64].set, 1<<(r%64))
+			next = r + 1
 		}
-		pl.blocks[r/64].set |= 1 << (r % 64)
-		next = r + 1
+		first[c], last[c] = d.Rank(key.Unmix(keys[lo])), next-1
+	})
+	for c := 1; c < chunks && !bad.Load(); c++ {
+		bad.Store(first[c] <= last[c-1])
+	}
+	if bad.Load() {
+		mem.Give(pl.bytes)
+		return nil
 	}
 	n := uint64(0)
 	for w := range pl.blocks {
@@ -491,7 +508,7 @@ func (ls *layers) measure(l *layered.Layer, below *values) (*values, error) {
 		}
 	}
 	var err error
-	if v.place, err = newPlacer(ls.gen, v.keys, l.Pegs, ls.mem); err != nil {
+	if v.place, err = newPlacer(ls.gen, v.keys, l.Pegs, workers, ls.mem); err != nil {
 		return nil, err
 	}
 	ls.reachable += int64(n)
