@@ -45,6 +45,9 @@ type values struct {
 	foreAt []uint32
 	fore   []exact.U128
 	bytes  int64 // charged to the budget, the keys among them
+	// words holds the memory of lens, games and meta, taken from the
+	// budget's words (see fill).
+	words [][]uint64
 }
 
 // games holds the complete games from each position of a layer in 32
@@ -59,15 +62,34 @@ type games struct {
 }
 
 // makeGames returns the games of n positions, in 32 bits if every one is
-// at most bound, else in 64 if that fits, else in 128.
-func makeGames(n int, bound exact.U128) games {
+// at most bound, else in 64 if that fits, else in 128, for the caller to
+// write every one of (see fill), and their memory.
+func makeGames(n int, bound exact.U128, mem *memory.Budget, what string) (games, []uint64, error) {
+	var g games
+	var words []uint64
+	var err error
 	switch {
 	case bound.Hi == 0 && bound.Lo <= math.MaxUint32:
-		return games{small: memory.Make[uint32](n)}
+		g.small, words, err = fill[uint32](n, mem, what)
 	case bound.Hi == 0:
-		return games{narrow: memory.Make[uint64](n)}
+		g.narrow, words, err = fill[uint64](n, mem, what)
+	default:
+		g.wide, words, err = fill[exact.U128](n, mem, what)
 	}
-	return games{wide: memory.Make[exact.U128](n)}
+	return g, words, err
+}
+
+// fill returns n values of T for a caller that writes every one before
+// it reads any, in words taken from mem (memory.Budget.TakeWordsToFill:
+// an array a layer let go, not cleared, or fresh memory that the workers
+// who fill it fault in), and those words.
+func fill[T any](n int, mem *memory.Budget, what string) ([]T, []uint64, error) {
+	size := int(unsafe.Sizeof(*new(T)))
+	words, err := mem.TakeWordsToFill((n*size+7)/8, what)
+	if err != nil || n == 0 {
+		return []T{}, words, err
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(words))), n), words, nil
 }
 
 // gamesBound returns a bound on the games from a position whose children
@@ -80,16 +102,6 @@ func gamesBound(max exact.U128, jumps int) exact.U128 {
 		return exact.U128{Hi: math.MaxUint64, Lo: math.MaxUint64}
 	}
 	return exact.U128{Hi: hi, Lo: lo}
-}
-
-func (g *games) bytesPer() int64 {
-	switch {
-	case g.small != nil:
-		return 4
-	case g.narrow != nil:
-		return 8
-	}
-	return 16
 }
 
 func (g *games) at(i int) exact.U128 {
@@ -136,7 +148,7 @@ const (
 // Bytes a position and a winnable position take, besides the placer and
 // the foresight vectors.
 const (
-	bytesPer = 8 + 16 + 1 + 1 // key, expected jumps, meta, win bit and count
+	bytesPer = 8 + 1 // key, win bit and count (the rest in words, see fill)
 	winBytes = int64(unsafe.Sizeof(winVals{})) + 4
 )
 
@@ -397,6 +409,9 @@ func measureLayers(ctx context.Context, b *engine.Board, start engine.Position, 
 // free gives v's memory back to mem.
 func (v *values) free(mem *memory.Budget) {
 	mem.Give(v.bytes + v.place.bytes)
+	for _, w := range v.words {
+		mem.GiveWords(w)
+	}
 	*v = values{}
 }
 
@@ -422,13 +437,24 @@ func (ls *layers) measure(l *layered.Layer, below *values) (*values, error) {
 	if below != nil {
 		bound = gamesBound(below.games.max, len(ls.gen.Board.Jumps()))
 	}
-	v := &values{keys: l.Keys, games: makeGames(0, bound)}
-	v.bytes = int64(n) * (bytesPer + v.games.bytesPer())
-	if err := ls.mem.Take(v.bytes, fmt.Sprintf("the measures of the %d positions of %d pegs", n, l.Pegs)); err != nil {
+	v := &values{keys: l.Keys, bytes: int64(n) * bytesPer}
+	what := fmt.Sprintf("the measures of the %d positions of %d pegs", n, l.Pegs)
+	if err := ls.mem.Take(v.bytes, what); err != nil {
 		return nil, err
 	}
+	var lens, games, meta []uint64
+	var err error
+	if v.lens, lens, err = fill[exact.U128](n, ls.mem, what); err != nil {
+		return nil, err
+	}
+	if v.games, games, err = makeGames(n, bound, ls.mem, what); err != nil {
+		return nil, err
+	}
+	if v.meta, meta, err = fill[uint8](n, ls.mem, what); err != nil {
+		return nil, err
+	}
+	v.words = [][]uint64{lens, games, meta}
 	words := (n + 63) / 64
-	v.lens, v.games, v.meta = memory.Make[exact.U128](n), makeGames(n, bound), memory.Make[uint8](n)
 	v.winBits, v.winBefore = make([]uint64, words), make([]uint32, words)
 	workers := ls.workers
 	if n < parallelFrom {
@@ -507,7 +533,6 @@ func (ls *layers) measure(l *layered.Layer, below *values) (*values, error) {
 			}
 		}
 	}
-	var err error
 	if v.place, err = newPlacer(ls.gen, v.keys, l.Pegs, workers, ls.mem); err != nil {
 		return nil, err
 	}
