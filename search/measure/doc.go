@@ -50,7 +50,7 @@
 // less time than by a depth-first walk memoized in a hash table of nodes,
 // what Level did before (BenchmarkLevel's 80 drawn English levels and
 // Pyramid at GOMAXPROCS 1, once: 12.6 s of CPU against 15.2 s). The
-// English board's 32-peg start, 23.5 million positions, peaks at 419 MiB
+// English board's 32-peg start, 23.5 million positions, peaks at 394 MiB
 // of its budget (generate's BenchmarkGrade level=Full: about 500 MB held
 // from the system; the node arrays and key indexes this walk used before
 // took 1.1 GB, the depth-first walk 4.5 GB).

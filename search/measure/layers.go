@@ -44,7 +44,7 @@ type values struct {
 	// fore: W_1 .. W_{longest−1} (see foresightOf).
 	foreAt []uint32
 	fore   []exact.U128
-	bytes  int64 // charged to the budget, the keys among them
+	bytes  int64 // charged to the budget
 	// words holds the memory of lens, games and meta, taken from the
 	// budget's words (see fill).
 	words [][]uint64
@@ -148,7 +148,7 @@ const (
 // Bytes a position and a winnable position take, besides the placer and
 // the foresight vectors.
 const (
-	bytesPer = 8 + 1 // key, win bit and count (the rest in words, see fill)
+	bytesPer = 1 // win bit and count (the key charged as its forward layer's, the rest in words, see fill)
 	winBytes = int64(unsafe.Sizeof(winVals{})) + 4
 )
 
@@ -388,18 +388,16 @@ func measureLayers(ctx context.Context, b *engine.Board, start engine.Position, 
 		if err != nil {
 			return nil, err
 		}
-		mem.Give(fwd[d].Bytes())
-		fwd[d].Keys = nil
 		if below != nil {
 			below.free(mem)
 		}
 		if err := l.keepWinners(fwd[d].Pegs, cur); err != nil {
 			return nil, err
 		}
-		// The layer above finds its children by their places alone.
-		mem.Give(int64(len(cur.keys)) * 8)
-		cur.bytes -= int64(len(cur.keys)) * 8
-		cur.keys = nil
+		// The layer above finds its children by their places alone: the
+		// keys, charged as the forward layer's, go.
+		mem.Give(fwd[d].Bytes())
+		fwd[d].Keys, cur.keys = nil, nil
 		below = cur
 	}
 	l.root = below
