@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 	"sync/atomic"
 	"unsafe"
 
@@ -458,22 +459,14 @@ func (ls *layers) measure(l *layered.Layer, below *values) (*values, error) {
 	if n < parallelFrom {
 		workers = 1
 	}
-	chunks := pool.ChunkCount(n, workers)
-	outs := make([]chunkOut, chunks)
-	run := func(c, lo, hi int) {
+	outs := make([]chunkOut, pool.ChunkCount(n, workers))
+	inChunks(n, workers, func(c, lo, hi int) {
 		if err := ls.ctx.Err(); err != nil {
 			outs[c].err = err
 			return
 		}
 		outs[c] = ls.measureChunk(v, below, lo, hi)
-	}
-	if workers == 1 {
-		for c := range chunks {
-			run(c, c*n/chunks, (c+1)*n/chunks)
-		}
-	} else {
-		pool.Chunks(n, workers, run)
-	}
+	})
 	fores, wins := 0, 0
 	for c := range outs {
 		if outs[c].err != nil {
@@ -505,26 +498,35 @@ func (ls *layers) measure(l *layered.Layer, below *values) (*values, error) {
 		v.wins = append(v.wins, outs[c].wins...)
 		outs[c] = chunkOut{}
 	}
-	for i, m := range v.meta {
-		if m&flagWin != 0 {
-			v.winBits[i/64] |= 1 << (i % 64)
+	// The win bits, a run of words a chunk, and the winnable positions
+	// with a foresight vector, in order, for the second pass to split
+	// evenly.
+	lists := make([][]int32, pool.ChunkCount(words, workers))
+	inChunks(words, workers, func(c, lo, hi int) {
+		for w := lo; w < hi; w++ {
+			var word uint64
+			for i := w * 64; i < min(n, w*64+64); i++ {
+				if m := v.meta[i]; m&flagWin != 0 {
+					word |= 1 << (i % 64)
+					if m&longestMask >= 2 {
+						lists[c] = append(lists[c], int32(i))
+					}
+				}
+			}
+			v.winBits[w] = word
 		}
-	}
+	})
 	count := uint32(0)
 	for w, word := range v.winBits {
 		v.winBefore[w] = count
 		count += uint32(bits.OnesCount64(word))
 	}
 	if fores > 0 {
-		errs := make([]error, chunks)
-		run := func(c, lo, hi int) { errs[c] = ls.foresightChunk(v, below, lo, hi) }
-		if workers == 1 {
-			for c := range chunks {
-				run(c, c*n/chunks, (c+1)*n/chunks)
-			}
-		} else {
-			pool.Chunks(n, workers, run)
-		}
+		fored := slices.Concat(lists...)
+		errs := make([]error, pool.ChunkCount(len(fored), workers))
+		inChunks(len(fored), workers, func(c, lo, hi int) {
+			errs[c] = ls.foresightChunk(v, below, fored[lo:hi])
+		})
 		for _, err := range errs {
 			if err != nil {
 				return nil, err
@@ -536,6 +538,20 @@ func (ls *layers) measure(l *layered.Layer, below *values) (*values, error) {
 	}
 	ls.reachable += int64(n)
 	return v, nil
+}
+
+// inChunks runs f over [0, n) split as pool.Chunks splits it: on workers
+// goroutines, or on this one where workers is 1 (the small levels package
+// generate measures by the thousand).
+func inChunks(n, workers int, f func(c, lo, hi int)) {
+	if workers > 1 {
+		pool.Chunks(n, workers, f)
+		return
+	}
+	chunks := pool.ChunkCount(n, 1)
+	for c := range chunks {
+		f(c, c*n/chunks, (c+1)*n/chunks)
+	}
 }
 
 // winKid is a winnable child: its place among its layer's winnable
@@ -695,17 +711,16 @@ func (ls *layers) measureOne(v, below *values, i int, ks []uint64, out *chunkOut
 }
 
 // foresightChunk writes the foresight vectors of the winnable positions
-// lo..hi of v (see foresightOf), looking their children up in below again.
-func (ls *layers) foresightChunk(v, below *values, lo, hi int) error {
+// fored of v, whose longest games have two jumps or more (see
+// foresightOf), looking their children up in below again.
+func (ls *layers) foresightChunk(v, below *values, fored []int32) error {
 	par := ls.gen.NewParent()
 	var places []uint64
 	var kids []engine.Position
 	var wk []winKid
-	for i := lo; i < hi; i++ {
+	for _, i32 := range fored {
+		i := int(i32)
 		longest := v.longest(i)
-		if !v.win(i) || longest < 2 {
-			continue
-		}
 		p := key.Unmix(v.keys[i])
 		par.Set(p)
 		ok := true
