@@ -3,7 +3,10 @@ package generate
 import (
 	"context"
 	"math"
+	"runtime"
+	"runtime/metrics"
 	"testing"
+	"time"
 
 	"pegs/engine"
 	"pegs/search"
@@ -64,5 +67,79 @@ func TestRoundCount(t *testing.T) {
 		if got := roundCount(c.x); got != c.want {
 			t.Errorf("roundCount(%g) = %q, want %q", c.x, got, c.want)
 		}
+	}
+}
+
+// BenchmarkGrade grades the English board's Full level (32 pegs, 23.5
+// million positions) and the seven classic levels together (Full among
+// them), as pegs grade does. positions/s counts the levels' reachable
+// positions; peak-MiB is the most memory the process held from the
+// runtime (mapped and not handed back), sampled every few milliseconds.
+func BenchmarkGrade(b *testing.B) {
+	eng := engine.English()
+	goal, err := eng.ParseGoal("center")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var full, classic []engine.Position
+	for _, l := range engine.ClassicLevels() {
+		classic = append(classic, l.Position)
+		if l.Name == "full" {
+			full = append(full, l.Position)
+		}
+	}
+	for _, c := range []struct {
+		name   string
+		levels []engine.Position
+	}{{"Full", full}, {"classic7", classic}} {
+		b.Run("level="+c.name, func(b *testing.B) {
+			if len(c.levels) == 0 {
+				b.Fatal("no such classic level")
+			}
+			peak := samplePeak()
+			var positions int64
+			for b.Loop() {
+				for _, p := range c.levels {
+					l, err := Grade(context.Background(), eng, p, goal, search.Options{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					positions += l.Metrics.Reachable
+				}
+			}
+			b.ReportMetric(float64(positions)/b.Elapsed().Seconds(), "positions/s")
+			b.ReportMetric(float64(peak())/(1<<20), "peak-MiB")
+		})
+	}
+}
+
+// samplePeak collects garbage, then samples the memory the process holds
+// from the runtime (mapped and not released) every 5 ms until the
+// function it returns is called, which returns the most it saw.
+func samplePeak() func() uint64 {
+	runtime.GC()
+	samples := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	held := func() uint64 {
+		metrics.Read(samples)
+		return samples[0].Value.Uint64() - samples[1].Value.Uint64()
+	}
+	stop, done := make(chan struct{}), make(chan uint64)
+	go func() {
+		most := held()
+		t := time.NewTicker(5 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				most = max(most, held())
+			case <-stop:
+				done <- max(most, held())
+				return
+			}
+		}
+	}()
+	return func() uint64 {
+		close(stop)
+		return <-done
 	}
 }

@@ -28,7 +28,7 @@ func BenchmarkLevel(b *testing.B) {
 	} {
 		b.Run("level="+c.name, func(b *testing.B) {
 			if c.name == "full32" && !*full {
-				b.Skip("measuring Full takes a minute or two; run with -full")
+				b.Skip("measuring Full takes 10-20 s; run with -full")
 			}
 			p, err := eng.ParsePosition(c.pic)
 			if err != nil {

@@ -10,24 +10,39 @@
 // positions of one peg count (every jump removes one peg), each position
 // canonical under the symmetries that keep the goal in place. It first
 // finds the layers from the start down (layered.Forward, the forward pass
-// of search.Explore: sorted arrays of mixed keys), then measures them from
-// the last layer up: a position's measures come from its children's, found
-// in the layer below through an index of its keys (key.Index), so a
-// position is measured once however many lines reach it. A layer's
-// measures are an array of fixed-size nodes (48 bytes; with the key and
-// the index about 90 bytes a position), and for the winnable positions
-// alone, the measures that are 0 for a lost one (P0, P1 and solutions, 48
-// bytes) and a vector of foresight, held only until the layer above is
-// measured: the layer
-// above reads its children scattered over the layer below, and one array
-// of nodes costs a cache miss or two a child where an array a measure
-// would cost one a measure. What the measures that follow lines from the
-// start need (Critical, UniqueFirst, the par) is kept of every layer: its
-// winnable positions, indexed, with their P1. In a level of 21 pegs or
-// more, the layers are found on GOMAXPROCS goroutines and a layer of 4096
-// positions or more is measured in contiguous chunks on as many; a
-// position's measures do not depend on the chunks, so neither do the
-// results. Past its memory budget Level stops with a *search.MemoryError.
+// of search.Explore), each waiting as the bitset of position numbers
+// (key.Dense) it was found in, then measures them from the last layer up:
+// a position's measures come from its children's, found in the layer
+// below, so a position is measured once however many lines reach it.
+//
+// A layer measured, its positions are held in the order of their numbers
+// (made keys from its bitset only then), and the layer above finds a
+// child there by its number (movegen.Parent.MoveRanks numbers a parent's
+// children together) and a count of the set bits before it in that
+// bitset, each word of which is held beside its count (a cache line a
+// child, in tables of 18 MB at most on the English board that mostly stay
+// in the shared cache); where positions are not numbered (boards past
+// key.MaxDenseHoles, small layers, or a layer of several classes), by a
+// key.Index of its keys. The parents are measured a batch at a time:
+// their children placed first, then the children's measures asked for
+// together, then each parent summed, so that the cache misses of a batch
+// overlap. What every position has is held in an array a measure, in its
+// layer's order: the P1 player's expected jumps (16 bytes), the complete
+// games (4 bytes where they fit, as in the English board's layers of 16
+// pegs or fewer, else 8 or 16) and a byte for its longest game and
+// whether it is won or stuck; what only a winnable one has (P0, P1,
+// solutions, the foresight vector), for the winnable positions alone, in
+// their order, a position's place among them a count of the bits of a
+// bitset of the layer's winnable ones. A layer's measures are held until
+// the layer above is measured, its keys only until its winnable positions
+// are kept: what the measures that follow lines from the start need
+// (Critical, UniqueFirst, the par) is kept of every layer, its winnable
+// positions, indexed, with their P1. In a level of 21 pegs or more, the
+// layers are found on GOMAXPROCS goroutines and a layer of 4096 positions
+// or more is measured in contiguous chunks on as many; a position's
+// measures do not depend on the chunks, so neither do the results. Past
+// its memory budget Level stops with a *search.MemoryError; the budget is
+// charged with every array above as it is made.
 //
 // One method serves every level. The levels package generate makes by the
 // thousand (6 to 20 pegs, on its own pool of workers) are measured on one
@@ -35,9 +50,10 @@
 // less time than by a depth-first walk memoized in a hash table of nodes,
 // what Level did before (BenchmarkLevel's 80 drawn English levels and
 // Pyramid at GOMAXPROCS 1, once: 12.6 s of CPU against 15.2 s). The
-// English board's 32-peg start, 23.5 million positions, takes 1.8 GB at
-// its peak (the walk: 4.5 GB) and less CPU time (TestClassicOrder, which
-// grades it: 91 s against 151 s).
+// English board's 32-peg start, 23.5 million positions, peaks at 394 MiB
+// of its budget (generate's BenchmarkGrade level=Full: about 500 MB held
+// from the system; the node arrays and key indexes this walk used before
+// took 1.1 GB, the depth-first walk 4.5 GB).
 //
 // # Players of bounded foresight
 //
@@ -62,12 +78,20 @@
 // rises: a larger k only removes jumps that lose whatever is played after
 // them, and at the other positions the players who look further win as
 // often or more. 1/W_k is the number of attempts it expects to need. Level
-// computes W_k at every winnable position for every k at once: a position's longest game and whether it can win tell
-// which of its jumps each player avoids, and W_k of a position is the
-// mean of W_k over the jumps the player may play. A position that cannot
-// win has W_k = 0, and one whose longest game is at most k jumps has W_k =
-// 1 if it can win, so only the others are stored: W_1 … W_{L−1} for a
-// winnable position of longest game L.
+// computes W_k at every winnable position for every k at once: a
+// position's longest game and whether it can win tell which of its jumps
+// each player avoids, and W_k of a position is the mean of W_k over the
+// jumps the player may play. A position that cannot win has W_k = 0, and
+// one whose longest game is at most k jumps has W_k = 1 if it can win, so
+// only the others are stored: W_1 … W_{L−1} for a winnable position of
+// longest game L, in one array a layer. A layer's vectors are written by
+// a second pass over its winnable positions (7 % of the positions of the
+// English board's Full level), once the first has measured the rest and
+// so sized that array: the pass looks their children up again, sums the
+// winnable children's vectors a child at a time (a run of the layer
+// below's array each) and counts the 1s of shorter games and the jumps
+// each player avoids apart, then divides. A layer's vectors are let go
+// once the layer above is measured.
 //
 // # Exact to the last digit
 //

@@ -6,47 +6,56 @@ import (
 	"pegs/search/internal/exact"
 )
 
-// foresightOf appends W_1 .. W_{longest−1} of a winnable position to dst
-// from its children (kids, one per jump, places in below, measured). The
-// player who looks k jumps ahead sees that a jump loses when its child
-// cannot win and its longest game has fewer than k jumps (the jump and
-// that game make at most k); it plays the other jumps uniformly at random.
-// One can win, so there always are some. Each W_k is rounded down, short
-// of the true one by less than longest units (see values). W_0 needs no
-// room (it is P0), nor W_k for k ≥ longest (it is 1), nor any W_k of a
-// position that cannot win (it is 0).
-func foresightOf(dst []exact.U128, below *values, kids []int32, longest int) []exact.U128 {
-	// lost[l]: children that cannot win and whose longest game has l jumps.
-	var lost [64]int32
-	for _, j := range kids {
-		if c := &below.nodes[j]; !c.win() {
-			lost[c.longest]++
-		}
-	}
-	allowed := len(kids)
-	for k := 1; k < longest; k++ {
-		allowed -= int(lost[k-1])
-		var sum exact.U128
-		for _, j := range kids {
-			if c := &below.nodes[j]; c.win() {
-				sum, _ = sum.Add(below.w(c, k))
+// foresightOf writes W_1 .. W_{longest−1} of a winnable position to dst
+// (of longest−1 values) from its children: wk its winnable ones (in
+// below), lost[l] how many of the others have a longest game of l jumps,
+// jumps how many it has. The player who looks k jumps ahead sees that a
+// jump loses when its child cannot win and its longest game has fewer
+// than k jumps (the jump and that game make at most k); it plays the
+// other jumps uniformly at random. One can win, so there always are some.
+// Each W_k is rounded down, short of the true one by less than longest
+// units (see values). W_0 needs no room (it is P0), nor W_k for k ≥
+// longest (it is 1), nor any W_k of a position that cannot win (it is 0).
+//
+// The sums of W_k over the winnable children are made in dst a child at
+// a time, its vector added whole (a run of its layer's fore), and the 1s
+// of the children whose longest game is shorter counted apart.
+func foresightOf(dst []exact.U128, below *values, wk []winKid, lost *[longestMask + 1]int32, jumps int) {
+	clear(dst)
+	var ones [longestMask + 2]int32 // ones[k]: children whose W_j is 1 from j = k on
+	for _, c := range wk {
+		l := int(c.longest)
+		if m := min(l-1, len(dst)); m > 0 {
+			at := int(below.foreAt[c.at])
+			for i, x := range below.fore[at : at+m] {
+				dst[i], _ = dst[i].Add(x)
 			}
 		}
-		dst = append(dst, exact.DivFloor(sum, uint64(allowed)))
+		ones[max(l, 1)]++
 	}
-	return dst
+	allowed := jumps
+	var one exact.U128 // the 1s so far
+	for i := range dst {
+		k := i + 1
+		allowed -= int(lost[k-1])
+		for range ones[k] {
+			one, _ = one.Add(exact.ProbOne)
+		}
+		sum, _ := dst[i].Add(one)
+		dst[i] = exact.DivFloor(sum, uint64(allowed))
+	}
 }
 
 // curve returns W_k of position i of v for k from 0 to the first k at
 // which W_k is 1, or nil if it cannot win.
 func curve(v *values, i int) []exact.U128 {
-	n := &v.nodes[i]
-	if !n.win() {
+	if !v.win(i) {
 		return nil
 	}
+	at, longest := v.winAt(i), v.longest(i)
 	var w []exact.U128
 	for k := 0; ; k++ {
-		w = append(w, v.w(n, k))
+		w = append(w, v.w(at, longest, k))
 		if w[k] == exact.ProbOne {
 			return w
 		}

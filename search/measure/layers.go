@@ -3,6 +3,10 @@ package measure
 import (
 	"context"
 	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+	"sync/atomic"
 	"unsafe"
 
 	"pegs/engine"
@@ -15,36 +19,112 @@ import (
 )
 
 // values holds the measures of one layer's positions (one peg count), in
-// the order of its sorted keys: what the layer above reads of its
-// children.
+// the order of its keys: what the layer above reads of its children. What
+// every position has is held in an array a measure: the P1 player's
+// expected jumps (16 bytes), the complete games (4 bytes in the widest
+// layers, see games) and a byte of meta, a child's read in a cache line
+// of each, the last two arrays a few megabytes that mostly stay in the
+// shared cache; what only a winnable one has is held for those alone, in
+// their order, found by a count of set bits.
 type values struct {
-	keys  []uint64 // sorted mixed keys of the canonical positions
-	index *key.Index
-	nodes []node
-	wins  []winVals    // the measures of the positions that can win (see node.winAt)
-	fore  []exact.U128 // foresight vectors (see node.foreAt)
+	keys  []uint64 // mixed keys of the canonical positions
+	place *placer  // a child's place among keys
+	// lens holds the P1 player's expected jumps from each position
+	// (fixed point, lenOne is 1, short of the true value by less than
+	// longest units, one per division on the way down).
+	lens  []exact.U128
+	games games
+	meta  []uint8 // longest game | flagWin | flagStuck
+	// winBits has bit i set where position i can win, and winBefore[w]
+	// counts the set bits before word w: a winnable position's place
+	// among the winnable ones (see winAt).
+	winBits   []uint64
+	winBefore []uint32
+	wins      []winVals // of the winnable positions, in order
+	// foreAt[w] is where winnable position w's foresight vector starts in
+	// fore: W_1 .. W_{longest−1} (see foresightOf).
+	foreAt []uint32
+	fore   []exact.U128
+	bytes  int64 // charged to the budget
+	// words holds the memory of lens, games and meta, taken from the
+	// budget's words (see fill).
+	words [][]uint64
 }
 
-// node is the measures of a position. A layer's are read at random by the
-// layer above, a position's children scattered over the layer below: one
-// array of nodes, a node a cache line at most, takes about a third of the
-// time of an array for each measure. The measures that are 0 for a
-// position that cannot win, most of them, are kept apart (winVals), for
-// those that can.
-type node struct {
-	// len is the P1 player's expected jumps (fixed point, lenOne is 1),
-	// short of the true value by less than longest units, one per
-	// division on the way down.
-	len, games exact.U128
-	// foreAt is where the position's foresight vector starts in its
-	// layer's fore: W_1 .. W_{longest−1} of a winnable position whose
-	// longest game has at least two jumps (see foresightOf).
-	foreAt uint32
-	// winAt is the place of a winnable position's winVals in its layer's
-	// wins.
-	winAt   uint32
-	longest uint8 // jumps of the longest game from the position
-	flags   uint8 // flagWin, flagStuck
+// games holds the complete games from each position of a layer in 32
+// bits where the board's jumps times the largest of the layer below fit
+// in them (so that no position's sum passes them), else in 64 where they
+// fit, else in 128; max is the largest.
+type games struct {
+	small  []uint32
+	narrow []uint64
+	wide   []exact.U128
+	max    exact.U128
+}
+
+// makeGames returns the games of n positions, in 32 bits if every one is
+// at most bound, else in 64 if that fits, else in 128, for the caller to
+// write every one of (see fill), and their memory.
+func makeGames(n int, bound exact.U128, mem *memory.Budget, what string) (games, []uint64, error) {
+	var g games
+	var words []uint64
+	var err error
+	switch {
+	case bound.Hi == 0 && bound.Lo <= math.MaxUint32:
+		g.small, words, err = fill[uint32](n, mem, what)
+	case bound.Hi == 0:
+		g.narrow, words, err = fill[uint64](n, mem, what)
+	default:
+		g.wide, words, err = fill[exact.U128](n, mem, what)
+	}
+	return g, words, err
+}
+
+// fill returns n values of T for a caller that writes every one before
+// it reads any, in words taken from mem (memory.Budget.TakeWordsToFill:
+// an array a layer let go, not cleared, or fresh memory that the workers
+// who fill it fault in), and those words.
+func fill[T any](n int, mem *memory.Budget, what string) ([]T, []uint64, error) {
+	size := int(unsafe.Sizeof(*new(T)))
+	words, err := mem.TakeWordsToFill((n*size+7)/8, what)
+	if err != nil || n == 0 {
+		return []T{}, words, err
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(words))), n), words, nil
+}
+
+// gamesBound returns a bound on the games from a position whose children
+// have at most max each, by at most jumps jumps.
+func gamesBound(max exact.U128, jumps int) exact.U128 {
+	hi, lo := bits.Mul64(max.Lo, uint64(jumps))
+	top, over := bits.Mul64(max.Hi, uint64(jumps))
+	hi, carry := bits.Add64(hi, over, 0)
+	if top != 0 || carry != 0 {
+		return exact.U128{Hi: math.MaxUint64, Lo: math.MaxUint64}
+	}
+	return exact.U128{Hi: hi, Lo: lo}
+}
+
+func (g *games) at(i int) exact.U128 {
+	switch {
+	case g.small != nil:
+		return exact.U128{Lo: uint64(g.small[i])}
+	case g.narrow != nil:
+		return exact.U128{Lo: g.narrow[i]}
+	}
+	return g.wide[i]
+}
+
+// set sets the games from position i to x, which fits (see makeGames).
+func (g *games) set(i int, x exact.U128) {
+	switch {
+	case g.small != nil:
+		g.small[i] = uint32(x.Lo)
+	case g.narrow != nil:
+		g.narrow[i] = x.Lo
+	default:
+		g.wide[i] = x
+	}
 }
 
 // winVals is the measures of a winnable position that are 0 for one that
@@ -58,41 +138,172 @@ type winVals struct {
 // lost is the winVals of a position that cannot win.
 var lost winVals
 
+// A position's meta byte: the jumps of its longest game (at most 63) and
+// two flags.
 const (
-	flagWin   = 1
-	flagStuck = 2 // no jump left and the goal not met
+	longestMask = 63
+	flagWin     = 64
+	flagStuck   = 128 // no jump left and the goal not met
 )
 
-// bytesPer is what a layer's values take a position, besides its
-// foresight vector and index: its key and its node.
-const bytesPer = 8 + int64(unsafe.Sizeof(node{}))
+// Bytes a position and a winnable position take, besides the placer and
+// the foresight vectors.
+const (
+	bytesPer = 1 // win bit and count (the key charged as its forward layer's, the rest in words, see fill)
+	winBytes = int64(unsafe.Sizeof(winVals{})) + 4
+)
 
-// winBytes is what a winnable position's winVals take.
-const winBytes = int64(unsafe.Sizeof(winVals{}))
+func (v *values) longest(i int) int { return int(v.meta[i] & longestMask) }
 
-func (v *values) bytes() int64 {
-	return int64(len(v.keys))*bytesPer + key.IndexBytes(len(v.keys)) + int64(len(v.wins))*winBytes + int64(len(v.fore))*16
+func (v *values) win(i int) bool { return v.meta[i]&flagWin != 0 }
+
+// winAt returns the place of winnable position i among the winnable ones.
+func (v *values) winAt(i int) int {
+	w := i / 64
+	return int(v.winBefore[w]) + bits.OnesCount64(v.winBits[w]&(1<<(i%64)-1))
 }
 
-func (n *node) win() bool { return n.flags&flagWin != 0 }
-
-// winVals returns the winVals of node n of v.
-func (v *values) winVals(n *node) *winVals {
-	if !n.win() {
+// winVals returns the winVals of position i.
+func (v *values) winVals(i int) *winVals {
+	if !v.win(i) {
 		return &lost
 	}
-	return &v.wins[n.winAt]
+	return &v.wins[v.winAt(i)]
 }
 
-// w returns W_k of the winnable node n of v.
-func (v *values) w(n *node, k int) exact.U128 {
+// w returns W_k of a winnable position, at of the winnable ones, whose
+// longest game has longest jumps.
+func (v *values) w(at, longest, k int) exact.U128 {
 	switch {
-	case k >= int(n.longest):
+	case k >= longest:
 		return exact.ProbOne
 	case k == 0:
-		return v.wins[n.winAt].p0
+		return v.wins[at].p0
 	}
-	return v.fore[int(n.foreAt)+k-1]
+	return v.fore[int(v.foreAt[at])+k-1]
+}
+
+// placer finds a child's place in a layer. Where the board's positions
+// are numbered (key.Dense), the layer's are of one class its symmetries
+// keep, and its keys are in the order of their numbers (as a forward pass
+// leaves a layer it found in a bitset, see layered.Expander.Unsorted),
+// it is a bitset of their numbers, each word beside a count of the set
+// bits before it, so that a child's place is read in one cache line: a
+// child is numbered with its siblings in a batch
+// (movegen.Parent.MoveRanks) and placed by a count of bits, in a table
+// (18 MB for the English board's widest layer) that mostly stays in the
+// shared cache. Otherwise it is a key.Index of the keys.
+type placer struct {
+	d      *key.Dense
+	blocks []block
+	index  *key.Index
+	bytes  int64
+}
+
+// block is a word of a placer's bitset, and the bits set before it.
+type block struct {
+	set, before uint64
+}
+
+// newPlacer returns the placer of keys, a layer of pegs pegs, made on
+// workers goroutines, charged to mem.
+func newPlacer(gen *movegen.Gen, keys []uint64, pegs, workers int, mem *memory.Budget) (*placer, error) {
+	if pl := densePlacer(gen, keys, pegs, workers, mem); pl != nil {
+		return pl, nil
+	}
+	pl := &placer{bytes: key.IndexBytes(len(keys))}
+	if err := mem.Take(pl.bytes, fmt.Sprintf("the index of the %d positions of %d pegs", len(keys), pegs)); err != nil {
+		return nil, err
+	}
+	pl.index = key.NewIndex(keys)
+	return pl, nil
+}
+
+// densePlacer returns keys' placer by their numbers, or nil where they
+// are too few for it (a layer that one goroutine measures), the board's
+// positions are not numbered, the numbering takes more than sixteen words
+// a position, the budget lacks its room, or keys are not of one class in
+// the order of their numbers.
+func densePlacer(gen *movegen.Gen, keys []uint64, pegs, workers int, mem *memory.Budget) *placer {
+	ranker := gen.Ranker()
+	if len(keys) < parallelFrom || ranker == nil {
+		return nil
+	}
+	b := gen.Board
+	p0 := key.Unmix(keys[0])
+	if !key.ClassKept(b, gen.Group, p0) {
+		return nil
+	}
+	d := ranker.Layer(pegs, b.Class(p0))
+	if d == nil {
+		return nil
+	}
+	words := (d.Size() + 63) / 64
+	if words > 16*uint64(len(keys)) {
+		return nil
+	}
+	pl := &placer{d: d, bytes: int64(words) * int64(unsafe.Sizeof(block{}))}
+	if mem.Take(pl.bytes, "a layer's numbers") != nil {
+		return nil
+	}
+	pl.blocks = memory.Make[block](int(words))
+	// Each chunk of keys sets its bits (a word at its ends shared with the
+	// chunks beside it, so atomically), and checks that its numbers
+	// rise; then the chunks' ends are checked.
+	chunks := pool.ChunkCount(len(keys), workers)
+	first, last := make([]uint64, chunks), make([]uint64, chunks)
+	var bad atomic.Bool
+	pool.Chunks(len(keys), workers, func(c, lo, hi int) {
+		next := uint64(0) // the least number the next key may have
+		for _, k := range keys[lo:hi] {
+			p := key.Unmix(k)
+			r := d.Rank(p)
+			if b.Class(p) != d.Class() || r < next {
+				bad.Store(true)
+				return
+			}
+			atomic.OrUint64(&pl.blocks[r/64].set, 1<<(r%64))
+			next = r + 1
+		}
+		first[c], last[c] = d.Rank(key.Unmix(keys[lo])), next-1
+	})
+	for c := 1; c < chunks && !bad.Load(); c++ {
+		bad.Store(first[c] <= last[c-1])
+	}
+	if bad.Load() {
+		mem.Give(pl.bytes)
+		return nil
+	}
+	n := uint64(0)
+	for w := range pl.blocks {
+		pl.blocks[w].before = n
+		n += uint64(bits.OnesCount64(pl.blocks[w].set))
+	}
+	return pl
+}
+
+// placeRanks turns each number of ranks into its place, and reports
+// whether every one is the layer's.
+func (pl *placer) placeRanks(ranks []uint64) bool {
+	miss := uint64(0)
+	for k, r := range ranks {
+		b, bit := &pl.blocks[r/64], uint64(1)<<(r%64)
+		miss |= bit &^ b.set
+		ranks[k] = b.before + uint64(bits.OnesCount64(b.set&(bit-1)))
+	}
+	return miss == 0
+}
+
+// placeKeys appends the places of the canonical positions cs to dst, and
+// reports whether every one is the layer's.
+func (pl *placer) placeKeys(dst []uint64, cs []engine.Position) ([]uint64, bool) {
+	all := true
+	for _, c := range cs {
+		j, ok := pl.index.Find(key.Mix(c))
+		all = all && ok
+		dst = append(dst, uint64(j))
+	}
+	return dst, all
 }
 
 // winners is what the measures after the walk need of a layer: its
@@ -145,6 +356,11 @@ const parallelFrom = 1 << 12
 // depth-first walk, 12.6 s against 15.2 s at GOMAXPROCS 1).
 const parallelPegs = 21
 
+// batch is about how many children a goroutine looks up together: their
+// numbers, then their places, then their measures, so that their cache
+// misses overlap rather than come one after another.
+const batch = 512
+
 // measureLayers finds the positions of the level's state space layer by
 // layer (layered.Forward), then measures them from the last layer up.
 func measureLayers(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, budget int64) (*layers, error) {
@@ -156,195 +372,405 @@ func measureLayers(ctx context.Context, b *engine.Board, start engine.Position, 
 	}
 	l := &layers{ctx: ctx, goal: goal, gen: gen, group: gen.Group, mem: mem, workers: workers, win: make([]*winners, start.Pegs()+1)}
 	first := layered.First(gen.Group, start, false)
-	e := &layered.Expander{Gen: gen, Workers: l.workers, Mem: mem}
+	// A layer found in bitsets waits as them, a bit a number rather than
+	// a key a position, and is made keys in the order of its numbers for
+	// its placer (see densePlacer) when measured.
+	e := &layered.Expander{Gen: gen, Workers: l.workers, Mem: mem, Unsorted: true, Bitsets: true}
 	fwd, err := layered.Forward(ctx, e, []*layered.Layer{first}, "forward", nil, nil)
 	if err != nil {
 		return nil, err
 	}
 	var below *values
 	for d := len(fwd) - 1; d >= 0; d-- {
+		if err := fwd[d].Keyed(ctx, l.workers, mem); err != nil {
+			return nil, err
+		}
 		cur, err := l.measure(fwd[d], below)
 		if err != nil {
 			return nil, err
 		}
-		mem.Give(fwd[d].Bytes())
-		fwd[d].Keys = nil
 		if below != nil {
-			mem.Give(below.bytes())
+			below.free(mem)
 		}
 		if err := l.keepWinners(fwd[d].Pegs, cur); err != nil {
 			return nil, err
 		}
+		// The layer above finds its children by their places alone: the
+		// keys, charged as the forward layer's, go.
+		mem.Give(fwd[d].Bytes())
+		fwd[d].Keys, cur.keys = nil, nil
 		below = cur
 	}
 	l.root = below
 	return l, nil
 }
 
+// free gives v's memory back to mem.
+func (v *values) free(mem *memory.Budget) {
+	mem.Give(v.bytes + v.place.bytes)
+	for _, w := range v.words {
+		mem.GiveWords(w)
+	}
+	*v = values{}
+}
+
+// chunkOut is what measuring a chunk of a layer's positions makes besides
+// their cells and meta: its winnable positions' winVals and where their
+// foresight vectors will start (foreAt, from the chunk's start; fore
+// counts them), its positions with a jump and their jumps.
+type chunkOut struct {
+	wins         []winVals
+	foreAt       []uint32
+	fore         int
+	inner, jumps int64
+	games        exact.U128 // the most games from a position
+	touched      uint64     // the sum of the loads that ask for children's lines
+	err          error
+}
+
 // measure measures the positions of layer l from their children's values
 // in below (nil for the last layer).
 func (ls *layers) measure(l *layered.Layer, below *values) (*values, error) {
 	n := len(l.Keys)
-	v := &values{keys: l.Keys, nodes: make([]node, n)}
-	if err := ls.mem.Take(v.bytes(), fmt.Sprintf("the measures of the %d positions of %d pegs", n, l.Pegs)); err != nil {
+	bound := exact.U128{Lo: 1} // the last layer's, dead ends all
+	if below != nil {
+		bound = gamesBound(below.games.max, len(ls.gen.Board.Jumps()))
+	}
+	v := &values{keys: l.Keys, bytes: int64(n) * bytesPer}
+	what := fmt.Sprintf("the measures of the %d positions of %d pegs", n, l.Pegs)
+	if err := ls.mem.Take(v.bytes, what); err != nil {
 		return nil, err
 	}
+	var lens, games, meta []uint64
+	var err error
+	if v.lens, lens, err = fill[exact.U128](n, ls.mem, what); err != nil {
+		return nil, err
+	}
+	if v.games, games, err = makeGames(n, bound, ls.mem, what); err != nil {
+		return nil, err
+	}
+	if v.meta, meta, err = fill[uint8](n, ls.mem, what); err != nil {
+		return nil, err
+	}
+	v.words = [][]uint64{lens, games, meta}
+	words := (n + 63) / 64
+	v.winBits, v.winBefore = make([]uint64, words), make([]uint32, words)
 	workers := ls.workers
 	if n < parallelFrom {
 		workers = 1
 	}
-	chunks := pool.ChunkCount(n, workers)
-	fores := make([][]exact.U128, chunks)
-	wins := make([][]winVals, chunks)
-	counts := make([][2]int64, chunks)
-	errs := make([]error, chunks)
-	run := func(c, lo, hi int) {
+	outs := make([]chunkOut, pool.ChunkCount(n, workers))
+	inChunks(n, workers, func(c, lo, hi int) {
 		if err := ls.ctx.Err(); err != nil {
-			errs[c] = err
+			outs[c].err = err
 			return
 		}
-		fores[c], wins[c], counts[c], errs[c] = ls.measureChunk(v, below, lo, hi)
-	}
-	if workers == 1 {
-		for c := range chunks {
-			run(c, c*n/chunks, (c+1)*n/chunks)
+		outs[c] = ls.measureChunk(v, below, lo, hi)
+	})
+	fores, wins := 0, 0
+	for c := range outs {
+		if outs[c].err != nil {
+			return nil, outs[c].err
 		}
-	} else {
-		pool.Chunks(n, workers, run)
+		ls.inner += outs[c].inner
+		ls.jumps += outs[c].jumps
+		v.games.max = max128(v.games.max, outs[c].games)
+		fores += outs[c].fore
+		wins += len(outs[c].wins)
 	}
-	total, winTotal := 0, 0
-	for c := range chunks {
-		if errs[c] != nil {
-			return nil, errs[c]
-		}
-		ls.inner += counts[c][0]
-		ls.jumps += counts[c][1]
-		total += len(fores[c])
-		winTotal += len(wins[c])
-	}
-	// One array of the chunks' foresight vectors and one of their
-	// winVals, each chunk's locators moved by where its own land.
-	if err := ls.mem.Take(int64(total)*16+int64(winTotal)*winBytes, "foresight vectors and the winnable positions' measures"); err != nil {
+	// One array of the chunks' winVals, their foresight vectors' places
+	// moved by where each chunk's land, and one of the vectors, written
+	// in place by a second pass over the winnable positions.
+	more := int64(fores)*16 + int64(wins)*winBytes
+	if err := ls.mem.Take(more, "foresight vectors and the winnable positions' measures"); err != nil {
 		return nil, err
 	}
-	v.fore = make([]exact.U128, 0, total)
-	v.wins = make([]winVals, 0, winTotal)
-	for c := range chunks {
-		base, winBase := uint32(len(v.fore)), uint32(len(v.wins))
-		if base > 0 || winBase > 0 {
-			for i := c * n / chunks; i < (c+1)*n/chunks; i++ {
-				v.nodes[i].foreAt += base
-				v.nodes[i].winAt += winBase
+	v.bytes += more
+	v.fore = memory.Make[exact.U128](fores)
+	v.wins = make([]winVals, 0, wins)
+	v.foreAt = make([]uint32, 0, wins)
+	base := 0
+	for c := range outs {
+		for _, at := range outs[c].foreAt {
+			v.foreAt = append(v.foreAt, uint32(base)+at)
+		}
+		base += outs[c].fore
+		v.wins = append(v.wins, outs[c].wins...)
+		outs[c] = chunkOut{}
+	}
+	// The win bits, a run of words a chunk, and the winnable positions
+	// with a foresight vector, in order, for the second pass to split
+	// evenly.
+	lists := make([][]int32, pool.ChunkCount(words, workers))
+	inChunks(words, workers, func(c, lo, hi int) {
+		for w := lo; w < hi; w++ {
+			var word uint64
+			for i := w * 64; i < min(n, w*64+64); i++ {
+				if m := v.meta[i]; m&flagWin != 0 {
+					word |= 1 << (i % 64)
+					if m&longestMask >= 2 {
+						lists[c] = append(lists[c], int32(i))
+					}
+				}
+			}
+			v.winBits[w] = word
+		}
+	})
+	count := uint32(0)
+	for w, word := range v.winBits {
+		v.winBefore[w] = count
+		count += uint32(bits.OnesCount64(word))
+	}
+	if fores > 0 {
+		fored := slices.Concat(lists...)
+		errs := make([]error, pool.ChunkCount(len(fored), workers))
+		inChunks(len(fored), workers, func(c, lo, hi int) {
+			errs[c] = ls.foresightChunk(v, below, fored[lo:hi])
+		})
+		for _, err := range errs {
+			if err != nil {
+				return nil, err
 			}
 		}
-		v.fore = append(v.fore, fores[c]...)
-		v.wins = append(v.wins, wins[c]...)
 	}
-	v.index = key.NewIndex(v.keys)
+	if v.place, err = newPlacer(ls.gen, v.keys, l.Pegs, workers, ls.mem); err != nil {
+		return nil, err
+	}
 	ls.reachable += int64(n)
 	return v, nil
 }
 
+// inChunks runs f over [0, n) split as pool.Chunks splits it: on workers
+// goroutines, or on this one where workers is 1 (the small levels package
+// generate measures by the thousand).
+func inChunks(n, workers int, f func(c, lo, hi int)) {
+	if workers > 1 {
+		pool.Chunks(n, workers, f)
+		return
+	}
+	chunks := pool.ChunkCount(n, 1)
+	for c := range chunks {
+		f(c, c*n/chunks, (c+1)*n/chunks)
+	}
+}
+
+// winKid is a winnable child: its place among its layer's winnable
+// positions and the jumps of its longest game.
+type winKid struct {
+	at      int32
+	longest uint8
+}
+
 // measureChunk measures positions lo..hi of v from their children in
-// below, and returns their foresight vectors and winVals (node.foreAt and
-// node.winAt locating them from the chunk's start) and the chunk's
-// positions with a jump and jumps.
-func (ls *layers) measureChunk(v, below *values, lo, hi int) ([]exact.U128, []winVals, [2]int64, error) {
-	var fore []exact.U128
-	var wins []winVals
-	var inner, jumps int64
-	gen := ls.gen
-	par := gen.NewParent()
-	var moves []int16
-	var kids []int32
+// below, a batch of parents at a time: their children's places found
+// first, then the children's cells asked for, then each parent measured.
+func (ls *layers) measureChunk(v, below *values, lo, hi int) chunkOut {
+	var out chunkOut
+	par := ls.gen.NewParent()
+	var places []uint64 // the batch's children's numbers or places
+	var kids []engine.Position
+	var ends, who []int32 // each parent's children end at ends[b] in places
+	flush := func() bool {
+		if below != nil && below.place.d != nil && !below.place.placeRanks(places) {
+			return false
+		}
+		if below != nil {
+			out.touched += below.touch(places)
+		}
+		k := 0
+		for b, i := range who {
+			e := int(ends[b])
+			ls.measureOne(v, below, int(i), places[k:e], &out)
+			k = e
+		}
+		places, ends, who = places[:0], ends[:0], who[:0]
+		return true
+	}
 	for i := lo; i < hi; i++ {
-		p := key.Unmix(v.keys[i])
-		moves = gen.AppendMoves(moves[:0], p)
-		n := &v.nodes[i]
-		n.games = exact.U128{Lo: 1}
-		if len(moves) == 0 {
-			if ls.goal.Reached(p) {
-				n.flags = flagWin
-				n.winAt = uint32(len(wins))
-				wins = append(wins, winVals{p0: exact.ProbOne, p1: exact.ProbOne, sol: exact.U128{Lo: 1}})
+		if below != nil {
+			p := key.Unmix(v.keys[i])
+			par.Set(p)
+			if below.place.d != nil {
+				places, _ = par.MoveRanks(places, p, below.place.d)
 			} else {
-				n.flags = flagStuck
-			}
-			continue
-		}
-		inner++
-		jumps += int64(len(moves))
-		par.Set(p)
-		kids = kids[:0]
-		var win bool
-		var longest uint8
-		var p0, p1, length, sol, games exact.U128
-		allowed := 0
-		for _, k := range moves {
-			j, ok := below.index.Find(key.Mix(par.Child(k)))
-			if !ok {
-				return nil, nil, [2]int64{}, fmt.Errorf("measure: a child of %#x is missing from the layer below; this is a bug", uint64(p))
-			}
-			kids = append(kids, int32(j))
-			c := &below.nodes[j]
-			longest = max(longest, c.longest)
-			games, _ = games.Add(c.games)
-			if c.win() {
-				win = true
-				cw := &below.wins[c.winAt]
-				p0, _ = p0.Add(cw.p0)
-				p1, _ = p1.Add(cw.p1)
-				sol, _ = sol.Add(cw.sol)
-			}
-			if c.flags&flagStuck == 0 {
-				allowed++
-				length, _ = length.Add(c.len)
+				kids = par.MoveChildren(kids[:0], p)
+				var ok bool
+				if places, ok = below.place.placeKeys(places, kids); !ok {
+					out.err = errMissing(p)
+					return out
+				}
 			}
 		}
-		if allowed == 0 {
-			// Every jump sticks: the player has no choice to make (and
-			// no child can win, so P1 stays 0).
-			for _, j := range kids {
-				length, _ = length.Add(below.nodes[j].len)
-			}
-			allowed = len(moves)
-		}
-		longest++
-		n.longest, n.games = longest, games
-		// Sums of at most a few hundred children cannot overflow: see
-		// exact.ProbOne and lenOne. A stuck child cannot win, so P1's sum
-		// over the winnable children is its sum over the allowed ones.
-		n.len, _ = lenOne.Add(exact.DivFloor(length, uint64(allowed)))
-		if win {
-			n.flags = flagWin
-			n.winAt = uint32(len(wins))
-			wins = append(wins, winVals{p0: exact.DivFloor(p0, uint64(len(moves))), p1: exact.DivFloor(p1, uint64(allowed)), sol: sol})
-		}
-		if win && longest >= 2 {
-			n.foreAt = uint32(len(fore))
-			fore = foresightOf(fore, below, kids, int(longest))
+		ends, who = append(ends, int32(len(places))), append(who, int32(i))
+		if len(places) >= batch && !flush() {
+			out.err = errMissing(key.Unmix(v.keys[i]))
+			return out
 		}
 	}
-	return fore, wins, [2]int64{inner, jumps}, nil
+	if !flush() {
+		out.err = errMissing(key.Unmix(v.keys[hi-1]))
+	}
+	return out
+}
+
+// touch reads what the layer above reads of the positions at places, and
+// returns a sum of it: their lines are asked for together, their misses
+// overlapping, before each parent reads its children's.
+func (v *values) touch(places []uint64) uint64 {
+	var sum uint64
+	switch g := &v.games; {
+	case g.small != nil:
+		for _, j := range places {
+			sum += v.lens[j].Lo + uint64(v.meta[j]) + uint64(g.small[j])
+		}
+	case g.narrow != nil:
+		for _, j := range places {
+			sum += v.lens[j].Lo + uint64(v.meta[j]) + g.narrow[j]
+		}
+	default:
+		for _, j := range places {
+			sum += v.lens[j].Lo + uint64(v.meta[j]) + g.wide[j].Lo
+		}
+	}
+	return sum
+}
+
+// errMissing reports a child of p (or of a parent near it) missing from
+// the layer below.
+func errMissing(p engine.Position) error {
+	return fmt.Errorf("measure: a child of %#x or a parent near it is missing from the layer below; this is a bug", uint64(p))
+}
+
+// measureOne measures position i of v from its children, places ks in
+// below, appending to out, but for its foresight vector (see
+// foresightChunk).
+func (ls *layers) measureOne(v, below *values, i int, ks []uint64, out *chunkOut) {
+	if len(ks) == 0 {
+		v.lens[i] = exact.U128{}
+		v.games.set(i, exact.U128{Lo: 1})
+		out.games = max128(out.games, exact.U128{Lo: 1})
+		if ls.goal.Reached(key.Unmix(v.keys[i])) {
+			v.meta[i] = flagWin
+			out.wins = append(out.wins, winVals{p0: exact.ProbOne, p1: exact.ProbOne, sol: exact.U128{Lo: 1}})
+			out.foreAt = append(out.foreAt, uint32(out.fore))
+		} else {
+			v.meta[i] = flagStuck
+		}
+		return
+	}
+	out.inner++
+	out.jumps += int64(len(ks))
+	var longest uint8
+	var win bool
+	var length, games exact.U128
+	allowed := 0
+	for _, j := range ks {
+		m := below.meta[j]
+		longest = max(longest, m&longestMask)
+		games, _ = games.Add(below.games.at(int(j)))
+		win = win || m&flagWin != 0
+		if m&flagStuck == 0 {
+			allowed++
+			length, _ = length.Add(below.lens[j])
+		}
+	}
+	if allowed == 0 {
+		// Every jump sticks: the player has no choice to make (and no
+		// child can win, so P1 stays 0).
+		for _, j := range ks {
+			length, _ = length.Add(below.lens[j])
+		}
+		allowed = len(ks)
+	}
+	longest++
+	// Sums of at most a few hundred children cannot overflow: see
+	// exact.ProbOne and lenOne.
+	len1, _ := lenOne.Add(exact.DivFloor(length, uint64(allowed)))
+	v.lens[i] = len1
+	v.games.set(i, games)
+	out.games = max128(out.games, games)
+	if !win {
+		v.meta[i] = longest
+		return
+	}
+	v.meta[i] = longest | flagWin
+	// A stuck child cannot win, so P1's sum over the winnable children is
+	// its sum over the allowed ones.
+	var p0, p1, sol exact.U128
+	for _, j := range ks {
+		if below.win(int(j)) {
+			cw := &below.wins[below.winAt(int(j))]
+			p0, _ = p0.Add(cw.p0)
+			p1, _ = p1.Add(cw.p1)
+			sol, _ = sol.Add(cw.sol)
+		}
+	}
+	out.wins = append(out.wins, winVals{p0: exact.DivFloor(p0, uint64(len(ks))), p1: exact.DivFloor(p1, uint64(allowed)), sol: sol})
+	out.foreAt = append(out.foreAt, uint32(out.fore))
+	out.fore += int(longest) - 1
+}
+
+// foresightChunk writes the foresight vectors of the winnable positions
+// fored of v, whose longest games have two jumps or more (see
+// foresightOf), looking their children up in below again.
+func (ls *layers) foresightChunk(v, below *values, fored []int32) error {
+	par := ls.gen.NewParent()
+	var places []uint64
+	var kids []engine.Position
+	var wk []winKid
+	for _, i32 := range fored {
+		i := int(i32)
+		longest := v.longest(i)
+		p := key.Unmix(v.keys[i])
+		par.Set(p)
+		ok := true
+		if below.place.d != nil {
+			places, _ = par.MoveRanks(places[:0], p, below.place.d)
+			ok = below.place.placeRanks(places)
+		} else {
+			kids = par.MoveChildren(kids[:0], p)
+			places, ok = below.place.placeKeys(places[:0], kids)
+		}
+		if !ok {
+			return errMissing(p)
+		}
+		var lostBy [longestMask + 1]int32
+		wk = wk[:0]
+		for _, j := range places {
+			if !below.win(int(j)) {
+				lostBy[below.longest(int(j))]++
+				continue
+			}
+			wk = append(wk, winKid{at: int32(below.winAt(int(j))), longest: uint8(below.longest(int(j)))})
+		}
+		at := v.foreAt[v.winAt(i)]
+		foresightOf(v.fore[at:int(at)+longest-1], below, wk, &lostBy, len(places))
+	}
+	return nil
+}
+
+// max128 returns the larger of x and y.
+func max128(x, y exact.U128) exact.U128 {
+	if x.Less(y) {
+		return y
+	}
+	return x
 }
 
 // keepWinners keeps layer pegs's winnable positions and their P1, for the
 // measures that follow lines from the start (Critical, UniqueFirst, the
 // par).
 func (ls *layers) keepWinners(pegs int, v *values) error {
-	n := 0
-	for i := range v.nodes {
-		n += int(v.nodes[i].flags & flagWin)
-	}
+	n := len(v.wins)
 	ls.winnable += int64(n)
 	if err := ls.mem.Take(int64(n)*24+key.IndexBytes(n), "the winnable positions"); err != nil {
 		return err
 	}
 	w := &winners{keys: make([]uint64, 0, n), p1: make([]exact.U128, 0, n)}
-	for i := range v.nodes {
-		if n := &v.nodes[i]; n.win() {
+	for i, m := range v.meta {
+		if m&flagWin != 0 {
 			w.keys = append(w.keys, v.keys[i])
-			w.p1 = append(w.p1, v.wins[n.winAt].p1)
+			w.p1 = append(w.p1, v.wins[len(w.p1)].p1)
 		}
 	}
 	if n > 0 {

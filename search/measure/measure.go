@@ -86,9 +86,8 @@ var ErrRounding = errors.New("cannot be given correctly rounded")
 // correctly rounded: each value is short of the true one by less than
 // the root's longest units.
 func (m *Metrics) round(v *values, i int, curve []exact.U128) error {
-	n := &v.nodes[i]
-	nw := v.winVals(n)
-	units := uint64(n.longest)
+	nw, length := v.winVals(i), v.lens[i]
+	units := uint64(v.longest(i))
 	var bad []string
 	get := func(x exact.Fixed, what string) float64 {
 		f, ok := x.Float64()
@@ -104,12 +103,12 @@ func (m *Metrics) round(v *values, i int, curve []exact.U128) error {
 		}
 		return f
 	}
-	m.MeanAttempt = get(lenFixed(n.len, units), "the mean attempt")
+	m.MeanAttempt = get(lenFixed(length, units), "the mean attempt")
 	m.J1 = math.Inf(1)
-	if n.win() { // else no win counts, and P0 and P1 are exactly 0
+	if v.win(i) { // else no win counts, and P0 and P1 are exactly 0
 		m.P0 = get(exact.Prob(nw.p0, units), "P0")
 		m.P1 = get(exact.Prob(nw.p1, units), "P1")
-		m.J1 = quo(lenFixed(n.len, units), exact.Prob(nw.p1, units), "J1")
+		m.J1 = quo(lenFixed(length, units), exact.Prob(nw.p1, units), "J1")
 	}
 	for k, w := range curve {
 		m.Foresight = append(m.Foresight, get(exact.Prob(w, units), fmt.Sprintf("W_%d", k)))
@@ -125,7 +124,7 @@ func (m *Metrics) round(v *values, i int, curve []exact.U128) error {
 // toward goal (one peg at a hole or anywhere) on its whole state space,
 // measured layer by layer (see the package doc), within a memory budget of
 // budget bytes. It suits levels whose state space fits in memory (the
-// English board's 23.5 million positions take about a gigabyte).
+// English board's 23.5 million positions take about 400 MiB).
 func Level(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, budget int64) (Metrics, error) {
 	m, _, err := LevelIf(ctx, b, start, goal, budget, nil)
 	return m, err
@@ -149,7 +148,7 @@ func LevelIf(ctx context.Context, b *engine.Board, start engine.Position, goal e
 		return Metrics{}, false, err
 	}
 	root := ls.root
-	m = Metrics{Pegs: start.Pegs(), Reachable: ls.reachable, Winnable: ls.winnable, Solutions: root.winVals(&root.nodes[0]).sol.Big(), Games: root.nodes[0].games.Big()}
+	m = Metrics{Pegs: start.Pegs(), Reachable: ls.reachable, Winnable: ls.winnable, Solutions: root.winVals(0).sol.Big(), Games: root.games.at(0).Big()}
 	if err := m.round(root, 0, curve(root, 0)); err != nil {
 		return Metrics{}, false, err
 	}
@@ -157,13 +156,13 @@ func LevelIf(ctx context.Context, b *engine.Board, start engine.Position, goal e
 		m.Branching = float64(ls.jumps) / float64(ls.inner)
 	}
 	m.UniqueFirst = ls.winningChildren(start) == 1
-	if root.nodes[0].win() {
+	if root.win(0) {
 		m.Critical = ls.critical(start)
 	}
 	if keep != nil && !keep(m) {
 		return m, false, nil
 	}
-	if root.nodes[0].win() {
+	if root.win(0) {
 		ms, err := bfs.FewestMoves(ctx, b, start, goal, ls.group, newWinNumbers(ls.win), ls.workers)
 		if err != nil {
 			return m, true, err

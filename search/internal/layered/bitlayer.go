@@ -211,9 +211,11 @@ func (l *Layer) parentsAt(buf []engine.Position, lo, hi int) []engine.Position {
 	return buf
 }
 
-// denseKeys turns a bitLayer l into keys, unsorted, charged to mem in
-// place of its bitsets: for an expansion that reads keys.
-func (l *Layer) denseKeys(ctx context.Context, workers int, mem *memory.Budget) error {
+// Keyed turns a layer held as bitsets (see Expander.Bitsets) into keys in
+// the order of their numbers, class by class, marked Unsorted, charged to
+// mem in place of its bitsets: for a reader of keys, such as an expansion.
+// A layer of keys or code stays as it is.
+func (l *Layer) Keyed(ctx context.Context, workers int, mem *memory.Budget) error {
 	if l.dense == nil {
 		return nil
 	}

@@ -179,7 +179,7 @@ func (e *Expander) Grow(ctx context.Context, cur *Layer) (*Layer, Stats, error) 
 			return next, st, err
 		}
 	}
-	if err := cur.denseKeys(ctx, e.Workers, e.Mem); err != nil {
+	if err := cur.Keyed(ctx, e.Workers, e.Mem); err != nil {
 		return nil, Stats{}, err
 	}
 	return expand(ctx, e, cur, func(w *workerState) *[][]uint64 { return &w.keys })

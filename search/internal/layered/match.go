@@ -19,7 +19,7 @@ import (
 // number of holes (see winnable), whose complements have as many pegs. A
 // layer held as bitsets (Expander.Bitsets) is turned into keys first.
 func SelfJoin(ctx context.Context, l *Layer, b *engine.Board, group *engine.Group, workers int, mem *memory.Budget) ([]uint64, error) {
-	if err := l.denseKeys(ctx, workers, mem); err != nil {
+	if err := l.Keyed(ctx, workers, mem); err != nil {
 		return nil, err
 	}
 	return KeepFound(ctx, l, l.Len(), workers, mem, func(dst []uint64, lo, hi int) []uint64 {
@@ -63,7 +63,7 @@ func SelfMeetingKeys(ctx context.Context, l *Layer, gen *movegen.Gen, cfg Config
 			}
 			return won, err
 		}
-		if err := l.denseKeys(ctx, cfg.Workers, mem); err != nil {
+		if err := l.Keyed(ctx, cfg.Workers, mem); err != nil {
 			return nil, err
 		}
 	}

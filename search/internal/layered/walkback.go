@@ -154,7 +154,7 @@ func parentsOf(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen, w
 		return nil, err
 	}
 	// The tables are seeded from sorted keys.
-	if err := l.denseKeys(ctx, workers, mem); err != nil {
+	if err := l.Keyed(ctx, workers, mem); err != nil {
 		return nil, err
 	}
 	l.Sort(workers)
