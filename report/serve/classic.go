@@ -15,9 +15,9 @@ import (
 // them, each with a solution of the fewest moves, and soloJSON the Play
 // Solo level (the English board less its centre, to one peg anywhere)
 // with one: made once, at build time, so that the server answers them
-// from memory (Full's grade takes half a minute and its fewest moves
-// seconds). TestClassicData checks that they are current;
-// -update-classic writes them again.
+// from memory (Full's grade and Solo's fewest moves take seconds each).
+// TestClassicData checks that they are current; -update-classic writes
+// them again.
 //
 //go:generate go test -run TestClassicData -update-classic .
 var (

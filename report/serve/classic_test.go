@@ -10,13 +10,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"pegs/engine"
+	"pegs/engine/enginetest"
 	"pegs/generate"
 	"pegs/search"
 )
 
 var (
 	updateClassic = flag.Bool("update-classic", false, "grade the classic levels again and write classic.json (go generate)")
-	classicFull   = flag.Bool("classic-full", false, "TestClassicData grades Full too (a minute, 2 GB)")
+	classicFull   = flag.Bool("classic-full", false, "TestClassicData grades Diamond and Full too (seconds, half a gigabyte)")
 )
 
 // classicBudget is the memory budget of the classic levels' grades.
@@ -26,9 +27,10 @@ const classicBudget = 3 << 30
 // hold the classic levels and the Play Solo level, and every solution and
 // fewest-moves solution in them replays. Without -short it grades the
 // classic levels again and compares, those of at most 17 pegs (a second
-// or two; Diamond's and Full's take half a minute and a gigabyte, Solo's
-// fewest moves seconds) unless -classic-full or -update-classic is set;
-// with -update-classic it writes the files.
+// or two; Diamond's and Full's take seconds and half a gigabyte, Solo's
+// fewest moves seconds) unless the long runs (enginetest.LongRuns, as in
+// CI), -classic-full or -update-classic ask for all; with -update-classic
+// it writes the files.
 func TestClassicData(t *testing.T) {
 	pack, err := ClassicPack()
 	if err != nil && !*updateClassic {
@@ -49,7 +51,7 @@ func TestClassicData(t *testing.T) {
 	if testing.Short() && !*updateClassic {
 		t.Skip("grading the classic levels again takes seconds")
 	}
-	all := *updateClassic || *classicFull
+	all := *updateClassic || *classicFull || enginetest.LongRuns()
 	b := engine.English()
 	goal, _ := b.ParseGoal("center")
 	file := packFile{Board: b.Name(), Goal: b.FormatGoal(goal)}
