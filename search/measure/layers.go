@@ -460,7 +460,7 @@ func (ls *layers) measure(l *layered.Layer, below *values) (*values, error) {
 		workers = 1
 	}
 	outs := make([]chunkOut, pool.ChunkCount(n, workers))
-	inChunks(n, workers, func(c, lo, hi int) {
+	pool.Chunks(n, workers, func(c, lo, hi int) {
 		if err := ls.ctx.Err(); err != nil {
 			outs[c].err = err
 			return
@@ -502,7 +502,7 @@ func (ls *layers) measure(l *layered.Layer, below *values) (*values, error) {
 	// with a foresight vector, in order, for the second pass to split
 	// evenly.
 	lists := make([][]int32, pool.ChunkCount(words, workers))
-	inChunks(words, workers, func(c, lo, hi int) {
+	pool.Chunks(words, workers, func(c, lo, hi int) {
 		for w := lo; w < hi; w++ {
 			var word uint64
 			for i := w * 64; i < min(n, w*64+64); i++ {
@@ -524,7 +524,7 @@ func (ls *layers) measure(l *layered.Layer, below *values) (*values, error) {
 	if fores > 0 {
 		fored := slices.Concat(lists...)
 		errs := make([]error, pool.ChunkCount(len(fored), workers))
-		inChunks(len(fored), workers, func(c, lo, hi int) {
+		pool.Chunks(len(fored), workers, func(c, lo, hi int) {
 			errs[c] = ls.foresightChunk(v, below, fored[lo:hi])
 		})
 		for _, err := range errs {
@@ -538,20 +538,6 @@ func (ls *layers) measure(l *layered.Layer, below *values) (*values, error) {
 	}
 	ls.reachable += int64(n)
 	return v, nil
-}
-
-// inChunks runs f over [0, n) split as pool.Chunks splits it: on workers
-// goroutines, or on this one where workers is 1 (the small levels package
-// generate measures by the thousand).
-func inChunks(n, workers int, f func(c, lo, hi int)) {
-	if workers > 1 {
-		pool.Chunks(n, workers, f)
-		return
-	}
-	chunks := pool.ChunkCount(n, 1)
-	for c := range chunks {
-		f(c, c*n/chunks, (c+1)*n/chunks)
-	}
 }
 
 // winKid is a winnable child: its place among its layer's winnable
