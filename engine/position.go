@@ -112,23 +112,25 @@ func (b *Board) FormatMoves(jumps []Jump) []string {
 // board, not that it is legal in any position.
 func (b *Board) ParseMoves(s string) ([]Jump, error) {
 	var out []Jump
-	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ';' || unicode.IsSpace(r) })
-	for _, f := range fields {
-		parts := strings.Split(f, "-")
-		if len(parts) < 2 {
+	for f := range strings.FieldsFuncSeq(s, isMoveSeparator) {
+		if !strings.Contains(f, "-") {
 			return nil, fmt.Errorf("move %q: want FROM-TO, such as %s", f, b.FormatJump(b.jumps[0]))
 		}
-		holes := make([]int, len(parts))
-		for i, p := range parts {
-			h, err := b.Hole(p)
+		// Every hole first, then every jump, so a move with an unknown
+		// hole says so whatever its jumps.
+		var room [16]int
+		holes := room[:0]
+		for part := range strings.SplitSeq(f, "-") {
+			h, err := b.Hole(part)
 			if err != nil {
 				return nil, fmt.Errorf("move %q: %w", f, err)
 			}
-			holes[i] = h
+			holes = append(holes, h)
 		}
 		for i := 1; i < len(holes); i++ {
 			k, ok := b.jumpIndex(holes[i-1], holes[i])
 			if !ok {
+				parts := strings.Split(f, "-")
 				return nil, fmt.Errorf("move %q: %s-%s is not a jump on board %s", f, parts[i-1], parts[i], b.name)
 			}
 			out = append(out, b.jumps[k])
@@ -136,6 +138,10 @@ func (b *Board) ParseMoves(s string) ([]Jump, error) {
 	}
 	return out, nil
 }
+
+// isMoveSeparator reports whether r separates the moves of a list: a
+// comma, a semicolon or a space.
+func isMoveSeparator(r rune) bool { return r == ',' || r == ';' || unicode.IsSpace(r) }
 
 // Vacate returns the full board with the named holes empty, as in
 // "--start d4" or "--start 1,6".

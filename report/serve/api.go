@@ -28,10 +28,14 @@ func (s *Server) hint(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), s.lim.Timeout)
-	defer cancel()
+	// A level whose oracle answers is looked up: no deadline to set, the
+	// request's context is enough.
+	ctx := r.Context()
 	s.wake(g.level)
 	if !s.answers(g.level) {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.lim.Timeout)
+		defer cancel()
 		release, err := s.acquire(ctx, s.lim.Wait)
 		if err != nil {
 			return err
