@@ -331,14 +331,29 @@ func execute(ctx context.Context, opt Options, p *beam.Pipeline) error {
 		return err
 	case <-ctx.Done():
 	}
-	if err := cancelJob(endpoint, name); err != nil {
-		return fmt.Errorf("%w (cancelling the job: %w)", ctx.Err(), err)
+	// Interrupted: cancel the job, which Execute may not have submitted
+	// yet (the job server does not know its name then), so ask again
+	// until it does or Execute returns.
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	giveUp := time.After(time.Minute)
+	cancelled := false
+	for {
+		if !cancelled {
+			var err error
+			cancelled, err = cancelJob(endpoint, name)
+			if err != nil {
+				return fmt.Errorf("%w (cancelling the job: %w)", ctx.Err(), err)
+			}
+		}
+		select {
+		case <-done:
+			return ctx.Err()
+		case <-giveUp:
+			return fmt.Errorf("%w (job %s still running a minute after it was cancelled)", ctx.Err(), name)
+		case <-tick.C:
+		}
 	}
-	select {
-	case <-done:
-	case <-time.After(time.Minute):
-	}
-	return ctx.Err()
 }
 
 // beamFlags is held by a run from setting the Beam SDK's job options (its
@@ -357,11 +372,12 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-// cancelJob cancels the jobs named name on the job server at endpoint.
-func cancelJob(endpoint, name string) error {
+// cancelJob cancels the job named name on the job server at endpoint, and
+// reports whether the server knew it.
+func cancelJob(endpoint, name string) (found bool, err error) {
 	conn, err := grpc.NewClient(endpoint, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer conn.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -369,16 +385,17 @@ func cancelJob(endpoint, name string) error {
 	c := jobpb.NewJobServiceClient(conn)
 	jobs, err := c.GetJobs(ctx, &jobpb.GetJobsRequest{})
 	if err != nil {
-		return err
+		return false, err
 	}
 	for _, j := range jobs.GetJobInfo() {
 		if j.GetJobName() == name {
 			if _, err := c.Cancel(ctx, &jobpb.CancelJobRequest{JobId: j.GetJobId()}); err != nil {
-				return err
+				return true, err
 			}
+			found = true
 		}
 	}
-	return nil
+	return found, nil
 }
 
 // pipeline builds the run's pipeline from the first layer's partitions

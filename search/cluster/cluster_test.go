@@ -3,6 +3,7 @@ package cluster
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -173,5 +174,35 @@ func TestInjectedFailureRetried(t *testing.T) {
 	}
 	if g, w := explored(t, prob, r.Analysis), explored(t, prob, want); g != w {
 		t.Errorf("after the failure:\n%s\nwant:\n%s", g, w)
+	}
+}
+
+// TestInterruptedEarly checks that a run interrupted as it starts, before
+// the job server knows its job, still cancels the job: Run returns soon
+// after, rather than when the job would end (the English board's takes
+// minutes through Prism, and many gigabytes).
+func TestInterruptedEarly(t *testing.T) {
+	enginetest.Long(t, "a run through Prism")
+	prob := problem(t, "english", "")
+	// Prism knows the job about 0.1-0.2 s after Run starts (less once
+	// warm): the first delays fall before, the last after.
+	for _, after := range []time.Duration{10 * time.Millisecond, 20 * time.Millisecond, 40 * time.Millisecond, 80 * time.Millisecond, 300 * time.Millisecond} {
+		t.Run(after.String(), func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			time.AfterFunc(after, cancel)
+			t0 := time.Now()
+			_, err := Run(ctx, prob, Options{Storage: t.TempDir()})
+			took := time.Since(t0)
+			t.Logf("interrupted after %v: returned after %v: %v", after, took, err)
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("Run: %v, want context.Canceled", err)
+			}
+			// The job's steps in flight may finish first: seconds, not
+			// the minute the job would run on.
+			if took > 30*time.Second {
+				t.Errorf("Run returned %v after it was interrupted, want the job cancelled", took-after)
+			}
+		})
 	}
 }
