@@ -50,7 +50,7 @@ type Strategy struct {
 // endgame tables: the first run on a board (the warm-up) builds them.
 func solveWith(s search.Strategy, tables *search.Tables) func(context.Context, Problem, int) (Answer, error) {
 	return func(ctx context.Context, p Problem, _ int) (Answer, error) {
-		sol, err := search.Solve(ctx, p.Problem, search.Options{Strategy: s, Tables: tables})
+		sol, err := search.Solve(ctx, p.Problem, search.SolveOptions{Strategy: s, Tables: tables})
 		return Answer{Solvable: sol.Solvable, Winnable: -1, Positions: sol.Nodes}, err
 	}
 }
@@ -65,18 +65,18 @@ func Strategies() []Strategy {
 		{Name: "dfs-pruned", Run: solveWith(search.Pruned, tables)},
 		{Name: "dfs-beam", Run: solveWith(search.Best, tables)},
 		{Name: "dfs+layered", Parallel: true, Run: func(ctx context.Context, p Problem, w int) (Answer, error) {
-			sol, err := search.Decide(ctx, p.Problem, search.Options{Workers: w, Tables: tables})
+			sol, err := search.Decide(ctx, p.Problem, search.SolveOptions{Budget: search.Budget{Workers: w}, Tables: tables})
 			return Answer{Solvable: sol.Solvable, Winnable: -1, Positions: sol.Nodes}, err
 		}},
 		{Name: "layered", Parallel: true, Run: func(ctx context.Context, p Problem, w int) (Answer, error) {
-			a, err := search.Explore(ctx, p.Problem, search.Options{Workers: w})
+			a, err := search.Explore(ctx, p.Problem, search.ExploreOptions{Budget: search.Budget{Workers: w}})
 			if err != nil {
 				return Answer{}, err
 			}
 			return Answer{Solvable: a.Solutions.Sign() > 0, Winnable: a.Winnable, Positions: a.Reachable}, nil
 		}},
 		{Name: "bidirectional", Parallel: true, Run: func(ctx context.Context, p Problem, w int) (Answer, error) {
-			ws, err := search.Winnable(ctx, p.Problem, search.Options{Workers: w})
+			ws, err := search.Winnable(ctx, p.Problem, search.Budget{Workers: w})
 			if err != nil {
 				return Answer{}, err
 			}
@@ -87,7 +87,7 @@ func Strategies() []Strategy {
 			return Answer{Solvable: ws.Contains(p.Start), Winnable: ws.Winnable, Positions: reached}, nil
 		}},
 		{Name: "fewest-moves", Parallel: true, Run: func(ctx context.Context, p Problem, w int) (Answer, error) {
-			ms, err := search.FewestMoves(ctx, p.Problem, search.Options{Workers: w})
+			ms, err := search.FewestMoves(ctx, p.Problem, search.Budget{Workers: w})
 			if err != nil {
 				return Answer{}, err
 			}

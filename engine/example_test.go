@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"fmt"
+	"strings"
 
 	"pegs/engine"
 )
@@ -113,4 +114,102 @@ func ExampleParseGeometry() {
 	// Output:
 	// triangular
 	// unknown geometry "hexagonal" (want square, diagonal or triangular)
+}
+
+// Find a built-in board by name; triangle:N takes its number of rows.
+func ExampleLookup() {
+	for _, name := range []string{"French", "triangle:6", "hexagon"} {
+		b, err := engine.Lookup(name)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Println(b.Name(), b.Holes(), "holes")
+	}
+	// Output:
+	// french 37 holes
+	// triangle:6 21 holes
+	// unknown board "hexagon" (want english, french, triangle, triangle:N (N=4..10), diamond, wiegleb)
+}
+
+// Turn a hole's label into its number and back.
+func ExampleBoard_Hole() {
+	b := engine.English()
+	h, err := b.Hole("D4")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(h, b.Label(h))
+	_, err = b.Hole("a1")
+	fmt.Println(err)
+	// Output:
+	// 16 d4
+	// unknown hole "a1" on board english
+}
+
+// Read a level file: one name and position picture a line, comments and
+// blank lines skipped. Errors name the line.
+func ExampleBoard_ReadLevels() {
+	b, err := engine.Lookup("triangle")
+	if err != nil {
+		panic(err)
+	}
+	levels, err := b.ReadLevels(strings.NewReader("# two levels\nstart . oo ooo oooo ooooo\n\nfour oo.o.......o...\n"))
+	if err != nil {
+		panic(err)
+	}
+	for _, l := range levels {
+		fmt.Println(l.Name, l.Position.Pegs(), "pegs:", b.Line(l.Position))
+	}
+	_, err = b.ReadLevels(strings.NewReader("short ooo\n"))
+	fmt.Println(err)
+	// Output:
+	// start 14 pegs: .oooooooooooooo
+	// four 4 pegs: oo.o.......o...
+	// line 1: bad position picture: 3 symbols; board triangle has 15 holes
+}
+
+// Write a position as one line, a symbol per hole in reading order, and
+// as a picture laid out like the board.
+func ExampleBoard_Picture() {
+	b, err := engine.Lookup("triangle")
+	if err != nil {
+		panic(err)
+	}
+	jumps, err := b.ParseMoves("4-1 6-4 1-6")
+	if err != nil {
+		panic(err)
+	}
+	p, err := b.Replay(b.Start(), jumps)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(b.Line(p))
+	fmt.Print(b.Picture(p))
+	// Output:
+	// ...o.oooooooooo
+	//     .
+	//    . .
+	//   o . o
+	//  o o o o
+	// o o o o o
+}
+
+// Read a goal with a default: one peg in the centre where the board has
+// one, else one peg anywhere.
+func ExampleDefaultGoal() {
+	for _, name := range []string{"english", "triangle"} {
+		b, err := engine.Lookup(name)
+		if err != nil {
+			panic(err)
+		}
+		g, err := engine.DefaultGoal(b, "")
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(name, b.FormatGoal(g))
+	}
+	// Output:
+	// english center
+	// triangle any
 }

@@ -32,7 +32,7 @@ func TestClassicOrder(t *testing.T) {
 	}
 	scores := make([]float64, len(levels))
 	for i, l := range levels {
-		g, err := Grade(context.Background(), b, l.Position, goal, search.Options{})
+		g, err := Grade(context.Background(), b, l.Position, goal, search.SolveOptions{})
 		if err != nil {
 			t.Fatalf("%s: %v", l.Name, err)
 		}

@@ -341,7 +341,7 @@ func symmetricCandidate(b *engine.Board, opt Options, rng *rand.Rand, target int
 // make1 measures and solves one candidate; good is false for a level a
 // random player wins too often.
 func make1(ctx context.Context, b *engine.Board, p engine.Position, opt Options, tables *search.Tables) (Level, bool, error) {
-	sopt := search.Options{Memory: opt.Memory, Tables: tables}
+	sopt := search.SolveOptions{Budget: search.Budget{Memory: opt.Memory}, Tables: tables}
 	prob := search.Problem{Board: b, Start: p, Goal: opt.Goal}
 	if opt.shape() != ShapeAny { // not solvable by construction
 		sol, err := search.Solve(ctx, prob, sopt)
@@ -370,7 +370,7 @@ func memory(n int64) int64 {
 
 // newLevel assembles a level from its metrics, solving it again (with opt)
 // and replaying the solution.
-func newLevel(ctx context.Context, b *engine.Board, p engine.Position, goal engine.Goal, m measure.Metrics, d Difficulty, opt search.Options) (Level, error) {
+func newLevel(ctx context.Context, b *engine.Board, p engine.Position, goal engine.Goal, m measure.Metrics, d Difficulty, opt search.SolveOptions) (Level, error) {
 	sol, err := search.Solve(ctx, search.Problem{Board: b, Start: p, Goal: goal}, opt)
 	if err != nil {
 		return Level{}, err

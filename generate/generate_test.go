@@ -30,7 +30,7 @@ func TestGenerateLevels(t *testing.T) {
 			t.Errorf("level %s is a symmetric image of an earlier one", l.Picture)
 		}
 		seen[key] = true
-		sol, err := search.Solve(context.Background(), search.Problem{Board: b, Start: p, Goal: g}, search.Options{})
+		sol, err := search.Solve(context.Background(), search.Problem{Board: b, Start: p, Goal: g}, search.SolveOptions{})
 		if err != nil || !sol.Solvable {
 			t.Errorf("level %s does not re-solve: %v", l.Picture, err)
 		}
@@ -168,7 +168,7 @@ func TestSymmetric(t *testing.T) {
 			if n := b.Symmetry().Stabilizer(p).Len(); n < 2 || n != l.Symmetries {
 				t.Errorf("%s level %s: %d symmetries keep it, level says %d", c.board, l.Picture, n, l.Symmetries)
 			}
-			if sol, err := search.Solve(context.Background(), search.Problem{Board: b, Start: p, Goal: g}, search.Options{}); err != nil || !sol.Solvable {
+			if sol, err := search.Solve(context.Background(), search.Problem{Board: b, Start: p, Goal: g}, search.SolveOptions{}); err != nil || !sol.Solvable {
 				t.Errorf("%s level %s does not re-solve: %v", c.board, l.Picture, err)
 			}
 		}

@@ -107,7 +107,7 @@ var ErrUnsolvable = errors.New("no line of jumps reaches it")
 // replays the solution, as Generate does for the levels it makes. opt's
 // Memory bounds the measuring and the solving. A level that cannot meet
 // goal is an ErrUnsolvable error.
-func Grade(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, opt search.Options) (Level, error) {
+func Grade(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, opt search.SolveOptions) (Level, error) {
 	if !b.Feasible(start, goal) {
 		return Level{}, fmt.Errorf("%w: the position class rules it out", ErrUnsolvable)
 	}

@@ -18,7 +18,7 @@ func TestScoreParts(t *testing.T) {
 	g, _ := b.ParseGoal("center")
 	for _, pic := range []string{"....o...ooo.....o......o.........", "....o....o....ooooo....o....o...."} {
 		p, _ := b.ParsePosition(pic)
-		l, err := Grade(context.Background(), b, p, g, search.Options{})
+		l, err := Grade(context.Background(), b, p, g, search.SolveOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,7 +100,7 @@ func BenchmarkGrade(b *testing.B) {
 			var positions int64
 			for b.Loop() {
 				for _, p := range c.levels {
-					l, err := Grade(context.Background(), eng, p, goal, search.Options{})
+					l, err := Grade(context.Background(), eng, p, goal, search.SolveOptions{})
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -19,7 +19,7 @@ func TestWriteInterrupted(t *testing.T) {
 		t.Fatal(err)
 	}
 	prob := search.Problem{Board: b, Start: b.Full() &^ 1, Goal: engine.Goal{Kind: engine.OnePeg}}
-	a, err := search.Explore(context.Background(), prob, search.Options{ReachableOnly: true})
+	a, err := search.Explore(context.Background(), prob, search.ExploreOptions{ReachableOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

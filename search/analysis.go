@@ -48,14 +48,14 @@ type Analysis struct {
 	Layers    []LayerStats
 	PeakBytes int64
 	Elapsed   time.Duration
-	// Spilled says what a run with Options.Spill did on disk; nil in
+	// Spilled says what a run with ExploreOptions.Spill did on disk; nil in
 	// memory.
 	Spilled *SpillStats
 }
 
 // NewAnalysis returns an empty analysis up to group, with zero counts to
 // add to (no games counter with opt.NoGames), as Explore starts one.
-func NewAnalysis(group *engine.Group, opt Options) *Analysis {
+func NewAnalysis(group *engine.Group, opt ExploreOptions) *Analysis {
 	a := &Analysis{Symmetries: group.Len(), Solutions: new(big.Int),
 		SolutionsByFinish: map[int]*big.Int{}, SolutionsByOrbit: map[int]*big.Int{}, Orbits: map[int][]int{}}
 	if !opt.NoGames {
@@ -136,7 +136,7 @@ func holeOf(p engine.Position) int {
 
 // Finishes lists the one-peg finishes of an analysis of prob and their
 // solutions: one hole each, or, when the search was reduced by symmetries
-// that move the start (Options.WholeGroup), groups of holes that
+// that move the start (ExploreOptions.WholeGroup), groups of holes that
 // only those symmetries tell apart, with their joint count (see
 // StartResult.Finishes).
 func (a *Analysis) Finishes(prob Problem) []Finish {

@@ -39,7 +39,7 @@ func BenchmarkSolve(b *testing.B) {
 		b.Run(c.name+"/strategy=dfs", func(b *testing.B) {
 			// The first solve on a board builds its endgame table, which
 			// later solves share; b.Loop times only the solves after it.
-			opt := Options{Tables: &Tables{}}
+			opt := SolveOptions{Tables: &Tables{}}
 			if _, err := Solve(context.Background(), Problem{c.bd, p, c.goal}, opt); err != nil {
 				b.Fatal(err)
 			}
@@ -67,24 +67,24 @@ var french = flag.Bool("french", false, "run BenchmarkExplore on the French boar
 // classes: seconds an op), and (with -french) the French board's d3
 // class. peak-MiB is the search's largest charge to its memory budget.
 // The English full analysis runs twice more, store=memory with room (no
-// budget) and store=disk spilled (Options.Spill) within 96 MiB, the
+// budget) and store=disk spilled (ExploreOptions.Spill) within 96 MiB, the
 // budget forcing the spill: in memory it stops past 96 MiB.
 func BenchmarkExplore(b *testing.B) {
 	cases := []struct {
 		board, start, goal string
 		search             string
-		opt                Options
+		opt                ExploreOptions
 	}{
-		{"triangle", "1", "any", "full", Options{}},
-		{"triangle:6", "1", "any", "full", Options{}},
-		{"english", "d4", "center", "winnable", Options{}},
-		{"english", "d4", "center", "reachable", Options{ReachableOnly: true}},
-		{"english", "c1", "any", "reachable/start=c1/group=whole", Options{WholeGroup: true, ReachableOnly: true}},
-		{"english", "d4", "center", "full", Options{}},
-		{"english", "d4", "center", "nogames", Options{NoGames: true}},
-		{"english", "d4", "center", "full/store=memory", Options{}},
-		{"english", "d4", "center", "full/store=disk", Options{Memory: 96 << 20, Spill: Spill{Dir: "spill"}}},
-		{"french", "d3", "any", "reachable", Options{WholeGroup: true, ReachableOnly: true, Memory: 6 << 30}},
+		{"triangle", "1", "any", "full", ExploreOptions{}},
+		{"triangle:6", "1", "any", "full", ExploreOptions{}},
+		{"english", "d4", "center", "winnable", ExploreOptions{}},
+		{"english", "d4", "center", "reachable", ExploreOptions{ReachableOnly: true}},
+		{"english", "c1", "any", "reachable/start=c1/group=whole", ExploreOptions{WholeGroup: true, ReachableOnly: true}},
+		{"english", "d4", "center", "full", ExploreOptions{}},
+		{"english", "d4", "center", "nogames", ExploreOptions{NoGames: true}},
+		{"english", "d4", "center", "full/store=memory", ExploreOptions{}},
+		{"english", "d4", "center", "full/store=disk", ExploreOptions{Budget: Budget{Memory: 96 << 20}, Spill: Spill{Dir: "spill"}}},
+		{"french", "d3", "any", "reachable", ExploreOptions{Budget: Budget{Memory: 6 << 30}, WholeGroup: true, ReachableOnly: true}},
 	}
 	for _, c := range cases {
 		bd, _ := engine.Lookup(c.board)
@@ -105,7 +105,7 @@ func BenchmarkExplore(b *testing.B) {
 				var spilled *SpillStats
 				for b.Loop() {
 					if c.search == "winnable" {
-						ws, err := Winnable(context.Background(), prob, opt)
+						ws, err := Winnable(context.Background(), prob, opt.Budget)
 						if err != nil {
 							b.Fatal(err)
 						}
@@ -139,7 +139,7 @@ func BenchmarkFirstSolution(b *testing.B) {
 		g, _ := bd.ParseGoal("center")
 		b.Run("board="+name, func(b *testing.B) {
 			for b.Loop() {
-				sol, err := Decide(context.Background(), Problem{bd, bd.Start(), g}, Options{})
+				sol, err := Decide(context.Background(), Problem{bd, bd.Start(), g}, SolveOptions{})
 				if err != nil || !sol.Solvable {
 					b.Fatal(sol.Solvable, err)
 				}
@@ -158,7 +158,7 @@ func BenchmarkStarts(b *testing.B) {
 		b.Run("board="+name+"/search=together", func(b *testing.B) {
 			var positions int64
 			for b.Loop() {
-				err := startsTogether(context.Background(), bd, reps, Options{}, func(_ int, a *Analysis) error {
+				err := startsTogether(context.Background(), bd, reps, ExploreOptions{}, func(_ int, a *Analysis) error {
 					positions += a.Reachable
 					return nil
 				})
@@ -173,7 +173,7 @@ func BenchmarkStarts(b *testing.B) {
 			for b.Loop() {
 				for _, h := range reps {
 					prob := Problem{bd, bd.Full() &^ (1 << uint(h)), engine.Goal{Kind: engine.OnePeg}}
-					a, err := Explore(context.Background(), prob, Options{WholeGroup: true, NoGames: true})
+					a, err := Explore(context.Background(), prob, ExploreOptions{WholeGroup: true, NoGames: true})
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -200,7 +200,7 @@ func BenchmarkFewestMoves(b *testing.B) {
 		b.Run(c.name+"/strategy=fewest-moves", func(b *testing.B) {
 			var nodes int64
 			for b.Loop() {
-				sol, err := FewestMoves(context.Background(), Problem{eng, p, goal}, Options{})
+				sol, err := FewestMoves(context.Background(), Problem{eng, p, goal}, Budget{})
 				if err != nil || !sol.Solvable {
 					b.Fatal(err)
 				}

@@ -12,11 +12,11 @@ import (
 // finds exactly what the narrow 64-bit records find.
 func TestWideRecords(t *testing.T) {
 	prob := cornerAny(t)
-	narrowed, err := Explore(context.Background(), prob, Options{Workers: 2})
+	narrowed, err := Explore(context.Background(), prob, ExploreOptions{Budget: Budget{Workers: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wider, err := Explore(context.Background(), prob, wide(Options{Workers: 2}))
+	wider, err := Explore(context.Background(), prob, ExploreOptions{Budget: wide(Budget{Workers: 2})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,12 +32,12 @@ func TestWideRecords(t *testing.T) {
 // budget, finishes within it with the same positions; far under, it stops.
 func TestWinnableBudget(t *testing.T) {
 	prob := cornerAny(t)
-	ws, err := Winnable(context.Background(), prob, Options{Workers: 2})
+	ws, err := Winnable(context.Background(), prob, Budget{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	budget := ws.PeakBytes - 1
-	tight, err := Winnable(context.Background(), prob, Options{Workers: 2, Memory: budget})
+	tight, err := Winnable(context.Background(), prob, Budget{Workers: 2, Memory: budget})
 	switch {
 	case errors.Is(err, ErrMemory):
 	case err != nil:
@@ -47,7 +47,7 @@ func TestWinnableBudget(t *testing.T) {
 	case tight.Winnable != ws.Winnable:
 		t.Errorf("budget one byte under the peak of %d: %d winnable positions, want %d", ws.PeakBytes, tight.Winnable, ws.Winnable)
 	}
-	if _, err := Winnable(context.Background(), prob, Options{Workers: 2, Memory: ws.PeakBytes / 8}); !errors.Is(err, ErrMemory) {
+	if _, err := Winnable(context.Background(), prob, Budget{Workers: 2, Memory: ws.PeakBytes / 8}); !errors.Is(err, ErrMemory) {
 		t.Errorf("budget an eighth of the peak of %d: err = %v, want ErrMemory", ws.PeakBytes, err)
 	}
 }

@@ -7,7 +7,7 @@
 // symmetries that keep the start and goal in place (Problem.Group). A "no
 // solution" is always the end of a complete search or a proof by position
 // class, never a guess after a limit; a search that would pass its memory
-// budget (Options.Memory) stops with a *MemoryError before it allocates.
+// budget (Budget.Memory) stops with a *MemoryError before it allocates.
 //
 // Which function answers which question:
 //
@@ -22,6 +22,13 @@
 //   - Winnable, WinnableGoals: the positions that can still meet a goal.
 //   - Starts, StartPairs: every single-vacancy start of a board and where
 //     its last peg can finish.
+//
+// Every search takes a Budget: its workers, its memory and whom it tells
+// of its progress. Solve, Decide and StartPairs take it within
+// SolveOptions, beside the depth-first solver's strategy, node limit and
+// shared tables; Explore and Starts within ExploreOptions, beside what the
+// exhaustive search counts and where it keeps its layers; Winnable,
+// WinnableGoals and FewestMoves take it alone.
 //
 // Hints for games (package search/hint) and the metrics of a level
 // (package search/measure) are built on these.
@@ -38,7 +45,7 @@
 // pegs are decided by an endgame table: the first layers of a forward
 // search from the complements of the goal's positions, since backward play
 // is forward play with pegs and holes swapped. Give many small searches one
-// Tables (Options.Tables) so that they share these tables.
+// Tables (SolveOptions.Tables) so that they share these tables.
 //
 // Depth first commits to its first choices, and on boards larger than the
 // English one a wrong early jump can hold it for minutes. So past a budget
@@ -47,7 +54,7 @@
 // on holes few jumps pass over (edges, arms' ends) and distance from the
 // centre; widths and depth-first budgets grow fourfold a round. A beam can
 // only find a solution; depth first, which resumes with what it has
-// refuted, finishes any proof. The strategies (Options.Strategy) turn
+// refuted, finishes any proof. The strategies (SolveOptions.Strategy) turn
 // these techniques off one at a time, for `pegs bench` to compare.
 //
 // For a FewestPegs goal, Solve searches every position the start reaches
@@ -73,7 +80,7 @@
 // key (its high bits folded into its low ones, then multiplied by an odd
 // constant, so that keys spread evenly and their top bits split a layer,
 // and the children of any run of it, into even shards). A layer is
-// expanded into the next on a pool of workers (Options.Workers): each
+// expanded into the next on a pool of workers (Budget.Workers): each
 // worker appends every child, with what it carries, to a list for its
 // bucket (the key's top bits); then each bucket's children go into its
 // own table, folding the counts of repeats, buckets in parallel. No locks
@@ -125,7 +132,7 @@
 //
 // # Layers on disk
 //
-// With Options.Spill, Explore holds its layers as files in a directory
+// With ExploreOptions.Spill, Explore holds its layers as files in a directory
 // (the format is package search/internal/spill's) instead of in memory,
 // in the manner of Korf's disk-based breadth-first searches. A layer is
 // split into partitions by the top bits of its positions' mixed keys, a

@@ -17,7 +17,7 @@ func ExampleSolve() {
 		panic(err)
 	}
 	goal, _ := b.ParseGoal("center")
-	sol, err := search.Solve(context.Background(), search.Problem{Board: b, Start: start, Goal: goal}, search.Options{})
+	sol, err := search.Solve(context.Background(), search.Problem{Board: b, Start: start, Goal: goal}, search.SolveOptions{})
 	if err != nil {
 		panic(err)
 	}
@@ -42,7 +42,7 @@ func ExampleExplore() {
 		panic(err)
 	}
 	start, _ := b.Vacate("1")
-	a, err := search.Explore(context.Background(), search.Problem{Board: b, Start: start, Goal: engine.Goal{Kind: engine.OnePeg}}, search.Options{})
+	a, err := search.Explore(context.Background(), search.Problem{Board: b, Start: start, Goal: engine.Goal{Kind: engine.OnePeg}}, search.ExploreOptions{})
 	if err != nil {
 		panic(err)
 	}
@@ -53,4 +53,22 @@ func ExampleExplore() {
 	// reachable: 1544 winnable: 390 dead ends: 72
 	// solutions: 29760 complete games: 568630
 	// a random player wins 0.0069 of games
+}
+
+// Solve with the fewest moves, a chain of jumps by one peg counting as
+// one, within a budget: two workers and 64 MiB.
+func ExampleFewestMoves() {
+	b, err := engine.Lookup("triangle")
+	if err != nil {
+		panic(err)
+	}
+	start, _ := b.Vacate("1")
+	prob := search.Problem{Board: b, Start: start, Goal: engine.Goal{Kind: engine.OnePeg}}
+	sol, err := search.FewestMoves(context.Background(), prob, search.Budget{Workers: 2, Memory: 64 << 20})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(sol.Moves, "moves,", len(sol.Jumps), "jumps:", b.FormatMoves(sol.Jumps))
+	// Output:
+	// 10 moves, 13 jumps: [4-1 6-4 1-6 7-2 10-3 12-5 14-12 11-13-6 3-10 15-6-4-1]
 }

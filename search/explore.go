@@ -31,7 +31,7 @@ import (
 // Cancelled, it returns with ctx's error the layers the forward pass
 // finished, counted as with ReachableOnly (no winnable positions or path
 // counts), as ReachableOnly itself does.
-func Explore(ctx context.Context, prob Problem, opt Options) (*Analysis, error) {
+func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, error) {
 	t0 := time.Now()
 	if err := prob.checkOnePeg(); err != nil {
 		return nil, err
@@ -138,7 +138,7 @@ func Explore(ctx context.Context, prob Problem, opt Options) (*Analysis, error) 
 // for prob with opt: the problem's group (see Problem.Group), the board's
 // with WholeGroup and a goal of one peg anywhere, the trivial one with
 // NoSymmetry.
-func ExploreGroup(prob Problem, opt Options) *engine.Group {
+func ExploreGroup(prob Problem, opt ExploreOptions) *engine.Group {
 	group := prob.Group()
 	if opt.WholeGroup && prob.Goal.Kind == engine.OnePeg {
 		group = prob.Board.Symmetry()
@@ -250,7 +250,7 @@ func countWinning(ctx context.Context, a *Analysis, prob Problem, e *layered.Exp
 // layered.Stored) once their keys pass a share of the budget, as the
 // forward layers are (on the French c1 run about 1 GB less at the walk
 // back's widest layer, where a 6 GiB budget stopped it).
-func findWinnable(ctx context.Context, a *Analysis, prob Problem, gen *movegen.Gen, opt Options, mem *memory.Budget, fwd []*layered.Layer) (map[int]*layered.Layer, error) {
+func findWinnable(ctx context.Context, a *Analysis, prob Problem, gen *movegen.Gen, opt ExploreOptions, mem *memory.Budget, fwd []*layered.Layer) (map[int]*layered.Layer, error) {
 	if len(layered.BackwardSeeds(prob.Board, prob.Start, prob.Goal, gen.Group)) == 0 {
 		return nil, nil
 	}

@@ -29,7 +29,7 @@ func TestExploreEnglishCentre(t *testing.T) {
 	}
 	pub := loadPublished(t)
 	b := engine.English()
-	a, err := Explore(context.Background(), Problem{b, b.Start(), enginetest.Goal(t, b, "center")}, Options{})
+	a, err := Explore(context.Background(), Problem{b, b.Start(), enginetest.Goal(t, b, "center")}, ExploreOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestExploreEnglishCentre(t *testing.T) {
 		t.Errorf("random-play win probability %.17g, the peer's %.17g: relative difference %.2g, want at most 1e-14", a.RandomWin, pub.EnglishRandomWin, d)
 	}
 	// The winnable-only search agrees layer by layer.
-	w, err := Winnable(context.Background(), Problem{b, b.Start(), enginetest.Goal(t, b, "center")}, Options{})
+	w, err := Winnable(context.Background(), Problem{b, b.Start(), enginetest.Goal(t, b, "center")}, Budget{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestExploreEnglishCentre(t *testing.T) {
 		t.Errorf("Winnable by jumps (-A112738 +got):\n%s", diff)
 	}
 	// So does the count of reachable positions alone.
-	r, err := Explore(context.Background(), Problem{b, b.Start(), enginetest.Goal(t, b, "center")}, Options{ReachableOnly: true})
+	r, err := Explore(context.Background(), Problem{b, b.Start(), enginetest.Goal(t, b, "center")}, ExploreOptions{ReachableOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,18 +92,18 @@ func TestReachableOnlyCancel(t *testing.T) {
 	b := enginetest.Board(t, "triangle:6")
 	start, _ := b.Vacate("1")
 	prob := Problem{b, start, enginetest.Goal(t, b, "any")}
-	all, err := Explore(context.Background(), prob, Options{ReachableOnly: true})
+	all, err := Explore(context.Background(), prob, ExploreOptions{ReachableOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	stop := start.Pegs() - 10
-	part, err := Explore(ctx, prob, Options{ReachableOnly: true, Progress: func(p Progress) {
+	part, err := Explore(ctx, prob, ExploreOptions{ReachableOnly: true, Budget: Budget{Progress: func(p Progress) {
 		if p.Pegs == stop {
 			cancel()
 		}
-	}})
+	}}})
 	if !errors.Is(err, context.Canceled) || part == nil {
 		t.Fatalf("cancelled at %d pegs: %v, %v; want the layers so far and context.Canceled", stop, part, err)
 	}
@@ -125,7 +125,7 @@ func TestReversal(t *testing.T) {
 		count := make([][]*big.Int, n)
 		for s := range n {
 			count[s] = make([]*big.Int, n)
-			a, err := Explore(context.Background(), Problem{b, b.Full() &^ (1 << uint(s)), engine.Goal{Kind: engine.OnePeg}}, Options{})
+			a, err := Explore(context.Background(), Problem{b, b.Full() &^ (1 << uint(s)), engine.Goal{Kind: engine.OnePeg}}, ExploreOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -156,11 +156,11 @@ func TestSymmetryReductionAgrees(t *testing.T) {
 		b := enginetest.Board(t, c.board)
 		start, _ := b.Vacate(c.start)
 		prob := Problem{b, start, enginetest.Goal(t, b, c.goal)}
-		red, err := Explore(context.Background(), prob, Options{})
+		red, err := Explore(context.Background(), prob, ExploreOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		raw, err := Explore(context.Background(), prob, Options{NoSymmetry: true})
+		raw, err := Explore(context.Background(), prob, ExploreOptions{NoSymmetry: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -180,7 +180,7 @@ func TestSymmetryReductionAgrees(t *testing.T) {
 
 func TestExploreMemoryBudget(t *testing.T) {
 	b := engine.English()
-	_, err := Explore(context.Background(), Problem{b, b.Start(), enginetest.Goal(t, b, "center")}, Options{Memory: 1 << 20})
+	_, err := Explore(context.Background(), Problem{b, b.Start(), enginetest.Goal(t, b, "center")}, ExploreOptions{Budget: Budget{Memory: 1 << 20}})
 	if !isMemory(err) {
 		t.Errorf("English with 1 MiB: err = %v, want ErrMemory", err)
 	}
@@ -192,7 +192,7 @@ func TestWorkersAgree(t *testing.T) {
 	prob := Problem{b, b.Start(), engine.Goal{Kind: engine.OnePeg}}
 	var prev *Analysis
 	for _, w := range []int{1, 2, 3} {
-		a, err := Explore(context.Background(), prob, Options{Workers: w})
+		a, err := Explore(context.Background(), prob, ExploreOptions{Budget: Budget{Workers: w}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -219,11 +219,11 @@ func TestNoGamesAgrees(t *testing.T) {
 		{"english", "ooo ooo ooooooo ooo.ooo ...o... ... ...", "center", false},
 	} {
 		prob := startOrPicture(t, c.board, c.start, c.goal)
-		full, err := Explore(context.Background(), prob, Options{WholeGroup: c.whole})
+		full, err := Explore(context.Background(), prob, ExploreOptions{WholeGroup: c.whole})
 		if err != nil {
 			t.Fatal(err)
 		}
-		part, err := Explore(context.Background(), prob, Options{WholeGroup: c.whole, NoGames: true})
+		part, err := Explore(context.Background(), prob, ExploreOptions{WholeGroup: c.whole, NoGames: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -252,11 +252,11 @@ func TestStoredLayersAgree(t *testing.T) {
 	} {
 		prob := startOrPicture(t, c.board, c.start, c.goal)
 		b, start := prob.Board, prob.Start
-		held, err := Explore(context.Background(), prob, Options{NoGames: c.noGames})
+		held, err := Explore(context.Background(), prob, ExploreOptions{NoGames: c.noGames})
 		if err != nil {
 			t.Fatal(err)
 		}
-		stored, err := Explore(context.Background(), prob, storingEvery(Options{NoGames: c.noGames}))
+		stored, err := Explore(context.Background(), prob, ExploreOptions{Budget: storingEvery(Budget{}), NoGames: c.noGames})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -278,7 +278,7 @@ func TestStoredLayersAgree(t *testing.T) {
 		}
 		// A reachable-only search that codes its layers as it finds them
 		// (where they would not fit as keys) counts the same.
-		heldOnly, err := Explore(context.Background(), prob, Options{ReachableOnly: true})
+		heldOnly, err := Explore(context.Background(), prob, ExploreOptions{ReachableOnly: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -305,18 +305,18 @@ func TestStoredLayersAgree(t *testing.T) {
 func TestExploreCancelled(t *testing.T) {
 	b := enginetest.Board(t, "triangle:6")
 	prob := Problem{b, b.Complement(1), enginetest.Goal(t, b, "any")}
-	whole, err := Explore(context.Background(), prob, Options{})
+	whole, err := Explore(context.Background(), prob, ExploreOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, noGames := range []bool{false, true} {
 		ctx, cancel := context.WithCancel(context.Background())
 		stopAt := prob.Start.Pegs() - 8
-		a, err := Explore(ctx, prob, Options{NoGames: noGames, Progress: func(p Progress) {
+		a, err := Explore(ctx, prob, ExploreOptions{NoGames: noGames, Budget: Budget{Progress: func(p Progress) {
 			if p.Phase == "forward" && p.Pegs == stopAt {
 				cancel()
 			}
-		}})
+		}}})
 		cancel()
 		if !errors.Is(err, context.Canceled) || a == nil {
 			t.Fatalf("no games %v: cancelled analysis %v, %v; want the layers finished and context.Canceled", noGames, a, err)
@@ -342,7 +342,7 @@ func TestExploreCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	stopAt := prob.Start.Pegs() - 8
-	ws, err := Winnable(ctx, prob, Options{Progress: func(p Progress) {
+	ws, err := Winnable(ctx, prob, Budget{Progress: func(p Progress) {
 		if p.Phase == "forward" && p.Pegs == stopAt {
 			cancel()
 		}

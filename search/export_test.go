@@ -5,24 +5,24 @@ import "pegs/search/internal/layered"
 // Test knobs: thresholds that tests move to reach, on small boards, the
 // paths that large boards take.
 
-// storingEvery returns o with every layer of a forward pass stored coded
+// storingEvery returns b with every layer of a forward pass stored coded
 // as soon as it is expanded.
-func storingEvery(o Options) Options {
-	o.knobs.layered.StoreShare = 1 << 40
-	return o
+func storingEvery(b Budget) Budget {
+	b.knobs.layered.StoreShare = 1 << 40
+	return b
 }
 
-// wide returns o with every path count carried in 128-bit records.
-func wide(o Options) Options {
-	o.knobs.layered.NarrowBelow = 1
-	return o
+// wide returns b with every path count carried in 128-bit records.
+func wide(b Budget) Budget {
+	b.knobs.layered.NarrowBelow = 1
+	return b
 }
 
-// withLoneBase returns o with depth first's budget before a layered search
+// withLoneBase returns b with depth first's budget before a layered search
 // (see dfs.LoneNodes) base for 20 pegs or fewer.
-func withLoneBase(o Options, base int64) Options {
-	o.knobs.loneBase = base
-	return o
+func withLoneBase(b Budget, base int64) Budget {
+	b.knobs.loneBase = base
+	return b
 }
 
 // storeEveryTuning is the layered search's tuning that storingEvery sets.
@@ -32,7 +32,7 @@ var storeEveryTuning = layered.Tuning{StoreShare: 1 << 40}
 // positions positions, so that small boards split their layers too, and
 // its files unsynced: the tests spill thousands of small files, and a
 // killed process leaves them in the page cache.
-func spilledIn(o Options, dir string, positions int) Options {
+func spilledIn(o ExploreOptions, dir string, positions int) ExploreOptions {
 	o.Spill.Dir = dir
 	o.knobs.spillPartition = positions
 	o.knobs.spillNoSync = true

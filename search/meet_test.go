@@ -59,7 +59,7 @@ func TestMeet(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					ws, err := Winnable(context.Background(), prob, Options{})
+					ws, err := Winnable(context.Background(), prob, Budget{})
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -30,7 +30,7 @@ type MovesSolution struct {
 // moves"); its Nodes count the positions both expanded. The path is
 // rebuilt from parent links, turning each canonical step back into a real
 // move on the board, and replayed.
-func FewestMoves(ctx context.Context, prob Problem, opt Options) (MovesSolution, error) {
+func FewestMoves(ctx context.Context, prob Problem, opt Budget) (MovesSolution, error) {
 	b, start, goal := prob.Board, prob.Start, prob.Goal
 	if err := prob.checkOnePeg(); err != nil {
 		return MovesSolution{}, err
@@ -100,7 +100,7 @@ const fewestBytes = 8 + 2*12 + 16
 // fewestMovesRoom charges the winnable set's keys and what the search by
 // moves adds to them (fewestBytes a position) to a budget of opt's memory,
 // and returns its *MemoryError where they do not fit.
-func fewestMovesRoom(ws *WinSet, opt Options) error {
+func fewestMovesRoom(ws *WinSet, opt Budget) error {
 	mem := memory.New(opt.memory())
 	var keys int64
 	for pegs := range ws.board.Holes() + 1 {

@@ -30,7 +30,7 @@ func TestFewestMovesTriangle(t *testing.T) {
 			t.Fatal(err)
 		}
 		g := enginetest.Goal(t, b, to)
-		sol, err := FewestMoves(context.Background(), Problem{b, start, g}, Options{})
+		sol, err := FewestMoves(context.Background(), Problem{b, start, g}, Budget{})
 		if err != nil || !sol.Solvable {
 			t.Fatalf("%s -> %s: solvable=%v err=%v", from, to, sol.Solvable, err)
 		}
@@ -50,7 +50,7 @@ func TestFewestMovesEnglish(t *testing.T) {
 	}
 	b := engine.English()
 	g := enginetest.Goal(t, b, "center")
-	sol, err := FewestMoves(context.Background(), Problem{b, b.Start(), g}, Options{})
+	sol, err := FewestMoves(context.Background(), Problem{b, b.Start(), g}, Budget{})
 	if err != nil || !sol.Solvable {
 		t.Fatal(err)
 	}
@@ -63,13 +63,13 @@ func TestFewestMovesEnglish(t *testing.T) {
 // TestFewestMovesImpossible checks refutations: by class, and by search.
 func TestFewestMovesImpossible(t *testing.T) {
 	b := engine.English()
-	sol, err := FewestMoves(context.Background(), Problem{b, b.Start(), enginetest.Goal(t, b, "c1")}, Options{})
+	sol, err := FewestMoves(context.Background(), Problem{b, b.Start(), enginetest.Goal(t, b, "c1")}, Budget{})
 	if err != nil || sol.Solvable || !sol.Refuted {
 		t.Errorf("centre start to c1: solvable=%v refuted=%v err=%v; want refuted by class", sol.Solvable, sol.Refuted, err)
 	}
 	tri := enginetest.Board(t, "triangle")
 	start, _ := tri.Vacate("5")
-	sol, err = FewestMoves(context.Background(), Problem{tri, start, enginetest.Goal(t, tri, "5")}, Options{})
+	sol, err = FewestMoves(context.Background(), Problem{tri, start, enginetest.Goal(t, tri, "5")}, Budget{})
 	if err != nil || sol.Solvable {
 		t.Errorf("triangle 5 -> 5: solvable=%v err=%v; want no solution (Durango Bill: 0)", sol.Solvable, err)
 	}
@@ -81,11 +81,11 @@ func TestWinnableAgreesWithExplore(t *testing.T) {
 	b := enginetest.Board(t, "triangle:6")
 	start, _ := b.Vacate("1")
 	prob := Problem{b, start, enginetest.Goal(t, b, "any")}
-	a, err := Explore(context.Background(), prob, Options{})
+	a, err := Explore(context.Background(), prob, ExploreOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := Winnable(context.Background(), prob, Options{})
+	w, err := Winnable(context.Background(), prob, Budget{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestFewestMovesWorkers(t *testing.T) {
 			}
 			var sols []MovesSolution
 			for _, w := range []int{1, 2, 3} {
-				sol, err := FewestMoves(context.Background(), Problem{b, p, g}, Options{Workers: w})
+				sol, err := FewestMoves(context.Background(), Problem{b, p, g}, Budget{Workers: w})
 				if err != nil || !sol.Solvable {
 					t.Fatalf("%d workers: solvable=%v err=%v", w, sol.Solvable, err)
 				}

@@ -7,7 +7,7 @@ import (
 	"pegs/search/internal/spill"
 )
 
-// Default memory budgets, for Options.Memory zero and for the commands'
+// Default memory budgets, for Budget.Memory zero and for the commands'
 // --mem flags.
 const (
 	// DefaultMemory is the budget of a search of one problem: solving,
@@ -18,9 +18,12 @@ const (
 	DefaultExhaustiveMemory = 8 << 30
 )
 
-// Options tune a search. The zero value solves with every technique and
-// searches state spaces on GOMAXPROCS workers within DefaultMemory.
-type Options struct {
+// Budget is what a search may spend, the options every search takes: its
+// workers and its memory, and whom it tells how far it has come. The zero
+// value runs GOMAXPROCS workers within DefaultMemory. Winnable,
+// WinnableGoals and FewestMoves take a Budget alone; SolveOptions and
+// ExploreOptions embed one.
+type Budget struct {
 	// Workers is the number of goroutines of a layered search; zero means
 	// GOMAXPROCS.
 	Workers int
@@ -31,20 +34,35 @@ type Options struct {
 	// Progress, if set, is called as each layer of a layered search
 	// advances.
 	Progress func(Progress)
-	// Tables, if set, keeps what solving builds once per board and goal
-	// (endgame tables, pagodas) for every search given the same Tables.
-	// Without it each search builds its own: a few milliseconds on the
-	// English board, which many small searches should share.
-	Tables *Tables
 
-	// Strategy says which techniques the depth-first solver uses (Solve,
-	// Decide, StartPairs); the zero value, Best, uses them all.
+	// knobs move thresholds for tests (see export_test.go).
+	knobs knobs
+}
+
+// SolveOptions tune the depth-first solver and the searches built on it
+// (Solve, Decide, StartPairs). The zero value solves with every technique
+// within DefaultMemory.
+type SolveOptions struct {
+	Budget
+	// Strategy says which techniques the depth-first solver uses; the zero
+	// value, Best, uses them all.
 	Strategy Strategy
 	// MaxNodes, if positive, stops the depth-first solver with
 	// ErrNodeLimit once it has visited about that many positions (it looks
 	// every 65,536), so a caller can turn to another way in time.
 	MaxNodes int64
+	// Tables, if set, keeps what solving builds once per board and goal
+	// (endgame tables, pagodas) for every search given the same Tables.
+	// Without it each search builds its own: a few milliseconds on the
+	// English board, which many small searches should share.
+	Tables *Tables
+}
 
+// ExploreOptions tune the exhaustive searches of whole state spaces
+// (Explore, Starts). The zero value counts everything, reduced by the
+// problem's symmetry, in memory within DefaultMemory.
+type ExploreOptions struct {
+	Budget
 	// WholeGroup reduces an exhaustive search by the board's whole
 	// symmetry group even where it moves the start (for a goal of one peg
 	// anywhere). Every count stays exact, but positions are counted up to
@@ -65,11 +83,8 @@ type Options struct {
 	// analysis passes the budget, which keeps every layer for the way back.
 	ReachableOnly bool
 	// Spill, with a Dir, holds an exhaustive search's layers on disk (see
-	// Spill); Explore is the search that uses it.
+	// Spill).
 	Spill Spill
-
-	// knobs move thresholds for tests (see export_test.go).
-	knobs knobs
 }
 
 // knobs are thresholds that tests move to reach, on small boards, the
@@ -97,19 +112,19 @@ type knobs struct {
 }
 
 // memory returns the budget in bytes.
-func (o Options) memory() int64 {
-	if o.Memory > 0 {
-		return o.Memory
+func (b Budget) memory() int64 {
+	if b.Memory > 0 {
+		return b.Memory
 	}
 	return DefaultMemory
 }
 
 // config returns the layered search's configuration.
-func (o Options) config() layered.Config {
-	c := layered.Config{Workers: o.Workers}
-	if o.Progress != nil {
+func (b Budget) config() layered.Config {
+	c := layered.Config{Workers: b.Workers}
+	if b.Progress != nil {
 		c.Progress = func(phase string, pegs, done, total int) {
-			o.Progress(Progress{Phase: phase, Pegs: pegs, Done: done, Total: total})
+			b.Progress(Progress{Phase: phase, Pegs: pegs, Done: done, Total: total})
 		}
 	}
 	return c
@@ -156,11 +171,12 @@ func (s Strategy) techniques() dfs.Techniques {
 // Tables keeps what depth-first searches on the same boards share: move
 // generators and pagodas by board and goal, endgame tables by board, goal
 // and position class. It is safe for concurrent use; the zero value is
-// ready. Give the same *Tables (Options.Tables) to many small searches.
+// ready. Give the same *Tables (SolveOptions.Tables) to many small
+// searches.
 type Tables struct{ t dfs.Tables }
 
-// dfsTables returns the solver's tables of opt, or nil.
-func (o Options) dfsTables() *dfs.Tables {
+// dfsTables returns the solver's tables of o, or nil.
+func (o SolveOptions) dfsTables() *dfs.Tables {
 	if o.Tables == nil {
 		return nil
 	}
@@ -191,7 +207,7 @@ type DiskError = spill.NoSpaceError
 var (
 	// ErrMemory is what every *MemoryError is.
 	ErrMemory = memory.ErrExceeded
-	// ErrNodeLimit reports a search stopped at Options.MaxNodes.
+	// ErrNodeLimit reports a search stopped at SolveOptions.MaxNodes.
 	ErrNodeLimit = dfs.ErrNodeLimit
 	// ErrNoPegs reports a start position with no peg.
 	ErrNoPegs = dfs.ErrNoPegs

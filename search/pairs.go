@@ -29,7 +29,7 @@ type Pair struct {
 // positive, limits the time given to one pair; a pair that passes it is
 // reported undecided. A nil error with a partial list never happens: on
 // cancellation it returns the pairs decided so far with ctx's error.
-func StartPairs(ctx context.Context, b *engine.Board, opt Options, perPair time.Duration) ([]Pair, error) {
+func StartPairs(ctx context.Context, b *engine.Board, opt SolveOptions, perPair time.Duration) ([]Pair, error) {
 	g := b.Symmetry()
 	var out []Pair
 	seenStart := make([]bool, b.Holes())
@@ -51,7 +51,7 @@ func StartPairs(ctx context.Context, b *engine.Board, opt Options, perPair time.
 
 // startPairs decides vacate s, finish f for every hole f, solving one
 // finish of each orbit of s's stabilizer.
-func startPairs(ctx context.Context, b *engine.Board, s int, opt Options, perPair time.Duration) ([]Pair, error) {
+func startPairs(ctx context.Context, b *engine.Board, s int, opt SolveOptions, perPair time.Duration) ([]Pair, error) {
 	n := b.Holes()
 	start := b.Full() &^ (1 << uint(s))
 	stab := b.Symmetry().Stabilizer(1 << uint(s))

@@ -15,7 +15,7 @@ func TestStartPairsAgreeWithStarts(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	starts, err := Starts(ctx, b, Options{}, nil)
+	starts, err := Starts(ctx, b, ExploreOptions{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestStartPairsAgreeWithStarts(t *testing.T) {
 			}
 		}
 	}
-	pairs, err := StartPairs(ctx, b, Options{}, 0)
+	pairs, err := StartPairs(ctx, b, SolveOptions{}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,11 +67,11 @@ func TestStartsFallBackToPairs(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	exact, err := Starts(ctx, b, Options{}, nil)
+	exact, err := Starts(ctx, b, ExploreOptions{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tight, err := Starts(ctx, b, Options{Memory: 65536}, nil)
+	tight, err := Starts(ctx, b, ExploreOptions{Budget: Budget{Memory: 65536}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

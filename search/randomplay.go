@@ -31,7 +31,7 @@ import (
 // that interval holds a point where float64 rounding changes, which the
 // checks in exact.ProbFloat64 find, the answer cannot be given exactly and
 // winning says so.
-func winning(ctx context.Context, prob Problem, gen *movegen.Gen, win map[int]*layered.Layer, opt Options, mem *memory.Budget, finish func(engine.Position)) (exact.U128, float64, error) {
+func winning(ctx context.Context, prob Problem, gen *movegen.Gen, win map[int]*layered.Layer, opt ExploreOptions, mem *memory.Budget, finish func(engine.Position)) (exact.U128, float64, error) {
 	p0 := prob.Start.Pegs()
 	var below *layered.Winning
 	defer func() {

@@ -113,7 +113,7 @@ func TestRandomWinExact(t *testing.T) {
 			exact := exactRandomWins(b, start, goals)
 			for gi, g := range goals {
 				want, _ := exact[gi].Float64()
-				for _, opt := range []Options{{}, {NoGames: true}, {WholeGroup: true, NoGames: true}} {
+				for _, opt := range []ExploreOptions{{}, {NoGames: true}, {WholeGroup: true, NoGames: true}} {
 					if opt.WholeGroup && g.Kind != engine.OnePeg {
 						continue
 					}

@@ -34,7 +34,7 @@ type Solution struct {
 // solution if so, depth first: see the package documentation, "Solving".
 // For a FewestPegs goal it finds a finish with the fewest pegs the start
 // can reach.
-func Solve(ctx context.Context, prob Problem, opt Options) (Solution, error) {
+func Solve(ctx context.Context, prob Problem, opt SolveOptions) (Solution, error) {
 	floor := 1
 	if prob.Goal.Kind == engine.FewestPegs && !prob.Board.Feasible(prob.Start, engine.Goal{Kind: engine.OnePeg}) {
 		floor = 2 // the position classes rule out one peg
@@ -43,7 +43,7 @@ func Solve(ctx context.Context, prob Problem, opt Options) (Solution, error) {
 }
 
 // solve is Solve with a proven floor for a FewestPegs goal.
-func solve(ctx context.Context, prob Problem, opt Options, floor int) (Solution, error) {
+func solve(ctx context.Context, prob Problem, opt SolveOptions, floor int) (Solution, error) {
 	r, err := dfs.Solve(ctx, prob.Board, prob.Start, prob.Goal, dfs.Config{
 		Memory: opt.memory(), Techniques: opt.Strategy.techniques(), MaxNodes: opt.MaxNodes, Floor: floor, Tables: opt.dfsTables(),
 	})
@@ -52,9 +52,11 @@ func solve(ctx context.Context, prob Problem, opt Options, floor int) (Solution,
 
 // Decide solves or refutes prob like Solve, and turns to layered searches
 // where depth first is slow: see the package documentation, "Deciding".
-// If a layered search would pass opt.Memory, depth first goes on without a
-// limit. opt.MaxNodes is not used.
-func Decide(ctx context.Context, prob Problem, opt Options) (Solution, error) {
+// The layered searches (a meeting in the middle; for a FewestPegs goal,
+// Explore of the reachable positions) run within opt.Budget, its workers,
+// memory and progress; if one would pass opt.Memory, depth first goes on
+// without a limit. opt.MaxNodes is not used.
+func Decide(ctx context.Context, prob Problem, opt SolveOptions) (Solution, error) {
 	if err := prob.check(); err != nil {
 		return Solution{}, err
 	}
@@ -86,7 +88,7 @@ func Decide(ctx context.Context, prob Problem, opt Options) (Solution, error) {
 // once; and past the budget again, the last layer of everything the start
 // reaches is the fewest, and depth first stops at the first position of
 // that many.
-func decideFewest(ctx context.Context, prob Problem, opt Options, dfsNodes int64) (Solution, error) {
+func decideFewest(ctx context.Context, prob Problem, opt SolveOptions, dfsNodes int64) (Solution, error) {
 	unlimited := opt
 	unlimited.MaxNodes = 0
 	mt, err := layered.Meet(ctx, prob.Board, prob.Start, engine.Goal{Kind: engine.OnePeg}, opt.config(), opt.memory())
@@ -108,8 +110,7 @@ func decideFewest(ctx context.Context, prob Problem, opt Options, dfsNodes int64
 		return sol, err
 	}
 	nodes += sol.Nodes
-	reach := opt
-	reach.ReachableOnly = true
+	reach := ExploreOptions{Budget: opt.Budget, ReachableOnly: true}
 	a, err := Explore(ctx, Problem{Board: prob.Board, Start: prob.Start, Goal: engine.Goal{Kind: engine.OnePeg}}, reach)
 	if errors.Is(err, ErrMemory) {
 		return Solve(ctx, prob, unlimited)

@@ -31,7 +31,7 @@ func TestSolveClassicLevels(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", lv.name, err)
 		}
-		sol, err := Solve(context.Background(), Problem{b, p, g}, Options{})
+		sol, err := Solve(context.Background(), Problem{b, p, g}, SolveOptions{})
 		if err != nil || !sol.Solvable {
 			t.Fatalf("%s: solvable=%v err=%v, want a solution to d4", lv.name, sol.Solvable, err)
 		}
@@ -47,7 +47,7 @@ func TestSolveTriangleStarts(t *testing.T) {
 	g := enginetest.Goal(t, b, "any")
 	for h := range b.Holes() {
 		start := b.Full() &^ (1 << uint(h))
-		sol, err := Solve(context.Background(), Problem{b, start, g}, Options{})
+		sol, err := Solve(context.Background(), Problem{b, start, g}, SolveOptions{})
 		if err != nil || !sol.Solvable {
 			t.Fatalf("vacate %s: solvable=%v err=%v", b.Label(h), sol.Solvable, err)
 		}
@@ -61,7 +61,7 @@ func TestSolveTriangleStarts(t *testing.T) {
 func TestSolveFrench(t *testing.T) {
 	b := engine.French()
 	g := enginetest.Goal(t, b, "any")
-	sol, err := Solve(context.Background(), Problem{b, b.Start(), g}, Options{})
+	sol, err := Solve(context.Background(), Problem{b, b.Start(), g}, SolveOptions{})
 	if err != nil || sol.Solvable || !sol.Refuted || sol.Nodes != 0 {
 		t.Errorf("French centre: solvable=%v refuted=%v nodes=%d err=%v; want refuted by class at once", sol.Solvable, sol.Refuted, sol.Nodes, err)
 	}
@@ -73,7 +73,7 @@ func TestSolveFrench(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sol, err := Solve(context.Background(), Problem{b, start, g}, Options{})
+		sol, err := Solve(context.Background(), Problem{b, start, g}, SolveOptions{})
 		if err != nil || !sol.Solvable {
 			t.Fatalf("French vacate %s: solvable=%v err=%v", s, sol.Solvable, err)
 		}
@@ -118,11 +118,11 @@ func TestSolveFewest(t *testing.T) {
 	b := engine.English()
 	// Two pegs apart cannot jump: the fewest is two.
 	p, _ := b.ParsePosition("o.o..............................")
-	sol, err := Solve(context.Background(), Problem{b, p, engine.Goal{Kind: engine.FewestPegs}}, Options{})
+	sol, err := Solve(context.Background(), Problem{b, p, engine.Goal{Kind: engine.FewestPegs}}, SolveOptions{})
 	if err != nil || sol.Final.Pegs() != 2 {
 		t.Errorf("fewest from two apart: %d pegs, %v", sol.Final.Pegs(), err)
 	}
-	sol, err = Solve(context.Background(), Problem{b, b.Start(), engine.Goal{Kind: engine.FewestPegs}}, Options{})
+	sol, err = Solve(context.Background(), Problem{b, b.Start(), engine.Goal{Kind: engine.FewestPegs}}, SolveOptions{})
 	if err != nil || sol.Final.Pegs() != 1 {
 		t.Errorf("fewest from the centre start: %d pegs, %v", sol.Final.Pegs(), err)
 	}
@@ -134,7 +134,7 @@ func TestSolveFewest(t *testing.T) {
 func TestSolveMemoryBudget(t *testing.T) {
 	b := engine.English()
 	start, _ := b.ParsePosition("ooo..ooo.oooooo..oooooo.ooooooooo")
-	_, err := Solve(context.Background(), Problem{b, start, enginetest.Goal(t, b, "center")}, Options{Memory: 64 << 10})
+	_, err := Solve(context.Background(), Problem{b, start, enginetest.Goal(t, b, "center")}, SolveOptions{Budget: Budget{Memory: 64 << 10}})
 	if err == nil {
 		t.Fatal("a 64 KiB budget sufficed; want ErrMemory")
 	}
@@ -148,12 +148,12 @@ func TestSolveCancel(t *testing.T) {
 	start, _ := b.Vacate("d3")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Solve(ctx, Problem{b, start, enginetest.Goal(t, b, "any")}, Options{}); err == nil {
+	if _, err := Solve(ctx, Problem{b, start, enginetest.Goal(t, b, "any")}, SolveOptions{}); err == nil {
 		t.Error("cancelled search returned no error")
 	}
 }
 
-// TestSolveMaxNodes checks that a search past Options.MaxNodes stops with
+// TestSolveMaxNodes checks that a search past SolveOptions.MaxNodes stops with
 // ErrNodeLimit, having visited about that many positions: a lost English
 // position of 27 pegs that takes millions to refute.
 func TestSolveMaxNodes(t *testing.T) {
@@ -162,7 +162,7 @@ func TestSolveMaxNodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sol, err := Solve(context.Background(), Problem{b, p, enginetest.Goal(t, b, "center")}, Options{MaxNodes: 1 << 16})
+	sol, err := Solve(context.Background(), Problem{b, p, enginetest.Goal(t, b, "center")}, SolveOptions{MaxNodes: 1 << 16})
 	if !errors.Is(err, ErrNodeLimit) || sol.Nodes > 1<<17 {
 		t.Errorf("MaxNodes 2^16: err = %v after %d positions, want ErrNodeLimit after about 2^16", err, sol.Nodes)
 	}
@@ -178,10 +178,10 @@ func TestDecide(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the English winnable set")
 	}
-	opt := withLoneBase(Options{}, 1<<6)
+	opt := SolveOptions{Budget: withLoneBase(Budget{}, 1<<6)}
 	b := engine.English()
 	g := enginetest.Goal(t, b, "center")
-	ws, err := Winnable(context.Background(), Problem{b, b.Start(), g}, Options{})
+	ws, err := Winnable(context.Background(), Problem{b, b.Start(), g}, Budget{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +211,7 @@ func TestDecide(t *testing.T) {
 			// first to that many, against depth first alone.
 			fewest := engine.Goal{Kind: engine.FewestPegs}
 			sol, err = Decide(context.Background(), Problem{b, p, fewest}, opt)
-			want, err2 := Solve(context.Background(), Problem{b, p, fewest}, Options{})
+			want, err2 := Solve(context.Background(), Problem{b, p, fewest}, SolveOptions{})
 			if err != nil || err2 != nil || sol.Final.Pegs() != want.Final.Pegs() {
 				t.Fatalf("game %d at %s: fewest %d (%v), depth first alone %d (%v)", game, b.Line(p), sol.Final.Pegs(), err, want.Final.Pegs(), err2)
 			}
@@ -229,7 +229,7 @@ func TestDecide(t *testing.T) {
 	if err != nil || ws.Contains(p) {
 		t.Fatalf("%s: %v; want a lost position", b.Line(p), err)
 	}
-	sol, err := Decide(context.Background(), Problem{b, p, g}, withLoneBase(Options{Memory: 8 << 20}, 1<<6))
+	sol, err := Decide(context.Background(), Problem{b, p, g}, SolveOptions{Budget: withLoneBase(Budget{Memory: 8 << 20}, 1<<6)})
 	if err != nil || sol.Solvable || sol.Layered {
 		t.Errorf("lost %s within 8 MiB: solvable %v, layered %v, %v; want refuted depth first", b.Line(p), sol.Solvable, sol.Layered, err)
 	}

@@ -13,9 +13,10 @@ import (
 	"pegs/search/internal/spill"
 )
 
-// Spill puts an exhaustive search's layers on disk (Options.Spill), so
-// that memory bounds one partition's work instead of the whole state
-// space, and a run killed at any point can be resumed. The files' format
+// Spill puts an exhaustive search's layers on disk
+// (ExploreOptions.Spill), so that memory bounds one partition's work
+// instead of the whole state space, and a run killed at any point can be
+// resumed. The files' format
 // is package spill's.
 type Spill struct {
 	// Dir is the directory of the layers' files; "" searches in memory.
@@ -56,7 +57,7 @@ type SpillStats struct {
 
 // spillIdentity names the problem and the options that change what a
 // spilled run counts, for its manifest.
-func spillIdentity(prob Problem, group *engine.Group, opt Options) map[string]string {
+func spillIdentity(prob Problem, group *engine.Group, opt ExploreOptions) map[string]string {
 	b := prob.Board
 	return map[string]string{
 		"board":      b.Name(),
@@ -69,12 +70,12 @@ func spillIdentity(prob Problem, group *engine.Group, opt Options) map[string]st
 	}
 }
 
-// exploreSpilled is Explore with Options.Spill: the forward pass, the
-// walk back and the random player's chances read and write the layers in
-// the spill directory a partition at a time (see layered.Spilled). Path
+// exploreSpilled is Explore with ExploreOptions.Spill: the forward pass,
+// the walk back and the random player's chances read and write the layers
+// in the spill directory a partition at a time (see layered.Spilled). Path
 // counts are carried forward always; with NoGames only the games total is
 // left out.
-func exploreSpilled(ctx context.Context, a *Analysis, prob Problem, gen *movegen.Gen, opt Options, mem *memory.Budget) error {
+func exploreSpilled(ctx context.Context, a *Analysis, prob Problem, gen *movegen.Gen, opt ExploreOptions, mem *memory.Budget) error {
 	id := spillIdentity(prob, gen.Group, opt)
 	open := spill.Start
 	if opt.Spill.Resume {

@@ -45,17 +45,17 @@ func analysisJSON(t testing.TB, a *Analysis) string {
 func TestSpillAgrees(t *testing.T) {
 	for _, c := range []struct {
 		board, start, goal string
-		opt                Options
+		opt                ExploreOptions
 		partition          int // most positions of a partition
 		fanIn              int // most runs a merge reads at once (0: as the budget allows)
 	}{
-		{"triangle", "1", "any", Options{}, 100, 0},
-		{"triangle", "1", "1", Options{}, 100, 0},
-		{"triangle:6", "1", "any", Options{}, 20000, 0},
-		{"triangle:6", "4", "any", Options{NoGames: true}, 20000, 0},
-		{"triangle:7", "2", "any", Options{WholeGroup: true}, 1 << 20, 0},
+		{"triangle", "1", "any", ExploreOptions{}, 100, 0},
+		{"triangle", "1", "1", ExploreOptions{}, 100, 0},
+		{"triangle:6", "1", "any", ExploreOptions{}, 20000, 0},
+		{"triangle:6", "4", "any", ExploreOptions{NoGames: true}, 20000, 0},
+		{"triangle:7", "2", "any", ExploreOptions{WholeGroup: true}, 1 << 20, 0},
 		// Merges that read two runs at once, in passes.
-		{"triangle", "1", "any", Options{}, 50, 2},
+		{"triangle", "1", "any", ExploreOptions{}, 50, 2},
 	} {
 		t.Run(c.board+"/"+c.start+"/"+c.goal, func(t *testing.T) {
 			if c.board == "triangle:7" {
@@ -96,11 +96,11 @@ func TestSpillSplitsOnTheFly(t *testing.T) {
 	t.Parallel()
 	b := enginetest.Board(t, "triangle:6")
 	prob := Problem{b, enginetest.Vacate(t, b, "4"), enginetest.Goal(t, b, "any")}
-	want, err := Explore(context.Background(), prob, Options{})
+	want, err := Explore(context.Background(), prob, ExploreOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := spilledIn(Options{Workers: 2}, filepath.Join(t.TempDir(), "spill"), 8000)
+	opt := spilledIn(ExploreOptions{Budget: Budget{Workers: 2}}, filepath.Join(t.TempDir(), "spill"), 8000)
 	opt.knobs.spillChunk = 7000
 	opt.knobs.spillWalkRoom = 1 << 20
 	got, err := Explore(context.Background(), prob, opt)
@@ -126,9 +126,9 @@ const (
 
 // killProblem is the problem the kill test runs: the 21-hole triangle,
 // its layers in many partitions, so that a kill lands mid-layer.
-func killProblem(t testing.TB) (Problem, Options) {
+func killProblem(t testing.TB) (Problem, ExploreOptions) {
 	b := enginetest.Board(t, "triangle:6")
-	return Problem{b, enginetest.Vacate(t, b, "1"), enginetest.Goal(t, b, "any")}, Options{Workers: 2}
+	return Problem{b, enginetest.Vacate(t, b, "1"), enginetest.Goal(t, b, "any")}, ExploreOptions{Budget: Budget{Workers: 2}}
 }
 
 // TestSpillKilledChild is the run TestSpillKilled kills: it runs only in
@@ -210,7 +210,7 @@ func TestSpillKilled(t *testing.T) {
 	if killed < 2 {
 		t.Fatalf("only %d runs of 5 were killed mid-run", killed)
 	}
-	resume := spilledIn(Options{Workers: 2}, dir, 3000)
+	resume := spilledIn(ExploreOptions{Budget: Budget{Workers: 2}}, dir, 3000)
 	resume.Spill.Resume = true
 	got, err := Explore(context.Background(), prob, resume)
 	if err != nil {
@@ -238,7 +238,7 @@ func TestSpillCorrupt(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "spill")
-			opt := spilledIn(Options{}, dir, 100)
+			opt := spilledIn(ExploreOptions{}, dir, 100)
 			opt.Spill.Keep = true
 			if _, err := Explore(context.Background(), prob, opt); err != nil {
 				t.Fatal(err)
@@ -270,16 +270,16 @@ func TestSpillEnglish(t *testing.T) {
 	enginetest.Long(t, "the English analysis spilled takes about a minute")
 	b := engine.English()
 	prob := Problem{b, b.Start(), enginetest.Goal(t, b, "center")}
-	want, err := Explore(context.Background(), prob, Options{})
+	want, err := Explore(context.Background(), prob, ExploreOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Two thirds of what the run in memory took.
 	budget := want.PeakBytes * 2 / 3
-	if _, err := Explore(context.Background(), prob, Options{Memory: budget}); !errors.Is(err, ErrMemory) {
+	if _, err := Explore(context.Background(), prob, ExploreOptions{Budget: Budget{Memory: budget}}); !errors.Is(err, ErrMemory) {
 		t.Fatalf("in memory within %d MiB: %v, want ErrMemory (the budget must force the spill)", budget>>20, err)
 	}
-	opt := Options{Memory: budget, Spill: Spill{Dir: filepath.Join(t.TempDir(), "spill")}}
+	opt := ExploreOptions{Budget: Budget{Memory: budget}, Spill: Spill{Dir: filepath.Join(t.TempDir(), "spill")}}
 	opt.knobs.spillNoSync = true
 	got, err := Explore(context.Background(), prob, opt)
 	if err != nil {
@@ -308,14 +308,14 @@ func TestSpillNoBitsets(t *testing.T) {
 	if movegen.New(b, prob.Group()).Ranker() != nil {
 		t.Fatal("the board takes bitsets: the test needs one that does not")
 	}
-	want, err := Explore(context.Background(), prob, Options{})
+	want, err := Explore(context.Background(), prob, ExploreOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want.Games.Sign() == 0 || want.Solutions.Sign() == 0 {
 		t.Fatalf("games %v, solutions %v: want some of each", want.Games, want.Solutions)
 	}
-	got, err := Explore(context.Background(), prob, spilledIn(Options{}, filepath.Join(t.TempDir(), "spill"), 5000))
+	got, err := Explore(context.Background(), prob, spilledIn(ExploreOptions{}, filepath.Join(t.TempDir(), "spill"), 5000))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -330,7 +330,7 @@ func TestSpillNoBitsets(t *testing.T) {
 func TestSpillReversal(t *testing.T) {
 	b := enginetest.Board(t, "triangle")
 	solutions := func(t *testing.T, s, f string, spilled bool) string {
-		opt := Options{}
+		opt := ExploreOptions{}
 		if spilled {
 			opt = spilledIn(opt, filepath.Join(t.TempDir(), "spill"), 300)
 		}
@@ -365,7 +365,7 @@ func TestSpillReversal(t *testing.T) {
 func TestSpillCancelled(t *testing.T) {
 	t.Parallel()
 	b := enginetest.Board(t, "triangle")
-	prob, opt := Problem{b, enginetest.Vacate(t, b, "1"), enginetest.Goal(t, b, "any")}, Options{Workers: 2}
+	prob, opt := Problem{b, enginetest.Vacate(t, b, "1"), enginetest.Goal(t, b, "any")}, ExploreOptions{Budget: Budget{Workers: 2}}
 	want, err := Explore(context.Background(), prob, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -406,7 +406,7 @@ func TestSpillDiskRefused(t *testing.T) {
 	b := enginetest.Board(t, "triangle:6")
 	prob := Problem{b, enginetest.Vacate(t, b, "5"), enginetest.Goal(t, b, "any")}
 	dir := filepath.Join(t.TempDir(), "spill")
-	opt := Options{Spill: Spill{Dir: dir, Keep: true}}
+	opt := ExploreOptions{Spill: Spill{Dir: dir, Keep: true}}
 	a, err := Explore(context.Background(), prob, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -455,7 +455,7 @@ func TestSpillDiskEstimate(t *testing.T) {
 	b := enginetest.Board(t, "triangle:6")
 	prob := Problem{b, enginetest.Vacate(t, b, "1"), enginetest.Goal(t, b, "any")}
 	for _, mem := range []int64{4 << 20, 64 << 20} {
-		opt := Options{Memory: mem, Workers: 2, Spill: Spill{Dir: filepath.Join(t.TempDir(), "refused")}}
+		opt := ExploreOptions{Budget: Budget{Memory: mem, Workers: 2}, Spill: Spill{Dir: filepath.Join(t.TempDir(), "refused")}}
 		opt.knobs.spillFree = 1 << 10
 		_, err := Explore(context.Background(), prob, opt)
 		var de *DiskError
@@ -490,15 +490,15 @@ func TestSpillBudgets(t *testing.T) {
 	}
 	b := enginetest.Board(t, "triangle:7")
 	prob := Problem{b, enginetest.Vacate(t, b, "1"), enginetest.Goal(t, b, "any")}
-	want, err := Explore(context.Background(), prob, Options{})
+	want, err := Explore(context.Background(), prob, ExploreOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, mem := range []int64{16 << 20, 24 << 20, 32 << 20} {
 		t.Run(fmt.Sprintf("mem=%dMiB", mem>>20), func(t *testing.T) {
 			var steps atomic.Int64
-			opt := Options{Memory: mem, Spill: Spill{Dir: filepath.Join(t.TempDir(), "spill")},
-				Progress: func(Progress) { steps.Add(1) }}
+			opt := ExploreOptions{Budget: Budget{Memory: mem, Progress: func(Progress) { steps.Add(1) }},
+				Spill: Spill{Dir: filepath.Join(t.TempDir(), "spill")}}
 			got, err := Explore(context.Background(), prob, opt)
 			if err != nil {
 				if steps.Load() > 0 || strings.Contains(err.Error(), "\n") {

@@ -44,15 +44,16 @@ type Finish struct {
 // Starts analyses every single-vacancy start of a board up to symmetry:
 // reachable positions, which holes the last peg can finish in, and the
 // solutions to each. It reduces each search by the board's whole group
-// (Options.WholeGroup). All starts are searched together where that fits
-// the memory budget, else one at a time; with Options.Spill, those have
-// their layers on disk, each in a directory of Spill.Dir's of its own
-// (start-HOLE) that Spill.Resume continues. A start whose exhaustive
-// search passes the budget even so is not counted; instead each of its
-// class-feasible finishes is solved depth first (StartResult.Pairs), so
-// that every pair is still decided unless that search passes the budget
-// too. Nothing is guessed.
-func Starts(ctx context.Context, b *engine.Board, opt Options, each func(StartResult)) ([]StartResult, error) {
+// (ExploreOptions.WholeGroup). All starts are searched together where
+// that fits the memory budget, else one at a time; with
+// ExploreOptions.Spill, those have their layers on disk, each in a
+// directory of Spill.Dir's of its own (start-HOLE) that Spill.Resume
+// continues. A start whose exhaustive search passes the budget even so is
+// not counted; instead each of its class-feasible finishes is solved depth
+// first within the same memory (StartResult.Pairs), so that every pair is
+// still decided unless that search passes the budget too. Nothing is
+// guessed.
+func Starts(ctx context.Context, b *engine.Board, opt ExploreOptions, each func(StartResult)) ([]StartResult, error) {
 	reps, classes := startClasses(b)
 	// Complete games are not reported: their pass over every reachable
 	// position is left out.
@@ -66,7 +67,7 @@ func Starts(ctx context.Context, b *engine.Board, opt Options, each func(StartRe
 	}
 	// All starts in one search if it fits; what it could not finish, one
 	// start at a time (spilled, each in a directory of its own, with
-	// Options.Spill).
+	// ExploreOptions.Spill).
 	together := opt
 	together.Spill = Spill{}
 	err := startsTogether(ctx, b, reps, together, func(i int, a *Analysis) error {
@@ -91,7 +92,7 @@ func Starts(ctx context.Context, b *engine.Board, opt Options, each func(StartRe
 		r := StartResult{Hole: h, Class: classes[i], Solutions: new(big.Int)}
 		switch {
 		case errors.Is(err, ErrMemory):
-			r.Pairs, err = startPairs(ctx, b, h, Options{Memory: opt.Memory}, 0)
+			r.Pairs, err = startPairs(ctx, b, h, SolveOptions{Budget: Budget{Memory: opt.Memory}}, 0)
 			if err != nil {
 				return out, err
 			}
@@ -159,7 +160,7 @@ func holeOrbits(g *engine.Group, holes []int) [][]int {
 
 // decided is the result for the start vacating h, of class class, from its
 // analysis up to the board's whole group.
-func decided(ctx context.Context, b *engine.Board, h int, class []int, a *Analysis, opt Options) (StartResult, error) {
+func decided(ctx context.Context, b *engine.Board, h int, class []int, a *Analysis, opt ExploreOptions) (StartResult, error) {
 	prob := Problem{Board: b, Start: b.Full() &^ (1 << uint(h)), Goal: engine.Goal{Kind: engine.OnePeg}}
 	r := StartResult{Hole: h, Class: class, Decided: true, Reachable: a.Reachable, Winnable: a.Winnable, Solutions: a.Solutions}
 	r.Finishes = splitFinishes(b, prob.Start, a)

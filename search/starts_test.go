@@ -17,7 +17,7 @@ import (
 func TestTriangleStarts(t *testing.T) {
 	pub := loadPublished(t)
 	b := enginetest.Board(t, "triangle")
-	results, err := Starts(context.Background(), b, Options{}, nil)
+	results, err := Starts(context.Background(), b, ExploreOptions{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,9 +73,9 @@ func TestStartsTogetherAgrees(t *testing.T) {
 		if name != "odd" {
 			b = enginetest.Board(t, strings.TrimSuffix(name, "/wide"))
 		}
-		opt := Options{}
+		opt := ExploreOptions{}
 		if strings.HasSuffix(name, "/wide") {
-			opt = wide(opt)
+			opt.Budget = wide(opt.Budget)
 		}
 		reps, _ := startClasses(b)
 		got := map[int]*Analysis{}
@@ -91,7 +91,7 @@ func TestStartsTogetherAgrees(t *testing.T) {
 		}
 		for _, h := range reps {
 			prob := Problem{b, b.Full() &^ (1 << uint(h)), engine.Goal{Kind: engine.OnePeg}}
-			want, err := Explore(context.Background(), prob, Options{WholeGroup: true, NoGames: true})
+			want, err := Explore(context.Background(), prob, ExploreOptions{WholeGroup: true, NoGames: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -117,7 +117,7 @@ func TestStartsFallback(t *testing.T) {
 	b := enginetest.Board(t, "triangle:6")
 	reps, _ := startClasses(b)
 	var union int64
-	err := startsTogether(context.Background(), b, reps, Options{}, func(_ int, a *Analysis) error {
+	err := startsTogether(context.Background(), b, reps, ExploreOptions{}, func(_ int, a *Analysis) error {
 		union = max(union, a.PeakBytes)
 		return nil
 	})
@@ -125,14 +125,14 @@ func TestStartsFallback(t *testing.T) {
 		t.Fatal(err)
 	}
 	budget := union * 3 / 4
-	if err := startsTogether(context.Background(), b, reps, Options{Memory: budget}, func(int, *Analysis) error { return nil }); !isMemory(err) {
+	if err := startsTogether(context.Background(), b, reps, ExploreOptions{Budget: Budget{Memory: budget}}, func(int, *Analysis) error { return nil }); !isMemory(err) {
 		t.Fatalf("union with %d bytes: err = %v, want ErrMemory", budget, err)
 	}
-	want, err := Starts(context.Background(), b, Options{}, nil)
+	want, err := Starts(context.Background(), b, ExploreOptions{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := Starts(context.Background(), b, Options{Memory: budget}, nil)
+	got, err := Starts(context.Background(), b, ExploreOptions{Budget: Budget{Memory: budget}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,19 +187,19 @@ func TestStartsFallback(t *testing.T) {
 	t.Logf("with %d bytes: %d of %d starts counted one at a time, the rest pair by pair", budget, counted, len(want))
 }
 
-// TestStartsSpilled checks that with Options.Spill the starts that the
+// TestStartsSpilled checks that with ExploreOptions.Spill the starts that the
 // budget cannot hold in memory are searched one at a time on disk, each in
 // a directory of its own, to the counts found without a budget; and
 // resumed from kept files to the same counts again.
 func TestStartsSpilled(t *testing.T) {
 	t.Parallel()
 	b := enginetest.Board(t, "triangle:6")
-	want, err := Starts(context.Background(), b, Options{}, nil)
+	want, err := Starts(context.Background(), b, ExploreOptions{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	const budget = 4 << 20
-	inMemory, err := Starts(context.Background(), b, Options{Memory: budget}, nil)
+	inMemory, err := Starts(context.Background(), b, ExploreOptions{Budget: Budget{Memory: budget}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +221,7 @@ func TestStartsSpilled(t *testing.T) {
 	}
 	dir := filepath.Join(t.TempDir(), "starts")
 	for _, sp := range []Spill{{Dir: dir, Keep: true}, {Dir: dir, Resume: true}} {
-		opt := Options{Memory: budget, Spill: sp}
+		opt := ExploreOptions{Budget: Budget{Memory: budget}, Spill: sp}
 		opt.knobs.spillNoSync = true
 		got, err := Starts(context.Background(), b, opt, nil)
 		if err != nil {

@@ -38,7 +38,7 @@ var errTooManyStarts = errors.New("more start classes than a word holds beside a
 // kept until the layer it pairs with (the complements' peg count) is
 // found; then each start's solutions are counted through its winnable
 // positions (countWinning).
-func startsTogether(ctx context.Context, b *engine.Board, reps []int, opt Options, done func(i int, a *Analysis) error) error {
+func startsTogether(ctx context.Context, b *engine.Board, reps []int, opt ExploreOptions, done func(i int, a *Analysis) error) error {
 	n := b.Holes()
 	pk, ok := key.PackingFor(n, len(reps))
 	if !ok {
@@ -77,7 +77,7 @@ type together struct {
 	t0    time.Time
 	b     *engine.Board
 	reps  []int
-	opt   Options
+	opt   ExploreOptions
 	pk    key.Packing
 	group *engine.Group
 	gen   *movegen.Gen

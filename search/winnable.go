@@ -115,7 +115,7 @@ func (w *WinSet) Positions(pegs int) []engine.Position {
 // positions, whose Layers count the positions of the layers the forward
 // search expanded (Reachable, ReachableRaw and DeadEnds, as ReachableOnly
 // counts them).
-func Winnable(ctx context.Context, prob Problem, opt Options) (*WinSet, error) {
+func Winnable(ctx context.Context, prob Problem, opt Budget) (*WinSet, error) {
 	sets, err := WinnableGoals(ctx, prob, []engine.Goal{prob.Goal}, opt)
 	if sets == nil {
 		return nil, err
@@ -128,7 +128,7 @@ func Winnable(ctx context.Context, prob Problem, opt Options) (*WinSet, error) {
 // search serves them all. It searches forward only to the middle when the
 // first goal's complement is the start and the others are one peg anywhere
 // with the same winnable positions of two pegs or more (see sameAfterOne).
-func WinnableGoals(ctx context.Context, prob Problem, goals []engine.Goal, opt Options) ([]*WinSet, error) {
+func WinnableGoals(ctx context.Context, prob Problem, goals []engine.Goal, opt Budget) ([]*WinSet, error) {
 	if err := prob.checkOnePeg(); err != nil {
 		return nil, err
 	}
@@ -170,7 +170,7 @@ func WinnableGoals(ctx context.Context, prob Problem, goals []engine.Goal, opt O
 type winSearch struct {
 	prob  Problem
 	goals []engine.Goal
-	opt   Options
+	opt   Budget
 	t0    time.Time
 	b     *engine.Board
 	mem   *memory.Budget
@@ -196,7 +196,7 @@ type winSearch struct {
 	expanded []LayerStats
 }
 
-func newWinSearch(prob Problem, goals []engine.Goal, opt Options) *winSearch {
+func newWinSearch(prob Problem, goals []engine.Goal, opt Budget) *winSearch {
 	group := prob.Group()
 	ws := &winSearch{prob: prob, goals: goals, opt: opt, t0: time.Now(), b: prob.Board, mem: memory.New(opt.memory()),
 		group: group, gen: movegen.New(prob.Board, group), start: key.Mix(group.Canonical(prob.Start)), p0: prob.Start.Pegs()}

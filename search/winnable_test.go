@@ -77,7 +77,7 @@ func TestWalkBackMirror(t *testing.T) {
 			t.Errorf("%s: winnable positions mirrored past the middle differ (-walked +mirrored):\n%s", c[0], diff)
 		}
 		// Winnable meets in the middle from the forward layers alone.
-		ws, err := Winnable(context.Background(), prob, Options{Workers: 2})
+		ws, err := Winnable(context.Background(), prob, Budget{Workers: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,12 +108,12 @@ func TestWinnableGoalsTogether(t *testing.T) {
 		}
 		prob := Problem{b, start, enginetest.Goal(t, b, c.goal)}
 		anyProb := Problem{b, start, engine.Goal{Kind: engine.OnePeg}}
-		sets, err := WinnableGoals(context.Background(), prob, []engine.Goal{prob.Goal, anyProb.Goal}, Options{})
+		sets, err := WinnableGoals(context.Background(), prob, []engine.Goal{prob.Goal, anyProb.Goal}, Budget{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for i, p := range []Problem{prob, anyProb} {
-			alone, err := Winnable(context.Background(), p, Options{})
+			alone, err := Winnable(context.Background(), p, Budget{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -153,7 +153,7 @@ func TestWinSetMirror(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws, err := Winnable(context.Background(), Problem{b, start, enginetest.Goal(t, b, "1")}, Options{Workers: 2})
+	ws, err := Winnable(context.Background(), Problem{b, start, enginetest.Goal(t, b, "1")}, Budget{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,11 +186,11 @@ func TestForwardPass(t *testing.T) {
 	b, _ := engine.Lookup("triangle:6")
 	start, _ := b.Vacate("1")
 	prob := Problem{Board: b, Start: start, Goal: engine.Goal{Kind: engine.OnePeg}}
-	w, err := Winnable(context.Background(), prob, Options{})
+	w, err := Winnable(context.Background(), prob, Budget{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := Explore(context.Background(), prob, Options{ReachableOnly: true})
+	a, err := Explore(context.Background(), prob, ExploreOptions{ReachableOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

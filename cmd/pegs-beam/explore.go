@@ -65,7 +65,7 @@ func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return cli.Usagef("%s %s with --plan", strings.Join(planOnly, " and "), verb)
 		}
 	}
-	opt := cluster.Options{Options: x.Options, Runner: *runner, Endpoint: *endpoint, Environment: *env, Storage: *storage, Parts: *parts, Keep: *keep}
+	opt := cluster.Options{ExploreOptions: x.Options, Runner: *runner, Endpoint: *endpoint, Environment: *env, Storage: *storage, Parts: *parts, Keep: *keep}
 	if *plan {
 		return writePlan(ctx, stdout, x, opt, wm, *sample)
 	}

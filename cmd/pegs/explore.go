@@ -35,7 +35,7 @@ func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	x.Options.Progress = progress(stderr, "")
 	x.Options.Spill = sp
 	if x.WinnableOnly {
-		w, err := search.Winnable(ctx, x.Problem, x.Options)
+		w, err := search.Winnable(ctx, x.Problem, x.Options.Budget)
 		if w != nil && errors.Is(err, context.Canceled) {
 			return cli.Interrupted(stdout, stderr, x.Format, x.Problem, w.ForwardPass(), err)
 		}

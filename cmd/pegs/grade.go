@@ -87,7 +87,7 @@ func runGrade(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	tables := &search.Tables{}
 	failed := 0
 	for _, l := range lv {
-		lvl, err := generate.Grade(ctx, b, l.pos, goal, search.Options{Memory: budget, Tables: tables})
+		lvl, err := generate.Grade(ctx, b, l.pos, goal, search.SolveOptions{Budget: search.Budget{Memory: budget}, Tables: tables})
 		name := "level " + l.name
 		if l.name == "" {
 			name = "position"

@@ -103,12 +103,12 @@ func runOracle(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	o, err := hint.NewOracle(ctx, search.Problem{Board: b, Start: start, Goal: goal}, search.Options{Workers: sf.Workers, Memory: budget, Progress: progress(stderr, "")})
+	o, err := hint.NewOracle(ctx, search.Problem{Board: b, Start: start, Goal: goal}, search.Budget{Workers: sf.Workers, Memory: budget, Progress: progress(stderr, "")})
 	if err != nil {
 		return err
 	}
 	if *fewest {
-		if err := o.AddFewest(ctx, search.Options{Workers: sf.Workers, Memory: budget, Progress: progress(stderr, "")}); err != nil {
+		if err := o.AddFewest(ctx, search.Budget{Workers: sf.Workers, Memory: budget, Progress: progress(stderr, "")}); err != nil {
 			return err
 		}
 	}

@@ -55,14 +55,14 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	t0 := time.Now()
 	var sol search.Solution
 	if byMoves {
-		ms, err := search.FewestMoves(ctx, search.Problem{Board: b, Start: start, Goal: goal}, search.Options{Workers: sf.Workers, Memory: budget, Progress: progress(stderr, "")})
+		ms, err := search.FewestMoves(ctx, search.Problem{Board: b, Start: start, Goal: goal}, search.Budget{Workers: sf.Workers, Memory: budget, Progress: progress(stderr, "")})
 		if err != nil {
 			return err
 		}
 		sol = ms.Solution
 	} else {
 		var err error
-		sol, err = search.Decide(ctx, search.Problem{Board: b, Start: start, Goal: goal}, search.Options{Workers: sf.Workers, Memory: budget, Progress: progress(stderr, "")})
+		sol, err = search.Decide(ctx, search.Problem{Board: b, Start: start, Goal: goal}, search.SolveOptions{Budget: search.Budget{Workers: sf.Workers, Memory: budget, Progress: progress(stderr, "")}})
 		if err != nil {
 			return err
 		}

@@ -47,7 +47,7 @@ func runStarts(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	opt := search.Options{Workers: sf.Workers, Memory: budget, Spill: sp, Progress: progress(stderr, "starts: ")}
+	opt := search.ExploreOptions{Budget: search.Budget{Workers: sf.Workers, Memory: budget, Progress: progress(stderr, "starts: ")}, Spill: sp}
 	results, err := search.Starts(ctx, b, opt, func(r search.StartResult) {
 		if isTerminal(stderr) {
 			fmt.Fprintf(stderr, "\rstart %s done%s\n", b.Label(r.Hole), strings.Repeat(" ", 40))

@@ -134,7 +134,7 @@ func (b *builder) classic(ctx context.Context) ([]Item, string, error) {
 			skipped = append(skipped, fmt.Sprintf("%s (%d pegs)", p.Name, p.Start.Pegs()))
 			continue
 		}
-		l, err := generate.Grade(ctx, p.Board, p.Start, p.Goal, search.Options{Memory: b.opt.Memory, Tables: b.tables})
+		l, err := generate.Grade(ctx, p.Board, p.Start, p.Goal, search.SolveOptions{Budget: search.Budget{Memory: b.opt.Memory}, Tables: b.tables})
 		if errors.Is(err, search.ErrMemory) {
 			skipped = append(skipped, fmt.Sprintf("%s (over the %s memory budget)", p.Name, humanize.IBytes(uint64(b.opt.Memory))))
 			continue

@@ -211,8 +211,8 @@ func (b *builder) progress(step string) {
 	}
 }
 
-func (b *builder) exploreOptions() search.Options {
-	return search.Options{Workers: b.opt.Workers, Memory: b.opt.Memory}
+func (b *builder) exploreOptions() search.ExploreOptions {
+	return search.ExploreOptions{Budget: search.Budget{Workers: b.opt.Workers, Memory: b.opt.Memory}}
 }
 
 // fileName is a board's name as part of a file name.

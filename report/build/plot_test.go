@@ -93,7 +93,7 @@ func TestProfileSVG(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := search.Explore(context.Background(), search.Problem{Board: b, Start: b.Full() &^ 1, Goal: engine.Goal{Kind: engine.OnePeg}}, search.Options{})
+	a, err := search.Explore(context.Background(), search.Problem{Board: b, Start: b.Full() &^ 1, Goal: engine.Goal{Kind: engine.OnePeg}}, search.ExploreOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

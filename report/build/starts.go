@@ -41,7 +41,7 @@ func (b *builder) starts(ctx context.Context) (Section, error) {
 				return Section{}, err
 			}
 		case "pairs":
-			pairs, err := search.StartPairs(ctx, bd, search.Options{Memory: b.opt.Memory}, 0)
+			pairs, err := search.StartPairs(ctx, bd, search.SolveOptions{Budget: search.Budget{Memory: b.opt.Memory}}, 0)
 			if err != nil {
 				return Section{}, fmt.Errorf("starts on %s: %w", sp.board, err)
 			}

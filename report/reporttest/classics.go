@@ -25,7 +25,7 @@ func Classics(t testing.TB) (*engine.Board, engine.Goal, []generate.Level) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		l, err := generate.Grade(context.Background(), b, p, goal, search.Options{})
+		l, err := generate.Grade(context.Background(), b, p, goal, search.SolveOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

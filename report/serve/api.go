@@ -116,7 +116,7 @@ func (s *Server) grade(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	defer release()
-	lvl, err := generate.Grade(ctx, pr.b, pr.start, pr.goal, search.Options{Memory: s.slotMemory(), Tables: &s.tables})
+	lvl, err := generate.Grade(ctx, pr.b, pr.start, pr.goal, search.SolveOptions{Budget: search.Budget{Memory: s.slotMemory()}, Tables: &s.tables})
 	if errors.Is(err, generate.ErrUnsolvable) {
 		return tooBig("the level has no solution to goal %s: %v", pr.b.FormatGoal(pr.goal), err)
 	}
@@ -205,11 +205,11 @@ func (s *Server) find(ctx context.Context, prob search.Problem, byMoves bool) (s
 	}
 	defer release()
 	t0 := time.Now()
-	opt := search.Options{Workers: s.workers(), Memory: s.slotMemory(), Tables: &s.tables}
+	opt := search.SolveOptions{Budget: search.Budget{Workers: s.workers(), Memory: s.slotMemory()}, Tables: &s.tables}
 	var sol search.Solution
 	if byMoves {
 		var ms search.MovesSolution
-		ms, err = search.FewestMoves(ctx, prob, opt)
+		ms, err = search.FewestMoves(ctx, prob, opt.Budget)
 		sol = ms.Solution
 	} else {
 		sol, err = search.Decide(ctx, prob, opt)

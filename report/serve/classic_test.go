@@ -62,7 +62,7 @@ func TestClassicData(t *testing.T) {
 			file.Levels = append(file.Levels, want.Levels[i])
 			continue
 		}
-		lvl, err := generate.Grade(t.Context(), b, l.Position, goal, search.Options{Memory: classicBudget})
+		lvl, err := generate.Grade(t.Context(), b, l.Position, goal, search.SolveOptions{Budget: search.Budget{Memory: classicBudget}})
 		if err != nil {
 			t.Fatalf("%s: %v", l.Name, err)
 		}
@@ -74,7 +74,7 @@ func TestClassicData(t *testing.T) {
 		return
 	}
 	any := engine.Goal{Kind: engine.OnePeg}
-	ms, err := search.FewestMoves(t.Context(), search.Problem{Board: b, Start: b.Start(), Goal: any}, search.Options{Memory: classicBudget})
+	ms, err := search.FewestMoves(t.Context(), search.Problem{Board: b, Start: b.Start(), Goal: any}, search.Budget{Memory: classicBudget})
 	if err != nil {
 		t.Fatalf("Solo: %v", err)
 	}

@@ -110,7 +110,7 @@ func (s *Server) findMoves(ctx context.Context) {
 				// As an oracle's build: within a quarter of the budget,
 				// taking no slot of the requests.
 				t0 := time.Now()
-				ms, err := search.FewestMoves(ctx, prob, search.Options{Workers: s.workers(), Memory: s.memory / 4, Tables: &s.tables})
+				ms, err := search.FewestMoves(ctx, prob, search.Budget{Workers: s.workers(), Memory: s.memory / 4})
 				return ms.Solution, time.Since(t0), err
 			})
 			if ctx.Err() != nil {

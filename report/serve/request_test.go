@@ -223,7 +223,7 @@ func TestPackMoves(t *testing.T) {
 	}
 	l := pack.Levels[0]
 	b := pack.Board
-	fewest, err := search.FewestMoves(t.Context(), search.Problem{Board: b, Start: l.Start, Goal: pack.Goal}, search.Options{})
+	fewest, err := search.FewestMoves(t.Context(), search.Problem{Board: b, Start: l.Start, Goal: pack.Goal}, search.Budget{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,11 +34,12 @@ import (
 // Runners are the Beam runners a run can go to.
 var Runners = []string{"prism", "universal"}
 
-// Options says where and how a pipeline runs, besides the search's own
-// options (Workers and Memory apply to each step; WholeGroup, NoSymmetry,
-// NoGames and ReachableOnly as in search.Explore).
+// Options says where and how a pipeline runs, besides the exhaustive
+// search's own options (search.ExploreOptions: Workers and Memory apply
+// to each step; WholeGroup, NoSymmetry, NoGames and ReachableOnly as in
+// search.Explore).
 type Options struct {
-	search.Options
+	search.ExploreOptions
 	// Runner is "prism" (in-process, the default) or "universal" (a job
 	// server at Endpoint, such as Flink's or Spark's).
 	Runner   string
@@ -440,7 +441,7 @@ func toAny(refs []string) []any {
 // analysis reads a finished run's files into the analysis search.Explore
 // would return.
 func (s Spec) analysis(ctx context.Context, st *step, prob search.Problem, opt Options, p0 int, startKey uint64) (*search.Analysis, error) {
-	a := search.NewAnalysis(st.gen.Group, opt.Options)
+	a := search.NewAnalysis(st.gen.Group, opt.ExploreOptions)
 	games := new(big.Int)
 	parts := 1 << s.Bits
 	for pegs := p0; pegs >= 1; pegs-- {

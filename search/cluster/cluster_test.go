@@ -69,7 +69,7 @@ func TestExploreSameAsInProcess(t *testing.T) {
 			}
 			prob := problem(t, tt.board, tt.start)
 			ctx := context.Background()
-			want, err := search.Explore(ctx, prob, search.Options{})
+			want, err := search.Explore(ctx, prob, search.ExploreOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -78,12 +78,12 @@ func TestExploreSameAsInProcess(t *testing.T) {
 			// the chunks happen to fall to them, and the peaks of the same
 			// run spread over a third of their size (triangle28 in one
 			// partition: 245-336 MB).
-			var opt search.Options
+			var opt search.ExploreOptions
 			if tt.parts > 1 {
 				opt.Workers = 1
 			}
 			t0 := time.Now()
-			got, err := Explore(ctx, prob, Options{Options: opt, Storage: t.TempDir(), Parts: tt.parts})
+			got, err := Explore(ctx, prob, Options{ExploreOptions: opt, Storage: t.TempDir(), Parts: tt.parts})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -97,7 +97,7 @@ func TestExploreSameAsInProcess(t *testing.T) {
 			if tt.parts > 1 {
 				// A partition's expansion holds less than a whole
 				// layer's.
-				one, err := Explore(ctx, prob, Options{Options: opt, Storage: t.TempDir(), Parts: 1})
+				one, err := Explore(ctx, prob, Options{ExploreOptions: opt, Storage: t.TempDir(), Parts: 1})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -157,7 +157,7 @@ func TestSpecRebuildsBoard(t *testing.T) {
 func TestInjectedFailureRetried(t *testing.T) {
 	prob := problem(t, "triangle:6", "")
 	ctx := context.Background()
-	want, err := search.Explore(ctx, prob, search.Options{})
+	want, err := search.Explore(ctx, prob, search.ExploreOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,7 +57,7 @@ func NewPlan(ctx context.Context, prob search.Problem, opt Options, workerMem in
 	if workerMem <= 0 {
 		return nil, errors.New("a plan needs a worker's memory")
 	}
-	group := search.ExploreGroup(prob, opt.Options)
+	group := search.ExploreGroup(prob, opt.ExploreOptions)
 	gen := movegen.New(prob.Board, group)
 	p0 := prob.Start.Pegs()
 	pl := &Plan{WorkerMem: workerMem}

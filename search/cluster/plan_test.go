@@ -10,7 +10,7 @@ import (
 func TestPlan(t *testing.T) {
 	prob := problem(t, "triangle:6", "")
 	ctx := context.Background()
-	a, err := search.Explore(ctx, prob, search.Options{ReachableOnly: true})
+	a, err := search.Explore(ctx, prob, search.ExploreOptions{ReachableOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,7 @@ type Spec struct {
 	Geometry   string
 	Start      uint64
 	Goal       string // as engine.Board.ParseGoal reads it
-	Whole      bool   // search.Options.WholeGroup
+	Whole      bool   // search.ExploreOptions.WholeGroup
 	NoSymmetry bool
 	Dir        string // the run's directory or URL prefix
 	Bits       int    // a layer has 1<<Bits partitions
@@ -134,7 +134,7 @@ func (s Spec) problem() (search.Problem, *movegen.Gen, error) {
 		return search.Problem{}, nil, err
 	}
 	prob := search.Problem{Board: b, Start: engine.Position(s.Start), Goal: g}
-	group := search.ExploreGroup(prob, search.Options{WholeGroup: s.Whole, NoSymmetry: s.NoSymmetry})
+	group := search.ExploreGroup(prob, search.ExploreOptions{WholeGroup: s.Whole, NoSymmetry: s.NoSymmetry})
 	return prob, movegen.New(b, group), nil
 }
 

@@ -26,7 +26,7 @@ func TestHintsOnRandomGames(t *testing.T) {
 	g := enginetest.Goal(t, b, "center")
 	prob := search.Problem{Board: b, Start: b.Start(), Goal: g}
 	ws, anyWs := englishWinnable(t, "center"), englishWinnable(t, "any")
-	oracle, err := NewOracle(context.Background(), prob, search.Options{})
+	oracle, err := NewOracle(context.Background(), prob, search.Budget{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestHintsOnRandomGames(t *testing.T) {
 		t.Errorf("oracle holds %d positions in %d bytes; want 1679072 in at most 4 MiB", loaded.Len(), size)
 	}
 	// The hints below use the oracle with its fewest table.
-	if err := oracle.AddFewest(context.Background(), search.Options{}); err != nil {
+	if err := oracle.AddFewest(context.Background(), search.Budget{}); err != nil {
 		t.Fatal(err)
 	}
 	loaded, _ = roundTrip(t, oracle)
@@ -217,7 +217,7 @@ func TestLoneDeadEndFewest(t *testing.T) {
 	defer a.Close()
 	a.setTooBig(b, b.Start(), g, math.MaxInt64)
 	listed := 0
-	a.setListFewest(func(ctx context.Context, prob search.Problem, opt search.Options) (*search.Analysis, error) {
+	a.setListFewest(func(ctx context.Context, prob search.Problem, opt search.ExploreOptions) (*search.Analysis, error) {
 		listed++
 		return search.Explore(ctx, prob, opt)
 	})

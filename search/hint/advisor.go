@@ -67,7 +67,7 @@ type knobs struct {
 	noFewest   bool  // a level's build stops after its winnable tables
 	// listFewest, if set, replaces Explore in the fewest pegs of a dead end
 	// past depth first's budget.
-	listFewest func(ctx context.Context, prob search.Problem, opt search.Options) (*search.Analysis, error)
+	listFewest func(ctx context.Context, prob search.Problem, opt search.ExploreOptions) (*search.Analysis, error)
 }
 
 // NewAdvisor returns an Advisor with no oracle.
@@ -255,7 +255,7 @@ func (a *Advisor) start(b *engine.Board, start engine.Position, goal engine.Goal
 		if workers <= 0 {
 			workers = max(1, pool.Size(0)-1)
 		}
-		opt := search.Options{Memory: budget, Workers: workers}
+		opt := search.Budget{Memory: budget, Workers: workers}
 		lb.o, lb.err = NewOracle(a.ctx, search.Problem{Board: b, Start: start, Goal: goal}, opt)
 		a.mu.Lock()
 		if lb.err == nil && l.oracle == nil {

@@ -22,7 +22,7 @@ func BenchmarkHint(b *testing.B) {
 	eng := engine.English()
 	g, _ := eng.ParseGoal("center")
 	prob := search.Problem{Board: eng, Start: eng.Start(), Goal: g}
-	o, err := NewOracle(context.Background(), prob, search.Options{})
+	o, err := NewOracle(context.Background(), prob, search.Budget{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func (hb *hintBench) gameSteps() (steps []step, lone int) {
 func (hb *hintBench) withFewest(b *testing.B) *Oracle {
 	if hb.fewest == nil {
 		f, _ := roundTrip(b, hb.file)
-		if err := f.AddFewest(context.Background(), search.Options{}); err != nil {
+		if err := f.AddFewest(context.Background(), search.Budget{}); err != nil {
 			b.Fatal(err)
 		}
 		hb.fewest = f
@@ -167,7 +167,7 @@ func (hb *hintBench) withFewest(b *testing.B) *Oracle {
 // ends too.
 func (hb *hintBench) levelOracle(b *testing.B, full bool) *Oracle {
 	if hb.level == nil {
-		lo, err := NewOracle(context.Background(), hb.prob, search.Options{})
+		lo, err := NewOracle(context.Background(), hb.prob, search.Budget{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -178,7 +178,7 @@ func (hb *hintBench) levelOracle(b *testing.B, full bool) *Oracle {
 	}
 	if hb.levelFull == nil {
 		f := *hb.level
-		if err := f.AddFewest(context.Background(), search.Options{}); err != nil {
+		if err := f.AddFewest(context.Background(), search.Budget{}); err != nil {
 			b.Fatal(err)
 		}
 		hb.levelFull = &f

@@ -37,7 +37,7 @@ func (a *Advisor) setNoFewest() {
 
 // setListFewest replaces search.Explore in the fewest pegs of a dead end
 // past depth first's budget.
-func (a *Advisor) setListFewest(f func(ctx context.Context, prob search.Problem, opt search.Options) (*search.Analysis, error)) {
+func (a *Advisor) setListFewest(f func(ctx context.Context, prob search.Problem, opt search.ExploreOptions) (*search.Analysis, error)) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.knobs.listFewest = f

@@ -54,7 +54,7 @@ func (l *fewestLayer) fewest(p engine.Position) int {
 // fewest is its own peg count in a dead end, else the least of its
 // children's. Only the positions of three or more need a table for the
 // layer above to look in: a child in neither ones nor it ends with two.
-func fewestTable(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, ones map[int][]uint64, from int, opt search.Options) (map[int]*fewestLayer, error) {
+func fewestTable(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, ones map[int][]uint64, from int, opt search.Budget) (map[int]*fewestLayer, error) {
 	if b.Holes() > 56 {
 		return nil, fmt.Errorf("a fewest table needs a board of 56 holes or fewer, not %d", b.Holes())
 	}

@@ -28,12 +28,12 @@ func smallOracles(t testing.TB) []*Oracle {
 	var out []*Oracle
 	for _, g := range []string{"any", "10"} {
 		gl, _ := b.ParseGoal(g)
-		o, err := NewOracle(context.Background(), search.Problem{Board: b, Start: start, Goal: gl}, search.Options{Workers: 1})
+		o, err := NewOracle(context.Background(), search.Problem{Board: b, Start: start, Goal: gl}, search.Budget{Workers: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
 		o.fewestMin = 1
-		if err := o.AddFewest(context.Background(), search.Options{Workers: 1}); err != nil {
+		if err := o.AddFewest(context.Background(), search.Budget{Workers: 1}); err != nil {
 			t.Fatal(err)
 		}
 		out = append(out, o)

@@ -514,7 +514,7 @@ func (r *request) fewest(ctx context.Context) (int, *engine.Jump, error) {
 		list = r.a.knobs.listFewest
 	}
 	prob := search.Problem{Board: r.b, Start: r.p, Goal: engine.Goal{Kind: engine.OnePeg}}
-	an, err := list(ctx, prob, search.Options{Memory: r.layerMemory(), ReachableOnly: true})
+	an, err := list(ctx, prob, search.ExploreOptions{Budget: search.Budget{Memory: r.layerMemory()}, ReachableOnly: true})
 	if errors.Is(err, search.ErrMemory) {
 		few.MaxNodes = 0
 		res, err = dfs.Solve(ctx, r.b, r.p, fewest, few)

@@ -44,7 +44,7 @@ func englishWinSet(goal string) (*search.WinSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	return search.Winnable(context.Background(), search.Problem{Board: b, Start: b.Start(), Goal: g}, search.Options{})
+	return search.Winnable(context.Background(), search.Problem{Board: b, Start: b.Start(), Goal: g}, search.Budget{})
 }
 
 func fewestPegs(ctx context.Context, b *engine.Board, p engine.Position, floor int, maxNodes int64) (dfs.Result, error) {

@@ -45,7 +45,7 @@ func TestHintLevelRace(t *testing.T) {
 			if want > 2 {
 				continue
 			}
-			if _, err := search.Solve(context.Background(), search.Problem{Board: b, Start: p, Goal: g}, search.Options{MaxNodes: levelNodes}); !errors.Is(err, search.ErrNodeLimit) {
+			if _, err := search.Solve(context.Background(), search.Problem{Board: b, Start: p, Goal: g}, search.SolveOptions{MaxNodes: levelNodes}); !errors.Is(err, search.ErrNodeLimit) {
 				continue
 			}
 			if win {
@@ -99,7 +99,7 @@ func TestHintUndoRaces(t *testing.T) {
 		hard := false
 		for i := last + 1; i < end && !hard; i++ {
 			p, _ := b.Replay(b.Start(), jumps[:i])
-			_, err := search.Solve(context.Background(), search.Problem{Board: b, Start: p, Goal: g}, search.Options{MaxNodes: levelNodes})
+			_, err := search.Solve(context.Background(), search.Problem{Board: b, Start: p, Goal: g}, search.SolveOptions{MaxNodes: levelNodes})
 			hard = errors.Is(err, search.ErrNodeLimit)
 		}
 		if !hard {

@@ -43,7 +43,7 @@ type Oracle struct {
 // peg) from its winnable positions. For a goal hole it also finds the
 // positions that can end with one peg anywhere, so hints never search for
 // that either.
-func NewOracle(ctx context.Context, prob search.Problem, opt search.Options) (*Oracle, error) {
+func NewOracle(ctx context.Context, prob search.Problem, opt search.Budget) (*Oracle, error) {
 	anyProb := search.Problem{Board: prob.Board, Start: prob.Start, Goal: engine.Goal{Kind: engine.OnePeg}}
 	var ws, all *search.WinSet
 	var err error
@@ -237,7 +237,7 @@ func (o *Oracle) tabledAncestor(p engine.Position, depth int) bool {
 // Fewer pegs are left to a depth-first search, which is quick there. Call
 // it before the oracle is shared: the other methods are safe for
 // concurrent use, AddFewest is not.
-func (o *Oracle) AddFewest(ctx context.Context, opt search.Options) error {
+func (o *Oracle) AddFewest(ctx context.Context, opt search.Budget) error {
 	from := o.fewestFromOr()
 	t, err := fewestTable(ctx, o.board, o.start, o.goal, o.onePegKeys(), from, opt)
 	if err != nil {

@@ -43,7 +43,7 @@ func TestStartReaches(t *testing.T) {
 func TestOracleOutsideLevel(t *testing.T) {
 	b := engine.English()
 	g := enginetest.Goal(t, b, "center")
-	o, err := NewOracle(context.Background(), search.Problem{Board: b, Start: b.Start(), Goal: g}, search.Options{})
+	o, err := NewOracle(context.Background(), search.Problem{Board: b, Start: b.Start(), Goal: g}, search.Budget{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,8 +54,8 @@ func TestOracleOutsideLevel(t *testing.T) {
 	for x := 0; x < b.Holes() && outside == 0; x++ {
 		for y := x + 1; y < b.Holes(); y++ {
 			q := b.Full() &^ (1<<uint(x) | 1<<uint(y))
-			win, err1 := search.Solve(context.Background(), search.Problem{Board: b, Start: q, Goal: g}, search.Options{})
-			back, err2 := search.Solve(context.Background(), search.Problem{Board: b, Start: b.Complement(q), Goal: g}, search.Options{})
+			win, err1 := search.Solve(context.Background(), search.Problem{Board: b, Start: q, Goal: g}, search.SolveOptions{})
+			back, err2 := search.Solve(context.Background(), search.Problem{Board: b, Start: b.Complement(q), Goal: g}, search.SolveOptions{})
 			if err1 != nil || err2 != nil {
 				t.Fatal(err1, err2)
 			}
@@ -88,7 +88,7 @@ func TestOracleOutsideLevel(t *testing.T) {
 		t.Errorf("hint for %s with a history from it and the centre game's oracle: %+v, %v; want the goal possible", b.Line(outside), h, err)
 	}
 	other := b.Full() &^ 1
-	want, err := search.Solve(context.Background(), search.Problem{Board: b, Start: other, Goal: g}, search.Options{})
+	want, err := search.Solve(context.Background(), search.Problem{Board: b, Start: other, Goal: g}, search.SolveOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestOracleOnePeg(t *testing.T) {
 	b := enginetest.Board(t, "triangle")
 	start, _ := b.Vacate("1")
 	g := enginetest.Goal(t, b, "10")
-	o, err := NewOracle(context.Background(), search.Problem{Board: b, Start: start, Goal: g}, search.Options{})
+	o, err := NewOracle(context.Background(), search.Problem{Board: b, Start: start, Goal: g}, search.Budget{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestOracleOnePeg(t *testing.T) {
 				ask func(engine.Position) (bool, bool)
 			}{{g, loaded.Winnable}, {enginetest.Goal(t, b, "any"), loaded.OnePeg}} {
 				got, ok := c.ask(p)
-				sol, err := search.Solve(context.Background(), search.Problem{Board: b, Start: p, Goal: c.g}, search.Options{})
+				sol, err := search.Solve(context.Background(), search.Problem{Board: b, Start: p, Goal: c.g}, search.SolveOptions{})
 				if err != nil || !ok || got != sol.Solvable {
 					t.Fatalf("%s toward %s: oracle says %v (ok %v), solver %v (%v)", b.Line(p), b.FormatGoal(c.g), got, ok, sol.Solvable, err)
 				}
@@ -144,7 +144,7 @@ func TestOracleFewest(t *testing.T) {
 	start, _ := b.Vacate("1")
 	for _, name := range []string{"any", "10"} {
 		g := enginetest.Goal(t, b, name)
-		o, err := NewOracle(context.Background(), search.Problem{Board: b, Start: start, Goal: g}, search.Options{})
+		o, err := NewOracle(context.Background(), search.Problem{Board: b, Start: start, Goal: g}, search.Budget{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -152,7 +152,7 @@ func TestOracleFewest(t *testing.T) {
 			t.Fatalf("goal %s: an oracle without the fewest table claims to know", name)
 		}
 		o.fewestMin = 1
-		if err := o.AddFewest(context.Background(), search.Options{}); err != nil {
+		if err := o.AddFewest(context.Background(), search.Budget{}); err != nil {
 			t.Fatal(err)
 		}
 		loaded, _ := roundTrip(t, o)

@@ -64,7 +64,7 @@ func TestForesightEnds(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			a, err := search.Explore(context.Background(), search.Problem{Board: b, Start: p, Goal: g}, search.Options{})
+			a, err := search.Explore(context.Background(), search.Problem{Board: b, Start: p, Goal: g}, search.ExploreOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -26,7 +26,7 @@ func TestMeasureAgreesWithExplore(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a, err := search.Explore(context.Background(), search.Problem{Board: b, Start: start, Goal: g}, search.Options{})
+		a, err := search.Explore(context.Background(), search.Problem{Board: b, Start: start, Goal: g}, search.ExploreOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

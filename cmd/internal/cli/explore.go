@@ -37,7 +37,7 @@ func (f *ExploreFlags) Register(fs *flag.FlagSet) {
 // Exploration is what the explore flags ask for.
 type Exploration struct {
 	Problem      search.Problem
-	Options      search.Options
+	Options      search.ExploreOptions
 	Format       report.Format
 	WinnableOnly bool
 }
@@ -67,7 +67,7 @@ func (f *ExploreFlags) Load() (Exploration, error) {
 	}
 	return Exploration{
 		Problem:      search.Problem{Board: b, Start: start, Goal: goal},
-		Options:      search.Options{Workers: f.Search.Workers, Memory: budget, WholeGroup: f.whole, NoGames: f.noGames, ReachableOnly: f.reachableOnly},
+		Options:      search.ExploreOptions{Budget: search.Budget{Workers: f.Search.Workers, Memory: budget}, WholeGroup: f.whole, NoGames: f.noGames, ReachableOnly: f.reachableOnly},
 		Format:       format,
 		WinnableOnly: f.winOnly,
 	}, nil
