@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"pegs/engine"
 	"pegs/search/internal/exact"
@@ -75,4 +76,82 @@ func chanceFloat64(v exact.U128, p0 int) (float64, error) {
 		return 0, fmt.Errorf("search: the random player's chance, %g, lies within %d units of 2^-118 of where float64 rounding changes: it cannot be given correctly rounded", p, p0)
 	}
 	return p, nil
+}
+
+// RandomPlay is a problem's random-play chance alone, as RandomChance finds
+// it.
+type RandomPlay struct {
+	// Win is the probability that a player choosing uniformly among the
+	// legal jumps meets the goal, correctly rounded: Explore's
+	// Analysis.RandomWin.
+	Win float64
+	// Winnable counts the winnable positions it was found over, up to
+	// Symmetries symmetries (see Problem.Group).
+	Winnable   int64
+	Symmetries int
+	PeakBytes  int64
+	Elapsed    time.Duration
+}
+
+// RandomChance finds the random player's chance of meeting prob's goal,
+// Explore's Analysis.RandomWin, and nothing else: the winnable positions
+// as Winnable finds them (on a problem whose start is its goal's
+// complement, forward to the middle only, no complete games, no paths),
+// then the chance backward over them as Explore finds it (see winning),
+// without the paths alongside.
+func RandomChance(ctx context.Context, prob Problem, opt Budget) (*RandomPlay, error) {
+	if err := prob.checkOnePeg(); err != nil {
+		return nil, err
+	}
+	ws := newWinSearch(prob, []engine.Goal{prob.Goal}, opt)
+	sets, err := ws.run(ctx)
+	if err != nil {
+		return nil, err
+	}
+	w := sets[0]
+	p, err := ws.chance(ctx, w)
+	if err != nil {
+		return nil, err
+	}
+	return &RandomPlay{Win: p, Winnable: w.Winnable, Symmetries: ws.group.Len(), PeakBytes: ws.mem.Peak(), Elapsed: time.Since(ws.t0)}, nil
+}
+
+// chance returns the random player's chance over w's winnable positions,
+// layer by layer from one peg up as winning finds it, letting each layer's
+// keys go once its chances are found. A layer past the middle is made from
+// the one it mirrors as it is reached.
+func (ws *winSearch) chance(ctx context.Context, w *WinSet) (float64, error) {
+	var below *layered.Winning
+	defer func() {
+		if below != nil {
+			below.Free(ws.mem)
+		}
+	}()
+	progress := ws.opt.config().Progress
+	for pegs := 1; pegs <= ws.p0; pegs++ {
+		keys, ok := w.keys[pegs]
+		if m := w.mirror[pegs]; !ok && m != nil {
+			keys = layered.ComplementKeys(m.of, ws.b, ws.group, key.Mixed(), ws.opt.Workers)
+			if err := ws.mem.Take(int64(len(keys))*8, "the winnable positions"); err != nil {
+				return 0, err
+			}
+		}
+		if len(keys) == 0 {
+			return 0, nil // no winnable position of this many pegs: none above either
+		}
+		if progress != nil {
+			progress("chance", pegs, 0, len(keys))
+		}
+		l, err := layered.Win(ctx, ws.gen, keys, below, ws.opt.Workers, ws.mem)
+		if err != nil {
+			return 0, err
+		}
+		if below != nil {
+			below.Free(ws.mem)
+		}
+		below = l
+		delete(w.keys, pegs) // a layer it mirrors below is done with it
+		ws.mem.Give(int64(len(keys)) * 8)
+	}
+	return chanceFloat64(below.Counts[0].Chance, ws.p0)
 }

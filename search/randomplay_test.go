@@ -2,7 +2,9 @@ package search
 
 import (
 	"context"
+	"math"
 	"math/big"
+	"strings"
 	"testing"
 
 	"pegs/engine"
@@ -93,7 +95,8 @@ func exactRandomWins(b *engine.Board, start engine.Position, goals []engine.Goal
 // float64 by math/big: they must be equal, not close. On the triangles of
 // 10, 15 and 21 holes, from every start class the board's symmetry leaves,
 // to one peg anywhere and to one peg in the start's own hole; with and
-// without complete games counted, and up to the whole group. Without the
+// without complete games counted, and up to the whole group; and that
+// RandomChance gives (the chance alone) likewise. Without the
 // long runs (enginetest.LongRuns), from one start class of the 21 holes;
 // with -short, not the 21 holes.
 func TestRandomWinExact(t *testing.T) {
@@ -125,7 +128,71 @@ func TestRandomWinExact(t *testing.T) {
 						t.Errorf("%s vacate %s, goal %s, %+v: random win %v, want %v exactly", name, b.Label(h), b.FormatGoal(g), opt, a.RandomWin, want)
 					}
 				}
+				r, err := RandomChance(context.Background(), Problem{b, start, g}, Budget{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Win != want {
+					t.Errorf("%s vacate %s, goal %s: RandomChance %v, want %v exactly", name, b.Label(h), b.FormatGoal(g), r.Win, want)
+				}
 			}
 		}
+	}
+}
+
+// TestRandomChance checks that RandomChance gives Explore's random-play
+// chance, the same float64, and its winnable positions, on boards whose
+// winnable positions it finds from the goal (one peg anywhere) or meeting
+// in the middle (the start the goal's complement): triangles, a 5×5 square,
+// a 4×4 board with diagonal jumps, and English problems. Without -short,
+// also the English centre game, against the published figure (the peer
+// computes it in floating point: 14 digits must agree).
+func TestRandomChance(t *testing.T) {
+	t.Parallel()
+	diag, err := engine.Parse("diagonal4", strings.Repeat("oooo\n", 4), engine.Diagonal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sq5 := enginetest.Square(t, 5)
+	eng := engine.English()
+	cases := []struct {
+		name string
+		prob Problem
+	}{
+		{"triangle:4/2-any", startOrPicture(t, "triangle:4", "2", "any")},
+		{"triangle/1-any", startOrPicture(t, "triangle", "1", "any")},
+		{"triangle/1-1", startOrPicture(t, "triangle", "1", "1")},
+		{"triangle:6/1-any", startOrPicture(t, "triangle:6", "1", "any")},
+		{"square5/c1-any", Problem{sq5, enginetest.Vacate(t, sq5, "c1"), enginetest.Goal(t, sq5, "any")}},
+		{"diagonal4/a1-any", Problem{diag, enginetest.Vacate(t, diag, "a1"), enginetest.Goal(t, diag, "any")}},
+		{"english/diamond", startOrPicture(t, "english", ".o.ooo.ooooo.ooo.ooo.ooooo.ooo.o.", "center")},
+		{"english/centre", Problem{eng, eng.Start(), enginetest.Goal(t, eng, "center")}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.name == "english/centre" && testing.Short() {
+				t.Skip("the English centre game's chance and analysis take seconds")
+			}
+			a, err := Explore(context.Background(), c.prob, ExploreOptions{NoGames: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := RandomChance(context.Background(), c.prob, Budget{Workers: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.RandomWin == 0 {
+				t.Fatalf("Explore finds no chance: pick a problem that has one")
+			}
+			if r.Win != a.RandomWin || r.Winnable != a.Winnable || r.Symmetries != a.Symmetries {
+				t.Errorf("RandomChance: chance %v, %d winnable up to %d symmetries; Explore: %v, %d, %d", r.Win, r.Winnable, r.Symmetries, a.RandomWin, a.Winnable, a.Symmetries)
+			}
+			if c.name == "english/centre" {
+				pub := loadPublished(t)
+				if d := math.Abs(r.Win-pub.EnglishRandomWin) / pub.EnglishRandomWin; d > 1e-14 {
+					t.Errorf("random-play win probability %.17g, the peer's %.17g: relative difference %.2g, want at most 1e-14", r.Win, pub.EnglishRandomWin, d)
+				}
+			}
+		})
 	}
 }

@@ -132,7 +132,12 @@ func WinnableGoals(ctx context.Context, prob Problem, goals []engine.Goal, opt B
 	if err := prob.checkOnePeg(); err != nil {
 		return nil, err
 	}
-	ws := newWinSearch(prob, goals, opt)
+	return newWinSearch(prob, goals, opt).run(ctx)
+}
+
+// run is WinnableGoals for ws's problem and goals.
+func (ws *winSearch) run(ctx context.Context) ([]*WinSet, error) {
+	prob, goals := ws.prob, ws.goals
 	some := false
 	for _, g := range goals {
 		if len(layered.BackwardSeeds(ws.b, prob.Start, g, ws.group)) > 0 {
