@@ -284,3 +284,40 @@ func WriteWinnable(w io.Writer, f Format, prob search.Problem, ws *search.WinSet
 	}
 	return t.Write(w, f)
 }
+
+// RandomPlayJSON is the JSON output of pegs explore --random-only. Its
+// random_win_probability is written as ExploreJSON's is.
+type RandomPlayJSON struct {
+	Board      string  `json:"board"`
+	Start      string  `json:"start"`
+	Goal       string  `json:"goal"`
+	Symmetries int     `json:"symmetries"`
+	Winnable   int64   `json:"winnable"`
+	RandomWin  float64 `json:"random_win_probability"`
+	ElapsedMS  int64   `json:"elapsed_ms"`
+	PeakBytes  int64   `json:"peak_bytes"`
+}
+
+// WriteRandomPlay writes a problem's random-play chance alone: in text
+// and Markdown as WriteExplore's summary shows it, in CSV one row keyed by
+// RandomPlayJSON's field names (the probability in full), in JSON
+// RandomPlayJSON.
+func WriteRandomPlay(w io.Writer, f Format, prob search.Problem, r *search.RandomPlay) error {
+	b := prob.Board
+	switch f {
+	case JSON:
+		return encodeJSON(w, RandomPlayJSON{Board: b.Name(), Start: b.Line(prob.Start), Goal: b.FormatGoal(prob.Goal), Symmetries: r.Symmetries,
+			Winnable: r.Winnable, RandomWin: r.Win, ElapsedMS: r.Elapsed.Milliseconds(), PeakBytes: r.PeakBytes})
+	case CSV:
+		t := &Table{Header: []string{"board", "start", "goal", "symmetries", "winnable", "random_win_probability"}}
+		t.Add(b.Name(), b.Line(prob.Start), b.FormatGoal(prob.Goal), strconv.Itoa(r.Symmetries), strconv.FormatInt(r.Winnable, 10), strconv.FormatFloat(r.Win, 'g', -1, 64))
+		return t.Write(w, f)
+	}
+	fmt.Fprintf(w, "board %s, %d pegs, goal: %s; counts up to %d symmetries\n\n%s\n", b.Name(), prob.Start.Pegs(), goalText(b, prob.Goal), r.Symmetries, b.Picture(prob.Start))
+	sum := &Table{Header: []string{"measure", "value"}, Counts: []string{"value"}}
+	sum.Add("winnable positions", strconv.FormatInt(r.Winnable, 10))
+	sum.Add("random play wins", FormatProbability(r.Win))
+	sum.Add("time", r.Elapsed.Round(time.Millisecond).String())
+	sum.Add("peak table memory", strconv.FormatInt(r.PeakBytes>>20, 10)+" MiB")
+	return sum.Write(w, f)
+}

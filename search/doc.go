@@ -20,6 +20,8 @@
 //     winnable and dead-end positions, solutions by finishing hole,
 //     complete games, the random player's chance.
 //   - Winnable, WinnableGoals: the positions that can still meet a goal.
+//   - RandomChance: the random player's chance alone, over the winnable
+//     positions as Winnable finds them (no games, dead ends or paths).
 //   - Starts, StartPairs: every single-vacancy start of a board and where
 //     its last peg can finish.
 //
@@ -28,7 +30,7 @@
 // SolveOptions, beside the depth-first solver's strategy, node limit and
 // shared tables; Explore and Starts within ExploreOptions, beside what the
 // exhaustive search counts and where it keeps its layers; Winnable,
-// WinnableGoals and FewestMoves take it alone.
+// WinnableGoals, RandomChance and FewestMoves take it alone.
 //
 // Hints for games (package search/hint) and the metrics of a level
 // (package search/measure) are built on these.

@@ -21,8 +21,8 @@ const (
 // Budget is what a search may spend, the options every search takes: its
 // workers and its memory, and whom it tells how far it has come. The zero
 // value runs GOMAXPROCS workers within DefaultMemory. Winnable,
-// WinnableGoals and FewestMoves take a Budget alone; SolveOptions and
-// ExploreOptions embed one.
+// WinnableGoals, RandomChance and FewestMoves take a Budget alone;
+// SolveOptions and ExploreOptions embed one.
 type Budget struct {
 	// Workers is the number of goroutines of a layered search; zero means
 	// GOMAXPROCS.
@@ -185,7 +185,7 @@ func (o SolveOptions) dfsTables() *dfs.Tables {
 
 // Progress reports how far a layered search has come.
 type Progress struct {
-	Phase       string // "forward", "from the goal", "backward", "join", "count" or "fewest"
+	Phase       string // "forward", "from the goal", "backward", "join", "count", "chance" or "fewest"
 	Pegs        int    // peg count of the layer being expanded ("from the goal": of the positions its complements stand for)
 	Done, Total int    // positions of that layer expanded so far, and in all
 }

@@ -40,6 +40,9 @@ func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if x.WinnableOnly {
 		return cli.Usagef("--winnable-only is not offered here: without it pegs-beam counts the winnable positions too, or run pegs explore --winnable-only")
 	}
+	if x.RandomOnly {
+		return cli.Usagef("--random-only is not offered here: without it pegs-beam finds the random-play chance too, or run pegs explore --random-only")
+	}
 	if *parts < 0 || *parts > 1<<16 {
 		return cli.Usagef("--parts must be 1 to 65536")
 	}

@@ -29,8 +29,8 @@ func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	if sp.Dir != "" && (x.WinnableOnly || x.Options.ReachableOnly) {
-		return cli.Usagef("--spill and --resume are for the full analysis: leave out --winnable-only and --reachable-only")
+	if sp.Dir != "" && (x.WinnableOnly || x.Options.ReachableOnly || x.RandomOnly) {
+		return cli.Usagef("--spill and --resume are for the full analysis: leave out --winnable-only, --reachable-only and --random-only")
 	}
 	x.Options.Progress = progress(stderr, "")
 	x.Options.Spill = sp
@@ -43,6 +43,13 @@ func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 		return report.WriteWinnable(stdout, x.Format, x.Problem, w)
+	}
+	if x.RandomOnly {
+		r, err := search.RandomChance(ctx, x.Problem, x.Options.Budget)
+		if err != nil {
+			return err
+		}
+		return report.WriteRandomPlay(stdout, x.Format, x.Problem, r)
 	}
 	a, err := search.Explore(ctx, x.Problem, x.Options)
 	if sp.Dir != "" && errors.Is(err, context.Canceled) {

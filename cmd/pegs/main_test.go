@@ -67,6 +67,9 @@ func TestGolden(t *testing.T) {
 		{"explore_winnable_triangle_json", "explore --board triangle --start 1 --goal 1 --winnable-only --format json"},
 		{"explore_reachable_triangle", "explore --board triangle --start 2 --goal any --whole-group --reachable-only"},
 		{"explore_reachable_triangle_json", "explore --board triangle --start 1 --goal any --reachable-only --format json"},
+		{"explore_random_triangle", "explore --board triangle --start 2 --goal any --random-only"},
+		{"explore_random_triangle_json", "explore --board triangle --start 1 --goal 1 --random-only --format json"},
+		{"explore_random_triangle_csv", "explore --board triangle --start 1 --goal 1 --random-only --format csv"},
 		{"starts_triangle_csv", "starts --board triangle --format csv"},
 		{"starts_triangle", "starts --board triangle --goal complement"},
 		{"hint_triangle", "hint --board triangle --start 1 --history 4-1,6-4"},
@@ -126,6 +129,11 @@ func TestErrors(t *testing.T) {
 		{[]string{"explore", "--no-games", "--winnable-only"}, 2, "do not go with --winnable-only"},
 		{[]string{"explore", "--reachable-only", "--winnable-only"}, 2, "do not go with --winnable-only"},
 		{[]string{"explore", "--reachable-only", "--no-games"}, 2, "leave out --no-games"},
+		{[]string{"explore", "--random-only", "--winnable-only"}, 2, "do not go with --random-only"},
+		{[]string{"explore", "--random-only", "--no-games"}, 2, "do not go with --random-only"},
+		{[]string{"explore", "--random-only", "--reachable-only"}, 2, "do not go with --random-only"},
+		{[]string{"explore", "--goal", "any", "--whole-group", "--random-only"}, 2, "do not go with --random-only"},
+		{[]string{"explore", "--spill", "a", "--random-only"}, 2, "--spill and --resume are for the full analysis"},
 		{[]string{"explore", "--spill", "a", "--resume", "b"}, 2, "--spill DIR or --resume DIR, not both"},
 		{[]string{"explore", "--keep"}, 2, "--keep needs --spill DIR or --resume DIR"},
 		{[]string{"explore", "--spill", "a", "--reachable-only"}, 2, "--spill and --resume are for the full analysis"},
@@ -198,6 +206,7 @@ func TestInterrupt(t *testing.T) {
 	for _, args := range [][]string{
 		{"solve", "--board", "english", "--goal", "center", "--position", "..ooo.ooo.o.ooooooooooo.oooo.oooo"},
 		{"explore", "--board", "triangle", "--start", "1"},
+		{"explore", "--board", "triangle", "--start", "1", "--random-only"},
 	} {
 		var stdout, stderr bytes.Buffer
 		err := run(ctx, args, &stdout, &stderr)
@@ -370,6 +379,37 @@ func BenchmarkSolveCommand(b *testing.B) {
 	for b.Loop() {
 		if err := run(context.Background(), args, io.Discard, io.Discard); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestExploreRandomOnly checks that explore --random-only prints the
+// random-play chance as the full analysis prints it, byte for byte, in
+// JSON and in text, on a problem whose winnable positions are found from
+// the goal and on one whose start is its goal's complement (found meeting
+// in the middle).
+func TestExploreRandomOnly(t *testing.T) {
+	for _, args := range []string{
+		"explore --board triangle:6 --start 1 --goal any",
+		"explore --board triangle --start 1 --goal 1",
+		"explore --board english --goal center --position .o.ooo.ooooo.ooo.ooo.ooooo.ooo.o.",
+	} {
+		out := func(more string) string {
+			var stdout, stderr bytes.Buffer
+			if err := run(context.Background(), strings.Fields(args+" "+more), &stdout, &stderr); err != nil {
+				t.Fatalf("pegs %s %s: %v\n%s", args, more, err, stderr.String())
+			}
+			return stdout.String()
+		}
+		field := regexp.MustCompile(`"random_win_probability": [^,\n]+`)
+		row := regexp.MustCompile(`│ random play wins +│ ([^ │]+)`)
+		full, alone := out("--no-games --format json"), out("--random-only --format json")
+		if f, a := field.FindString(full), field.FindString(alone); f == "" || f != a {
+			t.Errorf("pegs %s: --random-only prints %q, the full analysis %q", args, a, f)
+		}
+		full, alone = out("--no-games"), out("--random-only")
+		if f, a := row.FindStringSubmatch(full), row.FindStringSubmatch(alone); f == nil || a == nil || f[1] != a[1] {
+			t.Errorf("pegs %s: --random-only prints %q, the full analysis %q", args, a, f)
 		}
 	}
 }

@@ -13,14 +13,14 @@ import (
 )
 
 // ExploreUsage is the explore command's usage line, after its name.
-const ExploreUsage = "--board B (--start H,...|--position P) [--goal G] [--workers N] [--mem SIZE] [--format F] [--winnable-only|--reachable-only] [--whole-group] [--no-games]"
+const ExploreUsage = "--board B (--start H,...|--position P) [--goal G] [--workers N] [--mem SIZE] [--format F] [--winnable-only|--reachable-only|--random-only] [--whole-group] [--no-games]"
 
 // ExploreFlags are the explore command's flags.
 type ExploreFlags struct {
-	Problem                                ProblemFlags
-	Search                                 SearchFlags
-	format                                 string
-	winOnly, whole, noGames, reachableOnly bool
+	Problem                                            ProblemFlags
+	Search                                             SearchFlags
+	format                                             string
+	winOnly, whole, noGames, reachableOnly, randomOnly bool
 }
 
 // Register adds the flags to fs.
@@ -31,6 +31,7 @@ func (f *ExploreFlags) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.winOnly, "winnable-only", false, "find only the winnable positions (faster: no path counts)")
 	fs.BoolVar(&f.whole, "whole-group", false, "with --goal any, count positions up to every symmetry of the board even where it moves the start\n(up to 8 times fewer positions on a start no symmetry fixes; finishes that only those symmetries tell apart are counted together)")
 	fs.BoolVar(&f.noGames, "no-games", false, "leave complete games uncounted, the one count that takes a pass over every reachable position\n(everything else is counted as without it, in less time and memory)")
+	fs.BoolVar(&f.randomOnly, "random-only", false, "find only the chance that random play (each legal jump equally likely) meets the goal:\nthe winnable positions and the chance over them, no path counts or other counts (faster)")
 	fs.BoolVar(&f.reachableOnly, "reachable-only", false, "count only the reachable positions and dead ends, holding two layers at a time\n(for state spaces whose full analysis passes --mem: no winnable positions, no path counts)")
 }
 
@@ -40,6 +41,8 @@ type Exploration struct {
 	Options      search.ExploreOptions
 	Format       report.Format
 	WinnableOnly bool
+	// RandomOnly asks for the random-play chance alone (search.RandomChance).
+	RandomOnly bool
 }
 
 // Load checks the flags and returns what they ask for.
@@ -62,6 +65,9 @@ func (f *ExploreFlags) Load() (Exploration, error) {
 	if f.winOnly && (f.whole || f.noGames || f.reachableOnly) {
 		return Exploration{}, Usagef("--whole-group, --no-games and --reachable-only do not go with --winnable-only")
 	}
+	if f.randomOnly && (f.winOnly || f.whole || f.noGames || f.reachableOnly) {
+		return Exploration{}, Usagef("--winnable-only, --whole-group, --no-games and --reachable-only do not go with --random-only")
+	}
 	if f.reachableOnly && f.noGames {
 		return Exploration{}, Usagef("--reachable-only counts no games already: leave out --no-games")
 	}
@@ -70,6 +76,7 @@ func (f *ExploreFlags) Load() (Exploration, error) {
 		Options:      search.ExploreOptions{Budget: search.Budget{Workers: f.Search.Workers, Memory: budget}, WholeGroup: f.whole, NoGames: f.noGames, ReachableOnly: f.reachableOnly},
 		Format:       format,
 		WinnableOnly: f.winOnly,
+		RandomOnly:   f.randomOnly,
 	}, nil
 }
 
