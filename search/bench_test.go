@@ -62,10 +62,11 @@ var french = flag.Bool("french", false, "run BenchmarkExplore on the French boar
 
 // BenchmarkExplore measures the layered searches on whole state spaces:
 // full analyses (and without complete games, nogames), the winnable set
-// alone, reachable positions alone (on the English board from c1 under
-// the whole board's symmetries too, whose canonical forms are of four
-// classes: seconds an op), and (with -french) the French board's d3
-// class. peak-MiB is the search's largest charge to its memory budget.
+// alone, the random-play chance alone (RandomChance; for both, positions/s
+// counts the winnable positions), reachable positions alone (on the
+// English board from c1 under the whole board's symmetries too, whose
+// canonical forms are of four classes: seconds an op), and (with -french)
+// the French board's d3 class. peak-MiB is the search's largest charge to its memory budget.
 // The English full analysis runs twice more, store=memory with room (no
 // budget) and store=disk spilled (ExploreOptions.Spill) within 96 MiB, the
 // budget forcing the spill: in memory it stops past 96 MiB.
@@ -78,6 +79,7 @@ func BenchmarkExplore(b *testing.B) {
 		{"triangle", "1", "any", "full", ExploreOptions{}},
 		{"triangle:6", "1", "any", "full", ExploreOptions{}},
 		{"english", "d4", "center", "winnable", ExploreOptions{}},
+		{"english", "d4", "center", "random", ExploreOptions{}},
 		{"english", "d4", "center", "reachable", ExploreOptions{ReachableOnly: true}},
 		{"english", "c1", "any", "reachable/start=c1/group=whole", ExploreOptions{WholeGroup: true, ReachableOnly: true}},
 		{"english", "d4", "center", "full", ExploreOptions{}},
@@ -104,6 +106,15 @@ func BenchmarkExplore(b *testing.B) {
 				var positions, peak int64
 				var spilled *SpillStats
 				for b.Loop() {
+					if c.search == "random" {
+						r, err := RandomChance(context.Background(), prob, opt.Budget)
+						if err != nil {
+							b.Fatal(err)
+						}
+						positions += r.Winnable
+						peak = max(peak, r.PeakBytes)
+						continue
+					}
 					if c.search == "winnable" {
 						ws, err := Winnable(context.Background(), prob, opt.Budget)
 						if err != nil {
