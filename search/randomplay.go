@@ -142,7 +142,7 @@ func (ws *winSearch) chance(ctx context.Context, w *WinSet) (float64, error) {
 		if progress != nil {
 			progress("chance", pegs, 0, len(keys))
 		}
-		l, err := layered.Win(ctx, ws.gen, keys, below, ws.opt.Workers, ws.mem)
+		l, err := layered.WinChances(ctx, ws.gen, keys, below, ws.opt.Workers, ws.mem)
 		if err != nil {
 			return 0, err
 		}

@@ -253,7 +253,7 @@ func testWin(t *testing.T, picture, goalText string, whole bool, classes int) {
 		}
 		cur = next
 	}
-	var below, belowIndexed *Winning
+	var below, belowIndexed, belowChances *Winning
 	var prevKeys []uint64
 	var prevChance []exact.U128
 	var solutions exact.U128
@@ -264,9 +264,18 @@ func testWin(t *testing.T, picture, goalText string, whole bool, classes int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		indexed, err := win(context.Background(), gen, keys, belowIndexed, 1, mem, false)
+		indexed, err := win(context.Background(), gen, keys, belowIndexed, 1, mem, false, false)
 		if err != nil {
 			t.Fatal(err)
+		}
+		chances, err := WinChances(context.Background(), gen, keys, belowChances, 2, mem)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range chances.Counts {
+			if chances.Pos[i] != got.Pos[i] || c.Chance != got.Counts[i].Chance || pegs > 1 && c.Paths != (exact.U128{}) {
+				t.Fatalf("%d pegs, %s: WinChances %v, %v paths; Win %s: %v", pegs, gen.Board.Picture(chances.Pos[i]), c.Chance.Big(), c.Paths.Big(), gen.Board.Picture(got.Pos[i]), got.Counts[i].Chance.Big())
+			}
 		}
 		if got.pl.bl != nil {
 			most = max(most, len(got.pl.bl.num.ds))
@@ -301,8 +310,9 @@ func testWin(t *testing.T, picture, goalText string, whole bool, classes int) {
 		if below != nil {
 			below.Free(mem)
 			belowIndexed.Free(mem)
+			belowChances.Free(mem)
 		}
-		below, belowIndexed, prevKeys, prevChance = got, indexed, keys, chance
+		below, belowIndexed, belowChances, prevKeys, prevChance = got, indexed, chances, keys, chance
 	}
 	if most != classes {
 		t.Errorf("the layers in bitsets have %d classes at most, want %d", most, classes)

@@ -32,6 +32,8 @@ type Winning struct {
 	d     *key.Dense
 	bytes int64
 	words []uint64 // Counts' memory, taken from mem
+	// chanceOnly leaves the paths uncounted (see WinChances).
+	chanceOnly bool
 }
 
 // WinCount is what a winnable position counts: the jump sequences from it
@@ -59,14 +61,20 @@ type WinCount struct {
 // key.Index. The children of a batch of parents are looked up together,
 // so that their misses overlap.
 func Win(ctx context.Context, gen *movegen.Gen, keys []uint64, below *Winning, workers int, mem *memory.Budget) (*Winning, error) {
-	return win(ctx, gen, keys, below, workers, mem, true)
+	return win(ctx, gen, keys, below, workers, mem, true, false)
+}
+
+// WinChances is Win for the chances alone: every count's Paths is left
+// zero (the goal's one each), so that no path count can pass 128 bits.
+func WinChances(ctx context.Context, gen *movegen.Gen, keys []uint64, below *Winning, workers int, mem *memory.Budget) (*Winning, error) {
+	return win(ctx, gen, keys, below, workers, mem, true, true)
 }
 
 // win is Win, with bitsets only where dense allows them (a test's way to
-// the index).
-func win(ctx context.Context, gen *movegen.Gen, keys []uint64, below *Winning, workers int, mem *memory.Budget, dense bool) (*Winning, error) {
+// the index), and with chanceOnly WinChances.
+func win(ctx context.Context, gen *movegen.Gen, keys []uint64, below *Winning, workers int, mem *memory.Budget, dense, chanceOnly bool) (*Winning, error) {
 	n := len(keys)
-	w := &Winning{bytes: int64(n) * 8}
+	w := &Winning{bytes: int64(n) * 8, chanceOnly: chanceOnly}
 	if err := mem.Take(w.bytes, "the winnable positions"); err != nil {
 		return nil, err
 	}
@@ -353,10 +361,12 @@ func (w *Winning) sum(ctx context.Context, gen *movegen.Gen, below *Winning, wor
 					if j&absent != 0 {
 						continue
 					}
-					var o bool
 					from := &below.Counts[j]
-					c.Paths, o = c.Paths.Add(from.Paths)
-					of = of || o
+					if !w.chanceOnly {
+						var o bool
+						c.Paths, o = c.Paths.Add(from.Paths)
+						of = of || o
+					}
 					c.Chance, _ = c.Chance.Add(from.Chance) // at most 1023 ones: no overflow
 				}
 				if jumps > 0 {
