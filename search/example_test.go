@@ -55,6 +55,23 @@ func ExampleExplore() {
 	// a random player wins 0.0069 of games
 }
 
+// Find the random player's chance alone, the figure Explore gives above,
+// for the same triangle: without games, paths or dead ends counted.
+func ExampleRandomChance() {
+	b, err := engine.Lookup("triangle")
+	if err != nil {
+		panic(err)
+	}
+	start, _ := b.Vacate("1")
+	r, err := search.RandomChance(context.Background(), search.Problem{Board: b, Start: start, Goal: engine.Goal{Kind: engine.OnePeg}}, search.Budget{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("a random player wins %.4f of games (%v), over %d winnable positions\n", r.Win, r.Win, r.Winnable)
+	// Output:
+	// a random player wins 0.0069 of games (0.006861755887681316), over 390 winnable positions
+}
+
 // Solve with the fewest moves, a chain of jumps by one peg counting as
 // one, within a budget: two workers and 64 MiB.
 func ExampleFewestMoves() {
