@@ -49,6 +49,7 @@ func TestRefusedBeforeWork(t *testing.T) {
 		{"no endpoint", []string{"--runner", "universal"}, 1, "needs a job endpoint", nil},
 		{"storage not writable", []string{"--storage", filepath.Join(file, "under")}, 1, "storage not writable", nil},
 		{"winnable only", []string{"--winnable-only"}, 2, "--winnable-only is not offered here", nil},
+		{"random only", []string{"--random-only"}, 2, "--random-only is not offered here", nil},
 		{"worker memory without plan", []string{"--worker-mem", "4GiB"}, 2, "--worker-mem goes with --plan", nil},
 		{"bad worker memory without plan", []string{"--worker-mem", "abc"}, 2, `--worker-mem: bad size "abc"`, nil},
 		{"sample without plan", []string{"--sample", "3", "--worker-mem", "4GiB"}, 2, "--sample and --worker-mem go with --plan", nil},
