@@ -52,6 +52,27 @@ func TestWinnableBudget(t *testing.T) {
 	}
 }
 
+// TestRandomChanceBudget checks that RandomChance charges what it holds,
+// the chance pass's counts too: one byte under its peak it stops with
+// ErrMemory or finishes within the budget with the same chance.
+func TestRandomChanceBudget(t *testing.T) {
+	prob := cornerAny(t)
+	r, err := RandomChance(context.Background(), prob, Budget{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, budget := range []int64{r.PeakBytes - 1, r.PeakBytes / 8} {
+		tight, err := RandomChance(context.Background(), prob, Budget{Workers: 2, Memory: budget})
+		switch {
+		case errors.Is(err, ErrMemory):
+		case err != nil:
+			t.Errorf("budget %d under the peak of %d: err = %v, want ErrMemory or none", budget, r.PeakBytes, err)
+		case tight.PeakBytes > budget || tight.Win != r.Win:
+			t.Errorf("budget %d under the peak of %d: chance %v, peak %d; want %v within the budget", budget, r.PeakBytes, tight.Win, tight.PeakBytes, r.Win)
+		}
+	}
+}
+
 // cornerAny is the 21-hole triangle with its top corner vacated, to end with
 // one peg anywhere: a whole state space searched in a fraction of a second.
 func cornerAny(t *testing.T) Problem {
