@@ -44,15 +44,15 @@ func winning(ctx context.Context, prob Problem, gen *movegen.Gen, win map[int]*l
 		if l == nil || l.Size() == 0 {
 			return exact.U128{}, 0, nil // no winnable position of this many pegs: none above either
 		}
-		if l.Keys == nil {
+		if l.Keys() == nil {
 			if err := l.Load(opt.Workers, mem); err != nil {
 				return exact.U128{}, 0, err
 			}
 		}
-		if pegs == 1 && len(l.Keys) == 1 {
-			finish(key.Unmix(l.Keys[0]))
+		if pegs == 1 && len(l.Keys()) == 1 {
+			finish(key.Unmix(l.Keys()[0]))
 		}
-		w, err := layered.Win(ctx, gen, l.Keys, below, opt.Workers, mem)
+		w, err := layered.Win(ctx, gen, l.Keys(), below, opt.Workers, mem)
 		if err != nil {
 			return exact.U128{}, 0, err
 		}

@@ -65,8 +65,8 @@ func NewPlan(ctx context.Context, prob search.Problem, opt Options, workerMem in
 	var steps []int64    // the step memory of each expansion sampled
 	var bucketRecs int64 // bucket records of the expansions sampled
 	var found int64      // positions they found
-	expander := func() *layered.Expander {
-		return &layered.Expander{Gen: gen, Workers: opt.Workers, Counts: true, Mem: memory.New(opt.stepMemory())}
+	expander := func() (*layered.Expander, error) {
+		return layered.NewExpander(layered.Paths, layered.Setup{Gen: gen, Mem: memory.New(opt.stepMemory()), Workers: opt.Workers})
 	}
 	more := func(run int, elapsed time.Duration) bool {
 		if sample > 0 {
@@ -75,10 +75,14 @@ func NewPlan(ctx context.Context, prob search.Problem, opt Options, workerMem in
 		return run < 3 || elapsed < 3*time.Second
 	}
 	sizes, biggest, err := layered.SampleLayers(ctx, first, expander, more, func(e *layered.Expander, cur, next *layered.Layer) error {
-		steps = append(steps, e.Mem.Peak())
+		steps = append(steps, e.Mem().Peak())
 		// The pipeline's buckets: each partition's distinct children.
 		for _, r := range splitLayer(cur, 16) {
-			pn, _, err := expander().Next(ctx, r)
+			pe, err := expander()
+			if err != nil {
+				return err
+			}
+			pn, _, err := pe.Next(ctx, r)
 			if err != nil {
 				return err
 			}
@@ -130,12 +134,12 @@ func (pl *Plan) extrapolate(prob search.Problem, symmetries, p0 int, sizes []int
 // splitLayer returns l split into its partitions of parts.
 func splitLayer(l *layered.Layer, parts int) []*layered.Layer {
 	bits := uint(math.Log2(float64(parts)))
-	b := part.Split(l.Keys, bits)
+	b := part.Split(l.Keys(), bits)
 	var out []*layered.Layer
 	m := l.Wide()
 	for t := range parts {
 		if b[t] < b[t+1] {
-			out = append(out, layered.NewCounted(l.Pegs, l.Keys[b[t]:b[t+1]], m[b[t]:b[t+1]]))
+			out = append(out, layered.NewCounted(l.Pegs(), l.Keys()[b[t]:b[t+1]], m[b[t]:b[t+1]]))
 		}
 	}
 	return out
@@ -155,8 +159,8 @@ func recordBytes(ctx context.Context, l *layered.Layer) (float64, error) {
 	}
 	defer fs.Close()
 	path := filepath.Join(dir, "p")
-	h := Spec{Bits: 0}.header(kindFwd, l.Pegs, 0)
-	if err := part.Write(ctx, fs, path, h, part.Part{Keys: l.Keys, Vals: l.Wide()}); err != nil {
+	h := Spec{Bits: 0}.header(kindFwd, l.Pegs(), 0)
+	if err := part.Write(ctx, fs, path, h, part.Part{Keys: l.Keys(), Vals: l.Wide()}); err != nil {
 		return 0, err
 	}
 	size, err := fs.Size(ctx, path)

@@ -223,9 +223,9 @@ func (st *step) close() {
 // budget returns a fresh memory budget for one step.
 func (s Spec) budget() *memory.Budget { return memory.New(s.Mem) }
 
-// expander returns an expander for one step.
-func (s Spec) expander(gen *movegen.Gen, counts, undo bool) *layered.Expander {
-	return &layered.Expander{Gen: gen, Workers: s.Workers, Counts: counts, Undo: undo, Mem: s.budget()}
+// expander returns an expander of purpose p for one step.
+func (s Spec) expander(gen *movegen.Gen, p layered.Purpose) (*layered.Expander, error) {
+	return layered.NewExpander(p, layered.Setup{Gen: gen, Mem: s.budget(), Workers: s.Workers})
 }
 
 // ErrInjected is the failure a test injects into one step (Spec.FailOnce).

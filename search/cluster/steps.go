@@ -57,12 +57,15 @@ func (f *expandFn) ProcessElement(ctx context.Context, ref string, emit func(int
 	if err != nil {
 		return err
 	}
-	e := f.S.expander(f.st.gen, true, false)
+	e, err := f.S.expander(f.st.gen, layered.Paths)
+	if err != nil {
+		return err
+	}
 	next, stats, err := e.Next(ctx, layered.NewCounted(f.Pegs, p.Keys, p.Vals))
 	if err != nil {
 		return fmt.Errorf("expanding %s: %w", ref, err)
 	}
-	data, err := json.Marshal(layerStats{Positions: stats.Positions, Raw: stats.Raw, DeadEnds: stats.DeadEnds, Games: stats.Games, Peak: e.Mem.Peak()})
+	data, err := json.Marshal(layerStats{Positions: stats.Positions, Raw: stats.Raw, DeadEnds: stats.DeadEnds, Games: stats.Games, Peak: e.Mem().Peak()})
 	if err != nil {
 		return err
 	}
@@ -72,7 +75,7 @@ func (f *expandFn) ProcessElement(ctx context.Context, ref string, emit func(int
 	if f.Pegs == 1 {
 		return nil // no children
 	}
-	return f.S.emitBuckets(ctx, f.st, kindFwd, f.Pegs-1, src, part.Part{Keys: next.Keys, Vals: next.Wide()}, emit)
+	return f.S.emitBuckets(ctx, f.st, kindFwd, f.Pegs-1, src, part.Part{Keys: next.Keys(), Vals: next.Wide()}, emit)
 }
 
 // emitBuckets writes the positions of p (sorted) by the partition of pegs
@@ -229,12 +232,15 @@ func (f *parentsFn) ProcessElement(ctx context.Context, ref string, emit func(in
 	if len(p.Keys) > 0 {
 		// As layered.ParentsOf undoes jumps, without the tables closed on
 		// the reachable layer: the merge keeps the reachable parents.
-		e := f.S.expander(f.st.gen, false, true)
+		e, err := f.S.expander(f.st.gen, layered.Parents)
+		if err != nil {
+			return err
+		}
 		found, _, err := e.Grow(ctx, layered.NewLayer(f.Pegs+2, p.Keys))
 		if err != nil {
 			return fmt.Errorf("undoing jumps into %s: %w", ref, err)
 		}
-		parents = found.Keys
+		parents = found.Keys()
 	}
 	return f.S.emitBuckets(ctx, f.st, kindWin, f.Pegs+1, src, part.Part{Keys: parents}, emit)
 }

@@ -64,7 +64,10 @@ func fewestTable(ctx context.Context, b *engine.Board, start engine.Position, go
 	}
 	mem := memory.New(budget)
 	gen := movegen.New(b, b.GameSymmetry(start, goal))
-	e := &layered.Expander{Gen: gen, Workers: opt.Workers, Mem: mem}
+	e, err := layered.NewExpander(layered.Positions, layered.Setup{Gen: gen, Mem: mem, Workers: opt.Workers})
+	if err != nil {
+		return nil, err
+	}
 	first := layered.First(gen.Group, start, false)
 	var progress layered.Progress
 	if opt.Progress != nil {
@@ -72,7 +75,7 @@ func fewestTable(ctx context.Context, b *engine.Board, start engine.Position, go
 			opt.Progress(search.Progress{Phase: phase, Pegs: pegs, Done: done, Total: total})
 		}
 	}
-	fwd, err := layered.Forward(ctx, e, []*layered.Layer{first}, "forward", progress, nil)
+	fwd, err := layered.Forward(ctx, e, first, progress, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -83,9 +86,9 @@ func fewestTable(ctx context.Context, b *engine.Board, start engine.Position, go
 	for i := len(fwd) - 1; i >= 0; i-- {
 		l := fwd[i]
 		if progress != nil {
-			progress("fewest", l.Pegs, 0, l.Len())
+			progress("fewest", l.Pegs(), 0, l.Len())
 		}
-		one := ones[l.Pegs]
+		one := ones[l.Pegs()]
 		chunks := pool.ChunkCount(l.Len(), opt.Workers)
 		keys := make([][]uint64, chunks)
 		vals := make([][]uint8, chunks)
@@ -96,8 +99,8 @@ func fewestTable(ctx context.Context, b *engine.Board, start engine.Position, go
 			}
 			w := gen.NewParent()
 			var moves []int16
-			j, _ := slices.BinarySearch(one, l.Keys[lo])
-			for _, k := range l.Keys[lo:hi] {
+			j, _ := slices.BinarySearch(one, l.Keys()[lo])
+			for _, k := range l.Keys()[lo:hi] {
 				for j < len(one) && one[j] < k {
 					j++
 				}
@@ -107,7 +110,7 @@ func fewestTable(ctx context.Context, b *engine.Board, start engine.Position, go
 				q := key.Unmix(k)
 				w.Set(q)
 				moves = gen.AppendMoves(moves[:0], q)
-				v := uint8(l.Pegs) // a dead end
+				v := uint8(l.Pegs()) // a dead end
 				if len(moves) > 0 {
 					v = below.least(w, moves)
 				}
@@ -117,15 +120,14 @@ func fewestTable(ctx context.Context, b *engine.Board, start engine.Position, go
 				}
 			}
 			if progress != nil {
-				progress("fewest", l.Pegs, int(done.Add(int64(hi-lo))), l.Len())
+				progress("fewest", l.Pegs(), int(done.Add(int64(hi-lo))), l.Len())
 			}
 		})
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		// The layer's keys are done with: the layer above looks in below.
-		mem.Give(int64(l.Len()) * 8)
-		l.Keys = nil
+		l.Release(mem)
 		k, v := slices.Concat(keys...), slices.Concat(vals...)
 		mem.Give(held)
 		below = newKeyVals(k, v)
@@ -134,7 +136,7 @@ func fewestTable(ctx context.Context, b *engine.Board, start engine.Position, go
 			held = 0
 			return nil, err
 		}
-		if l.Pegs < from {
+		if l.Pegs() < from {
 			continue
 		}
 		// The table codes them by rank: each rank with its value in the
@@ -151,14 +153,14 @@ func fewestTable(ctx context.Context, b *engine.Board, start engine.Position, go
 			byVal[uint8(x)] = append(byVal[uint8(x)], x>>8)
 		}
 		fl := &fewestLayer{}
-		for val := range uint8(l.Pegs + 1) {
+		for val := range uint8(l.Pegs() + 1) {
 			if ranks, ok := byVal[val]; ok {
 				fl.vals = append(fl.vals, val)
 				fl.lists = append(fl.lists, key.NewRankList(ranks))
 			}
 		}
 		if len(fl.lists) > 0 {
-			table[l.Pegs] = fl
+			table[l.Pegs()] = fl
 		}
 	}
 	return table, nil

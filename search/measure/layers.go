@@ -186,7 +186,7 @@ func (v *values) w(at, longest, k int) exact.U128 {
 // placer finds a child's place in a layer. Where the board's positions
 // are numbered (key.Dense), the layer's are of one class its symmetries
 // keep, and its keys are in the order of their numbers (as a forward pass
-// leaves a layer it found in a bitset, see layered.Expander.Unsorted),
+// leaves a layer it found in a bitset, see layered.Scanned),
 // it is a bitset of their numbers, each word beside a count of the set
 // bits before it, so that a child's place is read in one cache line: a
 // child is numbered with its siblings in a batch
@@ -375,8 +375,11 @@ func measureLayers(ctx context.Context, b *engine.Board, start engine.Position, 
 	// A layer found in bitsets waits as them, a bit a number rather than
 	// a key a position, and is made keys in the order of its numbers for
 	// its placer (see densePlacer) when measured.
-	e := &layered.Expander{Gen: gen, Workers: l.workers, Mem: mem, Unsorted: true, Bitsets: true}
-	fwd, err := layered.Forward(ctx, e, []*layered.Layer{first}, "forward", nil, nil)
+	e, err := layered.NewExpander(layered.Scanned, layered.Setup{Gen: gen, Mem: mem, Workers: l.workers})
+	if err != nil {
+		return nil, err
+	}
+	fwd, err := layered.Forward(ctx, e, first, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -392,13 +395,13 @@ func measureLayers(ctx context.Context, b *engine.Board, start engine.Position, 
 		if below != nil {
 			below.free(mem)
 		}
-		if err := l.keepWinners(fwd[d].Pegs, cur); err != nil {
+		if err := l.keepWinners(fwd[d].Pegs(), cur); err != nil {
 			return nil, err
 		}
 		// The layer above finds its children by their places alone: the
 		// keys, charged as the forward layer's, go.
-		mem.Give(fwd[d].Bytes())
-		fwd[d].Keys, cur.keys = nil, nil
+		fwd[d].Release(mem)
+		cur.keys = nil
 		below = cur
 	}
 	l.root = below
@@ -431,13 +434,13 @@ type chunkOut struct {
 // measure measures the positions of layer l from their children's values
 // in below (nil for the last layer).
 func (ls *layers) measure(l *layered.Layer, below *values) (*values, error) {
-	n := len(l.Keys)
+	n := len(l.Keys())
 	bound := exact.U128{Lo: 1} // the last layer's, dead ends all
 	if below != nil {
 		bound = gamesBound(below.games.max, len(ls.gen.Board.Jumps()))
 	}
-	v := &values{keys: l.Keys, bytes: int64(n) * bytesPer}
-	what := fmt.Sprintf("the measures of the %d positions of %d pegs", n, l.Pegs)
+	v := &values{keys: l.Keys(), bytes: int64(n) * bytesPer}
+	what := fmt.Sprintf("the measures of the %d positions of %d pegs", n, l.Pegs())
 	if err := ls.mem.Take(v.bytes, what); err != nil {
 		return nil, err
 	}
@@ -533,7 +536,7 @@ func (ls *layers) measure(l *layered.Layer, below *values) (*values, error) {
 			}
 		}
 	}
-	if v.place, err = newPlacer(ls.gen, v.keys, l.Pegs, workers, ls.mem); err != nil {
+	if v.place, err = newPlacer(ls.gen, v.keys, l.Pegs(), workers, ls.mem); err != nil {
 		return nil, err
 	}
 	ls.reachable += int64(n)
