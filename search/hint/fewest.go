@@ -4,16 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"pegs/search/internal/kernel"
 	"slices"
 	"sync/atomic"
 
 	"pegs/engine"
 	"pegs/search"
-	"pegs/search/internal/key"
-	"pegs/search/internal/layered"
-	"pegs/search/internal/memory"
-	"pegs/search/internal/movegen"
-	"pegs/search/internal/pool"
 )
 
 // fewestLayer is one peg count of an oracle's fewest table: the canonical
@@ -21,7 +17,7 @@ import (
 // per fewest, kept as they are stored.
 type fewestLayer struct {
 	vals  []uint8 // increasing
-	lists []*key.RankList
+	lists []*kernel.RankList
 }
 
 // len returns the number of positions in the layer.
@@ -37,7 +33,7 @@ func (l *fewestLayer) len() int {
 // knows only its level's positions that cannot end with one peg: those not
 // in it reach two.
 func (l *fewestLayer) fewest(p engine.Position) int {
-	r := key.Rank(p)
+	r := kernel.Rank(p)
 	for i, list := range l.lists {
 		if list.Has(r) {
 			return int(l.vals[i])
@@ -62,20 +58,20 @@ func fewestTable(ctx context.Context, b *engine.Board, start engine.Position, go
 	if budget <= 0 {
 		budget = search.DefaultMemory
 	}
-	mem := memory.New(budget)
-	gen := movegen.New(b, b.GameSymmetry(start, goal))
-	e, err := layered.NewExpander(layered.Positions, layered.Setup{Gen: gen, Mem: mem, Workers: opt.Workers})
+	mem := kernel.NewBudget(budget)
+	gen := kernel.NewGen(b, b.GameSymmetry(start, goal))
+	e, err := kernel.NewExpander(kernel.Positions, kernel.Setup{Gen: gen, Mem: mem, Workers: opt.Workers})
 	if err != nil {
 		return nil, err
 	}
-	first := layered.First(gen.Group, start, false)
-	var progress layered.Progress
+	first := kernel.First(gen.Group, start, false)
+	var progress kernel.Progress
 	if opt.Progress != nil {
 		progress = func(phase string, pegs, done, total int) {
 			opt.Progress(search.Progress{Phase: phase, Pegs: pegs, Done: done, Total: total})
 		}
 	}
-	fwd, err := layered.Forward(ctx, e, first, progress, nil)
+	fwd, err := kernel.Forward(ctx, e, first, progress, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -89,11 +85,11 @@ func fewestTable(ctx context.Context, b *engine.Board, start engine.Position, go
 			progress("fewest", l.Pegs(), 0, l.Len())
 		}
 		one := ones[l.Pegs()]
-		chunks := pool.ChunkCount(l.Len(), opt.Workers)
+		chunks := kernel.ChunkCount(l.Len(), opt.Workers)
 		keys := make([][]uint64, chunks)
 		vals := make([][]uint8, chunks)
 		var done atomic.Int64
-		pool.Chunks(l.Len(), opt.Workers, func(c, lo, hi int) {
+		kernel.Chunks(l.Len(), opt.Workers, func(c, lo, hi int) {
 			if ctx.Err() != nil {
 				return
 			}
@@ -107,7 +103,7 @@ func fewestTable(ctx context.Context, b *engine.Board, start engine.Position, go
 				if j < len(one) && one[j] == k {
 					continue
 				}
-				q := key.Unmix(k)
+				q := kernel.Unmix(k)
 				w.Set(q)
 				moves = gen.AppendMoves(moves[:0], q)
 				v := uint8(l.Pegs()) // a dead end
@@ -142,9 +138,9 @@ func fewestTable(ctx context.Context, b *engine.Board, start engine.Position, go
 		// The table codes them by rank: each rank with its value in the
 		// low byte (ranks of 56 holes fit in 53 bits), sorted as words.
 		rv := make([]uint64, len(k))
-		pool.Chunks(len(k), opt.Workers, func(_, lo, hi int) {
+		kernel.Chunks(len(k), opt.Workers, func(_, lo, hi int) {
 			for j := lo; j < hi; j++ {
-				rv[j] = key.Rank(key.Unmix(k[j]))<<8 | uint64(v[j])
+				rv[j] = kernel.Rank(kernel.Unmix(k[j]))<<8 | uint64(v[j])
 			}
 		})
 		slices.Sort(rv)
@@ -156,7 +152,7 @@ func fewestTable(ctx context.Context, b *engine.Board, start engine.Position, go
 		for val := range uint8(l.Pegs() + 1) {
 			if ranks, ok := byVal[val]; ok {
 				fl.vals = append(fl.vals, val)
-				fl.lists = append(fl.lists, key.NewRankList(ranks))
+				fl.lists = append(fl.lists, kernel.NewRankList(ranks))
 			}
 		}
 		if len(fl.lists) > 0 {
@@ -185,7 +181,7 @@ func newKeyVals(keys []uint64, vals []uint8) *keyVals {
 		for s.slots[i] != 0 {
 			i = (i + 1) & (size - 1)
 		}
-		s.slots[i] = uint64(key.Unmix(k)) | uint64(vals[j])<<56
+		s.slots[i] = uint64(kernel.Unmix(k)) | uint64(vals[j])<<56
 	}
 	return s
 }
@@ -194,13 +190,13 @@ func newKeyVals(keys []uint64, vals []uint8) *keyVals {
 // parent set in w, a position that cannot end with one peg: a child in s ends
 // with its value there, any other with two, so the first of those ends the
 // look.
-func (s *keyVals) least(w *movegen.Parent, moves []int16) uint8 {
+func (s *keyVals) least(w *kernel.Parent, moves []int16) uint8 {
 	mask := len(s.slots) - 1
 	least := uint8(255)
 	for _, m := range moves {
 		c := w.Child(m)
 		want := uint64(c)
-		for i := int(key.Mix(c) >> s.shift); ; i = (i + 1) & mask {
+		for i := int(kernel.Mix(c) >> s.shift); ; i = (i + 1) & mask {
 			slot := s.slots[i]
 			if slot&(1<<56-1) == want {
 				least = min(least, uint8(slot>>56))

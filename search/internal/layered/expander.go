@@ -37,10 +37,11 @@ const (
 	// Tagged: packed words of positions and the starts that reach them,
 	// in a search from several starts (Setup.Packing; see key.Packing).
 	Tagged
-	// Parents: the layer with one peg more of the positions undoing a jump
-	// leads to: the jumps that can be undone in a position are those legal
-	// in its complement, and undoing one flips the same three holes as
-	// making it. Its stats speak of the complements.
+	// Parents: a layer's parents (of one peg more) rather than its
+	// children, found by undoing jumps: the jumps that can be undone in a
+	// position are those legal in its complement, and undoing one flips
+	// the same three holes as making it. Its stats speak of the
+	// complements.
 	Parents
 )
 
