@@ -2,14 +2,11 @@ package measure
 
 import (
 	"context"
+	"pegs/search/internal/kernel"
 	"slices"
 	"testing"
 
 	"pegs/engine"
-	"pegs/search/internal/key"
-	"pegs/search/internal/layered"
-	"pegs/search/internal/memory"
-	"pegs/search/internal/movegen"
 )
 
 // TestPlacersAgree checks the placer by numbers against the keys: on the
@@ -29,13 +26,13 @@ func TestPlacersAgree(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	gen := movegen.New(b, b.GoalSymmetry(goal))
-	mem := memory.New(1 << 30)
-	e, err := layered.NewExpander(layered.Scanned, layered.Setup{Gen: gen, Mem: mem, Workers: 2})
+	gen := kernel.NewGen(b, b.GoalSymmetry(goal))
+	mem := kernel.NewBudget(1 << 30)
+	e, err := kernel.NewExpander(kernel.Scanned, kernel.Setup{Gen: gen, Mem: mem, Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	fwd, err := layered.Forward(ctx, e, layered.First(gen.Group, start, false), nil, nil)
+	fwd, err := kernel.Forward(ctx, e, kernel.First(gen.Group, start, false), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +51,7 @@ func TestPlacersAgree(t *testing.T) {
 		}
 		dense++
 		for j := 0; j < len(fwd[i-1].Keys()); j += 13 {
-			p := key.Unmix(fwd[i-1].Keys()[j])
+			p := kernel.Unmix(fwd[i-1].Keys()[j])
 			par.Set(p)
 			places, n := par.MoveRanks(nil, p, pl.d)
 			kids := par.MoveChildren(nil, p)
@@ -65,7 +62,7 @@ func TestPlacersAgree(t *testing.T) {
 				t.Fatalf("%d pegs: a child of %x is not in the placer's bitset", l.Pegs(), uint64(p))
 			}
 			for k, at := range places {
-				if got, want := l.Keys()[at], key.Mix(kids[k]); got != want {
+				if got, want := l.Keys()[at], kernel.Mix(kids[k]); got != want {
 					t.Fatalf("%d pegs: child %d of %x placed at %d, key %x, want %x", l.Pegs(), k, uint64(p), at, got, want)
 				}
 			}
