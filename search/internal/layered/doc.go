@@ -78,12 +78,12 @@
 // class and top bits (scatter), and each bucket's bits are then set in
 // its region of one bitset a class, which stays in a core's cache.
 //
-// With an Expander of purpose Scanned, for a caller that only expands the layers,
-// counts them and meets or walks back through them (the reachable-only
-// count, the winnable set), a layer found in bitsets stays as them
-// (bitLayer) and is expanded from its bits, run by run of high parts:
-// no key is made, sorted or coded, and the layer takes a bit a number
-// rather than eight bytes a position. A self-meeting (SelfMeetingKeys)
+// With an Expander of purpose Scanned, for a caller that only expands the
+// layers, counts them and meets or walks back through them (the
+// reachable-only count, the winnable set), a layer found in bitsets stays
+// as them (bitLayer) and is expanded from its bits, run by run of high
+// parts: no key is made, sorted or coded, and the layer takes a bit a
+// number rather than eight bytes a position. A self-meeting (SelfMeetingKeys)
 // reads its positions from those bits and looks their children up in
 // them, and the walk back (ParentsOf) ands the parents it marks with
 // them. A layer the walk back alone reads again can wait packed
