@@ -9,7 +9,6 @@ import (
 	"math/rand/v2"
 	"net"
 	"path/filepath"
-	"pegs/search/internal/kernel"
 	"strings"
 	"sync"
 	"time"
@@ -28,6 +27,7 @@ import (
 	"pegs/engine"
 	"pegs/search"
 	"pegs/search/cluster/internal/part"
+	"pegs/search/internal/kernel"
 )
 
 // Runners are the Beam runners a run can go to.

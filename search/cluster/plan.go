@@ -7,13 +7,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"pegs/search/internal/kernel"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 
 	"pegs/search"
 	"pegs/search/cluster/internal/part"
+	"pegs/search/internal/kernel"
 )
 
 // PlanLayer is a plan's estimate for the positions of one peg count.

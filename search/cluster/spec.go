@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"pegs/search/internal/kernel"
 	"slices"
 	"strings"
 	"time"
@@ -15,6 +14,7 @@ import (
 
 	"pegs/engine"
 	"pegs/search"
+	"pegs/search/internal/kernel"
 )
 
 // Spec is what every step of a run needs to rebuild its problem on a

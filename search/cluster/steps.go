@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"pegs/search/internal/kernel"
 	"slices"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"pegs/engine"
 	"pegs/search/cluster/internal/part"
+	"pegs/search/internal/kernel"
 )
 
 func init() {

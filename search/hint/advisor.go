@@ -3,11 +3,11 @@ package hint
 import (
 	"context"
 	"errors"
-	"pegs/search/internal/kernel"
 	"sync"
 
 	"pegs/engine"
 	"pegs/search"
+	"pegs/search/internal/kernel"
 )
 
 // Options tune an Advisor.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
-	"pegs/search/internal/kernel"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 
 	"pegs/engine"
 	"pegs/search"
+	"pegs/search/internal/kernel"
 )
 
 // BenchmarkHint measures hints on the English board: one position with and

@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
-	"pegs/search/internal/kernel"
 	"slices"
 	"sync/atomic"
 
 	"pegs/engine"
 	"pegs/search"
+	"pegs/search/internal/kernel"
 )
 
 // fewestLayer is one peg count of an oracle's fewest table: the canonical

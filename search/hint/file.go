@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"pegs/search/internal/kernel"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 
 	"pegs/engine"
+	"pegs/search/internal/kernel"
 )
 
 // An oracle file is a text header, a binary header and checksummed

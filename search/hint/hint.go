@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"pegs/search/internal/kernel"
 
 	"pegs/engine"
 	"pegs/search"
+	"pegs/search/internal/kernel"
 )
 
 // Status says where a game stands.

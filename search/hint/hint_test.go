@@ -2,13 +2,13 @@ package hint
 
 import (
 	"context"
-	"pegs/search/internal/kernel"
 	"sync"
 	"testing"
 
 	"pegs/engine"
 	"pegs/engine/enginetest"
 	"pegs/search"
+	"pegs/search/internal/kernel"
 )
 
 func centreLevel(t *testing.T, opt Options) (*Advisor, *engine.Board, engine.Goal, *search.WinSet) {

@@ -2,9 +2,9 @@ package hint
 
 import (
 	"context"
-	"pegs/search/internal/kernel"
 
 	"pegs/engine"
+	"pegs/search/internal/kernel"
 )
 
 // loneWinner searches from p and from the goal, layer by layer, until the

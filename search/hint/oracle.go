@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"math/bits"
-	"pegs/search/internal/kernel"
 	"slices"
 
 	"pegs/engine"
 	"pegs/search"
+	"pegs/search/internal/kernel"
 )
 
 // Oracle answers "can this position of the level still meet its goal?"

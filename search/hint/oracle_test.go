@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"context"
 	"math/rand/v2"
-	"pegs/search/internal/kernel"
 	"testing"
 
 	"pegs/engine"
 	"pegs/engine/enginetest"
 	"pegs/search"
+	"pegs/search/internal/kernel"
 )
 
 func TestStartReaches(t *testing.T) {

@@ -2,6 +2,7 @@ package measure
 
 import (
 	"math"
+
 	"pegs/search/internal/kernel"
 )
 

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"pegs/search/internal/kernel"
 	"slices"
 	"sync/atomic"
 	"unsafe"
 
 	"pegs/engine"
+	"pegs/search/internal/kernel"
 )
 
 // values holds the measures of one layer's positions (one peg count), in

@@ -2,11 +2,11 @@ package measure
 
 import (
 	"context"
-	"pegs/search/internal/kernel"
 	"slices"
 	"testing"
 
 	"pegs/engine"
+	"pegs/search/internal/kernel"
 )
 
 // TestPlacersAgree checks the placer by numbers against the keys: on the

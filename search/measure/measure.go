@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"pegs/search/internal/kernel"
 	"strings"
 
 	"pegs/engine"
 	"pegs/search"
+	"pegs/search/internal/kernel"
 )
 
 // Metrics describe how hard a level is, measured on its whole state space.
