@@ -143,6 +143,8 @@ func (l *Layer) Sort(workers int) {
 	}
 }
 
+// Len returns the number of l's keys: its positions where it holds them
+// as keys, else zero (see Size).
 func (l *Layer) Len() int { return len(l.keys) }
 
 // Size returns l's positions, held as keys or coded.
@@ -156,6 +158,7 @@ func (l *Layer) Size() int {
 	return len(l.keys)
 }
 
+// Bytes returns the bytes l holds: its keys, counts, code and bitsets.
 func (l *Layer) Bytes() int64 {
 	n := int64(len(l.keys))*8 + l.countBytes()
 	if l.stored != nil {
