@@ -99,7 +99,7 @@ func (a *Analysis) SumLayers() {
 // countFinishes counts the solutions, by finishing hole and orbit, and the
 // random-play win probability from the one-peg layer l with its counts.
 func (a *Analysis) countFinishes(prob Problem, group *engine.Group, l *layered.Layer) {
-	for i, k := range l.Keys {
+	for i, k := range l.Keys() {
 		a.CountFinish(prob, group, key.Unmix(k), l.Count(i).Big())
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"pegs/engine"
-	"pegs/search/internal/exact"
 	"pegs/search/internal/layered"
 	"pegs/search/internal/memory"
 	"pegs/search/internal/movegen"
@@ -41,9 +40,12 @@ func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, 
 	group := ExploreGroup(prob, opt)
 	gen := movegen.New(b, group)
 	a := NewAnalysis(group, opt)
-	first := layered.First(group, prob.Start, false)
 	if opt.ReachableOnly {
-		return reachable(ctx, a, first, &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Mem: mem, Unsorted: true, Bitsets: true}, opt.config().Progress, t0)
+		e, err := layered.NewExpander(layered.Scanned, layered.Setup{Gen: gen, Mem: mem, Workers: opt.Workers, Tuning: opt.knobs.layered})
+		if err != nil {
+			return nil, err
+		}
+		return reachable(ctx, a, layered.First(group, prob.Start, false), e, opt.config().Progress, t0)
 	}
 	// Stopped by cancellation, the analysis keeps what the forward pass
 	// finished: its layers' positions, as ReachableOnly reports them.
@@ -59,9 +61,6 @@ func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, 
 		return a, err
 	}
 	if opt.Spill.Dir != "" {
-		if !opt.NoGames {
-			first.M = []exact.U128{{Lo: 1}}
-		}
 		a.Games = new(big.Int) // counted on the way, left out at the end with NoGames
 		if err := exploreSpilled(ctx, a, prob, gen, opt, mem); err != nil {
 			return stopped(err)
@@ -76,16 +75,21 @@ func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, 
 	// tables: looked up by key, a child cost more than its record in a
 	// table (on a board of 42 holes, 8.5 s against 3.7 s).
 	forward := !opt.NoGames && gen.Ranker() == nil
-	e := &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Store: true, Mem: mem, Unsorted: true, Bitsets: true, Counts: forward}
+	purpose := layered.Scanned
 	if forward {
-		first.M = []exact.U128{{Lo: 1}}
+		purpose = layered.Paths
 	}
+	e, err := layered.NewExpander(purpose, layered.Setup{Gen: gen, Mem: mem, Workers: opt.Workers, Tuning: opt.knobs.layered, Store: true})
+	if err != nil {
+		return nil, err
+	}
+	first := layered.First(group, prob.Start, forward)
 	finished := false // the solutions by finish counted forward
-	fwd, err := layered.Forward(ctx, e, []*layered.Layer{first}, "forward", opt.config().Progress, func(l *layered.Layer, st layered.Stats) {
-		a.Layers = append(a.Layers, LayerStats{Pegs: l.Pegs, Reachable: st.Positions, ReachableRaw: st.Raw, DeadEnds: st.DeadEnds})
+	fwd, err := layered.Forward(ctx, e, first, opt.config().Progress, func(l *layered.Layer, st layered.Stats) {
+		a.Layers = append(a.Layers, LayerStats{Pegs: l.Pegs(), Reachable: st.Positions, ReachableRaw: st.Raw, DeadEnds: st.DeadEnds})
 		if forward {
 			a.Games.Add(a.Games, st.Games.Big())
-			if l.Pegs == 1 {
+			if l.Pegs() == 1 {
 				a.countFinishes(prob, group, l)
 				finished = true
 			}
@@ -122,8 +126,7 @@ func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, 
 	case finish != nil:
 		a.CountFinish(prob, group, *finish, paths.Big())
 	default:
-		e := &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Counts: true, Mem: mem}
-		if err := countWinning(ctx, a, prob, e, win, opt.config().Progress); err != nil {
+		if err := countWinning(ctx, a, prob, gen, opt, mem, win); err != nil {
 			return stopped(err)
 		}
 	}
@@ -149,98 +152,63 @@ func ExploreGroup(prob Problem, opt ExploreOptions) *engine.Group {
 	return group
 }
 
-// reachable is Explore with ReachableOnly, from layer first: each layer is
-// dropped once the next is found. Stopped early (cancelled, or past the
+// reachable is Explore with ReachableOnly, from layer first, with e (of
+// purpose Positions or Scanned): each layer is dropped once the next is
+// found (see layered.Reach). Stopped early (cancelled, or past the
 // budget), it returns the layers finished with the error.
 func reachable(ctx context.Context, a *Analysis, first *layered.Layer, e *layered.Expander, progress layered.Progress, t0 time.Time) (*Analysis, error) {
 	a.Solutions, a.SolutionsByFinish, a.SolutionsByOrbit, a.Orbits, a.Games = nil, nil, nil, nil, nil
-	done := func(err error) (*Analysis, error) {
-		a.total(e.Mem, t0)
-		return a, err
-	}
-	if err := e.Mem.Take(first.Bytes(), "the first layer"); err != nil {
-		return done(err)
-	}
-	// A layer goes once expanded, before its children are collected. A
-	// layer found in bitsets stays as them (layered.Expander.Bitsets), a
-	// bit a number. One found in tables whose keys would not leave room
-	// for its children's tables and lists (as many as the layers before
-	// lead to expect) is coded as it is collected instead (see
-	// layered.Stored), and expanded as it is decoded. Only then: coding
-	// every large layer took the French d3 count from 6.9 to 4.7 GB peak
-	// RSS, but from 419 to 526 s (before its layers went into bitsets).
-	e.Spent = func(l *layered.Layer) { l.Release(e.Mem) }
-	if e.Code == nil {
-		e.Code = func(n int, tableBytes int64) bool {
-			children := int64(layered.SlotsFor(e.Expect(n), layered.TableFill)) * 8
-			lists := int64(layered.RoundSize(n, 8, e.Mem.Limit())) * 8 * 5 / 4
-			return e.Mem.Used()-tableBytes+int64(n)*8+children+lists > e.Mem.Limit()
-		}
-	}
-	cur := first
-	for cur.Size() > 0 {
-		if progress != nil {
-			pegs := cur.Pegs
-			e.Progress = func(done, total int) { progress("forward", pegs, done, total) }
-		}
-		next, st, err := e.Next(ctx, cur)
-		if err != nil {
-			return done(err)
-		}
-		a.Layers = append(a.Layers, LayerStats{Pegs: cur.Pegs, Reachable: st.Positions, ReachableRaw: st.Raw, DeadEnds: st.DeadEnds})
-		e.Mem.Give(cur.Bytes())
-		cur = next
-	}
-	e.Mem.Give(cur.Bytes())
-	return done(nil)
+	err := layered.Reach(ctx, e, first, progress, func(pegs int, st layered.Stats) {
+		a.Layers = append(a.Layers, LayerStats{Pegs: pegs, Reachable: st.Positions, ReachableRaw: st.Raw, DeadEnds: st.DeadEnds})
+	})
+	a.total(e.Mem(), t0)
+	return a, err
 }
 
 // countWinning counts paths and random play forward again, from the start
 // through the winnable positions win (layers by peg count, keys or coded)
-// only: every path to the goal stays among them, and a position's share of
-// random play divides by all its jumps, winning or not, so solutions and
-// the random-play win probability come out exact.
-func countWinning(ctx context.Context, a *Analysis, prob Problem, e *layered.Expander, win map[int]*layered.Layer, progress layered.Progress) error {
+// only, with gen's moves and group: every path to the goal stays among
+// them, and a position's share of random play divides by all its jumps,
+// winning or not, so solutions and the random-play win probability come
+// out exact.
+func countWinning(ctx context.Context, a *Analysis, prob Problem, gen *movegen.Gen, opt ExploreOptions, mem *memory.Budget, win map[int]*layered.Layer) error {
 	p0 := prob.Start.Pegs()
 	if win[p0] == nil || win[p0].Size() == 0 {
 		return nil
 	}
-	first := win[p0].Keys
-	if first == nil {
-		first = win[p0].Stored.Keys(e.Workers) // the start alone
+	e, err := layered.NewExpander(layered.Paths, layered.Setup{Gen: gen, Mem: mem, Workers: opt.Workers, Tuning: opt.knobs.layered})
+	if err != nil {
+		return err
 	}
-	cur := layered.NewCounted(p0, first, []exact.U128{{Lo: 1}})
-	for cur.Pegs > 1 {
+	progress := opt.config().Progress
+	cur := layered.First(gen.Group, prob.Start, true) // win[p0] holds the start alone
+	for cur.Pegs() > 1 {
 		if progress != nil {
-			pegs := cur.Pegs
-			e.Progress = func(done, total int) { progress("count", pegs, done, total) }
+			pegs := cur.Pegs()
+			e.SetProgress(func(done, total int) { progress("count", pegs, done, total) })
 		}
 		// Children outside the winnable positions are dropped as they
 		// come; coded ones seed the tables from their code.
 		var next *layered.Layer
 		var err error
-		if w := win[cur.Pegs-1]; w != nil && w.Size() > 0 {
-			e.Within, e.WithinCode = w.Keys, nil
-			if w.Keys == nil {
-				e.WithinCode = w.Stored
-			}
-			next, _, err = e.Next(ctx, cur)
+		if w := win[cur.Pegs()-1]; w != nil && w.Size() > 0 {
+			next, _, err = e.NextWithin(ctx, cur, w)
 		} else {
-			next = layered.NewLayer(cur.Pegs-1, nil)
+			next = layered.NewLayer(cur.Pegs()-1, nil)
 		}
 		if err != nil {
 			return err
 		}
-		if cur.Pegs != p0 {
-			e.Mem.Give(cur.Bytes())
+		if cur.Pegs() != p0 {
+			mem.Give(cur.Bytes())
 		}
 		cur = next
 		if cur.Len() == 0 {
 			return nil
 		}
 	}
-	a.countFinishes(prob, e.Gen.Group, cur)
-	e.Mem.Give(cur.Bytes())
+	a.countFinishes(prob, gen.Group, cur)
+	mem.Give(cur.Bytes())
 	return nil
 }
 
@@ -254,24 +222,24 @@ func findWinnable(ctx context.Context, a *Analysis, prob Problem, gen *movegen.G
 	if len(layered.BackwardSeeds(prob.Board, prob.Start, prob.Goal, gen.Group)) == 0 {
 		return nil, nil
 	}
-	byPegs := map[int]*layered.Layer{}
+	byPegs := make(map[int]*layered.Layer)
 	index := map[int]int{}
 	for i, l := range fwd {
-		byPegs[l.Pegs] = l
-		index[l.Pegs] = i
+		byPegs[l.Pegs()] = l
+		index[l.Pegs()] = i
 	}
-	win := map[int]*layered.Layer{}
+	win := make(map[int]*layered.Layer)
 	var held int64 // the bytes of the winnable keys found
 	code := func() {
 		if held > mem.Limit()/opt.knobs.layered.Share() {
 			for _, l := range win {
-				if l.Stored == nil && l.Keys != nil {
+				if l.Keys() != nil { // Store leaves coded ones be
 					l.Store(gen.Board.Holes(), opt.Workers, mem)
 				}
 			}
 		}
 	}
-	err := layered.WalkBack(ctx, prob.Goal, gen, byPegs, fwd[0].Pegs, true, layered.Mirrored(prob.Board, prob.Start, prob.Goal, gen.Group), opt.config(), mem, func(pegs int, keys []uint64) error {
+	err := layered.WalkBack(ctx, prob.Goal, gen, byPegs, fwd[0].Pegs(), true, layered.Mirrored(prob.Board, prob.Start, prob.Goal, gen.Group), opt.config(), mem, func(pegs int, keys []uint64) error {
 		a.Layers[index[pegs]].Winnable = int64(len(keys))
 		// The walk back is done with the layer below, which storing
 		// overwrites, but not yet with this one.

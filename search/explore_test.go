@@ -13,7 +13,6 @@ import (
 
 	"pegs/engine"
 	"pegs/engine/enginetest"
-	"pegs/search/internal/key"
 	"pegs/search/internal/layered"
 	"pegs/search/internal/memory"
 	"pegs/search/internal/movegen"
@@ -261,14 +260,17 @@ func TestStoredLayersAgree(t *testing.T) {
 			t.Fatal(err)
 		}
 		// Every layer expanded is stored.
-		e := &layered.Expander{Gen: movegen.New(b, prob.Group()), Store: true, Mem: memory.New(1 << 30), Tuning: storeEveryTuning}
-		fwd, err := layered.Forward(context.Background(), e, []*layered.Layer{{Pegs: start.Pegs(), Keys: []uint64{key.Mix(prob.Group().Canonical(start))}}}, "forward", nil, nil)
+		e, err := layered.NewExpander(layered.Positions, layered.Setup{Gen: movegen.New(b, prob.Group()), Mem: memory.New(1 << 30), Tuning: storeEveryTuning, Store: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fwd, err := layered.Forward(context.Background(), e, layered.First(prob.Group(), start, false), nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, l := range fwd {
-			if l.Stored == nil || l.Keys != nil {
-				t.Errorf("%s %s: layer of %d pegs not stored", c.board, c.start, l.Pegs)
+			if !l.Coded() {
+				t.Errorf("%s %s: layer of %d pegs not stored", c.board, c.start, l.Pegs())
 			}
 		}
 		held.PeakBytes, held.Elapsed = 0, 0
@@ -283,9 +285,12 @@ func TestStoredLayersAgree(t *testing.T) {
 			t.Fatal(err)
 		}
 		mem := memory.New(1 << 30)
-		always := func(int, int64) bool { return true }
 		first := layered.First(prob.Group(), start, false)
-		storedOnly, err := reachable(context.Background(), &Analysis{}, first, &layered.Expander{Gen: movegen.New(b, prob.Group()), Mem: mem, Code: always}, nil, time.Now())
+		ec, err := layered.NewExpander(layered.Positions, layered.Setup{Gen: movegen.New(b, prob.Group()), Mem: mem, Tuning: layered.Tuning{CodeEvery: true}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		storedOnly, err := reachable(context.Background(), &Analysis{}, first, ec, nil, time.Now())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -45,15 +45,15 @@ func winning(ctx context.Context, prob Problem, gen *movegen.Gen, win map[int]*l
 		if l == nil || l.Size() == 0 {
 			return exact.U128{}, 0, nil // no winnable position of this many pegs: none above either
 		}
-		if l.Keys == nil {
+		if l.Keys() == nil {
 			if err := l.Load(opt.Workers, mem); err != nil {
 				return exact.U128{}, 0, err
 			}
 		}
-		if pegs == 1 && len(l.Keys) == 1 {
-			finish(key.Unmix(l.Keys[0]))
+		if pegs == 1 && len(l.Keys()) == 1 {
+			finish(key.Unmix(l.Keys()[0]))
 		}
-		w, err := layered.Win(ctx, gen, l.Keys, below, opt.Workers, mem)
+		w, err := layered.Win(ctx, gen, l.Keys(), below, opt.Workers, mem)
 		if err != nil {
 			return exact.U128{}, 0, err
 		}
@@ -103,7 +103,10 @@ func RandomChance(ctx context.Context, prob Problem, opt Budget) (*RandomPlay, e
 	if err := prob.checkOnePeg(); err != nil {
 		return nil, err
 	}
-	ws := newWinSearch(prob, []engine.Goal{prob.Goal}, opt)
+	ws, err := newWinSearch(prob, []engine.Goal{prob.Goal}, opt)
+	if err != nil {
+		return nil, err
+	}
 	sets, err := ws.run(ctx)
 	if err != nil {
 		return nil, err

@@ -87,9 +87,13 @@ func exploreSpilled(ctx context.Context, a *Analysis, prob Problem, gen *movegen
 	}
 	defer d.Close()
 	d.NoSync = opt.knobs.spillNoSync
+	e, err := layered.NewExpander(layered.Paths, layered.Setup{Gen: gen, Mem: mem, Workers: opt.Workers, Tuning: opt.knobs.layered})
+	if err != nil {
+		return err
+	}
 	s := &layered.Spilled{Dir: d, MaxPartition: opt.knobs.spillPartition, MaxChunk: opt.knobs.spillChunk,
 		WalkRoom: opt.knobs.spillWalkRoom, Free: opt.knobs.spillFree, MaxFanIn: opt.knobs.spillFanIn, Progress: opt.config().Progress,
-		E: &layered.Expander{Gen: gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Counts: true, Mem: mem}}
+		E: e}
 	defer func() {
 		a.Spilled = &SpillStats{Dir: d.Path, Partitions: s.Expanded.Load(), Files: d.Written, Bytes: d.Bytes,
 			Chunked: s.Chunked.Load(), Passes: s.Passes, Intermediate: s.Intermediate.Load(), PeakDisk: d.Peak}

@@ -46,7 +46,7 @@ func startsTogether(ctx context.Context, b *engine.Board, reps []int, opt Explor
 	}
 	group := b.Symmetry()
 	t := &together{t0: time.Now(), b: b, reps: reps, opt: opt, pk: pk, group: group, gen: movegen.New(b, group),
-		mem: memory.New(opt.memory()), upper: map[int]*layered.Layer{}, win: map[int]*layered.Layer{}, layers: map[int]int{}}
+		mem: memory.New(opt.memory()), upper: make(map[int]*layered.Layer), win: make(map[int]*layered.Layer), layers: map[int]int{}}
 	defer func() {
 		for _, l := range t.upper {
 			t.mem.Give(l.Bytes())
@@ -56,7 +56,7 @@ func startsTogether(ctx context.Context, b *engine.Board, reps []int, opt Explor
 		return err
 	}
 	for pegs, l := range t.win {
-		by := tagCounts(l.Keys, pk.Tags, opt.Workers)
+		by := tagCounts(l.Keys(), pk.Tags, opt.Workers)
 		for i, a := range t.as {
 			a.Layers[t.layers[pegs]].Winnable = by[i]
 		}
@@ -94,35 +94,40 @@ type together struct {
 // its complements' peg count to find the winnable positions.
 func (t *together) forward(ctx context.Context) error {
 	n, b, pk, mem := t.b.Holes(), t.b, t.pk, t.mem
-	first := layered.NewLayer(n-1, nil)
+	var words []uint64
 	for i, h := range t.reps {
 		t.as = append(t.as, &Analysis{Symmetries: t.group.Len(), Solutions: new(big.Int),
 			SolutionsByFinish: map[int]*big.Int{}, SolutionsByOrbit: map[int]*big.Int{}, Orbits: map[int][]int{}})
-		first.Keys = append(first.Keys, pk.Key(t.group.Canonical(b.Full()&^(1<<uint(h))))|1<<uint(i))
+		words = append(words, pk.Key(t.group.Canonical(b.Full()&^(1<<uint(h))))|1<<uint(i))
 	}
-	slices.Sort(first.Keys)
+	slices.Sort(words)
+	first := layered.NewLayer(n-1, words)
 	if err := mem.Take(first.Bytes(), "the first layer"); err != nil {
 		return err
 	}
-	e := &layered.Expander{Gen: t.gen, Tuning: t.opt.knobs.layered, Workers: t.opt.Workers, Pack: &pk, Mem: mem}
+	e, err := layered.NewExpander(layered.Tagged, layered.Setup{Gen: t.gen, Mem: mem, Workers: t.opt.Workers, Tuning: t.opt.knobs.layered, Packing: &pk})
+	if err != nil {
+		mem.Give(first.Bytes())
+		return err
+	}
 	progress := t.opt.config().Progress
 	for cur := first; ; {
 		if progress != nil {
-			pegs := cur.Pegs
-			e.Progress = func(done, total int) { progress("forward", pegs, done, total) }
+			pegs := cur.Pegs()
+			e.SetProgress(func(done, total int) { progress("forward", pegs, done, total) })
 		}
 		next, st, err := e.Next(ctx, cur)
 		if err != nil {
 			mem.Give(cur.Bytes())
 			return err
 		}
-		by := tagCounts(cur.Keys, pk.Tags, t.opt.Workers)
-		t.layers[cur.Pegs] = len(t.as[0].Layers)
+		by := tagCounts(cur.Keys(), pk.Tags, t.opt.Workers)
+		t.layers[cur.Pegs()] = len(t.as[0].Layers)
 		for i, a := range t.as {
-			a.Layers = append(a.Layers, LayerStats{Pegs: cur.Pegs, Reachable: by[i], ReachableRaw: st.RawBy[i], DeadEnds: st.DeadBy[i]})
+			a.Layers = append(a.Layers, LayerStats{Pegs: cur.Pegs(), Reachable: by[i], ReachableRaw: st.RawBy[i], DeadEnds: st.DeadBy[i]})
 		}
-		if 2*cur.Pegs > n {
-			t.upper[cur.Pegs] = cur
+		if 2*cur.Pegs() > n {
+			t.upper[cur.Pegs()] = cur
 		} else {
 			err := t.pair(cur)
 			mem.Give(cur.Bytes())
@@ -139,7 +144,7 @@ func (t *together) forward(ctx context.Context) error {
 		// paired: if the layers still to come there, each at least as big
 		// as this one, cannot fit, stop now rather than at the middle (the
 		// French board's union gives up after about a minute).
-		if ahead := int64(next.Pegs - n/2 - 1); ahead > 0 {
+		if ahead := int64(next.Pegs() - n/2 - 1); ahead > 0 {
 			if more := ahead * next.Bytes(); mem.Used()+more > mem.Limit() {
 				mem.Give(next.Bytes())
 				return &MemoryError{What: "the layers of the union of the starts' state spaces still to come", Need: more, InUse: mem.Used(), Budget: mem.Limit()}
@@ -154,9 +159,9 @@ func (t *together) forward(ctx context.Context) error {
 func (t *together) pair(l *layered.Layer) error {
 	n, mem, workers := t.b.Holes(), t.mem, t.opt.Workers
 	up := l
-	if n-l.Pegs != l.Pegs {
-		up = t.upper[n-l.Pegs]
-		delete(t.upper, n-l.Pegs)
+	if n-l.Pegs() != l.Pegs() {
+		up = t.upper[n-l.Pegs()]
+		delete(t.upper, n-l.Pegs())
 	}
 	if up == nil {
 		return nil
@@ -164,19 +169,19 @@ func (t *together) pair(l *layered.Layer) error {
 	if err := mem.Take(int64(up.Len())*16, "the complements of a layer"); err != nil {
 		return err
 	}
-	lw, err := pick(l, layered.ComplementKeys(up.Keys, t.b, t.group, t.pk, workers), t.pk.Tags, workers, mem)
+	lw, err := pick(l, layered.ComplementKeys(up.Keys(), t.b, t.group, t.pk, workers), t.pk.Tags, workers, mem)
 	mem.Give(int64(up.Len()) * 16)
 	if err != nil {
 		return err
 	}
-	t.win[l.Pegs] = lw
+	t.win[l.Pegs()] = lw
 	if up != l {
 		// Complemented, l's winnable positions are up's.
-		uw, err := pick(up, layered.ComplementKeys(lw.Keys, t.b, t.group, t.pk, workers), t.pk.Tags, workers, mem)
+		uw, err := pick(up, layered.ComplementKeys(lw.Keys(), t.b, t.group, t.pk, workers), t.pk.Tags, workers, mem)
 		if err != nil {
 			return err
 		}
-		t.win[up.Pegs] = uw
+		t.win[up.Pegs()] = uw
 		mem.Give(up.Bytes())
 	}
 	return nil
@@ -205,8 +210,7 @@ func (t *together) count(ctx context.Context, i int) error {
 	defer t.mem.Give(held)
 	prob := Problem{Board: t.b, Start: t.b.Full() &^ (1 << uint(t.reps[i])), Goal: engine.Goal{Kind: engine.OnePeg}}
 	// Starts reports no random-play odds: paths are all it counts.
-	e := &layered.Expander{Gen: t.gen, Tuning: t.opt.knobs.layered, Workers: t.opt.Workers, Counts: true, Mem: t.mem}
-	if err := countWinning(ctx, a, prob, e, keys, t.opt.config().Progress); err != nil {
+	if err := countWinning(ctx, a, prob, t.gen, t.opt, t.mem, keys); err != nil {
 		return err
 	}
 	a.PeakBytes = t.mem.Peak()
@@ -241,13 +245,13 @@ func pick(l *layered.Layer, keys []uint64, low uint64, workers int, mem *memory.
 // withTag returns the positions of each layer of packed words in ls whose
 // tag has bit i, as layers of sorted mixed keys.
 func withTag(ls map[int]*layered.Layer, pk key.Packing, i, workers int) map[int]*layered.Layer {
-	out := map[int]*layered.Layer{}
+	out := make(map[int]*layered.Layer)
 	for pegs, l := range ls {
 		parts := make([][]uint64, pool.ChunkCount(l.Len(), workers))
 		pool.Chunks(l.Len(), workers, func(c, lo, hi int) {
 			for j := lo; j < hi; j++ {
-				if l.Keys[j]&(1<<uint(i)) != 0 {
-					parts[c] = append(parts[c], key.Mix(pk.Pos(l.Keys[j])))
+				if l.Keys()[j]&(1<<uint(i)) != 0 {
+					parts[c] = append(parts[c], key.Mix(pk.Pos(l.Keys()[j])))
 				}
 			}
 		})

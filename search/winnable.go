@@ -132,7 +132,11 @@ func WinnableGoals(ctx context.Context, prob Problem, goals []engine.Goal, opt B
 	if err := prob.checkOnePeg(); err != nil {
 		return nil, err
 	}
-	return newWinSearch(prob, goals, opt).run(ctx)
+	ws, err := newWinSearch(prob, goals, opt)
+	if err != nil {
+		return nil, err
+	}
+	return ws.run(ctx)
 }
 
 // run is WinnableGoals for ws's problem and goals.
@@ -201,41 +205,44 @@ type winSearch struct {
 	expanded []LayerStats
 }
 
-func newWinSearch(prob Problem, goals []engine.Goal, opt Budget) *winSearch {
+func newWinSearch(prob Problem, goals []engine.Goal, opt Budget) (*winSearch, error) {
 	group := prob.Group()
 	ws := &winSearch{prob: prob, goals: goals, opt: opt, t0: time.Now(), b: prob.Board, mem: memory.New(opt.memory()),
 		group: group, gen: movegen.New(prob.Board, group), start: key.Mix(group.Canonical(prob.Start)), p0: prob.Start.Pegs()}
 	// The forward layers are only scanned, or handed to functions that
-	// sort them where they must (see layered.Expander.Unsorted). Those
-	// found in bitsets stay as them (see layered.Expander.Bitsets): no key
-	// is made for them, the next layer is expanded from their bits, the
-	// meeting looks children up in them and the walk back ands them with
-	// the parents it marks.
-	ws.e = &layered.Expander{Gen: ws.gen, Tuning: opt.knobs.layered, Workers: opt.Workers, Mem: ws.mem, Unsorted: true, Bitsets: true}
+	// sort them where they must, and those found in bitsets stay as them
+	// (see layered.Scanned): no key is made for them, the next layer is
+	// expanded from their bits, the meeting looks children up in them and
+	// the walk back ands them with the parents it marks.
+	var err error
+	if ws.e, err = layered.NewExpander(layered.Scanned, layered.Setup{Gen: ws.gen, Mem: ws.mem, Workers: opt.Workers, Tuning: opt.knobs.layered}); err != nil {
+		return nil, err
+	}
 	for range goals {
 		ws.sets = append(ws.sets, &WinSet{group: group, board: prob.Board, workers: opt.Workers, keys: map[int][]uint64{}, mirror: map[int]*mirrorLayer{}})
 	}
 	ws.low = layered.NewLayer(ws.p0, []uint64{ws.start})
-	ws.fwd = map[int]*layered.Layer{ws.p0: ws.low}
+	ws.fwd = make(map[int]*layered.Layer)
+	ws.fwd[ws.p0] = ws.low
 	ws.reached = map[int]int{ws.p0: 1}
-	return ws
+	return ws, nil
 }
 
 // forwardTo expands layers until the last has stop pegs or none is left.
 func (ws *winSearch) forwardTo(ctx context.Context, stop int) error {
 	progress := ws.opt.config().Progress
-	for ws.low.Pegs > stop {
+	for ws.low.Pegs() > stop {
 		if progress != nil {
-			pegs := ws.low.Pegs
-			ws.e.Progress = func(done, total int) { progress("forward", pegs, done, total) }
+			pegs := ws.low.Pegs()
+			ws.e.SetProgress(func(done, total int) { progress("forward", pegs, done, total) })
 		}
 		next, st, err := ws.e.Next(ctx, ws.low)
 		if err != nil || next.Size() == 0 {
 			return err
 		}
-		ws.expanded = append(ws.expanded, LayerStats{Pegs: ws.low.Pegs, Reachable: st.Positions, ReachableRaw: st.Raw, DeadEnds: st.DeadEnds})
-		ws.fwd[next.Pegs] = next
-		ws.reached[next.Pegs] = next.Size()
+		ws.expanded = append(ws.expanded, LayerStats{Pegs: ws.low.Pegs(), Reachable: st.Positions, ReachableRaw: st.Raw, DeadEnds: st.DeadEnds})
+		ws.fwd[next.Pegs()] = next
+		ws.reached[next.Pegs()] = next.Size()
 		if ws.pack {
 			// Only the walk back reads it again.
 			ws.low.Pack(ws.opt.Workers, ws.mem)
@@ -413,7 +420,7 @@ func sameAfterOne(prob Problem, group *engine.Group, first *layered.Layer, start
 		}
 		q := key.Unmix(s)
 		for _, j := range b.Moves(nil, q) {
-			if _, ok := slices.BinarySearch(first.Keys, key.Mix(group.Canonical(q.Apply(j)))); !ok {
+			if _, ok := slices.BinarySearch(first.Keys(), key.Mix(group.Canonical(q.Apply(j)))); !ok {
 				return false
 			}
 		}

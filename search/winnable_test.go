@@ -45,14 +45,17 @@ func TestWalkBackMirror(t *testing.T) {
 			t.Fatalf("%s, vacate %s, goal %s: not mirrored", c[0], c[1], c[2])
 		}
 		mem := memory.New(1 << 30)
-		e := &layered.Expander{Gen: gen, Mem: mem}
-		fwd, err := layered.Forward(context.Background(), e, []*layered.Layer{{Pegs: prob.Start.Pegs(), Keys: []uint64{key.Mix(gen.Group.Canonical(prob.Start))}}}, "forward", nil, nil)
+		e, err := layered.NewExpander(layered.Positions, layered.Setup{Gen: gen, Mem: mem})
 		if err != nil {
 			t.Fatal(err)
 		}
-		byPegs := map[int]*layered.Layer{}
+		fwd, err := layered.Forward(context.Background(), e, layered.First(gen.Group, prob.Start, false), nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byPegs := make(map[int]*layered.Layer)
 		for _, l := range fwd {
-			byPegs[l.Pegs] = l
+			byPegs[l.Pegs()] = l
 		}
 		walk := func(mirror bool) map[int][]uint64 {
 			win := map[int][]uint64{}

@@ -27,8 +27,7 @@ import (
 	"pegs/engine"
 	"pegs/search"
 	"pegs/search/cluster/internal/part"
-	"pegs/search/internal/exact"
-	"pegs/search/internal/key"
+	"pegs/search/internal/kernel"
 )
 
 // Runners are the Beam runners a run can go to.
@@ -218,13 +217,13 @@ func Run(ctx context.Context, prob search.Problem, opt Options) (*Result, error)
 	}
 	defer st.close()
 	// The first layer: the start in its partition, the others empty.
-	startKey := key.Mix(st.gen.Group.Canonical(prob.Start))
+	startKey := kernel.Mix(st.gen.Group.Canonical(prob.Start))
 	p0 := prob.Start.Pegs()
 	var first []string
 	for t := range 1 << spec.Bits {
-		p := part.Part{Keys: []uint64{}, Vals: []exact.U128{}}
+		p := part.Part{Keys: []uint64{}, Vals: []kernel.U128{}}
 		if part.Of(startKey, uint(spec.Bits)) == t {
-			p = part.Part{Keys: []uint64{startKey}, Vals: []exact.U128{{Lo: 1}}}
+			p = part.Part{Keys: []uint64{startKey}, Vals: []kernel.U128{{Lo: 1}}}
 		}
 		path := spec.path(kindFwd, p0, t)
 		if err := part.Write(ctx, st.fs, path, spec.header(kindFwd, p0, t), p); err != nil {
@@ -489,7 +488,7 @@ func (s Spec) analysis(ctx context.Context, st *step, prob search.Problem, opt O
 			return nil, err
 		}
 		for i, k := range l.Keys {
-			a.CountFinish(prob, st.gen.Group, key.Unmix(k), l.Vals[i].Big())
+			a.CountFinish(prob, st.gen.Group, kernel.Unmix(k), l.Vals[i].Big())
 		}
 	}
 	ts := part.Of(startKey, uint(s.Bits))
@@ -501,7 +500,7 @@ func (s Spec) analysis(ctx context.Context, st *step, prob search.Problem, opt O
 		if k != startKey {
 			continue
 		}
-		p, ok := exact.ProbFloat64(c.Vals[i], uint64(p0))
+		p, ok := kernel.ProbFloat64(c.Vals[i], uint64(p0))
 		if !ok {
 			return nil, fmt.Errorf("the random player's chance, %g, lies too near where float64 rounding changes to be given correctly rounded", p)
 		}

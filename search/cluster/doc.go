@@ -14,7 +14,7 @@
 // # Forward
 //
 // For each peg count from the start's down, a step expands a partition
-// with its path counts in the in-process search's kernel (layered.Expander)
+// with its path counts by the in-process search's expander (layered.Paths)
 // and writes the children as buckets, one per partition that owns them; it
 // emits every partition of the next layer with its bucket ("" where it has
 // none), so every partition of every layer exists. A GroupByKey brings
@@ -26,10 +26,11 @@
 // # Walking back
 //
 // The winnable positions of one peg are those that meet the goal. Going
-// up, a step undoes every jump into a winnable partition (the expander
-// with Undo, as layered.ParentsOf) and writes the parents as buckets by
-// owner; after a GroupByKey a step keeps the parents found in the
-// partition's reachable positions: its winnable ones.
+// up, a step undoes every jump into a winnable partition (an expander of
+// purpose layered.Parents, as layered.ParentsOf) and writes the parents as
+// buckets by owner; after a GroupByKey a step keeps the parents found in
+// the partition's reachable positions: its winnable ones. The steps reach
+// search/internal through kernel alone.
 //
 // # Random play
 //

@@ -13,9 +13,7 @@ import (
 
 	"pegs/search"
 	"pegs/search/cluster/internal/part"
-	"pegs/search/internal/layered"
-	"pegs/search/internal/memory"
-	"pegs/search/internal/movegen"
+	"pegs/search/internal/kernel"
 )
 
 // PlanLayer is a plan's estimate for the positions of one peg count.
@@ -58,15 +56,15 @@ func NewPlan(ctx context.Context, prob search.Problem, opt Options, workerMem in
 		return nil, errors.New("a plan needs a worker's memory")
 	}
 	group := search.ExploreGroup(prob, opt.ExploreOptions)
-	gen := movegen.New(prob.Board, group)
+	gen := kernel.NewGen(prob.Board, group)
 	p0 := prob.Start.Pegs()
 	pl := &Plan{WorkerMem: workerMem}
-	first := layered.First(group, prob.Start, true)
+	first := kernel.First(group, prob.Start, true)
 	var steps []int64    // the step memory of each expansion sampled
 	var bucketRecs int64 // bucket records of the expansions sampled
 	var found int64      // positions they found
-	expander := func() *layered.Expander {
-		return &layered.Expander{Gen: gen, Workers: opt.Workers, Counts: true, Mem: memory.New(opt.stepMemory())}
+	expander := func() (*kernel.Expander, error) {
+		return kernel.NewExpander(kernel.Paths, kernel.Setup{Gen: gen, Mem: kernel.NewBudget(opt.stepMemory()), Workers: opt.Workers})
 	}
 	more := func(run int, elapsed time.Duration) bool {
 		if sample > 0 {
@@ -74,11 +72,15 @@ func NewPlan(ctx context.Context, prob search.Problem, opt Options, workerMem in
 		}
 		return run < 3 || elapsed < 3*time.Second
 	}
-	sizes, biggest, err := layered.SampleLayers(ctx, first, expander, more, func(e *layered.Expander, cur, next *layered.Layer) error {
-		steps = append(steps, e.Mem.Peak())
+	sizes, biggest, err := kernel.SampleLayers(ctx, first, expander, more, func(e *kernel.Expander, cur, next *kernel.Layer) error {
+		steps = append(steps, e.Mem().Peak())
 		// The pipeline's buckets: each partition's distinct children.
 		for _, r := range splitLayer(cur, 16) {
-			pn, _, err := expander().Next(ctx, r)
+			pe, err := expander()
+			if err != nil {
+				return err
+			}
+			pn, _, err := pe.Next(ctx, r)
 			if err != nil {
 				return err
 			}
@@ -122,20 +124,20 @@ func NewPlan(ctx context.Context, prob search.Problem, opt Options, workerMem in
 // extrapolate fills the plan's layers from the sizes found exactly (from
 // p0 pegs down; see layered.Extrapolate).
 func (pl *Plan) extrapolate(prob search.Problem, symmetries, p0 int, sizes []int64) {
-	for i, n := range layered.Extrapolate(prob.Board.Holes(), symmetries, p0, sizes) {
+	for i, n := range kernel.Extrapolate(prob.Board.Holes(), symmetries, p0, sizes) {
 		pl.Layers = append(pl.Layers, PlanLayer{Pegs: p0 - i, Positions: n, Exact: i < len(sizes)})
 	}
 }
 
 // splitLayer returns l split into its partitions of parts.
-func splitLayer(l *layered.Layer, parts int) []*layered.Layer {
+func splitLayer(l *kernel.Layer, parts int) []*kernel.Layer {
 	bits := uint(math.Log2(float64(parts)))
-	b := part.Split(l.Keys, bits)
-	var out []*layered.Layer
+	b := part.Split(l.Keys(), bits)
+	var out []*kernel.Layer
 	m := l.Wide()
 	for t := range parts {
 		if b[t] < b[t+1] {
-			out = append(out, layered.NewCounted(l.Pegs, l.Keys[b[t]:b[t+1]], m[b[t]:b[t+1]]))
+			out = append(out, kernel.NewCounted(l.Pegs(), l.Keys()[b[t]:b[t+1]], m[b[t]:b[t+1]]))
 		}
 	}
 	return out
@@ -143,7 +145,7 @@ func splitLayer(l *layered.Layer, parts int) []*layered.Layer {
 
 // recordBytes measures the bytes a position with its count takes in a
 // partition file, on layer l written as one partition.
-func recordBytes(ctx context.Context, l *layered.Layer) (float64, error) {
+func recordBytes(ctx context.Context, l *kernel.Layer) (float64, error) {
 	dir, err := os.MkdirTemp("", "pegs-plan")
 	if err != nil {
 		return 0, err
@@ -155,8 +157,8 @@ func recordBytes(ctx context.Context, l *layered.Layer) (float64, error) {
 	}
 	defer fs.Close()
 	path := filepath.Join(dir, "p")
-	h := Spec{Bits: 0}.header(kindFwd, l.Pegs, 0)
-	if err := part.Write(ctx, fs, path, h, part.Part{Keys: l.Keys, Vals: l.Wide()}); err != nil {
+	h := Spec{Bits: 0}.header(kindFwd, l.Pegs(), 0)
+	if err := part.Write(ctx, fs, path, h, part.Part{Keys: l.Keys(), Vals: l.Wide()}); err != nil {
 		return 0, err
 	}
 	size, err := fs.Size(ctx, path)

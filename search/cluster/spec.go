@@ -14,11 +14,7 @@ import (
 
 	"pegs/engine"
 	"pegs/search"
-	"pegs/search/internal/exact"
-	"pegs/search/internal/layered"
-	"pegs/search/internal/memory"
-	"pegs/search/internal/movegen"
-	"pegs/search/internal/spill"
+	"pegs/search/internal/kernel"
 )
 
 // Spec is what every step of a run needs to rebuild its problem on a
@@ -124,7 +120,7 @@ func (s Spec) board() (*engine.Board, error) {
 }
 
 // problem rebuilds the spec's problem and its move generator.
-func (s Spec) problem() (search.Problem, *movegen.Gen, error) {
+func (s Spec) problem() (search.Problem, *kernel.Gen, error) {
 	b, err := s.board()
 	if err != nil {
 		return search.Problem{}, nil, err
@@ -135,7 +131,7 @@ func (s Spec) problem() (search.Problem, *movegen.Gen, error) {
 	}
 	prob := search.Problem{Board: b, Start: engine.Position(s.Start), Goal: g}
 	group := search.ExploreGroup(prob, search.ExploreOptions{WholeGroup: s.Whole, NoSymmetry: s.NoSymmetry})
-	return prob, movegen.New(b, group), nil
+	return prob, kernel.NewGen(b, group), nil
 }
 
 // Files of a run under its directory: a layer's partitions, the buckets
@@ -145,10 +141,10 @@ func (s Spec) path(kind string, pegs, t int) string {
 	return fmt.Sprintf("%s/%s/%02d/p%04d", s.Dir, kind, pegs, t)
 }
 
-func (s Spec) header(kind string, pegs, t int) spill.Header {
-	h := spill.Header{Kind: spill.LayerFile, Counts: true, Pegs: pegs, Partition: t, Partitions: 1 << s.Bits}
+func (s Spec) header(kind string, pegs, t int) kernel.SpillHeader {
+	h := kernel.SpillHeader{Kind: kernel.LayerFile, Counts: true, Pegs: pegs, Partition: t, Partitions: 1 << s.Bits}
 	if kind == kindWin {
-		h.Kind, h.Counts = spill.WinnableFile, false
+		h.Kind, h.Counts = kernel.WinnableFile, false
 	}
 	return h
 }
@@ -159,16 +155,16 @@ func (s Spec) bucket(kind string, pegs, target, from int) string {
 
 // bucketHeader is the spill header of a bucket (a run) named by
 // Spec.bucket.
-func (s Spec) bucketHeader(kind string, pegs int, path string) (spill.Header, error) {
+func (s Spec) bucketHeader(kind string, pegs int, path string) (kernel.SpillHeader, error) {
 	var target, from int
 	i := strings.LastIndex(path, "/b")
 	if i < 0 {
-		return spill.Header{}, fmt.Errorf("%s: not a bucket", path)
+		return kernel.SpillHeader{}, fmt.Errorf("%s: not a bucket", path)
 	}
 	if _, err := fmt.Sscanf(path[i+2:], "%d-%d", &target, &from); err != nil {
-		return spill.Header{}, fmt.Errorf("%s: not a bucket: %w", path, err)
+		return kernel.SpillHeader{}, fmt.Errorf("%s: not a bucket: %w", path, err)
 	}
-	return spill.Header{Kind: spill.RunFile, Counts: kind == kindFwd, Pegs: pegs, Partition: target, Partitions: 1 << s.Bits, Source: from}, nil
+	return kernel.SpillHeader{Kind: kernel.RunFile, Counts: kind == kindFwd, Pegs: pegs, Partition: target, Partitions: 1 << s.Bits, Source: from}, nil
 }
 
 func (s Spec) statsPath(pegs, t int) string {
@@ -198,7 +194,7 @@ func partOf(path string) (int, error) {
 // step is what every step holds once set up on a worker.
 type step struct {
 	prob search.Problem
-	gen  *movegen.Gen
+	gen  *kernel.Gen
 	fs   filesystem.Interface
 }
 
@@ -221,11 +217,11 @@ func (st *step) close() {
 }
 
 // budget returns a fresh memory budget for one step.
-func (s Spec) budget() *memory.Budget { return memory.New(s.Mem) }
+func (s Spec) budget() *kernel.Budget { return kernel.NewBudget(s.Mem) }
 
-// expander returns an expander for one step.
-func (s Spec) expander(gen *movegen.Gen, counts, undo bool) *layered.Expander {
-	return &layered.Expander{Gen: gen, Workers: s.Workers, Counts: counts, Undo: undo, Mem: s.budget()}
+// expander returns an expander of purpose p for one step.
+func (s Spec) expander(gen *kernel.Gen, p kernel.Purpose) (*kernel.Expander, error) {
+	return kernel.NewExpander(p, kernel.Setup{Gen: gen, Mem: s.budget(), Workers: s.Workers})
 }
 
 // ErrInjected is the failure a test injects into one step (Spec.FailOnce).
@@ -248,7 +244,7 @@ func (s Spec) failOnce(pegs int) error {
 // layerStats is a forward partition's stats, as its stats file holds them.
 type layerStats struct {
 	Positions, Raw, DeadEnds int64
-	Games                    exact.U128
+	Games                    kernel.U128
 	// Peak is the most bytes the expansion's memory budget held at once:
 	// the partition's positions, its children's tables and the children.
 	Peak int64

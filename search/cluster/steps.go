@@ -10,10 +10,7 @@ import (
 
 	"pegs/engine"
 	"pegs/search/cluster/internal/part"
-	"pegs/search/internal/exact"
-	"pegs/search/internal/key"
-	"pegs/search/internal/layered"
-	"pegs/search/internal/spill"
+	"pegs/search/internal/kernel"
 )
 
 func init() {
@@ -57,12 +54,15 @@ func (f *expandFn) ProcessElement(ctx context.Context, ref string, emit func(int
 	if err != nil {
 		return err
 	}
-	e := f.S.expander(f.st.gen, true, false)
-	next, stats, err := e.Next(ctx, layered.NewCounted(f.Pegs, p.Keys, p.Vals))
+	e, err := f.S.expander(f.st.gen, kernel.Paths)
+	if err != nil {
+		return err
+	}
+	next, stats, err := e.Next(ctx, kernel.NewCounted(f.Pegs, p.Keys, p.Vals))
 	if err != nil {
 		return fmt.Errorf("expanding %s: %w", ref, err)
 	}
-	data, err := json.Marshal(layerStats{Positions: stats.Positions, Raw: stats.Raw, DeadEnds: stats.DeadEnds, Games: stats.Games, Peak: e.Mem.Peak()})
+	data, err := json.Marshal(layerStats{Positions: stats.Positions, Raw: stats.Raw, DeadEnds: stats.DeadEnds, Games: stats.Games, Peak: e.Mem().Peak()})
 	if err != nil {
 		return err
 	}
@@ -72,7 +72,7 @@ func (f *expandFn) ProcessElement(ctx context.Context, ref string, emit func(int
 	if f.Pegs == 1 {
 		return nil // no children
 	}
-	return f.S.emitBuckets(ctx, f.st, kindFwd, f.Pegs-1, src, part.Part{Keys: next.Keys, Vals: next.Wide()}, emit)
+	return f.S.emitBuckets(ctx, f.st, kindFwd, f.Pegs-1, src, part.Part{Keys: next.Keys(), Vals: next.Wide()}, emit)
 }
 
 // emitBuckets writes the positions of p (sorted) by the partition of pegs
@@ -126,7 +126,7 @@ func (f *mergeFn) ProcessElement(ctx context.Context, t int, refs func(*string) 
 	}
 	defer m.Close()
 	path := f.S.path(kindFwd, f.Pegs, t)
-	err = part.WriteFunc(ctx, f.st.fs, path, f.S.header(kindFwd, f.Pegs, t), func(w *spill.Writer) error {
+	err = part.WriteFunc(ctx, f.st.fs, path, f.S.header(kindFwd, f.Pegs, t), func(w *kernel.SpillWriter) error {
 		for m.Next() {
 			if err := w.Add(m.Key(), m.Val()); err != nil {
 				return err
@@ -145,7 +145,7 @@ func (f *mergeFn) ProcessElement(ctx context.Context, t int, refs func(*string) 
 // "" for none) as one sorted stream.
 func (s Spec) buckets(ctx context.Context, st *step, kind string, pegs int, refs func(*string) bool) (*part.Merger, error) {
 	var paths []string
-	var headers []spill.Header
+	var headers []kernel.SpillHeader
 	var ref string
 	for refs(&ref) {
 		if ref == "" {
@@ -187,7 +187,7 @@ func (f *goalFn) ProcessElement(ctx context.Context, ref string, emit func(strin
 	var keys []uint64
 	for _, k := range p.Keys {
 		// As layered.WalkBack takes the goal positions.
-		if goal.Reached(key.Unmix(k)) || goal.Kind == engine.OnePegAt && group.Canonical(key.Unmix(k)) == group.Canonical(1<<uint(goal.Hole)) {
+		if goal.Reached(kernel.Unmix(k)) || goal.Kind == engine.OnePegAt && group.Canonical(kernel.Unmix(k)) == group.Canonical(1<<uint(goal.Hole)) {
 			keys = append(keys, k)
 		}
 	}
@@ -229,12 +229,15 @@ func (f *parentsFn) ProcessElement(ctx context.Context, ref string, emit func(in
 	if len(p.Keys) > 0 {
 		// As layered.ParentsOf undoes jumps, without the tables closed on
 		// the reachable layer: the merge keeps the reachable parents.
-		e := f.S.expander(f.st.gen, false, true)
-		found, _, err := e.Grow(ctx, layered.NewLayer(f.Pegs+2, p.Keys))
+		e, err := f.S.expander(f.st.gen, kernel.Parents)
+		if err != nil {
+			return err
+		}
+		found, _, err := e.Grow(ctx, kernel.NewLayer(f.Pegs+2, p.Keys))
 		if err != nil {
 			return fmt.Errorf("undoing jumps into %s: %w", ref, err)
 		}
-		parents = found.Keys
+		parents = found.Keys()
 	}
 	return f.S.emitBuckets(ctx, f.st, kindWin, f.Pegs+1, src, part.Part{Keys: parents}, emit)
 }
@@ -265,7 +268,7 @@ func (f *winMergeFn) ProcessElement(ctx context.Context, t int, refs func(*strin
 		// The parents found that are reachable, as key.Intersect, the
 		// reachable partition read a block at a time.
 		path := f.S.path(kindFwd, f.Pegs, t)
-		reach, err := part.NewMerger(ctx, f.st.fs, []string{path}, []spill.Header{f.S.header(kindFwd, f.Pegs, t)})
+		reach, err := part.NewMerger(ctx, f.st.fs, []string{path}, []kernel.SpillHeader{f.S.header(kindFwd, f.Pegs, t)})
 		if err != nil {
 			return err
 		}
@@ -321,7 +324,7 @@ func (f *chanceFn) ProcessElement(ctx context.Context, ref string, prev func(*st
 		return err
 	}
 	var below []uint64
-	var vals []exact.U128
+	var vals []kernel.U128
 	if f.Pegs > 1 {
 		var refs []string
 		var r string
@@ -343,9 +346,9 @@ func (f *chanceFn) ProcessElement(ctx context.Context, ref string, prev func(*st
 			vals = append(vals, b.Vals...)
 		}
 	}
-	out := part.Part{Keys: p.Keys, Vals: []exact.U128{}}
+	out := part.Part{Keys: p.Keys, Vals: []kernel.U128{}}
 	if len(p.Keys) > 0 {
-		if out.Vals = layered.Chances(ctx, f.st.gen, p.Keys, below, vals, f.S.Workers); out.Vals == nil {
+		if out.Vals = kernel.Chances(ctx, f.st.gen, p.Keys, below, vals, f.S.Workers); out.Vals == nil {
 			return ctx.Err()
 		}
 	}

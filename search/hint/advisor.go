@@ -7,8 +7,7 @@ import (
 
 	"pegs/engine"
 	"pegs/search"
-	"pegs/search/internal/dfs"
-	"pegs/search/internal/pool"
+	"pegs/search/internal/kernel"
 )
 
 // Options tune an Advisor.
@@ -47,7 +46,7 @@ type Options struct {
 // for concurrent use.
 type Advisor struct {
 	opt    Options
-	tables dfs.Tables
+	tables kernel.Tables
 	ctx    context.Context // the background builds'
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -253,7 +252,7 @@ func (a *Advisor) start(b *engine.Board, start engine.Position, goal engine.Goal
 		// Depth first keeps a core of its own.
 		workers := a.opt.Workers
 		if workers <= 0 {
-			workers = max(1, pool.Size(0)-1)
+			workers = max(1, kernel.PoolSize(0)-1)
 		}
 		opt := search.Budget{Memory: budget, Workers: workers}
 		lb.o, lb.err = NewOracle(a.ctx, search.Problem{Board: b, Start: start, Goal: goal}, opt)
@@ -363,17 +362,17 @@ func (l *levelBuild) race(ctx context.Context, f func(context.Context) error) (t
 
 // solve is dfs.Solve without a node limit, stopped if the tables are built
 // first: then it reports tables true and no solution.
-func (l *levelBuild) solve(ctx context.Context, b *engine.Board, q engine.Position, g engine.Goal, cfg dfs.Config) (res dfs.Result, tables bool, err error) {
+func (l *levelBuild) solve(ctx context.Context, b *engine.Board, q engine.Position, g engine.Goal, cfg kernel.SolveConfig) (res kernel.SolveResult, tables bool, err error) {
 	cfg.MaxNodes = 0
 	tables, err = l.race(ctx, func(ctx context.Context) error {
-		res, err = dfs.Solve(ctx, b, q, g, cfg)
+		res, err = kernel.Solve(ctx, b, q, g, cfg)
 		if errors.Is(err, search.ErrMemory) {
 			<-l.done // the tables are the one way left
 		}
 		return err
 	})
 	if tables {
-		return dfs.Result{}, true, nil
+		return kernel.SolveResult{}, true, nil
 	}
 	return res, false, err
 }

@@ -11,7 +11,7 @@ import (
 
 	"pegs/engine"
 	"pegs/search"
-	"pegs/search/internal/dfs"
+	"pegs/search/internal/kernel"
 )
 
 // BenchmarkHint measures hints on the English board: one position with and
@@ -198,8 +198,8 @@ func (hb *hintBench) advisor(b *testing.B, name string, w *Oracle, last engine.P
 	// (tens of ms, once an Advisor): build them first, so that each
 	// sub-benchmark times the hints alone, run alone or not.
 	for _, goal := range []engine.Goal{hb.goal, {Kind: engine.OnePeg}} {
-		cfg := dfs.Config{Memory: a.memory(), Techniques: dfs.All(), Tables: &a.tables}
-		if _, err := dfs.Solve(context.Background(), hb.eng, last, goal, cfg); err != nil {
+		cfg := kernel.SolveConfig{Memory: a.memory(), Techniques: kernel.All(), Tables: &a.tables}
+		if _, err := kernel.Solve(context.Background(), hb.eng, last, goal, cfg); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -9,11 +9,7 @@ import (
 
 	"pegs/engine"
 	"pegs/search"
-	"pegs/search/internal/key"
-	"pegs/search/internal/layered"
-	"pegs/search/internal/memory"
-	"pegs/search/internal/movegen"
-	"pegs/search/internal/pool"
+	"pegs/search/internal/kernel"
 )
 
 // fewestLayer is one peg count of an oracle's fewest table: the canonical
@@ -21,7 +17,7 @@ import (
 // per fewest, kept as they are stored.
 type fewestLayer struct {
 	vals  []uint8 // increasing
-	lists []*key.RankList
+	lists []*kernel.RankList
 }
 
 // len returns the number of positions in the layer.
@@ -37,7 +33,7 @@ func (l *fewestLayer) len() int {
 // knows only its level's positions that cannot end with one peg: those not
 // in it reach two.
 func (l *fewestLayer) fewest(p engine.Position) int {
-	r := key.Rank(p)
+	r := kernel.Rank(p)
 	for i, list := range l.lists {
 		if list.Has(r) {
 			return int(l.vals[i])
@@ -62,17 +58,20 @@ func fewestTable(ctx context.Context, b *engine.Board, start engine.Position, go
 	if budget <= 0 {
 		budget = search.DefaultMemory
 	}
-	mem := memory.New(budget)
-	gen := movegen.New(b, b.GameSymmetry(start, goal))
-	e := &layered.Expander{Gen: gen, Workers: opt.Workers, Mem: mem}
-	first := layered.First(gen.Group, start, false)
-	var progress layered.Progress
+	mem := kernel.NewBudget(budget)
+	gen := kernel.NewGen(b, b.GameSymmetry(start, goal))
+	e, err := kernel.NewExpander(kernel.Positions, kernel.Setup{Gen: gen, Mem: mem, Workers: opt.Workers})
+	if err != nil {
+		return nil, err
+	}
+	first := kernel.First(gen.Group, start, false)
+	var progress kernel.Progress
 	if opt.Progress != nil {
 		progress = func(phase string, pegs, done, total int) {
 			opt.Progress(search.Progress{Phase: phase, Pegs: pegs, Done: done, Total: total})
 		}
 	}
-	fwd, err := layered.Forward(ctx, e, []*layered.Layer{first}, "forward", progress, nil)
+	fwd, err := kernel.Forward(ctx, e, first, progress, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -83,31 +82,31 @@ func fewestTable(ctx context.Context, b *engine.Board, start engine.Position, go
 	for i := len(fwd) - 1; i >= 0; i-- {
 		l := fwd[i]
 		if progress != nil {
-			progress("fewest", l.Pegs, 0, l.Len())
+			progress("fewest", l.Pegs(), 0, l.Len())
 		}
-		one := ones[l.Pegs]
-		chunks := pool.ChunkCount(l.Len(), opt.Workers)
+		one := ones[l.Pegs()]
+		chunks := kernel.ChunkCount(l.Len(), opt.Workers)
 		keys := make([][]uint64, chunks)
 		vals := make([][]uint8, chunks)
 		var done atomic.Int64
-		pool.Chunks(l.Len(), opt.Workers, func(c, lo, hi int) {
+		kernel.Chunks(l.Len(), opt.Workers, func(c, lo, hi int) {
 			if ctx.Err() != nil {
 				return
 			}
 			w := gen.NewParent()
 			var moves []int16
-			j, _ := slices.BinarySearch(one, l.Keys[lo])
-			for _, k := range l.Keys[lo:hi] {
+			j, _ := slices.BinarySearch(one, l.Keys()[lo])
+			for _, k := range l.Keys()[lo:hi] {
 				for j < len(one) && one[j] < k {
 					j++
 				}
 				if j < len(one) && one[j] == k {
 					continue
 				}
-				q := key.Unmix(k)
+				q := kernel.Unmix(k)
 				w.Set(q)
 				moves = gen.AppendMoves(moves[:0], q)
-				v := uint8(l.Pegs) // a dead end
+				v := uint8(l.Pegs()) // a dead end
 				if len(moves) > 0 {
 					v = below.least(w, moves)
 				}
@@ -117,15 +116,14 @@ func fewestTable(ctx context.Context, b *engine.Board, start engine.Position, go
 				}
 			}
 			if progress != nil {
-				progress("fewest", l.Pegs, int(done.Add(int64(hi-lo))), l.Len())
+				progress("fewest", l.Pegs(), int(done.Add(int64(hi-lo))), l.Len())
 			}
 		})
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		// The layer's keys are done with: the layer above looks in below.
-		mem.Give(int64(l.Len()) * 8)
-		l.Keys = nil
+		l.Release(mem)
 		k, v := slices.Concat(keys...), slices.Concat(vals...)
 		mem.Give(held)
 		below = newKeyVals(k, v)
@@ -134,15 +132,15 @@ func fewestTable(ctx context.Context, b *engine.Board, start engine.Position, go
 			held = 0
 			return nil, err
 		}
-		if l.Pegs < from {
+		if l.Pegs() < from {
 			continue
 		}
 		// The table codes them by rank: each rank with its value in the
 		// low byte (ranks of 56 holes fit in 53 bits), sorted as words.
 		rv := make([]uint64, len(k))
-		pool.Chunks(len(k), opt.Workers, func(_, lo, hi int) {
+		kernel.Chunks(len(k), opt.Workers, func(_, lo, hi int) {
 			for j := lo; j < hi; j++ {
-				rv[j] = key.Rank(key.Unmix(k[j]))<<8 | uint64(v[j])
+				rv[j] = kernel.Rank(kernel.Unmix(k[j]))<<8 | uint64(v[j])
 			}
 		})
 		slices.Sort(rv)
@@ -151,14 +149,14 @@ func fewestTable(ctx context.Context, b *engine.Board, start engine.Position, go
 			byVal[uint8(x)] = append(byVal[uint8(x)], x>>8)
 		}
 		fl := &fewestLayer{}
-		for val := range uint8(l.Pegs + 1) {
+		for val := range uint8(l.Pegs() + 1) {
 			if ranks, ok := byVal[val]; ok {
 				fl.vals = append(fl.vals, val)
-				fl.lists = append(fl.lists, key.NewRankList(ranks))
+				fl.lists = append(fl.lists, kernel.NewRankList(ranks))
 			}
 		}
 		if len(fl.lists) > 0 {
-			table[l.Pegs] = fl
+			table[l.Pegs()] = fl
 		}
 	}
 	return table, nil
@@ -183,7 +181,7 @@ func newKeyVals(keys []uint64, vals []uint8) *keyVals {
 		for s.slots[i] != 0 {
 			i = (i + 1) & (size - 1)
 		}
-		s.slots[i] = uint64(key.Unmix(k)) | uint64(vals[j])<<56
+		s.slots[i] = uint64(kernel.Unmix(k)) | uint64(vals[j])<<56
 	}
 	return s
 }
@@ -192,13 +190,13 @@ func newKeyVals(keys []uint64, vals []uint8) *keyVals {
 // parent set in w, a position that cannot end with one peg: a child in s ends
 // with its value there, any other with two, so the first of those ends the
 // look.
-func (s *keyVals) least(w *movegen.Parent, moves []int16) uint8 {
+func (s *keyVals) least(w *kernel.Parent, moves []int16) uint8 {
 	mask := len(s.slots) - 1
 	least := uint8(255)
 	for _, m := range moves {
 		c := w.Child(m)
 		want := uint64(c)
-		for i := int(key.Mix(c) >> s.shift); ; i = (i + 1) & mask {
+		for i := int(kernel.Mix(c) >> s.shift); ; i = (i + 1) & mask {
 			slot := s.slots[i]
 			if slot&(1<<56-1) == want {
 				least = min(least, uint8(slot>>56))

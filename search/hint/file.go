@@ -15,7 +15,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 
 	"pegs/engine"
-	"pegs/search/internal/key"
+	"pegs/search/internal/kernel"
 )
 
 // An oracle file is a text header, a binary header and checksummed
@@ -348,7 +348,7 @@ func (o *Oracle) decode(d *decoder) error {
 		if err != nil {
 			return nil, err
 		}
-		if k > uint64(b.Holes()) || n > key.Ranks(b.Holes(), int(k)) || int64(n) > d.remaining() {
+		if k > uint64(b.Holes()) || n > kernel.Ranks(b.Holes(), int(k)) || int64(n) > d.remaining() {
 			return nil, d.fail(fmt.Sprintf("layer of %d pegs: %d positions", k, n))
 		}
 		// Grow with the data read, not with the size the file claims.
@@ -359,7 +359,7 @@ func (o *Oracle) decode(d *decoder) error {
 			if err != nil {
 				return nil, err
 			}
-			if prev+gap < prev || prev+gap >= key.Ranks(b.Holes(), int(k)) || gap == 0 && len(r) > 0 {
+			if prev+gap < prev || prev+gap >= kernel.Ranks(b.Holes(), int(k)) || gap == 0 && len(r) > 0 {
 				return nil, d.fail(fmt.Sprintf("layer of %d pegs: rank out of range", k))
 			}
 			prev += gap
@@ -460,7 +460,7 @@ func (o *Oracle) readFewest(d *decoder) error {
 			if err != nil {
 				return err
 			}
-			if n > key.Ranks(o.board.Holes(), int(k)) || size < n || size/10 > n || int64(size) > d.remaining() {
+			if n > kernel.Ranks(o.board.Holes(), int(k)) || size < n || size/10 > n || int64(size) > d.remaining() {
 				return d.fail(fmt.Sprintf("fewest %d of %d pegs: list of %d positions in %d bytes", v, k, n, size))
 			}
 			// Grow with the data read, not with the size the file claims.
@@ -471,7 +471,7 @@ func (o *Oracle) readFewest(d *decoder) error {
 				}
 				return d.fail("the tables end inside a fewest list")
 			}
-			list, err := key.DecodeRankList(int(n), key.Ranks(o.board.Holes(), int(k)), data.Bytes())
+			list, err := kernel.DecodeRankList(int(n), kernel.Ranks(o.board.Holes(), int(k)), data.Bytes())
 			if err != nil {
 				return d.fail(fmt.Sprintf("fewest %d of %d pegs: %v", v, k, err))
 			}

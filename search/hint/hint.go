@@ -7,7 +7,7 @@ import (
 
 	"pegs/engine"
 	"pegs/search"
-	"pegs/search/internal/dfs"
+	"pegs/search/internal/kernel"
 )
 
 // Status says where a game stands.
@@ -80,7 +80,7 @@ func (a *Advisor) Hint(ctx context.Context, b *engine.Board, p engine.Position, 
 	if err != nil {
 		return Hint{}, err
 	}
-	r := &request{a: a, b: b, p: p, goal: goal, hist: hist, positions: positions, dead: map[engine.Goal]*dfs.PosSet{}}
+	r := &request{a: a, b: b, p: p, goal: goal, hist: hist, positions: positions, dead: map[engine.Goal]*kernel.PosSet{}}
 	var h Hint
 	for _, j := range b.Moves(nil, p) {
 		if !contains(h.Movable, j.From) {
@@ -195,7 +195,7 @@ type request struct {
 	// dead holds each goal's refuted positions, shared by its questions
 	// (see dfs.Config.Dead): a dead end and the positions taken back
 	// before it are a chain of parents.
-	dead map[engine.Goal]*dfs.PosSet
+	dead map[engine.Goal]*kernel.PosSet
 }
 
 // use makes o answer the hint's questions.
@@ -209,7 +209,7 @@ func (r *request) use(o *Oracle) {
 // sets depth first's budget where no oracle answers.
 func (r *request) chooseOracle(ctx context.Context) error {
 	a, b, p := r.a, r.b, r.p
-	check := r.plain(dfs.LoneNodes(b.Complement(p), a.knobs.loneBase))
+	check := r.plain(kernel.LoneNodes(b.Complement(p), a.knobs.loneBase))
 	if r.hist != nil {
 		r.levelStart, r.inLevel = r.hist.Start, true
 		if o := a.oracleFor(b, r.hist.Start, r.goal); o != nil {
@@ -246,7 +246,7 @@ func (r *request) chooseOracle(ctx context.Context) error {
 	}
 	r.maxNodes, r.ownBudget = a.opt.MaxNodes, r.winner == nil
 	if r.ownBudget {
-		lone := dfs.LoneNodes(p, a.knobs.loneBase)
+		lone := kernel.LoneNodes(p, a.knobs.loneBase)
 		switch {
 		case r.ownGame:
 			r.maxNodes = min(levelNodes, lone)
@@ -274,13 +274,13 @@ func (r *request) buildAfter(ctx context.Context) {
 // Where a level's tables may be built (a history, or a lone position that
 // may be of the board's own game), it keeps within half the budget, which
 // the build may use the other half of.
-func (r *request) config(g engine.Goal, maxNodes int64) dfs.Config {
+func (r *request) config(g engine.Goal, maxNodes int64) kernel.SolveConfig {
 	mem := r.a.memory()
 	if r.inLevel || r.ownGame {
 		mem /= 2
 	}
 	if r.dead[g] == nil {
-		r.dead[g] = dfs.NewPosSet(mem)
+		r.dead[g] = kernel.NewPosSet(mem)
 	}
 	c := r.plain(maxNodes)
 	c.Dead = r.dead[g]
@@ -289,8 +289,8 @@ func (r *request) config(g engine.Goal, maxNodes int64) dfs.Config {
 
 // plain returns depth first's configuration within maxNodes, with no
 // shared table of refuted positions.
-func (r *request) plain(maxNodes int64) dfs.Config {
-	return dfs.Config{Memory: r.a.memory(), Techniques: dfs.All(), MaxNodes: maxNodes, Tables: &r.a.tables}
+func (r *request) plain(maxNodes int64) kernel.SolveConfig {
+	return kernel.SolveConfig{Memory: r.a.memory(), Techniques: kernel.All(), MaxNodes: maxNodes, Tables: &r.a.tables}
 }
 
 // layerMemory is the budget of a layered search of p's: half, when it
@@ -338,14 +338,14 @@ func (r *request) layered(ctx context.Context) error {
 // deeper answers a question of p once depth first has passed its first
 // budget: depth first on to dfs.LoneNodes(p), then the layered search
 // (again reports that it ran: p's questions are then asked again).
-func (r *request) deeper(ctx context.Context, g engine.Goal) (res dfs.Result, again bool, err error) {
-	if lim := dfs.LoneNodes(r.p, r.a.knobs.loneBase); r.maxNodes != 0 && r.maxNodes < lim {
-		res, err = dfs.Solve(ctx, r.b, r.p, g, r.config(g, lim))
-		if !errors.Is(err, dfs.ErrNodeLimit) {
+func (r *request) deeper(ctx context.Context, g engine.Goal) (res kernel.SolveResult, again bool, err error) {
+	if lim := kernel.LoneNodes(r.p, r.a.knobs.loneBase); r.maxNodes != 0 && r.maxNodes < lim {
+		res, err = kernel.Solve(ctx, r.b, r.p, g, r.config(g, lim))
+		if !errors.Is(err, kernel.ErrNodeLimit) {
 			return res, false, err
 		}
 	}
-	return dfs.Result{}, true, r.layered(ctx)
+	return kernel.SolveResult{}, true, r.layered(ctx)
 }
 
 // ask answers whether q can meet g from the winner, and a jump that keeps
@@ -381,10 +381,10 @@ func (r *request) win(ctx context.Context, q engine.Position, g engine.Goal) (bo
 			return w, j, nil
 		}
 	}
-	res, err := dfs.Solve(ctx, r.b, q, g, r.config(g, r.maxNodes))
-	if errors.Is(err, dfs.ErrNodeLimit) && r.ownGame {
+	res, err := kernel.Solve(ctx, r.b, q, g, r.config(g, r.maxNodes))
+	if errors.Is(err, kernel.ErrNodeLimit) && r.ownGame {
 		r.ownGame = false
-		in, err := startReaches(ctx, r.b, r.b.Start(), r.p, r.plain(dfs.LoneNodes(r.b.Complement(r.p), r.a.knobs.loneBase)))
+		in, err := startReaches(ctx, r.b, r.b.Start(), r.p, r.plain(kernel.LoneNodes(r.b.Complement(r.p), r.a.knobs.loneBase)))
 		if err != nil {
 			return false, nil, err
 		}
@@ -393,7 +393,7 @@ func (r *request) win(ctx context.Context, q engine.Position, g engine.Goal) (bo
 		}
 	}
 	switch {
-	case errors.Is(err, dfs.ErrNodeLimit) && q != r.p:
+	case errors.Is(err, kernel.ErrNodeLimit) && q != r.p:
 		// A position of the history before p: depth first without a limit
 		// races the level's tables.
 		cfg := r.config(g, 0)
@@ -402,7 +402,7 @@ func (r *request) win(ctx context.Context, q engine.Position, g engine.Goal) (bo
 		if res, done, err = r.tables().solve(ctx, r.b, q, g, cfg); done {
 			return r.win(ctx, q, g)
 		}
-	case errors.Is(err, dfs.ErrNodeLimit):
+	case errors.Is(err, kernel.ErrNodeLimit):
 		var again, done bool
 		if l := r.tables(); l != nil {
 			done, err = l.race(ctx, func(ctx context.Context) error {
@@ -498,11 +498,11 @@ func (r *request) fewest(ctx context.Context) (int, *engine.Jump, error) {
 		// what this falls back on lists everything p reaches, 0.5 s for a
 		// lost English position of 26 pegs, whose two-peg finish depth
 		// first finds within 2^16 to 2^18 positions.
-		few.MaxNodes = max(few.MaxNodes, dfs.LoneNodes(r.p, r.a.knobs.loneBase))
+		few.MaxNodes = max(few.MaxNodes, kernel.LoneNodes(r.p, r.a.knobs.loneBase))
 	}
 	fewest := engine.Goal{Kind: engine.FewestPegs}
-	res, err := dfs.Solve(ctx, r.b, r.p, fewest, few)
-	if !errors.Is(err, dfs.ErrNodeLimit) {
+	res, err := kernel.Solve(ctx, r.b, r.p, fewest, few)
+	if !errors.Is(err, kernel.ErrNodeLimit) {
 		if err != nil {
 			return 0, nil, err
 		}
@@ -517,7 +517,7 @@ func (r *request) fewest(ctx context.Context) (int, *engine.Jump, error) {
 	an, err := list(ctx, prob, search.ExploreOptions{Budget: search.Budget{Memory: r.layerMemory()}, ReachableOnly: true})
 	if errors.Is(err, search.ErrMemory) {
 		few.MaxNodes = 0
-		res, err = dfs.Solve(ctx, r.b, r.p, fewest, few)
+		res, err = kernel.Solve(ctx, r.b, r.p, fewest, few)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -549,7 +549,7 @@ func (r *request) tabledToward(n int) *engine.Jump {
 func (r *request) toward(ctx context.Context, n int) (*engine.Jump, error) {
 	cfg := r.plain(0)
 	cfg.Floor = n
-	res, err := dfs.Solve(ctx, r.b, r.p, engine.Goal{Kind: engine.FewestPegs}, cfg)
+	res, err := kernel.Solve(ctx, r.b, r.p, engine.Goal{Kind: engine.FewestPegs}, cfg)
 	if err != nil {
 		return nil, err
 	}

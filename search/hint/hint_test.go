@@ -8,7 +8,7 @@ import (
 	"pegs/engine"
 	"pegs/engine/enginetest"
 	"pegs/search"
-	"pegs/search/internal/dfs"
+	"pegs/search/internal/kernel"
 )
 
 func centreLevel(t *testing.T, opt Options) (*Advisor, *engine.Board, engine.Goal, *search.WinSet) {
@@ -47,8 +47,8 @@ func englishWinSet(goal string) (*search.WinSet, error) {
 	return search.Winnable(context.Background(), search.Problem{Board: b, Start: b.Start(), Goal: g}, search.Budget{})
 }
 
-func fewestPegs(ctx context.Context, b *engine.Board, p engine.Position, floor int, maxNodes int64) (dfs.Result, error) {
-	return dfs.Solve(ctx, b, p, engine.Goal{Kind: engine.FewestPegs}, dfs.Config{Memory: search.DefaultMemory, Techniques: dfs.All(), MaxNodes: maxNodes, Floor: floor})
+func fewestPegs(ctx context.Context, b *engine.Board, p engine.Position, floor int, maxNodes int64) (kernel.SolveResult, error) {
+	return kernel.Solve(ctx, b, p, engine.Goal{Kind: engine.FewestPegs}, kernel.SolveConfig{Memory: search.DefaultMemory, Techniques: kernel.All(), MaxNodes: maxNodes, Floor: floor})
 }
 
 // lost reports whether a hint's status says one peg is out of reach.

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"pegs/engine"
-	"pegs/search/internal/layered"
+	"pegs/search/internal/kernel"
 )
 
 // loneWinner searches from p and from the goal, layer by layer, until the
@@ -12,15 +12,15 @@ import (
 // hint asks of p and its children: whether each can meet goal, and, when
 // p cannot, whether each can end with one peg anywhere (a second meeting).
 func loneWinner(ctx context.Context, b *engine.Board, p engine.Position, goal engine.Goal, budget int64) (winner, error) {
-	mg, err := layered.Meet(ctx, b, p, goal, layered.Config{}, budget)
+	mg, err := kernel.Meet(ctx, b, p, goal, kernel.LayerConfig{}, budget)
 	if err != nil {
 		return nil, err
 	}
 	w := meetWinner{goal: mg}
-	if goal.Kind == engine.OnePeg || layered.SameAsAny(b, p, goal) {
+	if goal.Kind == engine.OnePeg || kernel.SameAsAny(b, p, goal) {
 		w.any = mg
 	} else if win, _ := mg.Winnable(p); !win {
-		if w.any, err = layered.Meet(ctx, b, p, engine.Goal{Kind: engine.OnePeg}, layered.Config{}, budget); err != nil {
+		if w.any, err = kernel.Meet(ctx, b, p, engine.Goal{Kind: engine.OnePeg}, kernel.LayerConfig{}, budget); err != nil {
 			return nil, err
 		}
 	}
@@ -33,7 +33,7 @@ func loneWinner(ctx context.Context, b *engine.Board, p engine.Position, goal en
 // layered.SameAsAny; nil where the goal was met, which answers only for
 // the positions that can meet it).
 type meetWinner struct {
-	goal, any *layered.Meeting
+	goal, any *kernel.Meeting
 }
 
 func (w meetWinner) Winnable(p engine.Position) (bool, bool) {

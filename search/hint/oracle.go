@@ -8,8 +8,7 @@ import (
 
 	"pegs/engine"
 	"pegs/search"
-	"pegs/search/internal/dfs"
-	"pegs/search/internal/key"
+	"pegs/search/internal/kernel"
 )
 
 // Oracle answers "can this position of the level still meet its goal?"
@@ -22,7 +21,7 @@ type Oracle struct {
 	goal  engine.Goal
 	group *engine.Group
 	ranks map[int][]uint64
-	dirs  map[int]key.Dir // ranks'
+	dirs  map[int]kernel.Dir // ranks'
 	count int64
 	// For a goal hole: the orbits, under anyGroup, of the positions that
 	// can end with one peg anywhere although no position of the orbit can
@@ -75,7 +74,7 @@ func NewOracle(ctx context.Context, prob search.Problem, opt search.Budget) (*Or
 		// are not the goal's.
 		o.extra = map[int][]uint64{}
 		for pegs, ranks := range rankLayers(all, nil) {
-			if beyond := key.Without(ranks, o.ranks[pegs]); len(beyond) > 0 {
+			if beyond := kernel.Without(ranks, o.ranks[pegs]); len(beyond) > 0 {
 				o.extra[pegs] = beyond
 			}
 		}
@@ -87,10 +86,10 @@ func NewOracle(ctx context.Context, prob search.Problem, opt search.Budget) (*Or
 
 // direct counts o's ranks and makes their directories.
 func (o *Oracle) direct() {
-	o.count, o.dirs = 0, map[int]key.Dir{}
+	o.count, o.dirs = 0, map[int]kernel.Dir{}
 	for pegs, r := range o.ranks {
 		o.count += int64(len(r))
-		o.dirs[pegs] = key.NewDir(r)
+		o.dirs[pegs] = kernel.NewDir(r)
 	}
 }
 
@@ -102,7 +101,7 @@ func rankLayers(ws *search.WinSet, keep func(engine.Position) bool) map[int][]ui
 		var r []uint64
 		for _, p := range ws.Positions(l.Pegs) {
 			if keep == nil || keep(p) {
-				r = append(r, key.Rank(p))
+				r = append(r, kernel.Rank(p))
 			}
 		}
 		if len(r) > 0 {
@@ -120,7 +119,7 @@ func (o *Oracle) orbitWins(p engine.Position) bool {
 		return win
 	}
 	for s := range o.anyGroup.Len() {
-		if _, found := slices.BinarySearch(o.ranks[p.Pegs()], key.Rank(o.group.Canonical(o.anyGroup.Apply(s, p)))); found {
+		if _, found := slices.BinarySearch(o.ranks[p.Pegs()], kernel.Rank(o.group.Canonical(o.anyGroup.Apply(s, p)))); found {
 			return true
 		}
 	}
@@ -139,7 +138,7 @@ func (o *Oracle) OnePeg(p engine.Position) (win, ok bool) {
 	if o.orbitWins(p) {
 		return true, true
 	}
-	_, found := slices.BinarySearch(o.extra[p.Pegs()], key.Rank(o.anyGroup.Canonical(p)))
+	_, found := slices.BinarySearch(o.extra[p.Pegs()], kernel.Rank(o.anyGroup.Canonical(p)))
 	return found, true
 }
 
@@ -156,7 +155,7 @@ const levelCheckFrom = 14
 // winnable. A position in the tables (the fewest table too) is in the
 // level; otherwise startReaches decides it, within cfg.MaxNodes: past
 // them, p counts as outside.
-func (o *Oracle) inLevel(ctx context.Context, p engine.Position, cfg dfs.Config) (bool, error) {
+func (o *Oracle) inLevel(ctx context.Context, p engine.Position, cfg kernel.SolveConfig) (bool, error) {
 	if w, ok := o.Winnable(p); !ok {
 		return false, nil
 	} else if w {
@@ -185,7 +184,7 @@ func (o *Oracle) inLevel(ctx context.Context, p engine.Position, cfg dfs.Config)
 // has many pegs, its complement few; below levelCheckFrom pegs it does not
 // try (searching p itself is quicker then), and past cfg.MaxNodes it gives
 // up: p counts as out of reach.
-func startReaches(ctx context.Context, b *engine.Board, start, p engine.Position, cfg dfs.Config) (bool, error) {
+func startReaches(ctx context.Context, b *engine.Board, start, p engine.Position, cfg kernel.SolveConfig) (bool, error) {
 	hole := b.Complement(start)
 	if p == start {
 		return true, nil
@@ -194,8 +193,8 @@ func startReaches(ctx context.Context, b *engine.Board, start, p engine.Position
 		return false, nil
 	}
 	cfg.Dead = nil // a search of another goal
-	sol, err := dfs.Solve(ctx, b, b.Complement(p), engine.Goal{Kind: engine.OnePegAt, Hole: bits.TrailingZeros64(uint64(hole))}, cfg)
-	if errors.Is(err, dfs.ErrNodeLimit) {
+	sol, err := kernel.Solve(ctx, b, b.Complement(p), engine.Goal{Kind: engine.OnePegAt, Hole: bits.TrailingZeros64(uint64(hole))}, cfg)
+	if errors.Is(err, kernel.ErrNodeLimit) {
 		return false, nil
 	}
 	return sol.Solvable, err
@@ -272,14 +271,14 @@ func (o *Oracle) onePegKeys() map[int][]uint64 {
 	out := map[int][]uint64{}
 	for pegs, rs := range o.ranks {
 		for _, r := range rs {
-			out[pegs] = append(out[pegs], key.Mix(key.Unrank(r, pegs)))
+			out[pegs] = append(out[pegs], kernel.Mix(kernel.Unrank(r, pegs)))
 		}
 	}
 	for pegs, rs := range o.extra {
 		for _, r := range rs {
-			p := key.Unrank(r, pegs)
+			p := kernel.Unrank(r, pegs)
 			for s := range o.anyGroup.Len() {
-				out[pegs] = append(out[pegs], key.Mix(o.group.Canonical(o.anyGroup.Apply(s, p))))
+				out[pegs] = append(out[pegs], kernel.Mix(o.group.Canonical(o.anyGroup.Apply(s, p))))
 			}
 		}
 	}
@@ -328,7 +327,7 @@ func (o *Oracle) Winnable(p engine.Position) (win, ok bool) {
 	if o.board.Class(p) != o.board.Class(o.start) || p.Pegs() > o.start.Pegs() {
 		return false, false
 	}
-	return o.dirs[p.Pegs()].Has(o.ranks[p.Pegs()], key.Rank(o.group.Canonical(p))), true
+	return o.dirs[p.Pegs()].Has(o.ranks[p.Pegs()], kernel.Rank(o.group.Canonical(p))), true
 }
 
 // Start returns the start of the oracle's level.

@@ -9,7 +9,7 @@ import (
 	"pegs/engine"
 	"pegs/engine/enginetest"
 	"pegs/search"
-	"pegs/search/internal/dfs"
+	"pegs/search/internal/kernel"
 )
 
 func TestStartReaches(t *testing.T) {
@@ -31,7 +31,7 @@ func TestStartReaches(t *testing.T) {
 					p = p.Apply(jumps[i-1])
 				}
 				want := c.want && p.Pegs() >= levelCheckFrom
-				got, err := startReaches(context.Background(), b, b.Start(), p, dfs.Config{Memory: search.DefaultMemory, Techniques: dfs.All()})
+				got, err := startReaches(context.Background(), b, b.Start(), p, kernel.SolveConfig{Memory: search.DefaultMemory, Techniques: kernel.All()})
 				if err != nil || got != want {
 					t.Fatalf("start %s reaches %s: %v (%v); want %v", b.Line(b.Start()), b.Line(p), got, err, want)
 				}

@@ -3,7 +3,7 @@ package measure
 import (
 	"math"
 
-	"pegs/search/internal/exact"
+	"pegs/search/internal/kernel"
 )
 
 // foresightOf writes W_1 .. W_{longest−1} of a winnable position to dst
@@ -20,7 +20,7 @@ import (
 // The sums of W_k over the winnable children are made in dst a child at
 // a time, its vector added whole (a run of its layer's fore), and the 1s
 // of the children whose longest game is shorter counted apart.
-func foresightOf(dst []exact.U128, below *values, wk []winKid, lost *[longestMask + 1]int32, jumps int) {
+func foresightOf(dst []kernel.U128, below *values, wk []winKid, lost *[longestMask + 1]int32, jumps int) {
 	clear(dst)
 	var ones [longestMask + 2]int32 // ones[k]: children whose W_j is 1 from j = k on
 	for _, c := range wk {
@@ -34,29 +34,29 @@ func foresightOf(dst []exact.U128, below *values, wk []winKid, lost *[longestMas
 		ones[max(l, 1)]++
 	}
 	allowed := jumps
-	var one exact.U128 // the 1s so far
+	var one kernel.U128 // the 1s so far
 	for i := range dst {
 		k := i + 1
 		allowed -= int(lost[k-1])
 		for range ones[k] {
-			one, _ = one.Add(exact.ProbOne)
+			one, _ = one.Add(kernel.ProbOne)
 		}
 		sum, _ := dst[i].Add(one)
-		dst[i] = exact.DivFloor(sum, uint64(allowed))
+		dst[i] = kernel.DivFloor(sum, uint64(allowed))
 	}
 }
 
 // curve returns W_k of position i of v for k from 0 to the first k at
 // which W_k is 1, or nil if it cannot win.
-func curve(v *values, i int) []exact.U128 {
+func curve(v *values, i int) []kernel.U128 {
 	if !v.win(i) {
 		return nil
 	}
 	at, longest := v.winAt(i), v.longest(i)
-	var w []exact.U128
+	var w []kernel.U128
 	for k := 0; ; k++ {
 		w = append(w, v.w(at, longest, k))
-		if w[k] == exact.ProbOne {
+		if w[k] == kernel.ProbOne {
 			return w
 		}
 	}

@@ -10,12 +10,7 @@ import (
 	"unsafe"
 
 	"pegs/engine"
-	"pegs/search/internal/exact"
-	"pegs/search/internal/key"
-	"pegs/search/internal/layered"
-	"pegs/search/internal/memory"
-	"pegs/search/internal/movegen"
-	"pegs/search/internal/pool"
+	"pegs/search/internal/kernel"
 )
 
 // values holds the measures of one layer's positions (one peg count), in
@@ -32,7 +27,7 @@ type values struct {
 	// lens holds the P1 player's expected jumps from each position
 	// (fixed point, lenOne is 1, short of the true value by less than
 	// longest units, one per division on the way down).
-	lens  []exact.U128
+	lens  []kernel.U128
 	games games
 	meta  []uint8 // longest game | flagWin | flagStuck
 	// winBits has bit i set where position i can win, and winBefore[w]
@@ -44,7 +39,7 @@ type values struct {
 	// foreAt[w] is where winnable position w's foresight vector starts in
 	// fore: W_1 .. W_{longest−1} (see foresightOf).
 	foreAt []uint32
-	fore   []exact.U128
+	fore   []kernel.U128
 	bytes  int64 // charged to the budget
 	// words holds the memory of lens, games and meta, taken from the
 	// budget's words (see fill).
@@ -58,14 +53,14 @@ type values struct {
 type games struct {
 	small  []uint32
 	narrow []uint64
-	wide   []exact.U128
-	max    exact.U128
+	wide   []kernel.U128
+	max    kernel.U128
 }
 
 // makeGames returns the games of n positions, in 32 bits if every one is
 // at most bound, else in 64 if that fits, else in 128, for the caller to
 // write every one of (see fill), and their memory.
-func makeGames(n int, bound exact.U128, mem *memory.Budget, what string) (games, []uint64, error) {
+func makeGames(n int, bound kernel.U128, mem *kernel.Budget, what string) (games, []uint64, error) {
 	var g games
 	var words []uint64
 	var err error
@@ -75,7 +70,7 @@ func makeGames(n int, bound exact.U128, mem *memory.Budget, what string) (games,
 	case bound.Hi == 0:
 		g.narrow, words, err = fill[uint64](n, mem, what)
 	default:
-		g.wide, words, err = fill[exact.U128](n, mem, what)
+		g.wide, words, err = fill[kernel.U128](n, mem, what)
 	}
 	return g, words, err
 }
@@ -84,7 +79,7 @@ func makeGames(n int, bound exact.U128, mem *memory.Budget, what string) (games,
 // it reads any, in words taken from mem (memory.Budget.TakeWordsToFill:
 // an array a layer let go, not cleared, or fresh memory that the workers
 // who fill it fault in), and those words.
-func fill[T any](n int, mem *memory.Budget, what string) ([]T, []uint64, error) {
+func fill[T any](n int, mem *kernel.Budget, what string) ([]T, []uint64, error) {
 	size := int(unsafe.Sizeof(*new(T)))
 	words, err := mem.TakeWordsToFill((n*size+7)/8, what)
 	if err != nil || n == 0 {
@@ -95,28 +90,28 @@ func fill[T any](n int, mem *memory.Budget, what string) ([]T, []uint64, error) 
 
 // gamesBound returns a bound on the games from a position whose children
 // have at most max each, by at most jumps jumps.
-func gamesBound(max exact.U128, jumps int) exact.U128 {
+func gamesBound(max kernel.U128, jumps int) kernel.U128 {
 	hi, lo := bits.Mul64(max.Lo, uint64(jumps))
 	top, over := bits.Mul64(max.Hi, uint64(jumps))
 	hi, carry := bits.Add64(hi, over, 0)
 	if top != 0 || carry != 0 {
-		return exact.U128{Hi: math.MaxUint64, Lo: math.MaxUint64}
+		return kernel.U128{Hi: math.MaxUint64, Lo: math.MaxUint64}
 	}
-	return exact.U128{Hi: hi, Lo: lo}
+	return kernel.U128{Hi: hi, Lo: lo}
 }
 
-func (g *games) at(i int) exact.U128 {
+func (g *games) at(i int) kernel.U128 {
 	switch {
 	case g.small != nil:
-		return exact.U128{Lo: uint64(g.small[i])}
+		return kernel.U128{Lo: uint64(g.small[i])}
 	case g.narrow != nil:
-		return exact.U128{Lo: g.narrow[i]}
+		return kernel.U128{Lo: g.narrow[i]}
 	}
 	return g.wide[i]
 }
 
 // set sets the games from position i to x, which fits (see makeGames).
-func (g *games) set(i int, x exact.U128) {
+func (g *games) set(i int, x kernel.U128) {
 	switch {
 	case g.small != nil:
 		g.small[i] = uint32(x.Lo)
@@ -132,7 +127,7 @@ func (g *games) set(i int, x exact.U128) {
 // point, exact.ProbOne is 1, each short of the true value by less than
 // longest units), and its solutions.
 type winVals struct {
-	p0, p1, sol exact.U128
+	p0, p1, sol kernel.U128
 }
 
 // lost is the winVals of a position that cannot win.
@@ -173,10 +168,10 @@ func (v *values) winVals(i int) *winVals {
 
 // w returns W_k of a winnable position, at of the winnable ones, whose
 // longest game has longest jumps.
-func (v *values) w(at, longest, k int) exact.U128 {
+func (v *values) w(at, longest, k int) kernel.U128 {
 	switch {
 	case k >= longest:
-		return exact.ProbOne
+		return kernel.ProbOne
 	case k == 0:
 		return v.wins[at].p0
 	}
@@ -186,7 +181,7 @@ func (v *values) w(at, longest, k int) exact.U128 {
 // placer finds a child's place in a layer. Where the board's positions
 // are numbered (key.Dense), the layer's are of one class its symmetries
 // keep, and its keys are in the order of their numbers (as a forward pass
-// leaves a layer it found in a bitset, see layered.Expander.Unsorted),
+// leaves a layer it found in a bitset, see layered.Scanned),
 // it is a bitset of their numbers, each word beside a count of the set
 // bits before it, so that a child's place is read in one cache line: a
 // child is numbered with its siblings in a batch
@@ -194,9 +189,9 @@ func (v *values) w(at, longest, k int) exact.U128 {
 // (18 MB for the English board's widest layer) that mostly stays in the
 // shared cache. Otherwise it is a key.Index of the keys.
 type placer struct {
-	d      *key.Dense
+	d      *kernel.Dense
 	blocks []block
-	index  *key.Index
+	index  *kernel.Index
 	bytes  int64
 }
 
@@ -207,15 +202,15 @@ type block struct {
 
 // newPlacer returns the placer of keys, a layer of pegs pegs, made on
 // workers goroutines, charged to mem.
-func newPlacer(gen *movegen.Gen, keys []uint64, pegs, workers int, mem *memory.Budget) (*placer, error) {
+func newPlacer(gen *kernel.Gen, keys []uint64, pegs, workers int, mem *kernel.Budget) (*placer, error) {
 	if pl := densePlacer(gen, keys, pegs, workers, mem); pl != nil {
 		return pl, nil
 	}
-	pl := &placer{bytes: key.IndexBytes(len(keys))}
+	pl := &placer{bytes: kernel.IndexBytes(len(keys))}
 	if err := mem.Take(pl.bytes, fmt.Sprintf("the index of the %d positions of %d pegs", len(keys), pegs)); err != nil {
 		return nil, err
 	}
-	pl.index = key.NewIndex(keys)
+	pl.index = kernel.NewIndex(keys)
 	return pl, nil
 }
 
@@ -224,14 +219,14 @@ func newPlacer(gen *movegen.Gen, keys []uint64, pegs, workers int, mem *memory.B
 // positions are not numbered, the numbering takes more than sixteen words
 // a position, the budget lacks its room, or keys are not of one class in
 // the order of their numbers.
-func densePlacer(gen *movegen.Gen, keys []uint64, pegs, workers int, mem *memory.Budget) *placer {
+func densePlacer(gen *kernel.Gen, keys []uint64, pegs, workers int, mem *kernel.Budget) *placer {
 	ranker := gen.Ranker()
 	if len(keys) < parallelFrom || ranker == nil {
 		return nil
 	}
 	b := gen.Board
-	p0 := key.Unmix(keys[0])
-	if !key.ClassKept(b, gen.Group, p0) {
+	p0 := kernel.Unmix(keys[0])
+	if !kernel.ClassKept(b, gen.Group, p0) {
 		return nil
 	}
 	d := ranker.Layer(pegs, b.Class(p0))
@@ -246,17 +241,17 @@ func densePlacer(gen *movegen.Gen, keys []uint64, pegs, workers int, mem *memory
 	if mem.Take(pl.bytes, "a layer's numbers") != nil {
 		return nil
 	}
-	pl.blocks = memory.Make[block](int(words))
+	pl.blocks = kernel.Make[block](int(words))
 	// Each chunk of keys sets its bits (a word at its ends shared with the
 	// chunks beside it, so atomically), and checks that its numbers
 	// rise; then the chunks' ends are checked.
-	chunks := pool.ChunkCount(len(keys), workers)
+	chunks := kernel.ChunkCount(len(keys), workers)
 	first, last := make([]uint64, chunks), make([]uint64, chunks)
 	var bad atomic.Bool
-	pool.Chunks(len(keys), workers, func(c, lo, hi int) {
+	kernel.Chunks(len(keys), workers, func(c, lo, hi int) {
 		next := uint64(0) // the least number the next key may have
 		for _, k := range keys[lo:hi] {
-			p := key.Unmix(k)
+			p := kernel.Unmix(k)
 			r := d.Rank(p)
 			if b.Class(p) != d.Class() || r < next {
 				bad.Store(true)
@@ -265,7 +260,7 @@ func densePlacer(gen *movegen.Gen, keys []uint64, pegs, workers int, mem *memory
 			atomic.OrUint64(&pl.blocks[r/64].set, 1<<(r%64))
 			next = r + 1
 		}
-		first[c], last[c] = d.Rank(key.Unmix(keys[lo])), next-1
+		first[c], last[c] = d.Rank(kernel.Unmix(keys[lo])), next-1
 	})
 	for c := 1; c < chunks && !bad.Load(); c++ {
 		bad.Store(first[c] <= last[c-1])
@@ -299,7 +294,7 @@ func (pl *placer) placeRanks(ranks []uint64) bool {
 func (pl *placer) placeKeys(dst []uint64, cs []engine.Position) ([]uint64, bool) {
 	all := true
 	for _, c := range cs {
-		j, ok := pl.index.Find(key.Mix(c))
+		j, ok := pl.index.Find(kernel.Mix(c))
 		all = all && ok
 		dst = append(dst, uint64(j))
 	}
@@ -310,18 +305,18 @@ func (pl *placer) placeKeys(dst []uint64, cs []engine.Position) ([]uint64, bool)
 // winnable positions, sorted, indexed, with their P1.
 type winners struct {
 	keys  []uint64
-	index *key.Index
-	p1    []exact.U128
+	index *kernel.Index
+	p1    []kernel.U128
 }
 
 // find returns whether the canonical position c is winnable, and its P1.
-func (w *winners) find(c engine.Position) (exact.U128, bool) {
+func (w *winners) find(c engine.Position) (kernel.U128, bool) {
 	if w == nil || w.index == nil {
-		return exact.U128{}, false
+		return kernel.U128{}, false
 	}
-	j, ok := w.index.Find(key.Mix(c))
+	j, ok := w.index.Find(kernel.Mix(c))
 	if !ok {
-		return exact.U128{}, false
+		return kernel.U128{}, false
 	}
 	return w.p1[j], true
 }
@@ -330,9 +325,9 @@ func (w *winners) find(c engine.Position) (exact.U128, bool) {
 type layers struct {
 	ctx     context.Context
 	goal    engine.Goal
-	gen     *movegen.Gen
+	gen     *kernel.Gen
 	group   *engine.Group
-	mem     *memory.Budget
+	mem     *kernel.Budget
 	workers int
 	// win[pegs] holds the winnable positions of pegs pegs.
 	win                 []*winners
@@ -364,19 +359,22 @@ const batch = 512
 // measureLayers finds the positions of the level's state space layer by
 // layer (layered.Forward), then measures them from the last layer up.
 func measureLayers(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, budget int64) (*layers, error) {
-	gen := movegen.New(b, b.GoalSymmetry(goal))
-	mem := memory.New(budget)
-	workers := pool.Size(0)
+	gen := kernel.NewGen(b, b.GoalSymmetry(goal))
+	mem := kernel.NewBudget(budget)
+	workers := kernel.PoolSize(0)
 	if start.Pegs() < parallelPegs {
 		workers = 1
 	}
 	l := &layers{ctx: ctx, goal: goal, gen: gen, group: gen.Group, mem: mem, workers: workers, win: make([]*winners, start.Pegs()+1)}
-	first := layered.First(gen.Group, start, false)
+	first := kernel.First(gen.Group, start, false)
 	// A layer found in bitsets waits as them, a bit a number rather than
 	// a key a position, and is made keys in the order of its numbers for
 	// its placer (see densePlacer) when measured.
-	e := &layered.Expander{Gen: gen, Workers: l.workers, Mem: mem, Unsorted: true, Bitsets: true}
-	fwd, err := layered.Forward(ctx, e, []*layered.Layer{first}, "forward", nil, nil)
+	e, err := kernel.NewExpander(kernel.Scanned, kernel.Setup{Gen: gen, Mem: mem, Workers: l.workers})
+	if err != nil {
+		return nil, err
+	}
+	fwd, err := kernel.Forward(ctx, e, first, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -392,13 +390,13 @@ func measureLayers(ctx context.Context, b *engine.Board, start engine.Position, 
 		if below != nil {
 			below.free(mem)
 		}
-		if err := l.keepWinners(fwd[d].Pegs, cur); err != nil {
+		if err := l.keepWinners(fwd[d].Pegs(), cur); err != nil {
 			return nil, err
 		}
 		// The layer above finds its children by their places alone: the
 		// keys, charged as the forward layer's, go.
-		mem.Give(fwd[d].Bytes())
-		fwd[d].Keys, cur.keys = nil, nil
+		fwd[d].Release(mem)
+		cur.keys = nil
 		below = cur
 	}
 	l.root = below
@@ -406,7 +404,7 @@ func measureLayers(ctx context.Context, b *engine.Board, start engine.Position, 
 }
 
 // free gives v's memory back to mem.
-func (v *values) free(mem *memory.Budget) {
+func (v *values) free(mem *kernel.Budget) {
 	mem.Give(v.bytes + v.place.bytes)
 	for _, w := range v.words {
 		mem.GiveWords(w)
@@ -423,27 +421,27 @@ type chunkOut struct {
 	foreAt       []uint32
 	fore         int
 	inner, jumps int64
-	games        exact.U128 // the most games from a position
-	touched      uint64     // the sum of the loads that ask for children's lines
+	games        kernel.U128 // the most games from a position
+	touched      uint64      // the sum of the loads that ask for children's lines
 	err          error
 }
 
 // measure measures the positions of layer l from their children's values
 // in below (nil for the last layer).
-func (ls *layers) measure(l *layered.Layer, below *values) (*values, error) {
-	n := len(l.Keys)
-	bound := exact.U128{Lo: 1} // the last layer's, dead ends all
+func (ls *layers) measure(l *kernel.Layer, below *values) (*values, error) {
+	n := len(l.Keys())
+	bound := kernel.U128{Lo: 1} // the last layer's, dead ends all
 	if below != nil {
 		bound = gamesBound(below.games.max, len(ls.gen.Board.Jumps()))
 	}
-	v := &values{keys: l.Keys, bytes: int64(n) * bytesPer}
-	what := fmt.Sprintf("the measures of the %d positions of %d pegs", n, l.Pegs)
+	v := &values{keys: l.Keys(), bytes: int64(n) * bytesPer}
+	what := fmt.Sprintf("the measures of the %d positions of %d pegs", n, l.Pegs())
 	if err := ls.mem.Take(v.bytes, what); err != nil {
 		return nil, err
 	}
 	var lens, games, meta []uint64
 	var err error
-	if v.lens, lens, err = fill[exact.U128](n, ls.mem, what); err != nil {
+	if v.lens, lens, err = fill[kernel.U128](n, ls.mem, what); err != nil {
 		return nil, err
 	}
 	if v.games, games, err = makeGames(n, bound, ls.mem, what); err != nil {
@@ -459,8 +457,8 @@ func (ls *layers) measure(l *layered.Layer, below *values) (*values, error) {
 	if n < parallelFrom {
 		workers = 1
 	}
-	outs := make([]chunkOut, pool.ChunkCount(n, workers))
-	pool.Chunks(n, workers, func(c, lo, hi int) {
+	outs := make([]chunkOut, kernel.ChunkCount(n, workers))
+	kernel.Chunks(n, workers, func(c, lo, hi int) {
 		if err := ls.ctx.Err(); err != nil {
 			outs[c].err = err
 			return
@@ -486,7 +484,7 @@ func (ls *layers) measure(l *layered.Layer, below *values) (*values, error) {
 		return nil, err
 	}
 	v.bytes += more
-	v.fore = memory.Make[exact.U128](fores)
+	v.fore = kernel.Make[kernel.U128](fores)
 	v.wins = make([]winVals, 0, wins)
 	v.foreAt = make([]uint32, 0, wins)
 	base := 0
@@ -501,8 +499,8 @@ func (ls *layers) measure(l *layered.Layer, below *values) (*values, error) {
 	// The win bits, a run of words a chunk, and the winnable positions
 	// with a foresight vector, in order, for the second pass to split
 	// evenly.
-	lists := make([][]int32, pool.ChunkCount(words, workers))
-	pool.Chunks(words, workers, func(c, lo, hi int) {
+	lists := make([][]int32, kernel.ChunkCount(words, workers))
+	kernel.Chunks(words, workers, func(c, lo, hi int) {
 		for w := lo; w < hi; w++ {
 			var word uint64
 			for i := w * 64; i < min(n, w*64+64); i++ {
@@ -523,8 +521,8 @@ func (ls *layers) measure(l *layered.Layer, below *values) (*values, error) {
 	}
 	if fores > 0 {
 		fored := slices.Concat(lists...)
-		errs := make([]error, pool.ChunkCount(len(fored), workers))
-		pool.Chunks(len(fored), workers, func(c, lo, hi int) {
+		errs := make([]error, kernel.ChunkCount(len(fored), workers))
+		kernel.Chunks(len(fored), workers, func(c, lo, hi int) {
 			errs[c] = ls.foresightChunk(v, below, fored[lo:hi])
 		})
 		for _, err := range errs {
@@ -533,7 +531,7 @@ func (ls *layers) measure(l *layered.Layer, below *values) (*values, error) {
 			}
 		}
 	}
-	if v.place, err = newPlacer(ls.gen, v.keys, l.Pegs, workers, ls.mem); err != nil {
+	if v.place, err = newPlacer(ls.gen, v.keys, l.Pegs(), workers, ls.mem); err != nil {
 		return nil, err
 	}
 	ls.reachable += int64(n)
@@ -574,7 +572,7 @@ func (ls *layers) measureChunk(v, below *values, lo, hi int) chunkOut {
 	}
 	for i := lo; i < hi; i++ {
 		if below != nil {
-			p := key.Unmix(v.keys[i])
+			p := kernel.Unmix(v.keys[i])
 			par.Set(p)
 			if below.place.d != nil {
 				places, _ = par.MoveRanks(places, p, below.place.d)
@@ -589,12 +587,12 @@ func (ls *layers) measureChunk(v, below *values, lo, hi int) chunkOut {
 		}
 		ends, who = append(ends, int32(len(places))), append(who, int32(i))
 		if len(places) >= batch && !flush() {
-			out.err = errMissing(key.Unmix(v.keys[i]))
+			out.err = errMissing(kernel.Unmix(v.keys[i]))
 			return out
 		}
 	}
 	if !flush() {
-		out.err = errMissing(key.Unmix(v.keys[hi-1]))
+		out.err = errMissing(kernel.Unmix(v.keys[hi-1]))
 	}
 	return out
 }
@@ -632,12 +630,12 @@ func errMissing(p engine.Position) error {
 // foresightChunk).
 func (ls *layers) measureOne(v, below *values, i int, ks []uint64, out *chunkOut) {
 	if len(ks) == 0 {
-		v.lens[i] = exact.U128{}
-		v.games.set(i, exact.U128{Lo: 1})
-		out.games = max128(out.games, exact.U128{Lo: 1})
-		if ls.goal.Reached(key.Unmix(v.keys[i])) {
+		v.lens[i] = kernel.U128{}
+		v.games.set(i, kernel.U128{Lo: 1})
+		out.games = max128(out.games, kernel.U128{Lo: 1})
+		if ls.goal.Reached(kernel.Unmix(v.keys[i])) {
 			v.meta[i] = flagWin
-			out.wins = append(out.wins, winVals{p0: exact.ProbOne, p1: exact.ProbOne, sol: exact.U128{Lo: 1}})
+			out.wins = append(out.wins, winVals{p0: kernel.ProbOne, p1: kernel.ProbOne, sol: kernel.U128{Lo: 1}})
 			out.foreAt = append(out.foreAt, uint32(out.fore))
 		} else {
 			v.meta[i] = flagStuck
@@ -648,7 +646,7 @@ func (ls *layers) measureOne(v, below *values, i int, ks []uint64, out *chunkOut
 	out.jumps += int64(len(ks))
 	var longest uint8
 	var win bool
-	var length, games exact.U128
+	var length, games kernel.U128
 	allowed := 0
 	for _, j := range ks {
 		m := below.meta[j]
@@ -671,7 +669,7 @@ func (ls *layers) measureOne(v, below *values, i int, ks []uint64, out *chunkOut
 	longest++
 	// Sums of at most a few hundred children cannot overflow: see
 	// exact.ProbOne and lenOne.
-	len1, _ := lenOne.Add(exact.DivFloor(length, uint64(allowed)))
+	len1, _ := lenOne.Add(kernel.DivFloor(length, uint64(allowed)))
 	v.lens[i] = len1
 	v.games.set(i, games)
 	out.games = max128(out.games, games)
@@ -682,7 +680,7 @@ func (ls *layers) measureOne(v, below *values, i int, ks []uint64, out *chunkOut
 	v.meta[i] = longest | flagWin
 	// A stuck child cannot win, so P1's sum over the winnable children is
 	// its sum over the allowed ones.
-	var p0, p1, sol exact.U128
+	var p0, p1, sol kernel.U128
 	for _, j := range ks {
 		if below.win(int(j)) {
 			cw := &below.wins[below.winAt(int(j))]
@@ -691,7 +689,7 @@ func (ls *layers) measureOne(v, below *values, i int, ks []uint64, out *chunkOut
 			sol, _ = sol.Add(cw.sol)
 		}
 	}
-	out.wins = append(out.wins, winVals{p0: exact.DivFloor(p0, uint64(len(ks))), p1: exact.DivFloor(p1, uint64(allowed)), sol: sol})
+	out.wins = append(out.wins, winVals{p0: kernel.DivFloor(p0, uint64(len(ks))), p1: kernel.DivFloor(p1, uint64(allowed)), sol: sol})
 	out.foreAt = append(out.foreAt, uint32(out.fore))
 	out.fore += int(longest) - 1
 }
@@ -707,7 +705,7 @@ func (ls *layers) foresightChunk(v, below *values, fored []int32) error {
 	for _, i32 := range fored {
 		i := int(i32)
 		longest := v.longest(i)
-		p := key.Unmix(v.keys[i])
+		p := kernel.Unmix(v.keys[i])
 		par.Set(p)
 		ok := true
 		if below.place.d != nil {
@@ -736,7 +734,7 @@ func (ls *layers) foresightChunk(v, below *values, fored []int32) error {
 }
 
 // max128 returns the larger of x and y.
-func max128(x, y exact.U128) exact.U128 {
+func max128(x, y kernel.U128) kernel.U128 {
 	if x.Less(y) {
 		return y
 	}
@@ -749,10 +747,10 @@ func max128(x, y exact.U128) exact.U128 {
 func (ls *layers) keepWinners(pegs int, v *values) error {
 	n := len(v.wins)
 	ls.winnable += int64(n)
-	if err := ls.mem.Take(int64(n)*24+key.IndexBytes(n), "the winnable positions"); err != nil {
+	if err := ls.mem.Take(int64(n)*24+kernel.IndexBytes(n), "the winnable positions"); err != nil {
 		return err
 	}
-	w := &winners{keys: make([]uint64, 0, n), p1: make([]exact.U128, 0, n)}
+	w := &winners{keys: make([]uint64, 0, n), p1: make([]kernel.U128, 0, n)}
 	for i, m := range v.meta {
 		if m&flagWin != 0 {
 			w.keys = append(w.keys, v.keys[i])
@@ -760,17 +758,17 @@ func (ls *layers) keepWinners(pegs int, v *values) error {
 		}
 	}
 	if n > 0 {
-		w.index = key.NewIndex(w.keys)
+		w.index = kernel.NewIndex(w.keys)
 	}
 	ls.win[pegs] = w
 	return nil
 }
 
 // winP1 returns whether the canonical position c is winnable, and its P1.
-func (ls *layers) winP1(c engine.Position) (exact.U128, bool) {
+func (ls *layers) winP1(c engine.Position) (kernel.U128, bool) {
 	pegs := c.Pegs()
 	if pegs >= len(ls.win) {
-		return exact.U128{}, false
+		return kernel.U128{}, false
 	}
 	return ls.win[pegs].find(c)
 }
@@ -801,12 +799,12 @@ func (w *winNumbers) Number(c engine.Position) (int, bool) {
 	if pegs >= len(w.win) || w.win[pegs] == nil || w.win[pegs].index == nil {
 		return 0, false
 	}
-	j, ok := w.win[pegs].index.Find(key.Mix(c))
+	j, ok := w.win[pegs].index.Find(kernel.Mix(c))
 	return w.base[pegs] + j, ok
 }
 
 // child returns whether p's child by jump k can win, and its P1.
-func (ls *layers) child(p engine.Position, k int16) (exact.U128, bool) {
+func (ls *layers) child(p engine.Position, k int16) (kernel.U128, bool) {
 	return ls.winP1(ls.group.Canonical(p ^ ls.gen.Masks[k]))
 }
 
@@ -833,7 +831,7 @@ func (ls *layers) critical(p engine.Position) int {
 			return critical
 		}
 		var best engine.Position
-		var bestP exact.U128
+		var bestP kernel.U128
 		found, losing := false, false
 		for _, k := range moves {
 			p1, win := ls.child(p, k)

@@ -6,10 +6,7 @@ import (
 	"testing"
 
 	"pegs/engine"
-	"pegs/search/internal/key"
-	"pegs/search/internal/layered"
-	"pegs/search/internal/memory"
-	"pegs/search/internal/movegen"
+	"pegs/search/internal/kernel"
 )
 
 // TestPlacersAgree checks the placer by numbers against the keys: on the
@@ -29,10 +26,13 @@ func TestPlacersAgree(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	gen := movegen.New(b, b.GoalSymmetry(goal))
-	mem := memory.New(1 << 30)
-	e := &layered.Expander{Gen: gen, Workers: 2, Mem: mem, Unsorted: true, Bitsets: true}
-	fwd, err := layered.Forward(ctx, e, []*layered.Layer{layered.First(gen.Group, start, false)}, "forward", nil, nil)
+	gen := kernel.NewGen(b, b.GoalSymmetry(goal))
+	mem := kernel.NewBudget(1 << 30)
+	e, err := kernel.NewExpander(kernel.Scanned, kernel.Setup{Gen: gen, Mem: mem, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fwd, err := kernel.Forward(ctx, e, kernel.First(gen.Group, start, false), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,32 +45,32 @@ func TestPlacersAgree(t *testing.T) {
 	dense := 0
 	for i := 1; i < len(fwd); i++ {
 		l := fwd[i]
-		pl := densePlacer(gen, l.Keys, l.Pegs, 2, mem)
+		pl := densePlacer(gen, l.Keys(), l.Pegs(), 2, mem)
 		if pl == nil {
 			continue
 		}
 		dense++
-		for j := 0; j < len(fwd[i-1].Keys); j += 13 {
-			p := key.Unmix(fwd[i-1].Keys[j])
+		for j := 0; j < len(fwd[i-1].Keys()); j += 13 {
+			p := kernel.Unmix(fwd[i-1].Keys()[j])
 			par.Set(p)
 			places, n := par.MoveRanks(nil, p, pl.d)
 			kids := par.MoveChildren(nil, p)
 			if n != len(kids) {
-				t.Fatalf("%d pegs: %x has %d numbered children and %d children", l.Pegs, uint64(p), n, len(kids))
+				t.Fatalf("%d pegs: %x has %d numbered children and %d children", l.Pegs(), uint64(p), n, len(kids))
 			}
 			if !pl.placeRanks(places) {
-				t.Fatalf("%d pegs: a child of %x is not in the placer's bitset", l.Pegs, uint64(p))
+				t.Fatalf("%d pegs: a child of %x is not in the placer's bitset", l.Pegs(), uint64(p))
 			}
 			for k, at := range places {
-				if got, want := l.Keys[at], key.Mix(kids[k]); got != want {
-					t.Fatalf("%d pegs: child %d of %x placed at %d, key %x, want %x", l.Pegs, k, uint64(p), at, got, want)
+				if got, want := l.Keys()[at], kernel.Mix(kids[k]); got != want {
+					t.Fatalf("%d pegs: child %d of %x placed at %d, key %x, want %x", l.Pegs(), k, uint64(p), at, got, want)
 				}
 			}
 		}
-		sorted := slices.Clone(l.Keys)
+		sorted := slices.Clone(l.Keys())
 		slices.Sort(sorted)
-		if !slices.Equal(sorted, l.Keys) && densePlacer(gen, sorted, l.Pegs, 2, mem) != nil {
-			t.Errorf("%d pegs: keys sorted by key got a placer by numbers", l.Pegs)
+		if !slices.Equal(sorted, l.Keys()) && densePlacer(gen, sorted, l.Pegs(), 2, mem) != nil {
+			t.Errorf("%d pegs: keys sorted by key got a placer by numbers", l.Pegs())
 		}
 	}
 	if dense < 5 {

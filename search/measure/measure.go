@@ -10,8 +10,7 @@ import (
 
 	"pegs/engine"
 	"pegs/search"
-	"pegs/search/internal/bfs"
-	"pegs/search/internal/exact"
+	"pegs/search/internal/kernel"
 )
 
 // Metrics describe how hard a level is, measured on its whole state space.
@@ -68,12 +67,12 @@ func (m Metrics) WinShare() float64 {
 
 // lenOne is 1 in the fixed point of a number of jumps: one of at most 63,
 // summed over a position's children, stays below 2^128.
-var lenOne = exact.U128{Hi: 1 << (110 - 64)}
+var lenOne = kernel.U128{Hi: 1 << (110 - 64)}
 
 // lenFixed returns an expected number of jumps in fixed point, short of the
 // true one by at most units.
-func lenFixed(v exact.U128, units uint64) exact.Fixed {
-	return exact.Fixed{V: v, Err: units, Bits: 110}
+func lenFixed(v kernel.U128, units uint64) kernel.Fixed {
+	return kernel.Fixed{V: v, Err: units, Bits: 110}
 }
 
 // ErrRounding reports a figure whose fixed-point bounds straddle a float64
@@ -85,19 +84,19 @@ var ErrRounding = errors.New("cannot be given correctly rounded")
 // fixed-point values (position i of v) and its foresight curve, each
 // correctly rounded: each value is short of the true one by less than
 // the root's longest units.
-func (m *Metrics) round(v *values, i int, curve []exact.U128) error {
+func (m *Metrics) round(v *values, i int, curve []kernel.U128) error {
 	nw, length := v.winVals(i), v.lens[i]
 	units := uint64(v.longest(i))
 	var bad []string
-	get := func(x exact.Fixed, what string) float64 {
+	get := func(x kernel.Fixed, what string) float64 {
 		f, ok := x.Float64()
 		if !ok {
 			bad = append(bad, what)
 		}
 		return f
 	}
-	quo := func(x, y exact.Fixed, what string) float64 {
-		f, ok := exact.QuoFloat64(x, y)
+	quo := func(x, y kernel.Fixed, what string) float64 {
+		f, ok := kernel.QuoFloat64(x, y)
 		if !ok {
 			bad = append(bad, what)
 		}
@@ -106,13 +105,13 @@ func (m *Metrics) round(v *values, i int, curve []exact.U128) error {
 	m.MeanAttempt = get(lenFixed(length, units), "the mean attempt")
 	m.J1 = math.Inf(1)
 	if v.win(i) { // else no win counts, and P0 and P1 are exactly 0
-		m.P0 = get(exact.Prob(nw.p0, units), "P0")
-		m.P1 = get(exact.Prob(nw.p1, units), "P1")
-		m.J1 = quo(lenFixed(length, units), exact.Prob(nw.p1, units), "J1")
+		m.P0 = get(kernel.Prob(nw.p0, units), "P0")
+		m.P1 = get(kernel.Prob(nw.p1, units), "P1")
+		m.J1 = quo(lenFixed(length, units), kernel.Prob(nw.p1, units), "J1")
 	}
 	for k, w := range curve {
-		m.Foresight = append(m.Foresight, get(exact.Prob(w, units), fmt.Sprintf("W_%d", k)))
-		m.Attempts = append(m.Attempts, quo(exact.Prob(exact.ProbOne, 0), exact.Prob(w, units), fmt.Sprintf("1/W_%d", k)))
+		m.Foresight = append(m.Foresight, get(kernel.Prob(w, units), fmt.Sprintf("W_%d", k)))
+		m.Attempts = append(m.Attempts, quo(kernel.Prob(kernel.ProbOne, 0), kernel.Prob(w, units), fmt.Sprintf("1/W_%d", k)))
 	}
 	if bad != nil {
 		return fmt.Errorf("measure: %s %w", strings.Join(bad, ", "), ErrRounding)
@@ -163,7 +162,7 @@ func LevelIf(ctx context.Context, b *engine.Board, start engine.Position, goal e
 		return m, false, nil
 	}
 	if root.win(0) {
-		ms, err := bfs.FewestMoves(ctx, b, start, goal, ls.group, newWinNumbers(ls.win), ls.workers)
+		ms, err := kernel.FewestMoves(ctx, b, start, goal, ls.group, newWinNumbers(ls.win), ls.workers)
 		if err != nil {
 			return m, true, err
 		}

@@ -199,8 +199,8 @@ func buildEndgame(ctx context.Context, b *engine.Board, goal engine.Goal, class 
 	w := gen.NewParent()
 	var seen *PosSet
 	for {
-		pegs := n - cur.Pegs
-		e.layers[pegs] = key.NewSet(cur.Keys, 1)
+		pegs := n - cur.Pegs()
+		e.layers[pegs] = key.NewSet(cur.Keys(), 1)
 		e.maxPegs = pegs
 		total += cur.Len()
 		if total > size || pegs >= n/2 {
@@ -211,16 +211,19 @@ func buildEndgame(ctx context.Context, b *engine.Board, goal engine.Goal, class 
 			if seen == nil {
 				seen = NewPosSet(budget)
 			}
-			keys, err := children(w, cur.Keys, seen)
+			keys, err := children(w, cur.Keys(), seen)
 			if err != nil {
 				return nil
 			}
-			next = layered.NewLayer(cur.Pegs-1, keys)
+			next = layered.NewLayer(cur.Pegs()-1, keys)
 		} else {
 			if ex == nil {
-				ex = &layered.Expander{Gen: gen, Workers: 1, Mem: memory.New(budget)}
+				var err error
+				if ex, err = layered.NewExpander(layered.Positions, layered.Setup{Gen: gen, Mem: memory.New(budget), Workers: 1}); err != nil {
+					return nil
+				}
 			}
-			slices.Sort(cur.Keys) // children leaves them in the order found
+			slices.Sort(cur.Keys()) // children leaves them in the order found
 			var err error
 			if next, _, err = ex.Next(ctx, cur); err != nil {
 				return nil

@@ -47,15 +47,18 @@ func winnable(t *testing.T, b *engine.Board, start engine.Position, g engine.Goa
 	ctx := context.Background()
 	gen := movegen.New(b, b.GoalSymmetry(g))
 	mem := memory.New(1 << 32)
-	e := &layered.Expander{Gen: gen, Mem: mem}
-	first := layered.First(gen.Group, start, false)
-	fwd, err := layered.Forward(ctx, e, []*layered.Layer{first}, "forward", nil, nil)
+	e, err := layered.NewExpander(layered.Positions, layered.Setup{Gen: gen, Mem: mem})
 	if err != nil {
 		t.Fatal(err)
 	}
-	byPegs := map[int]*layered.Layer{}
+	first := layered.First(gen.Group, start, false)
+	fwd, err := layered.Forward(ctx, e, first, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byPegs := make(map[int]*layered.Layer)
 	for _, l := range fwd {
-		byPegs[l.Pegs] = l
+		byPegs[l.Pegs()] = l
 	}
 	win := map[engine.Position]bool{}
 	err = layered.WalkBack(ctx, g, gen, byPegs, start.Pegs(), false, false, layered.Config{}, mem, func(_ int, keys []uint64) error {

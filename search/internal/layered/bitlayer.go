@@ -13,7 +13,7 @@ import (
 )
 
 // bitLayer is a layer held as the bitsets it was found in (see
-// Expander.Bitsets): one a class of its numbering, the workers' merged.
+// Scanned): one a class of its numbering, the workers' merged.
 // It is expanded as it is, run by run, each run some high parts of one
 // class, so that a worker takes a run's positions from its bits (Lows) in
 // the order of their numbers; no key is made, sorted or coded.
@@ -77,7 +77,7 @@ func newBitLayer(ctx context.Context, num *numbering, sets [][]uint64, pegs, wor
 			bl.runs = append(bl.runs, r)
 		}
 	}
-	return &Layer{Pegs: pegs, dense: bl}, nil
+	return &Layer{pegs: pegs, dense: bl}, nil
 }
 
 // countBits returns how many of bits lo..hi-1 of set are set.
@@ -121,7 +121,7 @@ func (bl *bitLayer) positions(buf []engine.Position, lo, hi int) []engine.Positi
 	return buf
 }
 
-// setOf returns, for a layer held as bitsets (see Expander.Bitsets), the
+// setOf returns, for a layer held as bitsets (see Scanned), the
 // bitset of its positions of class c, or nil if it holds none of c or is
 // not so held.
 func (l *Layer) setOf(c engine.Class) []uint64 {
@@ -201,18 +201,18 @@ func (l *Layer) parentsAt(buf []engine.Position, lo, hi int) []engine.Position {
 	switch {
 	case l.dense != nil:
 		return l.dense.positions(buf[:0], lo, hi)
-	case l.Keys == nil:
-		return l.Stored.Positions(buf[:0], lo, hi)
+	case l.keys == nil:
+		return l.stored.Positions(buf[:0], lo, hi)
 	}
 	buf = buf[:0]
-	for _, k := range l.Keys[lo:hi] {
+	for _, k := range l.keys[lo:hi] {
 		buf = append(buf, key.Unmix(k))
 	}
 	return buf
 }
 
-// Keyed turns a layer held as bitsets (see Expander.Bitsets) into keys in
-// the order of their numbers, class by class, marked Unsorted, charged to
+// Keyed turns a layer held as bitsets (see Scanned) into keys in
+// the order of their numbers, class by class, marked unsorted, charged to
 // mem in place of its bitsets: for a reader of keys, such as an expansion.
 // A layer of keys or code stays as it is.
 func (l *Layer) Keyed(ctx context.Context, workers int, mem *memory.Budget) error {
@@ -223,12 +223,12 @@ func (l *Layer) Keyed(ctx context.Context, workers int, mem *memory.Budget) erro
 	for s, set := range l.dense.sets {
 		sets[s] = [][]uint64{set}
 	}
-	e := &Expander{Workers: workers, Mem: mem, Unsorted: true}
-	found, err := e.collectDense(ctx, l.dense.num.ds, sets, l.Pegs)
+	e := &Expander{workers: workers, mem: mem, unsortedKeys: true}
+	found, err := e.collectDense(ctx, l.dense.num.ds, sets, l.pegs)
 	if err != nil {
 		return err
 	}
 	mem.Give(l.dense.bytes())
-	l.Keys, l.Unsorted, l.dense = found.Keys, true, nil
+	l.keys, l.unsorted, l.dense = found.keys, true, nil
 	return nil
 }

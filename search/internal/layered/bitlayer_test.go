@@ -44,18 +44,18 @@ func TestBitsets(t *testing.T) {
 	for _, c := range cases {
 		gen, start, _ := gameOf(t, "english", c.start, "any", c.whole)
 		first := func() *Layer {
-			return &Layer{Pegs: start.Pegs(), Keys: []uint64{key.Mix(gen.Group.Canonical(start))}}
+			return &Layer{pegs: start.Pegs(), keys: []uint64{key.Mix(gen.Group.Canonical(start))}}
 		}
 		// The tables' layers, sorted, and their stats.
-		tables := &Expander{Gen: gen, Mem: memory.New(1 << 33), noDense: true}
+		tables := &Expander{gen: gen, mem: memory.New(1 << 33), noDense: true}
 		var want [][]uint64
 		var wantSt []Stats
-		for l := first(); l.Size() > 0 && l.Pegs > c.last; {
+		for l := first(); l.Size() > 0 && l.pegs > c.last; {
 			next, st, err := tables.Next(context.Background(), l)
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, wantSt = append(want, l.Keys), append(wantSt, st)
+			want, wantSt = append(want, l.keys), append(wantSt, st)
 			l = next
 		}
 		for _, w := range []int{1, 2} {
@@ -65,29 +65,29 @@ func TestBitsets(t *testing.T) {
 				}
 				t.Run(fmt.Sprintf("%s/workers=%d/scatter=%v", c.name, w, at == 1), func(t *testing.T) {
 					mem := memory.New(1 << 32)
-					e := &Expander{Gen: gen, Workers: w, Mem: mem, Unsorted: true, Bitsets: true, scatterAt: at,
-						Spent: func(l *Layer) { l.Release(mem) }}
+					e := &Expander{gen: gen, workers: w, mem: mem, unsortedKeys: true, bitsets: true, scatterAt: at,
+						spent: func(l *Layer) { l.Release(mem) }}
 					l := first()
 					if err := mem.Take(l.Bytes(), "the first layer"); err != nil {
 						t.Fatal(err)
 					}
 					bitLayers := 0
-					for i := 0; l.Size() > 0 && l.Pegs > c.last; i++ {
+					for i := 0; l.Size() > 0 && l.pegs > c.last; i++ {
 						if i >= len(want) {
-							t.Fatalf("layer of %d pegs: %d positions, want none", l.Pegs, l.Size())
+							t.Fatalf("layer of %d pegs: %d positions, want none", l.pegs, l.Size())
 						}
 						if l.dense != nil {
 							bitLayers++
 						}
 						if got := keysOf(l); !slices.Equal(got, want[i]) {
-							t.Fatalf("layer of %d pegs: %d positions differ from the tables' %d", l.Pegs, len(got), len(want[i]))
+							t.Fatalf("layer of %d pegs: %d positions differ from the tables' %d", l.pegs, len(got), len(want[i]))
 						}
 						next, st, err := e.Next(context.Background(), l)
 						if err != nil {
 							t.Fatal(err)
 						}
 						if diff := cmp.Diff(wantSt[i], st, cmp.AllowUnexported(Stats{})); diff != "" {
-							t.Errorf("layer of %d pegs: stats (-tables +bitsets):\n%s", l.Pegs, diff)
+							t.Errorf("layer of %d pegs: stats (-tables +bitsets):\n%s", l.pegs, diff)
 						}
 						l.Release(mem)
 						l = next
@@ -96,7 +96,7 @@ func TestBitsets(t *testing.T) {
 						t.Errorf("%d layers held as bitsets, want 3 or more", bitLayers)
 					}
 					if c.last == 0 && l.Size() > 0 {
-						t.Errorf("layer of %d pegs: %d positions, want none", l.Pegs, l.Size())
+						t.Errorf("layer of %d pegs: %d positions, want none", l.pegs, l.Size())
 					}
 					l.Release(mem)
 					if used := inUse(mem); used != 0 {

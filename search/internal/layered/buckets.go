@@ -279,7 +279,7 @@ func reachKeys(t *bucketTable[uint64], ks []uint64) {
 // of stored layer s (see bucketTable.seed), each key its mixed key shifted
 // up by shift, decoding them a chunk at a time so that they are never held
 // whole. One pass counts each bucket's keys. Then, where the tables are
-// keyed by packed word (shift is the packing's; see Expander.WithinCode),
+// keyed by packed word (shift is the packing's; see Expander.withinCode),
 // the code's order, each bucket's keys come in a run and in the order of
 // their home slots: each worker decodes the runs of its own buckets and
 // fills their tables front to back. Keyed by mixed key, each worker

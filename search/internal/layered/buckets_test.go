@@ -154,9 +154,9 @@ func bucketKeys(rng *rand.Rand, n int, bb uint, b uint64) []uint64 {
 func TestExpect(t *testing.T) {
 	b := engine.English()
 	gen := movegen.New(b, b.Symmetry())
-	e := &Expander{Gen: gen, Workers: 2, Mem: memory.New(1 << 30)}
-	cur := &Layer{Pegs: 32, Keys: []uint64{key.Mix(b.Symmetry().Canonical(b.Start()))}}
-	for cur.Pegs > 19 {
+	e := &Expander{gen: gen, workers: 2, mem: memory.New(1 << 30)}
+	cur := &Layer{pegs: 32, keys: []uint64{key.Mix(b.Symmetry().Canonical(b.Start()))}}
+	for cur.pegs > 19 {
 		known := len(e.ratios)
 		want := e.Expect(cur.Len())
 		next, _, err := e.Next(context.Background(), cur)
@@ -165,7 +165,7 @@ func TestExpect(t *testing.T) {
 		}
 		got := next.Len()
 		if known >= 2 && got >= 1000 && (want*7 < got*6 || want*4 > got*5) {
-			t.Errorf("%d pegs: expected %d children, found %d", next.Pegs, want, got)
+			t.Errorf("%d pegs: expected %d children, found %d", next.pegs, want, got)
 		}
 		cur = next
 	}

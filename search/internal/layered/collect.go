@@ -20,17 +20,17 @@ func collect[R rec](ctx context.Context, e *Expander, tabs []bucketTable[R], peg
 	}
 	// Tables of packed words (see Expander.keyShift) are not coded here:
 	// codeTables reads mixed keys.
-	if keyTabs, ok := any(tabs).([]bucketTable[uint64]); ok && e.Code != nil && keyShift == 0 {
+	if keyTabs, ok := any(tabs).([]bucketTable[uint64]); ok && e.code != nil && keyShift == 0 {
 		var tableBytes int64
 		for b := range keyTabs {
 			tableBytes += int64(len(keyTabs[b].slots)) * 8
 		}
-		if e.Code(total, tableBytes) {
-			s, err := codeTables(ctx, keyTabs, e.Gen.Board.Holes(), e.Workers, e.Mem)
+		if e.code(total, tableBytes) {
+			s, err := codeTables(ctx, keyTabs, e.gen.Board.Holes(), e.workers, e.mem)
 			if err != nil {
 				return nil, err
 			}
-			return &Layer{Pegs: pegs, Stored: s}, nil
+			return &Layer{pegs: pegs, stored: s}, nil
 		}
 	}
 	// The budget is asked before the layer is made. Children that count
@@ -40,18 +40,18 @@ func collect[R rec](ctx context.Context, e *Expander, tabs []bucketTable[R], peg
 	switch {
 	case narrow:
 		bytes += int64(total) * 8
-	case e.Counts:
+	case e.counts:
 		bytes += int64(total) * 16
 	}
-	if err := e.Mem.Take(bytes, "a layer"); err != nil {
+	if err := e.mem.Take(bytes, "a layer"); err != nil {
 		return nil, err
 	}
-	l := &Layer{Pegs: pegs, Keys: memory.Make[uint64](total)}
+	l := &Layer{pegs: pegs, keys: memory.Make[uint64](total)}
 	switch {
 	case narrow:
-		l.Narrow = memory.Make[uint64](total)
-	case e.Counts:
-		l.M = memory.Make[exact.U128](total)
+		l.narrow = memory.Make[uint64](total)
+	case e.counts:
+		l.m = memory.Make[exact.U128](total)
 	}
 	var g errgroup.Group
 	g.SetLimit(e.nworkers())
@@ -64,17 +64,17 @@ func collect[R rec](ctx context.Context, e *Expander, tabs []bucketTable[R], peg
 			switch recs := any(tabs[b].sorted()).(type) {
 			case []record:
 				for j, r := range recs {
-					l.Keys[base+j], l.M[base+j] = r.key, r.m
+					l.keys[base+j], l.m[base+j] = r.key, r.m
 				}
 			case []paths:
 				for j, r := range recs {
-					l.Keys[base+j], l.Narrow[base+j] = r.key, r.m
+					l.keys[base+j], l.narrow[base+j] = r.key, r.m
 				}
 			case []uint64:
-				copy(l.Keys[base:], recs)
+				copy(l.keys[base:], recs)
 			case []packed:
 				for j, r := range recs {
-					l.Keys[base+j] = uint64(r)
+					l.keys[base+j] = uint64(r)
 				}
 			}
 			tabs[b].free()

@@ -28,20 +28,20 @@ const minDenseParents = 1 << 12
 // images (the French board's off-centre games in four).
 func (e *Expander) denseFor(cur *Layer) *numbering {
 	n := cur.Size()
-	if e.noDense || e.Counts || e.Pack != nil || e.Within != nil || e.WithinCode != nil ||
-		e.Undo || n < minDenseParents || cur.Pegs < 2 {
+	if e.noDense || e.counts || e.pack != nil || e.within != nil || e.withinCode != nil ||
+		e.undo || n < minDenseParents || cur.pegs < 2 {
 		return nil
 	}
-	b := e.Gen.Board
-	ranker := e.Gen.Ranker()
+	b := e.gen.Board
+	ranker := e.gen.Ranker()
 	if ranker == nil {
 		e.noDense = true
 		return nil
 	}
 	p0 := firstOf(cur)
 	classes := []engine.Class{b.Class(p0)}
-	if !key.ClassKept(b, e.Gen.Group, p0) {
-		g := e.Gen.Group
+	if !key.ClassKept(b, e.gen.Group, p0) {
+		g := e.gen.Group
 		for s := 1; s < g.Len(); s++ {
 			if c := b.Class(g.Apply(s, p0)); !slices.Contains(classes, c) {
 				classes = append(classes, c)
@@ -53,13 +53,13 @@ func (e *Expander) denseFor(cur *Layer) *numbering {
 	}
 	ds := make([]*key.Dense, len(classes))
 	for i, c := range classes {
-		if ds[i] = ranker.Layer(cur.Pegs-1, c); ds[i] == nil {
+		if ds[i] = ranker.Layer(cur.pegs-1, c); ds[i] == nil {
 			return nil
 		}
 	}
 	num := numberingOf(ds...)
 	words := num.words()
-	if words > 16*int64(n) || int64(e.nworkers())*words*8 > (e.Mem.Limit()-e.Mem.Used())/2 {
+	if words > 16*int64(n) || int64(e.nworkers())*words*8 > (e.mem.Limit()-e.mem.Used())/2 {
 		return nil
 	}
 	return num
@@ -99,10 +99,10 @@ func firstOf(cur *Layer) engine.Position {
 	if cur.dense != nil {
 		return cur.parentsAt(nil, 0, 1)[0]
 	}
-	if cur.Keys != nil {
-		return key.Unmix(cur.Keys[0])
+	if cur.keys != nil {
+		return key.Unmix(cur.keys[0])
 	}
-	return cur.Stored.Positions(nil, 0, 1)[0]
+	return cur.stored.Positions(nil, 0, 1)[0]
 }
 
 // expandDense expands cur into the layer of numbering num as bitsets:
@@ -120,21 +120,21 @@ func (e *Expander) expandDense(ctx context.Context, cur *Layer, num *numbering) 
 		return nil, Stats{}, ok, err
 	}
 	held := bitBytes
-	defer func() { e.Mem.Give(held) }()
+	defer func() { e.mem.Give(held) }()
 	n := cur.Size()
-	if e.Spent != nil {
-		e.Spent(cur)
+	if e.spent != nil {
+		e.spent(cur)
 	}
-	if e.Bitsets {
+	if e.bitsets {
 		// The workers' bitsets merged, each class's in the first.
 		merged := make([][]uint64, len(sets))
 		for s := range sets {
-			merged[s] = mergeSets(sets[s], nil, e.Workers)[0]
+			merged[s] = mergeSets(sets[s], nil, e.workers)[0]
 			for _, set := range sets[s][1:] {
-				e.Mem.Spare(set)
+				e.mem.Spare(set)
 			}
 		}
-		if next, err = newBitLayer(ctx, num, merged, cur.Pegs-1, e.nworkers()); err != nil {
+		if next, err = newBitLayer(ctx, num, merged, cur.pegs-1, e.nworkers()); err != nil {
 			return nil, Stats{}, true, err
 		}
 		held -= next.Bytes() // the layer's now
@@ -143,13 +143,13 @@ func (e *Expander) expandDense(ctx context.Context, cur *Layer, num *numbering) 
 		}
 		return next, st, true, nil
 	}
-	next, err = e.collectDense(ctx, num.ds, sets, cur.Pegs-1)
-	spareSets(e.Mem, sets)
+	next, err = e.collectDense(ctx, num.ds, sets, cur.pegs-1)
+	spareSets(e.mem, sets)
 	if err != nil {
 		return nil, Stats{}, true, err
 	}
-	if e.Code != nil && e.Code(next.Len(), bitBytes) {
-		next.Store(e.Gen.Board.Holes(), e.Workers, e.Mem)
+	if e.code != nil && e.code(next.Len(), bitBytes) {
+		next.Store(e.gen.Board.Holes(), e.workers, e.mem)
 	}
 	if n > 0 {
 		e.ratios = append(e.ratios, float64(next.Size())/float64(n))
@@ -172,7 +172,7 @@ func (e *Expander) markDense(ctx context.Context, cur *Layer, num *numbering) (s
 	if len(e.states) != nw {
 		e.states = make([]*workerState, nw)
 		for i := range e.states {
-			e.states[i] = newWorkerState(e.Gen)
+			e.states[i] = newWorkerState(e.gen)
 		}
 	}
 	sets = make([][][]uint64, len(num.ds))
@@ -194,7 +194,7 @@ func (e *Expander) markDense(ctx context.Context, cur *Layer, num *numbering) (s
 	for i := range nw {
 		made.Go(func() error {
 			for s, d := range num.ds {
-				set, err := e.Mem.TakeWords(int((d.Size()+63)/64), "the next layer's positions")
+				set, err := e.mem.TakeWords(int((d.Size()+63)/64), "the next layer's positions")
 				if err != nil {
 					return err
 				}
@@ -207,7 +207,7 @@ func (e *Expander) markDense(ctx context.Context, cur *Layer, num *numbering) (s
 		for _, byWorker := range sets {
 			for _, set := range byWorker {
 				if set != nil {
-					e.Mem.GiveWords(set)
+					e.mem.GiveWords(set)
 				}
 			}
 		}
@@ -234,13 +234,13 @@ func (e *Expander) markDense(ctx context.Context, cur *Layer, num *numbering) (s
 		t.add(e, cur, lo, hi, c, ok)
 	})
 	if err != nil {
-		e.Mem.Give(bitBytes)
-		spareSets(e.Mem, sets)
+		e.mem.Give(bitBytes)
+		spareSets(e.mem, sets)
 		return nil, 0, Stats{}, true, err
 	}
 	if t.mixed.Load() {
-		e.Mem.Give(bitBytes)
-		spareSets(e.Mem, sets)
+		e.mem.Give(bitBytes)
+		spareSets(e.mem, sets)
 		e.noDense = true
 		return nil, 0, Stats{}, false, nil
 	}
@@ -271,8 +271,8 @@ func (t *tally) add(e *Expander, cur *Layer, lo, hi int, children int64, ok bool
 		t.mixed.Store(true)
 	}
 	t.children.Add(children)
-	if e.Progress != nil {
-		e.Progress(int(t.done.Add(int64(cur.parentsIn(lo, hi)))), cur.Size())
+	if e.progress != nil {
+		e.progress(int(t.done.Add(int64(cur.parentsIn(lo, hi)))), cur.Size())
 	}
 }
 
@@ -295,7 +295,7 @@ func (t *tally) stats(e *Expander, cur *Layer) Stats {
 // Undo, their parents) in set, and returns how many it found; ok is false
 // if a position of cur is not of d's class.
 func (e *Expander) denseChunk(w *workerState, cur *Layer, set []uint64, d *key.Dense, lo, hi int) (children int64, ok bool) {
-	b := e.Gen.Board
+	b := e.gen.Board
 	w.parents = cur.parentsAt(w.parents, lo, hi)
 	class := d.Class()
 	// A layer found in a bitset is of its numbering's class, the
@@ -307,7 +307,7 @@ func (e *Expander) denseChunk(w *workerState, cur *Layer, set []uint64, d *key.D
 			return children, false
 		}
 		var n int
-		buf, n = w.par.MoveRanks(buf, w.load(e.Gen, p, e.Undo), d)
+		buf, n = w.par.MoveRanks(buf, w.load(e.gen, p, e.undo), d)
 		if n == 0 {
 			w.stats.DeadEnds++
 		}
@@ -327,11 +327,11 @@ func (e *Expander) denseChunk(w *workerState, cur *Layer, set []uint64, d *key.D
 // its images, found child by child. ok is false if a child is of a class
 // num does not number.
 func (e *Expander) denseChunkClasses(w *workerState, cur *Layer, sets [][]uint64, num *numbering, lo, hi int) (children int64, ok bool) {
-	b := e.Gen.Board
+	b := e.gen.Board
 	w.parents = cur.parentsAt(w.parents, lo, hi)
 	buf := w.ranks[:0]
 	for _, p := range w.parents {
-		kids := w.childrenOf(e.Gen, p, e.Undo)
+		kids := w.childrenOf(e.gen, p, e.undo)
 		for _, c := range kids {
 			s := num.slot[b.Class(c)]
 			if s < 0 {
@@ -478,13 +478,13 @@ func (e *Expander) collectDense(ctx context.Context, ds []*key.Dense, sets [][][
 		counts[k] += counts[k-1]
 	}
 	total := counts[len(counts)-1]
-	if err := e.Mem.Take(int64(total)*8, "a layer"); err != nil {
+	if err := e.mem.Take(int64(total)*8, "a layer"); err != nil {
 		return nil, err
 	}
-	l := &Layer{Pegs: pegs, Keys: memory.Make[uint64](total)}
+	l := &Layer{pegs: pegs, keys: memory.Make[uint64](total)}
 	for k, r := range runs {
 		g.Go(func() error {
-			out := l.Keys[counts[k]:counts[k]]
+			out := l.keys[counts[k]:counts[k]]
 			d := ds[r.s]
 			for h := r.lo; h < r.hi; h++ {
 				lo, hi := d.Range(h)
@@ -500,14 +500,14 @@ func (e *Expander) collectDense(ctx context.Context, ds []*key.Dense, sets [][][
 		})
 	}
 	if err := g.Wait(); err != nil {
-		e.Mem.Give(l.Bytes())
+		e.mem.Give(l.Bytes())
 		return nil, err
 	}
 	if len(ds) == 1 {
 		l.numbered = ds[0]
 	}
-	if l.Unsorted = e.Unsorted; !l.Unsorted {
-		key.Sort(l.Keys, e.Workers)
+	if l.unsorted = e.unsortedKeys; !l.unsorted {
+		key.Sort(l.keys, e.workers)
 	}
 	return l, nil
 }
@@ -522,7 +522,7 @@ func (e *Expander) collectDense(ctx context.Context, ds []*key.Dense, sets [][][
 // numbered so: the board or its symmetries do not allow it, or the
 // positions are of more than one class. goalLayer, if not nil, is the
 // layer goal's keys are from (goal may then be nil): where it holds them
-// as bitsets (see Expander.Bitsets), its bitset of their class is the
+// as bitsets (see Scanned), its bitset of their class is the
 // goal's.
 func meetingDense(ctx context.Context, from *Layer, goal []uint64, goalLayer *Layer, gen *movegen.Gen, cfg Config, mem *memory.Budget) (won []uint64, ok bool, err error) {
 	b := gen.Board
@@ -709,7 +709,7 @@ const maxJumps = 64 * 8
 // parentsDense is ParentsOf with the parents of next marked in bitsets
 // (markDense, undoing jumps) rather than put in tables closed on l's
 // keys; l's positions whose bits are set are then kept, as sorted keys:
-// where l is held as bitsets (Expander.Bitsets), its bitset of the
+// where l is held as bitsets (Scanned), its bitset of the
 // parents' class anded with theirs. ok is false,
 // and nothing is done, where the parents cannot be numbered so (see
 // denseFor) or the bitsets would be more than sixteen words for each of
@@ -721,14 +721,14 @@ func parentsDense(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen
 		return nil, false, nil
 	}
 	q0 := key.Unmix(next[0])
-	if q0.Pegs()+1 != l.Pegs || !key.ClassKept(b, gen.Group, q0) {
+	if q0.Pegs()+1 != l.pegs || !key.ClassKept(b, gen.Group, q0) {
 		return nil, false, nil
 	}
 	r := gen.Ranker()
 	if r == nil {
 		return nil, false, nil
 	}
-	d := r.Layer(l.Pegs, b.Class(q0))
+	d := r.Layer(l.pegs, b.Class(q0))
 	nw := pool.Size(workers)
 	if d == nil || d.Size()/64 > 16*uint64(n+len(next)) || int64(nw)*int64(d.Size()/8) > (mem.Limit()-mem.Used())/2 {
 		return nil, false, nil
@@ -745,8 +745,8 @@ func parentsDense(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen
 		release()
 		return nil, true, nil // l's positions are of another class than next's parents
 	}
-	e := &Expander{Gen: gen, Workers: workers, Mem: mem, Undo: true}
-	marked, held, _, ok, err := e.markDense(ctx, &Layer{Pegs: l.Pegs + 1, Keys: next}, numberingOf(d))
+	e := &Expander{purpose: Parents, gen: gen, workers: workers, mem: mem, undo: true}
+	marked, held, _, ok, err := e.markDense(ctx, &Layer{pegs: l.pegs + 1, keys: next}, numberingOf(d))
 	if !ok || err != nil {
 		return nil, ok, err
 	}
@@ -763,13 +763,13 @@ func parentsDense(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen
 		} else {
 			merged = mergeSets(sets, mask, workers)
 		}
-		found, err := e.collectDense(ctx, []*key.Dense{d}, [][][]uint64{merged}, l.Pegs)
+		found, err := e.collectDense(ctx, []*key.Dense{d}, [][][]uint64{merged}, l.pegs)
 		if err != nil {
 			return nil, true, err
 		}
 		mem.Give(found.Bytes()) // the caller's to charge
 		release()
-		return found.Keys, true, nil
+		return found.keys, true, nil
 	}
 	// l's positions, a chunk a task, each kept where a bitset has its bit.
 	chunks := pool.ChunkCount(n, workers)
@@ -782,15 +782,15 @@ func parentsDense(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen
 		g.Go(func() error {
 			lo, hi := c*n/chunks, (c+1)*n/chunks
 			var ps []engine.Position
-			if l.Keys == nil {
-				ps = l.Stored.Positions(nil, lo, hi)
+			if l.keys == nil {
+				ps = l.stored.Positions(nil, lo, hi)
 			}
 			for i := lo; i < hi; i++ {
 				var p engine.Position
-				if l.Keys == nil {
+				if l.keys == nil {
 					p = ps[i-lo]
 				} else {
-					p = key.Unmix(l.Keys[i])
+					p = key.Unmix(l.keys[i])
 				}
 				if check && b.Class(p) != class {
 					continue // only positions of next's class are its parents
@@ -811,7 +811,7 @@ func parentsDense(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen
 		return nil, true, err
 	}
 	keys = slices.Concat(out...)
-	if l.Keys == nil || l.Unsorted {
+	if l.keys == nil || l.unsorted {
 		key.Sort(keys, workers) // in the order of l's code or numbers
 	}
 	release()

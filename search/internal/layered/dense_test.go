@@ -36,7 +36,7 @@ func englishLayers(t testing.TB, pegs int) (*movegen.Gen, map[int]*Layer) {
 	for n, l := range shared.layers {
 		if n >= pegs {
 			c := *l
-			c.Keys = slices.Clone(l.Keys)
+			c.keys = slices.Clone(l.keys)
 			layers[n] = &c
 		}
 	}
@@ -64,16 +64,16 @@ func findEnglishLayers(pegs int) (*movegen.Gen, map[int]*Layer, error) {
 	}
 	gen := movegen.New(bd, bd.GameSymmetry(bd.Start(), g))
 	layers := map[int]*Layer{}
-	e := &Expander{Gen: gen, Mem: memory.New(1 << 33), noDense: true}
-	l := &Layer{Pegs: bd.Start().Pegs(), Keys: []uint64{key.Mix(gen.Group.Canonical(bd.Start()))}}
-	layers[l.Pegs] = l
-	for l.Pegs > pegs {
+	e := &Expander{gen: gen, mem: memory.New(1 << 33), noDense: true}
+	l := &Layer{pegs: bd.Start().Pegs(), keys: []uint64{key.Mix(gen.Group.Canonical(bd.Start()))}}
+	layers[l.pegs] = l
+	for l.pegs > pegs {
 		next, _, err := e.Next(context.Background(), l)
 		if err != nil {
 			return nil, nil, err
 		}
 		l = next
-		layers[l.Pegs] = l
+		layers[l.pegs] = l
 	}
 	return gen, layers, nil
 }
@@ -82,13 +82,13 @@ func findEnglishLayers(pegs int) (*movegen.Gen, map[int]*Layer, error) {
 // alone, as an Expander with Bitsets leaves a layer.
 func asBitLayer(t testing.TB, gen *movegen.Gen, l *Layer) *Layer {
 	b := gen.Board
-	p0 := key.Unmix(l.Keys[0])
+	p0 := key.Unmix(l.keys[0])
 	d := key.NewRanker(b).Layer(p0.Pegs(), b.Class(p0))
-	set, _, ok := fillSet(l.Keys, d, p0.Pegs(), 2, memory.New(1<<32))
+	set, _, ok := fillSet(l.keys, d, p0.Pegs(), 2, memory.New(1<<32))
 	if !ok {
 		t.Fatal("fillSet refused the layer")
 	}
-	bl, err := newBitLayer(context.Background(), numberingOf(d), [][]uint64{set}, l.Pegs, 2)
+	bl, err := newBitLayer(context.Background(), numberingOf(d), [][]uint64{set}, l.pegs, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestExpandDense(t *testing.T) {
 	if bd.Class(other) == bd.Class(bd.Start()) {
 		t.Fatal("the test's second start is of the centre game's class")
 	}
-	mixed := slices.Clone(layers[23].Keys)
+	mixed := slices.Clone(layers[23].keys)
 	for _, j := range bd.Moves(nil, other) {
 		mixed = append(mixed, key.Mix(gen.Group.Canonical(other.Apply(j))))
 	}
@@ -118,7 +118,7 @@ func TestExpandDense(t *testing.T) {
 	mixed = slices.Compact(mixed)
 	cases := map[string]*Layer{
 		"pegs=24": layers[24], "pegs=23": layers[23], "pegs=22": layers[22],
-		"pegs=23/classes=2": {Pegs: 23, Keys: mixed},
+		"pegs=23/classes=2": {pegs: 23, keys: mixed},
 	}
 	for name, cur := range cases {
 		for _, w := range []int{1, 2} {
@@ -126,12 +126,12 @@ func TestExpandDense(t *testing.T) {
 				continue // -short: one worker on the smallest layer
 			}
 			t.Run(fmt.Sprintf("%s/workers=%d", name, w), func(t *testing.T) {
-				tables := &Expander{Gen: gen, Workers: w, Mem: memory.New(1 << 32), noDense: true}
+				tables := &Expander{gen: gen, workers: w, mem: memory.New(1 << 32), noDense: true}
 				want, wantSt, err := tables.Next(context.Background(), cur)
 				if err != nil {
 					t.Fatal(err)
 				}
-				dense := &Expander{Gen: gen, Workers: w, Mem: memory.New(1 << 32)}
+				dense := &Expander{gen: gen, workers: w, mem: memory.New(1 << 32)}
 				if dense.denseFor(cur) == nil {
 					t.Fatal("denseFor: no bitset for this layer")
 				}
@@ -139,7 +139,7 @@ func TestExpandDense(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if diff := cmp.Diff(want.Keys, got.Keys); diff != "" {
+				if diff := cmp.Diff(want.keys, got.keys); diff != "" {
 					t.Errorf("keys (-tables +bitsets):\n%s", diff)
 				}
 				if diff := cmp.Diff(wantSt, gotSt, cmp.AllowUnexported(Stats{})); diff != "" {
@@ -148,24 +148,24 @@ func TestExpandDense(t *testing.T) {
 				if mixedClasses := name == "pegs=23/classes=2"; dense.noDense != mixedClasses {
 					t.Errorf("noDense = %v after the layer, want %v", dense.noDense, mixedClasses)
 				}
-				if used := inUse(dense.Mem); used != got.Bytes() {
+				if used := inUse(dense.mem); used != got.Bytes() {
 					t.Errorf("the budget holds %d bytes after the layer, want its %d", used, got.Bytes())
 				}
 				// Left in the order of its numbers, the same layer once
 				// sorted.
-				loose := &Expander{Gen: gen, Workers: w, Mem: memory.New(1 << 32), Unsorted: true}
+				loose := &Expander{gen: gen, workers: w, mem: memory.New(1 << 32), unsortedKeys: true}
 				got, _, err = loose.Next(context.Background(), cur)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if mixedClasses := name == "pegs=23/classes=2"; got.Unsorted == mixedClasses {
-					t.Errorf("Unsorted = %v, want %v", got.Unsorted, !mixedClasses)
+				if mixedClasses := name == "pegs=23/classes=2"; got.unsorted == mixedClasses {
+					t.Errorf("Unsorted = %v, want %v", got.unsorted, !mixedClasses)
 				}
-				if got.Unsorted && slices.IsSorted(got.Keys) {
+				if got.unsorted && slices.IsSorted(got.keys) {
 					t.Errorf("an Unsorted layer of %d keys is sorted", got.Len())
 				}
 				got.Sort(w)
-				if diff := cmp.Diff(want.Keys, got.Keys); diff != "" {
+				if diff := cmp.Diff(want.keys, got.keys); diff != "" {
 					t.Errorf("keys (-tables +unsorted bitsets):\n%s", diff)
 				}
 			})
@@ -188,15 +188,15 @@ func TestExpandDenseClasses(t *testing.T) {
 		t.Fatal("the board's symmetries keep c1's class: the test needs a game whose canonical forms are of several")
 	}
 	layers := map[int]*Layer{}
-	tables := &Expander{Gen: gen, Mem: memory.New(1 << 33), noDense: true}
-	l := &Layer{Pegs: start.Pegs(), Keys: []uint64{key.Mix(gen.Group.Canonical(start))}}
-	for l.Pegs > 22 {
+	tables := &Expander{gen: gen, mem: memory.New(1 << 33), noDense: true}
+	l := &Layer{pegs: start.Pegs(), keys: []uint64{key.Mix(gen.Group.Canonical(start))}}
+	for l.pegs > 22 {
 		next, _, err := tables.Next(context.Background(), l)
 		if err != nil {
 			t.Fatal(err)
 		}
 		l = next
-		layers[l.Pegs] = l
+		layers[l.pegs] = l
 	}
 	for _, pegs := range []int{24, 23} {
 		cur := layers[pegs]
@@ -206,12 +206,12 @@ func TestExpandDenseClasses(t *testing.T) {
 					continue // -short: each order once, each worker count once
 				}
 				t.Run(fmt.Sprintf("pegs=%d/workers=%d/unsorted=%v", pegs, w, unsorted), func(t *testing.T) {
-					tables := &Expander{Gen: gen, Workers: w, Mem: memory.New(1 << 32), noDense: true}
+					tables := &Expander{gen: gen, workers: w, mem: memory.New(1 << 32), noDense: true}
 					want, wantSt, err := tables.Next(context.Background(), cur)
 					if err != nil {
 						t.Fatal(err)
 					}
-					dense := &Expander{Gen: gen, Workers: w, Mem: memory.New(1 << 32), Unsorted: unsorted}
+					dense := &Expander{gen: gen, workers: w, mem: memory.New(1 << 32), unsortedKeys: unsorted}
 					num := dense.denseFor(cur)
 					if num == nil || len(num.ds) < 2 {
 						t.Fatalf("denseFor: %v, want a numbering of several classes", num)
@@ -223,17 +223,17 @@ func TestExpandDenseClasses(t *testing.T) {
 					if dense.noDense {
 						t.Error("the bitsets gave the layer back to the tables")
 					}
-					if got.Unsorted != unsorted {
-						t.Errorf("Unsorted = %v, want %v", got.Unsorted, unsorted)
+					if got.unsorted != unsorted {
+						t.Errorf("Unsorted = %v, want %v", got.unsorted, unsorted)
 					}
 					got.Sort(w)
-					if diff := cmp.Diff(want.Keys, got.Keys); diff != "" {
+					if diff := cmp.Diff(want.keys, got.keys); diff != "" {
 						t.Errorf("keys (-tables +bitsets):\n%s", diff)
 					}
 					if diff := cmp.Diff(wantSt, gotSt, cmp.AllowUnexported(Stats{})); diff != "" {
 						t.Errorf("stats (-tables +bitsets):\n%s", diff)
 					}
-					if used := inUse(dense.Mem); used != got.Bytes() {
+					if used := inUse(dense.mem); used != got.Bytes() {
 						t.Errorf("the budget holds %d bytes after the layer, want its %d", used, got.Bytes())
 					}
 				})
@@ -249,7 +249,7 @@ func TestExpandDenseClasses(t *testing.T) {
 func TestMeetingDense(t *testing.T) {
 	gen, layers := englishLayers(t, 21)
 	bd := gen.Board
-	keys := layers[21].Keys
+	keys := layers[21].keys
 	var goal []uint64
 	for i, k := range keys {
 		if i%3 != 0 {
@@ -276,13 +276,13 @@ func TestMeetingDense(t *testing.T) {
 			}
 		}
 	}
-	goalBitsets := asBitLayer(t, gen, &Layer{Pegs: key.Unmix(goal[0]).Pegs(), Keys: goal})
+	goalBitsets := asBitLayer(t, gen, &Layer{pegs: key.Unmix(goal[0]).Pegs(), keys: goal})
 	fromBitsets := asBitLayer(t, gen, layers[21])
 	for _, w := range []int{1, 2} {
 		for _, held := range []string{"keys", "bitsets"} {
 			t.Run(fmt.Sprintf("workers=%d/held=%s", w, held), func(t *testing.T) {
 				mem := memory.New(1 << 32)
-				from, g, gl := &Layer{Pegs: 21, Keys: keys}, goal, (*Layer)(nil)
+				from, g, gl := &Layer{pegs: 21, keys: keys}, goal, (*Layer)(nil)
 				if held == "bitsets" {
 					// Both sides as bitsets alone: the positions found
 					// come in the order of their numbers.
@@ -317,7 +317,7 @@ func BenchmarkNextLayer(b *testing.B) {
 				b.Run(fmt.Sprintf("from=%d/store=%s/workers=%d", pegs, store, w), func(b *testing.B) {
 					var n int
 					for b.Loop() {
-						e := &Expander{Gen: gen, Workers: w, Mem: memory.New(1 << 33), noDense: store == "tables"}
+						e := &Expander{gen: gen, workers: w, mem: memory.New(1 << 33), noDense: store == "tables"}
 						next, _, err := e.Next(context.Background(), layers[pegs])
 						if err != nil {
 							b.Fatal(err)
@@ -338,14 +338,14 @@ func BenchmarkNextLayer(b *testing.B) {
 func TestParentsDense(t *testing.T) {
 	gen, layers := englishLayers(t, 20)
 	var next []uint64
-	for i, k := range layers[20].Keys {
+	for i, k := range layers[20].keys {
 		if i%3 == 0 {
 			next = append(next, k)
 		}
 	}
 	l := layers[21]
-	tables := &Expander{Gen: gen, Mem: memory.New(1 << 32), Within: l.Keys, Undo: true}
-	want, _, err := tables.Grow(context.Background(), &Layer{Pegs: l.Pegs + 1, Keys: next})
+	tables := &Expander{gen: gen, mem: memory.New(1 << 32), within: l.keys, undo: true}
+	want, _, err := tables.Grow(context.Background(), &Layer{pegs: l.pegs + 1, keys: next})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,7 +355,7 @@ func TestParentsDense(t *testing.T) {
 				continue // -short: one worker on one order
 			}
 			t.Run(fmt.Sprintf("order=%s/workers=%d", order, w), func(t *testing.T) {
-				cur := &Layer{Pegs: l.Pegs, Keys: slices.Clone(l.Keys)}
+				cur := &Layer{pegs: l.pegs, keys: slices.Clone(l.keys)}
 				mem := memory.New(1 << 32)
 				if err := mem.Take(cur.Bytes(), "the layer"); err != nil {
 					t.Fatal(err)
@@ -365,9 +365,9 @@ func TestParentsDense(t *testing.T) {
 					cur.Store(gen.Board.Holes(), w, mem)
 				case "unsorted":
 					rand.New(rand.NewPCG(1, 2)).Shuffle(cur.Len(), func(i, j int) {
-						cur.Keys[i], cur.Keys[j] = cur.Keys[j], cur.Keys[i]
+						cur.keys[i], cur.keys[j] = cur.keys[j], cur.keys[i]
 					})
-					cur.Unsorted = true
+					cur.unsorted = true
 				case "bitsets", "packed":
 					mem.Give(cur.Bytes())
 					cur = asBitLayer(t, gen, cur)
@@ -391,7 +391,7 @@ func TestParentsDense(t *testing.T) {
 					if err != nil {
 						t.Fatalf("parentsOf through the tables: %v", err)
 					}
-					if diff := cmp.Diff(want.Keys, got); diff != "" {
+					if diff := cmp.Diff(want.keys, got); diff != "" {
 						t.Errorf("parents through the tables (-from keys +from %s):\n%s", order, diff)
 					}
 					if again.dense != nil && again.dense.packed != nil {
@@ -403,7 +403,7 @@ func TestParentsDense(t *testing.T) {
 				if err != nil || !ok {
 					t.Fatalf("parentsDense: ok %v, %v", ok, err)
 				}
-				if diff := cmp.Diff(want.Keys, got); diff != "" {
+				if diff := cmp.Diff(want.keys, got); diff != "" {
 					t.Errorf("parents (-tables +bitsets):\n%s", diff)
 				}
 				if inUse(mem) != cur.Bytes() {
@@ -419,19 +419,19 @@ func TestParentsDense(t *testing.T) {
 // bitsets.
 func TestParentsOfUnsorted(t *testing.T) {
 	gen, layers := englishLayers(t, 25)
-	l, next := layers[26], layers[25].Keys
-	want, err := ParentsOf(context.Background(), &Layer{Pegs: l.Pegs, Keys: slices.Clone(l.Keys)}, next, gen, 2, memory.New(1<<30), false)
+	l, next := layers[26], layers[25].keys
+	want, err := ParentsOf(context.Background(), &Layer{pegs: l.pegs, keys: slices.Clone(l.keys)}, next, gen, 2, memory.New(1<<30), false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cur := &Layer{Pegs: l.Pegs, Keys: slices.Clone(l.Keys), Unsorted: true}
-	slices.Reverse(cur.Keys)
+	cur := &Layer{pegs: l.pegs, keys: slices.Clone(l.keys), unsorted: true}
+	slices.Reverse(cur.keys)
 	got, err := ParentsOf(context.Background(), cur, next, gen, 2, memory.New(1<<30), false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(want) < l.Len()/2 {
-		t.Errorf("%d of the %d-peg layer's %d positions have a child, want nearly all", len(want), l.Pegs, l.Len())
+		t.Errorf("%d of the %d-peg layer's %d positions have a child, want nearly all", len(want), l.pegs, l.Len())
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("parents (-sorted layer +unsorted):\n%s", diff)
@@ -457,7 +457,7 @@ func TestParentsOfUnsorted(t *testing.T) {
 // Winnable does there), the goal's side in a bitset.
 func BenchmarkMeetingKeys(b *testing.B) {
 	gen, layers := englishLayers(b, 17)
-	keys := layers[17].Keys
+	keys := layers[17].keys
 	for _, w := range []int{1, 2} {
 		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) {
 			var n int
@@ -486,14 +486,14 @@ func TestScatter(t *testing.T) {
 		t.Fatal(err)
 	}
 	whole := movegen.New(bd, bd.Symmetry())
-	l := &Layer{Pegs: start.Pegs(), Keys: []uint64{key.Mix(whole.Group.Canonical(start))}}
-	tables := &Expander{Gen: whole, Mem: memory.New(1 << 33), noDense: true}
-	for l.Pegs > 24 {
+	l := &Layer{pegs: start.Pegs(), keys: []uint64{key.Mix(whole.Group.Canonical(start))}}
+	tables := &Expander{gen: whole, mem: memory.New(1 << 33), noDense: true}
+	for l.pegs > 24 {
 		if l, _, err = tables.Next(context.Background(), l); err != nil {
 			t.Fatal(err)
 		}
 	}
-	classOf := func(l *Layer) engine.Class { return bd.Class(key.Unmix(l.Keys[0])) }
+	classOf := func(l *Layer) engine.Class { return bd.Class(key.Unmix(l.keys[0])) }
 	r := gen.Ranker()
 	cases := []struct {
 		name string
@@ -510,7 +510,7 @@ func TestScatter(t *testing.T) {
 		for _, w := range []int{1, 2} {
 			t.Run(fmt.Sprintf("%s/workers=%d", c.name, w), func(t *testing.T) {
 				mark := func(at int64) ([][]uint64, Stats) {
-					e := &Expander{Gen: c.gen, Workers: w, Mem: memory.New(1 << 32), Undo: c.undo, scatterAt: at}
+					e := &Expander{gen: c.gen, workers: w, mem: memory.New(1 << 32), undo: c.undo, scatterAt: at}
 					num := c.num
 					if num == nil {
 						if num = e.denseFor(c.cur); num == nil || len(num.ds) < 2 {
@@ -524,7 +524,7 @@ func TestScatter(t *testing.T) {
 					if err != nil || !ok {
 						t.Fatalf("markDense: ok %v, %v", ok, err)
 					}
-					if used := inUse(e.Mem); used != held {
+					if used := inUse(e.mem); used != held {
 						t.Errorf("the budget holds %d bytes, want the bitsets' %d", used, held)
 					}
 					merged := make([][]uint64, len(sets))

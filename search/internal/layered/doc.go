@@ -14,6 +14,41 @@
 // displacements of probing, so collecting it into the sorted layer is an
 // insertion sort that finishes in about one pass.
 //
+// # Purposes
+//
+// An Expander is built for one purpose (NewExpander), which fixes what its
+// layers carry and how they are held; a setup its purpose does not take
+// is an error (ErrSetup), not a mode that is silently ignored:
+//
+//   - Positions: the positions alone, as sorted keys (hint's fewest-pegs
+//     table, the endgame tables of the depth-first solver).
+//   - Scanned: the positions alone, held as bitsets or keys in the order
+//     of their numbers where that is cheaper (see Dense layers), for a
+//     caller that only scans the layers or hands them to this package
+//     (the reachable-only count, the winnable set, the forward pass before
+//     Games, measure's layers).
+//   - Paths: with the paths to each position (the forward count where the
+//     board is not numbered, the count through the winnable positions,
+//     the spilled and Beam passes).
+//   - Tagged: packed words with the starts that reach them (Setup.Packing;
+//     the search from several starts).
+//   - Parents: the positions undoing a jump leads to (the walk back, the
+//     Beam walk back's step).
+//
+// Besides its purpose, only what the caller hears of progress changes
+// from layer to layer (SetProgress), and which layer the children are
+// kept to when a count runs through known positions (NextWithin, for Paths
+// and Parents). Setup.Store (coding the layers a forward pass waits with)
+// is for Forward; Reach, the reachable-only pass, lets each layer go once
+// expanded and codes one that would not fit as keys. The hooks these use
+// (code, spent, seeded) are the package's own.
+//
+// A Layer's representation is the package's too: keys (with or without
+// path counts, sorted or not), code, or bitsets, set only here, so that
+// at most one form holds; other packages make layers with NewLayer,
+// NewCounted and First and read them with Pegs, Keys, Count, Coded, Size
+// and Len.
+//
 // # Dense layers
 //
 // A layer of bare keys whose children are numerous against the positions
@@ -24,7 +59,7 @@
 // their cache misses overlap. A parent's children are made canonical and
 // numbered together (movegen.Parent.Ranks, in assembly with AVX-512). The next layer is the set bits read in
 // order, made mixed keys, and sorted unless the caller takes them in the
-// order of their numbers (Expander.Unsorted, Layer.Sort). On the English
+// order of their numbers (Scanned, Layer.Sort). On the English
 // board the widest layer's bitset is 9 MB a worker. Where the symmetries
 // keep the class of the layer's first position (key.ClassKept), its
 // children are all of that class; where they move it, as in a game
@@ -43,12 +78,12 @@
 // class and top bits (scatter), and each bucket's bits are then set in
 // its region of one bitset a class, which stays in a core's cache.
 //
-// With Expander.Bitsets, for a caller that only expands the layers,
-// counts them and meets or walks back through them (the reachable-only
-// count, the winnable set), a layer found in bitsets stays as them
-// (bitLayer) and is expanded from its bits, run by run of high parts:
-// no key is made, sorted or coded, and the layer takes a bit a number
-// rather than eight bytes a position. A self-meeting (SelfMeetingKeys)
+// With an Expander of purpose Scanned, for a caller that only expands the
+// layers, counts them and meets or walks back through them (the
+// reachable-only count, the winnable set), a layer found in bitsets stays
+// as them (bitLayer) and is expanded from its bits, run by run of high
+// parts: no key is made, sorted or coded, and the layer takes a bit a
+// number rather than eight bytes a position. A self-meeting (SelfMeetingKeys)
 // reads its positions from those bits and looks their children up in
 // them, and the walk back (ParentsOf) ands the parents it marks with
 // them. A layer the walk back alone reads again can wait packed

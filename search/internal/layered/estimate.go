@@ -77,20 +77,22 @@ type DiskEstimate struct {
 // counts; they and the random player's chance files come on top.
 func (s *Spilled) EstimateDisk(ctx context.Context, first *Layer, within time.Duration) (DiskEstimate, error) {
 	var est DiskEstimate
-	g := s.E.Gen
-	room := (s.E.Mem.Limit() - s.E.Mem.Used()) / 2
-	expander := func() *Expander { return &Expander{Gen: g, Workers: s.E.Workers, Counts: true, Mem: memory.New(room)} }
+	g := s.E.gen
+	room := (s.E.mem.Limit() - s.E.mem.Used()) / 2
+	expander := func() (*Expander, error) {
+		return NewExpander(Paths, Setup{Gen: g, Mem: memory.New(room), Workers: s.E.workers})
+	}
 	more := func(run int, elapsed time.Duration) bool { return run < 3 || elapsed < within }
 	sizes, biggest, err := SampleLayers(ctx, first, expander, more, nil)
 	if err != nil {
 		return est, err
 	}
 	est.Exact = len(sizes)
-	est.Complete = first.Pegs-len(sizes)+1 == 1 || sizes[len(sizes)-1] == 0
+	est.Complete = first.pegs-len(sizes)+1 == 1 || sizes[len(sizes)-1] == 0
 	if est.PerPosition, err = fileBytes(biggest); err != nil {
 		return est, err
 	}
-	layers := Extrapolate(g.Board.Holes(), g.Group.Len(), first.Pegs, sizes)
+	layers := Extrapolate(g.Board.Holes(), g.Group.Len(), first.pegs, sizes)
 	est.Layers = len(layers)
 	est.Need = runBytes(est.PerPosition, layers, s.Partitions)
 	return est, nil
@@ -109,9 +111,9 @@ func (s *Spilled) CheckRunDisk(ctx context.Context, first *Layer, within time.Du
 			return err
 		}
 	}
-	g := s.E.Gen
+	g := s.E.gen
 	var most []int64
-	for pegs := first.Pegs; pegs >= 1; pegs-- {
+	for pegs := first.pegs; pegs >= 1; pegs-- {
 		most = append(most, int64(min(mostPositions(g.Board.Holes(), g.Group.Len(), pegs), 1<<50)))
 	}
 	if runBytes(32, most, s.Partitions) <= free {
@@ -166,12 +168,15 @@ const spillBlock = 4096
 // layer past its Expander's budget ends the sample, as does an empty one.
 // visit, if set, sees each expansion as it is done. It returns the sizes of
 // the layers found (first's included) and the largest of them.
-func SampleLayers(ctx context.Context, first *Layer, expander func() *Expander, more func(run int, elapsed time.Duration) bool, visit func(e *Expander, cur, next *Layer) error) ([]int64, *Layer, error) {
+func SampleLayers(ctx context.Context, first *Layer, expander func() (*Expander, error), more func(run int, elapsed time.Duration) bool, visit func(e *Expander, cur, next *Layer) error) ([]int64, *Layer, error) {
 	cur, biggest := first, first
 	sizes := []int64{int64(first.Len())}
 	t0 := time.Now()
-	for cur.Pegs > 1 && more(len(sizes)-1, time.Since(t0)) {
-		e := expander()
+	for cur.pegs > 1 && more(len(sizes)-1, time.Since(t0)) {
+		e, err := expander()
+		if err != nil {
+			return nil, nil, err
+		}
 		next, _, err := e.Next(ctx, cur)
 		if errors.Is(err, memory.ErrExceeded) {
 			break // the rest is extrapolated
@@ -200,11 +205,11 @@ func SampleLayers(ctx context.Context, first *Layer, expander func() *Expander, 
 // file, measured by writing l as one partition to nowhere.
 func fileBytes(l *Layer) (float64, error) {
 	var n countWriter
-	w, err := spill.NewWriter(&n, "(measure)", spill.Header{Kind: spill.LayerFile, Counts: true, Pegs: l.Pegs, Partitions: 1})
+	w, err := spill.NewWriter(&n, "(measure)", spill.Header{Kind: spill.LayerFile, Counts: true, Pegs: l.pegs, Partitions: 1})
 	if err != nil {
 		return 0, err
 	}
-	for i, k := range l.Keys {
+	for i, k := range l.keys {
 		if err := w.Add(k, l.Count(i)); err != nil {
 			return 0, err
 		}

@@ -85,16 +85,16 @@ func expand[R rec](ctx context.Context, e *Expander, cur *Layer, lists func(*wor
 
 func newExpansion[R rec](e *Expander, cur *Layer, lists func(*workerState) *[][]R) (*expansion[R], error) {
 	x := &expansion[R]{e: e, cur: cur, n: cur.Len(), lists: lists, keyShift: e.keyShift(),
-		coded: cur.Keys == nil && cur.Stored != nil, size: int64(unsafe.Sizeof(*new(R))),
-		closed: e.Within != nil || e.WithinCode != nil, bare: !e.Counts && e.Pack == nil}
+		coded: cur.keys == nil && cur.stored != nil, size: int64(unsafe.Sizeof(*new(R))),
+		closed: e.within != nil || e.withinCode != nil, bare: !e.counts && e.pack == nil}
 	if x.keyShift != 0 {
-		x.pk = e.WithinCode.pk
+		x.pk = e.withinCode.pk
 	}
 	if x.coded {
-		if e.Counts || e.Pack != nil {
+		if e.counts || e.pack != nil {
 			return nil, errors.New("a stored layer has no counts or tags to expand")
 		}
-		x.n = cur.Stored.N
+		x.n = cur.stored.N
 	}
 	for (x.n*2)>>uint(x.bbits) > 4096 && x.bbits < 9 {
 		x.bbits++
@@ -105,9 +105,9 @@ func newExpansion[R rec](e *Expander, cur *Layer, lists func(*workerState) *[][]
 	x.tsize = SlotsFor(e.Expect(x.n)/x.nb, TableFill)
 	x.tabs = make([]bucketTable[R], x.nb)
 	for b := range x.tabs {
-		x.tabs[b] = bucketTable[R]{size: x.tsize, bb: uint(x.bbits), mem: e.Mem}
-		if e.Pack != nil {
-			x.tabs[b].low = e.Pack.Tags
+		x.tabs[b] = bucketTable[R]{size: x.tsize, bb: uint(x.bbits), mem: e.mem}
+		if e.pack != nil {
+			x.tabs[b].low = e.pack.Tags
 		}
 	}
 	return x, nil
@@ -120,7 +120,7 @@ func (x *expansion[R]) free() {
 			x.tabs[b].free()
 		}
 	}
-	x.e.Mem.Give(x.listBytes)
+	x.e.mem.Give(x.listBytes)
 }
 
 // seed closes the tables on the keys the next layer keeps, if any: from
@@ -128,31 +128,31 @@ func (x *expansion[R]) free() {
 func (x *expansion[R]) seed() error {
 	e := x.e
 	switch {
-	case e.WithinCode != nil:
-		if err := seedCoded(x.tabs, e.WithinCode, x.keyShift, e.Workers); err != nil {
+	case e.withinCode != nil:
+		if err := seedCoded(x.tabs, e.withinCode, x.keyShift, e.workers); err != nil {
 			return err
 		}
-	case e.Within != nil:
+	case e.within != nil:
 		var g errgroup.Group
 		g.SetLimit(e.nworkers())
 		for b := range x.tabs {
 			g.Go(func() error {
-				lo, hi := 0, len(e.Within)
+				lo, hi := 0, len(e.within)
 				if b > 0 {
-					lo, _ = slices.BinarySearch(e.Within, uint64(b)<<uint(64-x.bbits))
+					lo, _ = slices.BinarySearch(e.within, uint64(b)<<uint(64-x.bbits))
 				}
 				if b+1 < x.nb {
-					hi, _ = slices.BinarySearch(e.Within, uint64(b+1)<<uint(64-x.bbits))
+					hi, _ = slices.BinarySearch(e.within, uint64(b+1)<<uint(64-x.bbits))
 				}
-				return x.tabs[b].seed(e.Within[lo:hi])
+				return x.tabs[b].seed(e.within[lo:hi])
 			})
 		}
 		if err := g.Wait(); err != nil {
 			return err
 		}
 	}
-	if x.closed && e.Seeded != nil {
-		e.Seeded()
+	if x.closed && e.seeded != nil {
+		e.seeded()
 	}
 	return nil
 }
@@ -166,15 +166,15 @@ func (x *expansion[R]) prepareWorkers() (chan *workerState, int) {
 	if len(e.states) != nw {
 		e.states = make([]*workerState, nw)
 		for i := range e.states {
-			e.states[i] = newWorkerState(e.Gen)
+			e.states[i] = newWorkerState(e.gen)
 		}
 	}
 	x.workers = e.states
-	roundChildren := RoundSize(x.n, x.size, e.Mem.Limit())
+	roundChildren := RoundSize(x.n, x.size, e.mem.Limit())
 	// Where the budget is tight, a round's lists take at most half of
 	// what the tables leave at their expected size (closed tables are
 	// already in use).
-	free := e.Mem.Limit() - e.Mem.Used()
+	free := e.mem.Limit() - e.mem.Used()
 	if !x.closed {
 		free -= int64(x.tsize) * int64(x.nb) * x.size
 	}
@@ -221,8 +221,8 @@ func (x *expansion[R]) prepareWorkers() (chan *workerState, int) {
 func (x *expansion[R]) round(ctx context.Context, idle chan *workerState, lo, hi, chunk int) error {
 	err := pool.Each(ctx, idle, lo, hi, chunk, func(w *workerState, clo, chi int) {
 		x.expandChunk(w, clo, chi)
-		if x.e.Progress != nil {
-			x.e.Progress(int(x.done.Add(int64(chi-clo))), x.n)
+		if x.e.progress != nil {
+			x.e.progress(int(x.done.Add(int64(chi-clo))), x.n)
 		}
 	})
 	if err != nil {
@@ -240,7 +240,7 @@ func (x *expansion[R]) round(ctx context.Context, idle chan *workerState, lo, hi
 		x.e.perParent = float64(children) / float64(hi-lo)
 	}
 	if lb > x.listBytes {
-		if err := x.e.Mem.Take(lb-x.listBytes, "the children of a layer"); err != nil {
+		if err := x.e.mem.Take(lb-x.listBytes, "the children of a layer"); err != nil {
 			return err
 		}
 		x.listBytes = lb
@@ -256,10 +256,10 @@ func (x *expansion[R]) round(ctx context.Context, idle chan *workerState, lo, hi
 func (x *expansion[R]) expandChunk(w *workerState, lo, hi int) {
 	e, cur := x.e, x.cur
 	if x.coded {
-		w.parents = cur.Stored.Positions(w.parents[:0], lo, hi)
+		w.parents = cur.stored.Positions(w.parents[:0], lo, hi)
 	}
-	gen, par, pack := e.Gen, &w.par, e.Pack
-	coded, bare, undo := x.coded, x.bare, e.Undo
+	gen, par, pack := e.gen, &w.par, e.pack
+	coded, bare, undo := x.coded, x.bare, e.undo
 	keyShift, bb := x.keyShift, uint(x.bbits)
 	full := gen.Board.Full()
 	for i := lo; i < hi; i++ {
@@ -268,9 +268,9 @@ func (x *expansion[R]) expandChunk(w *workerState, lo, hi int) {
 		case coded:
 			p = w.parents[i-lo]
 		case pack != nil:
-			p = pack.Pos(cur.Keys[i])
+			p = pack.Pos(cur.keys[i])
 		default:
-			p = key.Unmix(cur.Keys[i])
+			p = key.Unmix(cur.keys[i])
 		}
 		raw := orbitSize(par.Set(p), p)
 		w.stats.Raw += raw
@@ -299,7 +299,7 @@ func (x *expansion[R]) expandChunk(w *workerState, lo, hi int) {
 		}
 		if pack != nil {
 			w.moves = gen.AppendMoves(w.moves[:0], mover)
-			x.tagged(w, cur.Keys[i]&pack.Tags, raw)
+			x.tagged(w, cur.keys[i]&pack.Tags, raw)
 			continue
 		}
 		// Past here the children carry path counts, each made as its
@@ -349,7 +349,7 @@ func (x *expansion[R]) tagged(w *workerState, tags uint64, raw int64) {
 		}
 	}
 	for _, k := range w.moves {
-		pw := x.e.Pack.Key(w.par.Child(k)) | tags
+		pw := x.e.pack.Key(w.par.Child(k)) | tags
 		b := bucketOf(pw, uint(x.bbits))
 		w.packs[b] = append(w.packs[b], packed(pw))
 	}
@@ -415,27 +415,27 @@ func (x *expansion[R]) finish(ctx context.Context) (*Layer, Stats, error) {
 	if st.overflow {
 		return nil, st, ErrOverflow
 	}
-	if x.listBytes > min(maxKeptLists, max(e.Mem.Limit()/16, minKeptLists)) {
+	if x.listBytes > min(maxKeptLists, max(e.mem.Limit()/16, minKeptLists)) {
 		// Lists this large are not worth keeping for the next layer
 		// while the tables turn into it.
 		for _, w := range x.workers {
 			*x.lists(w) = nil
 		}
-		e.Mem.Give(x.listBytes)
+		e.mem.Give(x.listBytes)
 		x.listBytes = 0
 	}
-	if e.Spent != nil {
-		e.Spent(x.cur)
+	if e.spent != nil {
+		e.spent(x.cur)
 	}
-	next, err := collect(ctx, e, x.tabs, x.cur.Pegs-1, x.keyShift)
+	next, err := collect(ctx, e, x.tabs, x.cur.pegs-1, x.keyShift)
 	if err == nil && x.keyShift != 0 {
 		// Found as packed words: back to mixed keys, in their order.
-		pool.Chunks(len(next.Keys), e.Workers, func(_, lo, hi int) {
+		pool.Chunks(len(next.keys), e.workers, func(_, lo, hi int) {
 			for i := lo; i < hi; i++ {
-				next.Keys[i] = key.Mix(x.pk.Pos(next.Keys[i]))
+				next.keys[i] = key.Mix(x.pk.Pos(next.keys[i]))
 			}
 		})
-		key.Sort(next.Keys, e.Workers)
+		key.Sort(next.keys, e.workers)
 	}
 	if err == nil && !x.closed && x.n > 0 {
 		e.ratios = append(e.ratios, float64(next.Size())/float64(x.n))

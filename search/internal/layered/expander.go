@@ -12,73 +12,141 @@ import (
 	"pegs/search/internal/pool"
 )
 
-// Expander grows layers by one jump.
+// Purpose is what an Expander's layers are for: it fixes what a layer
+// carries and how it is held (see the package documentation, "Purposes").
+type Purpose int
+
+const (
+	// Positions: each layer's positions alone, as sorted keys.
+	Positions Purpose = iota
+	// Scanned: the positions alone, for a caller that only scans the
+	// layers or hands them to this package's functions (Games, ParentsOf,
+	// SelfMeetingKeys, Layer.Store, Reach), which sort or read what they
+	// must. A layer found in bitsets stays as them, the workers' merged
+	// (see bitLayer), and is expanded from its bits where its children are
+	// found in bitsets too; where they are not, it is turned into keys in
+	// the order of their numbers (see Layer.Sort). The English winnable
+	// set so ran in 725 ms for 841 ms sorted, and holds its layer of 17
+	// pegs in 9 MB of bits for 21 MB of keys; the French d3 count, whole
+	// group, saves making, sorting and coding each layer's keys and holds
+	// a layer in a third of their bytes (see BenchmarkExplore).
+	Scanned
+	// Paths: the positions with the number of paths to each from the
+	// first layer's (Layer.Count).
+	Paths
+	// Tagged: packed words of positions and the starts that reach them,
+	// in a search from several starts (Setup.Packing; see key.Packing).
+	Tagged
+	// Parents: a layer's parents (of one peg more) rather than its
+	// children, found by undoing jumps: the jumps that can be undone in a
+	// position are those legal in its complement, and undoing one flips
+	// the same three holes as making it. Its stats speak of the
+	// complements.
+	Parents
+)
+
+var purposeNames = [...]string{Positions: "positions", Scanned: "scanned", Paths: "paths", Tagged: "tagged", Parents: "parents"}
+
+func (p Purpose) String() string {
+	if p < 0 || int(p) >= len(purposeNames) {
+		return fmt.Sprintf("Purpose(%d)", int(p))
+	}
+	return purposeNames[p]
+}
+
+// Setup is what NewExpander builds an Expander from besides its purpose.
+type Setup struct {
+	Gen     *movegen.Gen   // the board's moves and symmetries; required
+	Mem     *memory.Budget // the budget the layers are charged to; required
+	Workers int            // the pool's size; zero means GOMAXPROCS
+	Tuning  Tuning         // thresholds tests move; the zero value is the default
+	// Packing is how a Tagged expander packs positions with the starts
+	// that reach them: required there, and for no other purpose.
+	Packing *key.Packing
+	// Store makes Forward code the layers it has expanded once the keys
+	// it holds pass a share of the budget (Tuning.Share; see Stored): they
+	// wait for the walk back in about a quarter of the memory. For
+	// Positions, Scanned and Paths.
+	Store bool
+}
+
+// ErrSetup reports an Expander asked for with a setup its purpose does not
+// take.
+var ErrSetup = errors.New("an expander's setup does not fit its purpose")
+
+// NewExpander returns an Expander for purpose p with setup s, or an error
+// wrapping ErrSetup where s does not fit p.
+func NewExpander(p Purpose, s Setup) (*Expander, error) {
+	bad := func(why string) (*Expander, error) {
+		return nil, fmt.Errorf("%w: %v expander %s", ErrSetup, p, why)
+	}
+	switch {
+	case p < Positions || p > Parents:
+		return bad("of no purpose")
+	case s.Gen == nil || s.Mem == nil:
+		return bad("without a move generator or a memory budget")
+	case (s.Packing != nil) != (p == Tagged):
+		return bad("packing (only a tagged one packs, and it must)")
+	case s.Store && (p == Tagged || p == Parents):
+		return bad("storing its layers")
+	}
+	return &Expander{purpose: p, gen: s.Gen, mem: s.Mem, workers: s.Workers, tuning: s.Tuning, pack: s.Packing, store: s.Store,
+		counts: p == Paths, undo: p == Parents, unsortedKeys: p == Scanned, bitsets: p == Scanned}, nil
+}
+
+// Expander grows layers by one jump, for one Purpose. Its mode is fixed
+// when it is built (NewExpander); between layers a caller sets only what
+// it hears of progress (SetProgress) and, where it counts paths through
+// known positions, the layer it keeps to (NextWithin).
 type Expander struct {
-	Gen     *movegen.Gen
-	Workers int
-	Counts  bool // carry path counts
-	// Pack, if set, is how positions and the starts that reach them are
-	// packed in a search from several starts (see key.Packing).
-	Pack *key.Packing
-	// Within, if set, holds the keys (sorted) that the next layer keeps:
+	purpose Purpose
+	gen     *movegen.Gen
+	workers int
+	counts  bool // carry path counts (Paths)
+	// pack, if set, is how positions and the starts that reach them are
+	// packed in a search from several starts (Tagged; see key.Packing).
+	pack *key.Packing
+	// within, if set, holds the keys (sorted) that the next layer keeps:
 	// children with other keys are dropped as they come, before they take
 	// room in a table. A search that counts only through known positions
-	// (the winnable ones) sets it.
-	Within []uint64
-	// WithinCode, if set, is within for a stored layer: the tables are
+	// (the winnable ones) sets it (NextWithin), as the walk back does.
+	within []uint64
+	// withinCode, if set, is within for a stored layer: the tables are
 	// seeded from its code, never decoded whole. Without counts or tags,
 	// the tables are then keyed by the layer's packed words (the mixed key
 	// shifted up; see packing), the order its code decodes in, so that
 	// each table fills in order (see seedCoded); the layer found is turned
 	// back into mixed keys.
-	WithinCode *Stored
-	// Seeded, if set, is called once the tables are Seeded from within
+	withinCode *Stored
+	// seeded, if set, is called once the tables are seeded from within
 	// or withinCode, which expand does not read after that: the caller
 	// may let them go.
-	Seeded func()
-	// Spent, if set, is called with a layer once its positions are
+	seeded func()
+	// spent, if set, is called with a layer once its positions are
 	// expanded, before its children are collected into the next layer,
 	// which they are not needed for: a reachable-only search lets them go
 	// there, before the layer's largest moment.
-	Spent func(cur *Layer)
-	// Undo makes the expander find parents instead of children: the jumps
-	// that can be undone in a position are those legal in its complement,
-	// and undoing one flips the same three holes as making it. (Its layer
-	// stats then speak of the complements.)
-	Undo bool
-	// Code, if set, reports whether a layer of n bare keys, collected
+	spent func(cur *Layer)
+	// undo makes the expander find parents instead of children (Parents).
+	undo bool
+	// code, if set, reports whether a layer of n bare keys, collected
 	// from tables of tableBytes, is to be coded as it is collected (see
-	// codeTables) rather than held as keys.
-	Code func(n int, tableBytes int64) bool
-	// Store is whether forward codes the layers it has expanded once the
-	// keys it holds pass a share of the budget (Tuning.Share; see
-	// Stored): they wait for the walk back in about a quarter of the
-	// memory.
-	Store bool
-	Mem   *memory.Budget
-	// Unsorted lets a layer found in a bitset (see expandDense) keep the
-	// order of its numbers, marked Unsorted, rather than be sorted by key:
-	// for a caller that only scans the layers it is given, or passes them
-	// to functions of this package that sort what they must (ParentsOf,
-	// SelfMeetingKeys, KeepFound, Layer.Store). Expanded in the order of their numbers, the
-	// next layer's children come in runs that share cache lines, and the
-	// sort is saved: the English winnable set ran in 725 ms for 841 ms
-	// (see BenchmarkExplore).
-	Unsorted bool
-	// Bitsets keeps a layer found in bitsets as those bitsets, the
-	// workers' merged, rather than as keys (see bitLayer): for a caller
-	// that expands the layers, counts them and hands them to
-	// SelfMeetingKeys and ParentsOf, which read the bitsets (the winnable
-	// set: the English layer of 17 pegs is 9 MB of bits, 21 MB of keys).
-	// Such a layer is expanded from its bits where its children are found
-	// in bitsets too, and turned into unsorted keys where they are not. The French d3
-	// count, whole group, so saves making, sorting and coding the keys of
-	// each layer, and holds a layer in a third of their bytes.
-	Bitsets bool
-	// Tuning moves thresholds for tests; the zero value is the default.
-	Tuning Tuning
-	// Progress, if set, is called with the number of parents done so far.
-	Progress func(done, total int)
+	// codeTables) rather than held as keys. Forward and Reach set it.
+	code func(n int, tableBytes int64) bool
+	// store is Setup.Store.
+	store bool
+	mem   *memory.Budget
+	// unsortedKeys lets a layer found in a bitset (see expandDense) keep
+	// the order of its numbers, marked unsorted, rather than be sorted by
+	// key; bitsets keeps it as those bitsets rather than as keys (see
+	// bitLayer). Both are Scanned's. Expanded in the order of their
+	// numbers, the next layer's children come in runs that share cache
+	// lines, and the sort is saved.
+	unsortedKeys bool
+	bitsets      bool
+	tuning       Tuning
+	// progress, if set, is called with the number of parents done so far.
+	progress func(done, total int)
 	states   []*workerState
 	// ratios holds, for each layer expanded forward, its distinct
 	// children over its parents (see expect).
@@ -95,6 +163,13 @@ type Expander struct {
 	scatterAt int64
 }
 
+// SetProgress makes e call f, until set again, with the number of parents
+// of the layer being expanded done so far and their total; nil for none.
+func (e *Expander) SetProgress(f func(done, total int)) { e.progress = f }
+
+// Mem returns the budget e charges its layers to.
+func (e *Expander) Mem() *memory.Budget { return e.mem }
+
 // jumpsPerParent returns the children a parent is expected to have in the
 // next round: as many as in the last round (rounded up), and at least ten.
 // Fewer would make a round of more parents, too many for its lists where
@@ -103,16 +178,16 @@ func (e *Expander) jumpsPerParent() int {
 	return max(10, int(math.Ceil(e.perParent)))
 }
 
-func (e *Expander) nworkers() int { return pool.Size(e.Workers) }
+func (e *Expander) nworkers() int { return pool.Size(e.workers) }
 
 // keyShift returns how far up the tables' keys are shifted from the
 // children's mixed keys: to their packed words where bare keys fill tables
 // seeded from code (see withinCode), else not at all.
 func (e *Expander) keyShift() uint {
-	if e.WithinCode == nil || e.Counts || e.Pack != nil {
+	if e.withinCode == nil || e.counts || e.pack != nil {
 		return 0
 	}
-	return e.WithinCode.pk.Shift
+	return e.withinCode.pk.Shift
 }
 
 // maxKeptLists is the most bytes of children's lists that workers keep
@@ -152,8 +227,25 @@ func RoundSize(n int, recordBytes, budget int64) int {
 func (e *Expander) Next(ctx context.Context, cur *Layer) (*Layer, Stats, error) {
 	next, st, err := e.Grow(ctx, cur)
 	// Say how far the search came.
-	doing(err, fmt.Sprintf("finding the positions of %d pegs", cur.Pegs-1))
+	doing(err, fmt.Sprintf("finding the positions of %d pegs", cur.pegs-1))
 	return next, st, err
+}
+
+// NextWithin is Next keeping only the children that are positions of
+// within: children with other keys are dropped as they come, before they
+// take room in a table. Where within is coded (see Layer.Store), the
+// tables are seeded from its code, never decoded whole. For Paths and
+// Parents.
+func (e *Expander) NextWithin(ctx context.Context, cur, within *Layer) (*Layer, Stats, error) {
+	if e.purpose != Paths && e.purpose != Parents {
+		return nil, Stats{}, fmt.Errorf("%w: %v expander keeping to a layer", ErrSetup, e.purpose)
+	}
+	e.within, e.withinCode = within.keys, nil
+	if within.keys == nil {
+		e.withinCode = within.stored
+	}
+	defer func() { e.within, e.withinCode = nil, nil }()
+	return e.Next(ctx, cur)
 }
 
 // doing notes on a memory error what the search was doing.
@@ -165,13 +257,13 @@ func doing(err error, what string) {
 
 // Grow is Next without the note on a memory error.
 func (e *Expander) Grow(ctx context.Context, cur *Layer) (*Layer, Stats, error) {
-	if e.Counts && narrowEnough(cur, e.Tuning.narrowBelow()) {
+	if e.counts && narrowEnough(cur, e.tuning.narrowBelow()) {
 		return expand(ctx, e, cur, func(w *workerState) *[][]paths { return &w.paths })
 	}
-	if e.Counts {
+	if e.counts {
 		return expand(ctx, e, cur, func(w *workerState) *[][]record { return &w.recs })
 	}
-	if e.Pack != nil {
+	if e.pack != nil {
 		return expand(ctx, e, cur, func(w *workerState) *[][]packed { return &w.packs })
 	}
 	if d := e.denseFor(cur); d != nil {
@@ -179,7 +271,7 @@ func (e *Expander) Grow(ctx context.Context, cur *Layer) (*Layer, Stats, error) 
 			return next, st, err
 		}
 	}
-	if err := cur.Keyed(ctx, e.Workers, e.Mem); err != nil {
+	if err := cur.Keyed(ctx, e.workers, e.mem); err != nil {
 		return nil, Stats{}, err
 	}
 	return expand(ctx, e, cur, func(w *workerState) *[][]uint64 { return &w.keys })

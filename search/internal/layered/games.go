@@ -49,7 +49,7 @@ func Games(ctx context.Context, gen *movegen.Gen, layers []*Layer, cfg Config, t
 	}()
 	for i := len(layers) - 1; i >= 0; i-- {
 		l := layers[i]
-		loaded := l.dense == nil && l.Keys == nil && l.Stored != nil
+		loaded := l.dense == nil && l.keys == nil && l.stored != nil
 		if loaded {
 			if err := l.Load(cfg.Workers, mem); err != nil {
 				return exact.U128{}, err
@@ -198,7 +198,7 @@ func placesOf(l *Layer, nw int, mem *memory.Budget) (*places, error) {
 		if err := mem.Take(key.IndexBytes(n), "a layer's index"); err != nil {
 			return nil, err
 		}
-		return &places{index: key.NewIndex(l.Keys), bytes: key.IndexBytes(n)}, nil
+		return &places{index: key.NewIndex(l.keys), bytes: key.IndexBytes(n)}, nil
 	}
 	bl := l.dense
 	pl := &places{bl: bl, before: make([][]uint32, len(bl.sets))}
@@ -307,7 +307,7 @@ func gamesOf(ctx context.Context, gen *movegen.Gen, l *Layer, below *places, val
 	err = pool.Each(ctx, idle, 0, l.units(), l.chunkUnits(nw), func(st *gameChunk, lo, hi int) {
 		g.chunk(st, lo, hi)
 		if progress != nil {
-			progress("games", l.Pegs, int(done.Add(int64(len(st.ps)))), n)
+			progress("games", l.pegs, int(done.Add(int64(len(st.ps)))), n)
 		}
 	})
 	if err == nil && g.lost.Load() {

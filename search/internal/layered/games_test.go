@@ -53,13 +53,13 @@ func gameOf(t testing.TB, name, start, goal string, whole bool) (*movegen.Gen, e
 // finds, and what each layer's expansion found, by peg count.
 func forwardOf(t testing.TB, e *Expander, start engine.Position) ([]*Layer, map[int]Stats) {
 	t.Helper()
-	first := &Layer{Pegs: start.Pegs(), Keys: []uint64{key.Mix(e.Gen.Group.Canonical(start))}}
-	if e.Counts {
-		first.M = []exact.U128{{Lo: 1}}
+	first := &Layer{pegs: start.Pegs(), keys: []uint64{key.Mix(e.gen.Group.Canonical(start))}}
+	if e.counts {
+		first.m = []exact.U128{{Lo: 1}}
 	}
 	stats := map[int]Stats{}
-	fwd, err := Forward(context.Background(), e, []*Layer{first}, "forward", nil, func(l *Layer, st Stats) {
-		stats[l.Pegs] = st
+	fwd, err := Forward(context.Background(), e, first, nil, func(l *Layer, st Stats) {
+		stats[l.pegs] = st
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -88,7 +88,7 @@ func TestGames(t *testing.T) {
 	}
 	for _, tt := range tests {
 		gen, start, _ := gameOf(t, tt.board, tt.start, tt.goal, tt.whole)
-		counted := &Expander{Gen: gen, Counts: true, Mem: memory.New(1 << 32)}
+		counted := &Expander{gen: gen, counts: true, mem: memory.New(1 << 32)}
 		_, stats := forwardOf(t, counted, start)
 		var want exact.U128
 		for _, st := range stats {
@@ -105,16 +105,16 @@ func TestGames(t *testing.T) {
 					}
 					t.Run(fmt.Sprintf("%s/held=%s/narrowBelow=%d/workers=%d", tt.name, held, narrowBelow, w), func(t *testing.T) {
 						mem := memory.New(1 << 32)
-						e := &Expander{Gen: gen, Workers: w, Mem: mem, Unsorted: true, Bitsets: held == "bitsets"}
+						e := &Expander{gen: gen, workers: w, mem: mem, unsortedKeys: true, bitsets: held == "bitsets"}
 						if held == "coded" {
-							e.Store, e.Tuning = true, Tuning{StoreShare: 1 << 40}
+							e.store, e.tuning = true, Tuning{StoreShare: 1 << 40}
 						}
 						fwd, _ := forwardOf(t, e, start)
 						classes := 0
 						for _, l := range fwd {
 							switch {
-							case held == "coded" && l.Stored == nil && l.Size() > 1:
-								t.Fatalf("layer of %d pegs not coded", l.Pegs)
+							case held == "coded" && l.stored == nil && l.Size() > 1:
+								t.Fatalf("layer of %d pegs not coded", l.pegs)
 							case l.dense != nil:
 								classes = max(classes, len(l.dense.num.ds))
 							}
@@ -146,7 +146,7 @@ func TestGames(t *testing.T) {
 func TestGamesErrors(t *testing.T) {
 	gen, start, _ := gameOf(t, "english", topHalf, "center", false)
 	for _, bitsets := range []bool{false, true} {
-		fwd, _ := forwardOf(t, &Expander{Gen: gen, Mem: memory.New(1 << 32), Unsorted: true, Bitsets: bitsets}, start)
+		fwd, _ := forwardOf(t, &Expander{gen: gen, mem: memory.New(1 << 32), unsortedKeys: true, bitsets: bitsets}, start)
 		// The widest layer less its first position, found by every
 		// parent above that has it as a child.
 		i := 0
@@ -165,7 +165,7 @@ func TestGamesErrors(t *testing.T) {
 			bl.sets[0][r/64] &^= 1 << (r % 64)
 			l.dense = &bl
 		} else {
-			l.Keys = l.Keys[1:]
+			l.keys = l.keys[1:]
 		}
 		short[i] = &l
 		if _, err := Games(context.Background(), gen, short, Config{}, Tuning{}, memory.New(1<<32)); err != errLost {
@@ -215,10 +215,10 @@ func TestWin(t *testing.T) {
 func testWin(t *testing.T, picture, goalText string, whole bool, classes int) {
 	gen, start, goal := gameOf(t, "english", picture, goalText, whole)
 	mem := memory.New(1 << 33)
-	fwd, _ := forwardOf(t, &Expander{Gen: gen, Mem: mem, Unsorted: true, Bitsets: true}, start)
+	fwd, _ := forwardOf(t, &Expander{gen: gen, mem: mem, unsortedKeys: true, bitsets: true}, start)
 	byPegs := map[int]*Layer{}
 	for _, l := range fwd {
-		byPegs[l.Pegs] = l
+		byPegs[l.pegs] = l
 	}
 	winners := map[int][]uint64{}
 	if err := WalkBack(context.Background(), goal, gen, byPegs, start.Pegs(), true, false, Config{}, mem, func(pegs int, keys []uint64) error {
@@ -237,16 +237,16 @@ func testWin(t *testing.T, picture, goalText string, whole bool, classes int) {
 	// Paths from the start to each winnable position, counted forward
 	// through the winnable positions alone.
 	from := map[engine.Position]exact.U128{}
-	e := &Expander{Gen: gen, Counts: true, Mem: mem}
-	cur := &Layer{Pegs: start.Pegs(), Keys: winners[start.Pegs()], M: []exact.U128{{Lo: 1}}}
+	e := &Expander{gen: gen, counts: true, mem: mem}
+	cur := &Layer{pegs: start.Pegs(), keys: winners[start.Pegs()], m: []exact.U128{{Lo: 1}}}
 	for {
-		for i, k := range cur.Keys {
+		for i, k := range cur.keys {
 			from[key.Unmix(k)] = cur.Count(i)
 		}
-		if cur.Pegs == 1 {
+		if cur.pegs == 1 {
 			break
 		}
-		e.Within = winners[cur.Pegs-1]
+		e.within = winners[cur.pegs-1]
 		next, _, err := e.Next(context.Background(), cur)
 		if err != nil {
 			t.Fatal(err)
@@ -327,7 +327,7 @@ func testWin(t *testing.T, picture, goalText string, whole bool, classes int) {
 // pass left out.
 func BenchmarkGames(b *testing.B) {
 	gen, start, _ := gameOf(b, "english", "ooo ooo ooooooo ooo.ooo ooooooo ooo ooo", "center", false)
-	fwd, _ := forwardOf(b, &Expander{Gen: gen, Workers: 2, Mem: memory.New(1 << 33), Unsorted: true, Bitsets: true}, start)
+	fwd, _ := forwardOf(b, &Expander{gen: gen, workers: 2, mem: memory.New(1 << 33), unsortedKeys: true, bitsets: true}, start)
 	for _, w := range []int{1, 2} {
 		b.Run(fmt.Sprintf("board=english/workers=%d", w), func(b *testing.B) {
 			for b.Loop() {

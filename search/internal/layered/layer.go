@@ -12,41 +12,61 @@ import (
 )
 
 // Layer is one peg count's canonical positions, sorted by mixed key, with
-// optional path counts. In a search from
-// several starts the keys are packed words instead, with their tags (see
-// packing).
+// optional path counts. In a search from several starts the keys are
+// packed words instead, with their tags (see packing).
+//
+// A layer is held in one of a few forms, which only this package sets:
+// keys (sorted, or in the order of their numbers where an Expander found
+// them in a bitset; see Sort), with path counts or without; coded while
+// it waits for the walk back (see Store; Coded reports it); or as the
+// bitsets it was found in (see Expander). Those from outside are made by
+// NewLayer, NewCounted and First, and read by Pegs, Keys, Count, Size and
+// the like.
 type Layer struct {
-	Pegs int
-	Keys []uint64
-	// M holds the paths from the start to each position's orbit, or
-	// Narrow does, in half the bytes, when the layer was made from
+	pegs int
+	keys []uint64
+	// m holds the paths from the start to each position's orbit, or
+	// narrow does, in half the bytes, when the layer was made from
 	// children that count in 64 bits (see paths): at most one of them is
 	// set. Count reads either.
-	M      []exact.U128
-	Narrow []uint64
-	// Stored, if set, holds the keys coded while the layer waits (keys is
+	m      []exact.U128
+	narrow []uint64
+	// stored, if set, holds the keys coded while the layer waits (keys is
 	// then nil unless loaded; see Store and Load).
-	Stored *Stored
-	// Unsorted says the keys (bare, no counts) are in no order: an
-	// Expander with Unsorted leaves a layer it found in a bitset so (see
-	// Expander.Unsorted). Sort puts them in order.
-	Unsorted bool
+	stored *Stored
+	// unsorted says the keys (bare, no counts) are in no order: an
+	// Expander of purpose Scanned leaves a layer it found in a bitset so.
+	// Sort puts them in order.
+	unsorted bool
 	// numbered, if set, is the numbering of every position of the layer
 	// (it was found in its bitset): their class is known, unchecked.
 	numbered *key.Dense
 	// dense, if set, holds the positions instead of keys, as the bitsets
-	// they were found in (see Expander.Bitsets).
+	// they were found in (see Scanned).
 	dense *bitLayer
 }
 
+// Pegs returns the peg count of l's positions.
+func (l *Layer) Pegs() int { return l.pegs }
+
+// Keys returns l's keys, l's own array (not a copy): nil where l holds
+// its positions otherwise (coded and not loaded, or as bitsets; see
+// Keyed and Load). They are sorted unless an Expander of purpose Scanned
+// found them (see Sort).
+func (l *Layer) Keys() []uint64 { return l.keys }
+
+// Coded reports whether l is held coded (see Store) without its keys
+// loaded.
+func (l *Layer) Coded() bool { return l.stored != nil && l.keys == nil }
+
 // NewLayer returns the layer of the positions of pegs pegs with mixed keys
 // keys, without path counts.
-func NewLayer(pegs int, keys []uint64) *Layer { return &Layer{Pegs: pegs, Keys: keys} }
+func NewLayer(pegs int, keys []uint64) *Layer { return &Layer{pegs: pegs, keys: keys} }
 
 // NewCounted returns the layer of the positions of pegs pegs with mixed
 // keys keys and counts[i] paths to position i.
 func NewCounted(pegs int, keys []uint64, counts []exact.U128) *Layer {
-	return &Layer{Pegs: pegs, Keys: keys, M: counts}
+	return &Layer{pegs: pegs, keys: keys, m: counts}
 }
 
 // First returns the layer of start alone, canonical under group; with
@@ -54,7 +74,7 @@ func NewCounted(pegs int, keys []uint64, counts []exact.U128) *Layer {
 func First(group *engine.Group, start engine.Position, counted bool) *Layer {
 	l := NewLayer(start.Pegs(), []uint64{key.Mix(group.Canonical(start))})
 	if counted {
-		l.M = []exact.U128{{Lo: 1}}
+		l.m = []exact.U128{{Lo: 1}}
 	}
 	return l
 }
@@ -69,7 +89,7 @@ func (l *Layer) allOf(c engine.Class) bool {
 }
 
 // Release gives l's bytes back to mem and lets its positions go; its
-// bitsets, if it holds them (see Expander.Bitsets), mem keeps for reuse
+// bitsets, if it holds them (see Scanned), mem keeps for reuse
 // (see memory.Budget.Spare).
 func (l *Layer) Release(mem *memory.Budget) {
 	mem.Give(l.Bytes())
@@ -78,68 +98,71 @@ func (l *Layer) Release(mem *memory.Budget) {
 			mem.Spare(set)
 		}
 	}
-	l.Keys, l.Stored, l.M, l.Narrow, l.dense = nil, nil, nil, nil, nil
+	l.keys, l.stored, l.m, l.narrow, l.dense = nil, nil, nil, nil, nil
 }
 
 // Counted reports whether l carries path counts.
-func (l *Layer) Counted() bool { return l.M != nil || l.Narrow != nil }
+func (l *Layer) Counted() bool { return l.m != nil || l.narrow != nil }
 
 // Count returns the path count of l's position i.
 func (l *Layer) Count(i int) exact.U128 {
-	if l.Narrow != nil {
-		return exact.U128{Lo: l.Narrow[i]}
+	if l.narrow != nil {
+		return exact.U128{Lo: l.narrow[i]}
 	}
-	return l.M[i]
+	return l.m[i]
 }
 
 // Wide returns l's path counts in 128 bits: M itself, or Narrow copied
 // wide (for files, whose counts are 128-bit).
 func (l *Layer) Wide() []exact.U128 {
-	if l.Narrow == nil {
-		return l.M
+	if l.narrow == nil {
+		return l.m
 	}
-	out := make([]exact.U128, len(l.Narrow))
-	for i, m := range l.Narrow {
+	out := make([]exact.U128, len(l.narrow))
+	for i, m := range l.narrow {
 		out[i].Lo = m
 	}
 	return out
 }
 
 // countBytes returns the bytes of l's path counts.
-func (l *Layer) countBytes() int64 { return int64(len(l.M))*16 + int64(len(l.Narrow))*8 }
+func (l *Layer) countBytes() int64 { return int64(len(l.m))*16 + int64(len(l.narrow))*8 }
 
 // DropCounts gives the bytes of l's path counts back to mem and lets them
 // go.
 func (l *Layer) DropCounts(mem *memory.Budget) {
 	mem.Give(l.countBytes())
-	l.M, l.Narrow = nil, nil
+	l.m, l.narrow = nil, nil
 }
 
 // Sort sorts l's keys if they are Unsorted.
 func (l *Layer) Sort(workers int) {
-	if l.Unsorted {
-		key.Sort(l.Keys, workers)
-		l.Unsorted = false
+	if l.unsorted {
+		key.Sort(l.keys, workers)
+		l.unsorted = false
 	}
 }
 
-func (l *Layer) Len() int { return len(l.Keys) }
+// Len returns the number of l's keys: its positions where it holds them
+// as keys, else zero (see Size).
+func (l *Layer) Len() int { return len(l.keys) }
 
 // Size returns l's positions, held as keys or coded.
 func (l *Layer) Size() int {
 	switch {
 	case l.dense != nil:
 		return l.dense.n
-	case l.Keys == nil && l.Stored != nil:
-		return l.Stored.N
+	case l.keys == nil && l.stored != nil:
+		return l.stored.N
 	}
-	return len(l.Keys)
+	return len(l.keys)
 }
 
+// Bytes returns the bytes l holds: its keys, counts, code and bitsets.
 func (l *Layer) Bytes() int64 {
-	n := int64(len(l.Keys))*8 + l.countBytes()
-	if l.Stored != nil {
-		n += l.Stored.Bytes()
+	n := int64(len(l.keys))*8 + l.countBytes()
+	if l.stored != nil {
+		n += l.stored.Bytes()
 	}
 	if l.dense != nil {
 		n += l.dense.bytes()
@@ -148,32 +171,36 @@ func (l *Layer) Bytes() int64 {
 }
 
 // Store codes l's keys (a plain layer of a board of holes holes, without
-// counts) and lets them go, moving their charge in mem to the code's.
+// counts) and lets them go, moving their charge in mem to the code's. A
+// layer already coded stays as it is.
 func (l *Layer) Store(holes, workers int, mem *memory.Budget) {
+	if l.stored != nil {
+		return
+	}
 	l.Sort(workers) // the code is of sorted keys
-	raw := int64(len(l.Keys)) * 8
-	l.Stored = StoreKeys(l.Keys, holes, workers)
-	l.Keys = nil
-	mem.Replace(raw, l.Stored.Bytes()) // smaller than what it replaces
+	raw := int64(len(l.keys)) * 8
+	l.stored = StoreKeys(l.keys, holes, workers)
+	l.keys = nil
+	mem.Replace(raw, l.stored.Bytes()) // smaller than what it replaces
 }
 
 // Load decodes a stored layer's keys, charged to mem until drop.
 func (l *Layer) Load(workers int, mem *memory.Budget) error {
-	if l.Stored == nil || l.Keys != nil {
+	if l.stored == nil || l.keys != nil {
 		return nil
 	}
-	if err := mem.Take(int64(l.Stored.N)*8, "a stored layer's positions"); err != nil {
+	if err := mem.Take(int64(l.stored.N)*8, "a stored layer's positions"); err != nil {
 		return err
 	}
-	l.Keys = l.Stored.Keys(workers) // sorted in place (see key.Sort)
+	l.keys = l.stored.Keys(workers) // sorted in place (see key.Sort)
 	return nil
 }
 
 // Drop lets a stored layer's loaded keys go.
 func (l *Layer) Drop(mem *memory.Budget) {
-	if l.Stored != nil && l.Keys != nil {
-		mem.Give(int64(len(l.Keys)) * 8)
-		l.Keys = nil
+	if l.stored != nil && l.keys != nil {
+		mem.Give(int64(len(l.keys)) * 8)
+		l.keys = nil
 	}
 }
 
@@ -200,6 +227,9 @@ type Tuning struct {
 	// count paths in 64 bits (see narrowEnough; default 2^51); tests lower
 	// it to make the search use wide records.
 	NarrowBelow uint64
+	// CodeEvery makes Reach code every layer found in tables as it is
+	// collected, rather than only those that would not fit as keys.
+	CodeEvery bool
 }
 
 // Share returns the share of the memory budget that layers waiting for the
@@ -230,9 +260,9 @@ func (l *Layer) Only(keys []uint64, low uint64, workers int) *Layer {
 	l.Sort(workers)
 	found := make([][]int, pool.ChunkCount(l.Len(), workers))
 	pool.Chunks(l.Len(), workers, func(c, lo, hi int) {
-		j, _ := slices.BinarySearch(keys, l.Keys[lo]&^low)
+		j, _ := slices.BinarySearch(keys, l.keys[lo]&^low)
 		for i := lo; i < hi && j < len(keys); i++ {
-			k := l.Keys[i] &^ low
+			k := l.keys[i] &^ low
 			for j < len(keys) && keys[j] < k {
 				j++
 			}
@@ -242,22 +272,22 @@ func (l *Layer) Only(keys []uint64, low uint64, workers int) *Layer {
 		}
 	})
 	idx := slices.Concat(found...)
-	out := &Layer{Pegs: l.Pegs, Keys: memory.Make[uint64](len(idx))}
-	if l.M != nil {
-		out.M = memory.Make[exact.U128](len(idx))
+	out := &Layer{pegs: l.pegs, keys: memory.Make[uint64](len(idx))}
+	if l.m != nil {
+		out.m = memory.Make[exact.U128](len(idx))
 	}
-	if l.Narrow != nil {
-		out.Narrow = memory.Make[uint64](len(idx))
+	if l.narrow != nil {
+		out.narrow = memory.Make[uint64](len(idx))
 	}
 	pool.Chunks(len(idx), workers, func(_, lo, hi int) {
 		for j := lo; j < hi; j++ {
 			i := idx[j]
-			out.Keys[j] = l.Keys[i]
-			if out.M != nil {
-				out.M[j] = l.M[i]
+			out.keys[j] = l.keys[i]
+			if out.m != nil {
+				out.m[j] = l.m[i]
 			}
-			if out.Narrow != nil {
-				out.Narrow[j] = l.Narrow[i]
+			if out.narrow != nil {
+				out.narrow[j] = l.narrow[i]
 			}
 		}
 	})

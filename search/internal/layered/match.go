@@ -17,14 +17,14 @@ import (
 // SelfJoin returns the keys of l whose complements, made canonical, are in
 // l too: l is the middle layer of a mirrored problem on a board of an even
 // number of holes (see winnable), whose complements have as many pegs. A
-// layer held as bitsets (Expander.Bitsets) is turned into keys first.
+// layer held as bitsets (Scanned) is turned into keys first.
 func SelfJoin(ctx context.Context, l *Layer, b *engine.Board, group *engine.Group, workers int, mem *memory.Budget) ([]uint64, error) {
 	if err := l.Keyed(ctx, workers, mem); err != nil {
 		return nil, err
 	}
 	return KeepFound(ctx, l, l.Len(), workers, mem, func(dst []uint64, lo, hi int) []uint64 {
 		dst = slices.Grow(dst, hi-lo)
-		for _, k := range l.Keys[lo:hi] {
+		for _, k := range l.keys[lo:hi] {
 			dst = append(dst, key.Mix(group.Canonical(b.Complement(key.Unmix(k)))))
 		}
 		return dst
@@ -53,7 +53,7 @@ func MeetingKeys(ctx context.Context, keys, goal []uint64, gen *movegen.Gen, cfg
 // SelfMeetingKeys is MeetingKeys with l's positions as both keys and goal
 // (a middle layer of a board of an odd number of holes, whose children's
 // complements have as many pegs), sorted; where l is held as a bitset
-// (Expander.Bitsets), that bitset is the goal's and its positions are
+// (Scanned), that bitset is the goal's and its positions are
 // read from it.
 func SelfMeetingKeys(ctx context.Context, l *Layer, gen *movegen.Gen, cfg Config, mem *memory.Budget) ([]uint64, error) {
 	if l.dense != nil {
@@ -67,8 +67,8 @@ func SelfMeetingKeys(ctx context.Context, l *Layer, gen *movegen.Gen, cfg Config
 			return nil, err
 		}
 	}
-	keys, err := meetingKeys(ctx, l.Keys, l.Keys, l, gen, cfg, mem)
-	if err == nil && l.Unsorted {
+	keys, err := meetingKeys(ctx, l.keys, l.keys, l, gen, cfg, mem)
+	if err == nil && l.unsorted {
 		key.Sort(keys, cfg.Workers) // in l's order
 	}
 	return keys, err
@@ -81,7 +81,7 @@ func meetingKeys(ctx context.Context, keys, goal []uint64, goalLayer *Layer, gen
 	if n == 0 || len(goal) == 0 {
 		return nil, nil
 	}
-	from := &Layer{Pegs: key.Unmix(keys[0]).Pegs(), Keys: keys}
+	from := &Layer{pegs: key.Unmix(keys[0]).Pegs(), keys: keys}
 	if won, ok, err := meetingDense(ctx, from, goal, goalLayer, gen, cfg, mem); ok {
 		return won, err
 	}
@@ -209,12 +209,12 @@ func KeepFound(ctx context.Context, l *Layer, n, workers int, mem *memory.Budget
 			// Sorted straight from the parts; repeats stay, which
 			// intersect passes over.
 			cand := key.SortParts(ps, make([]uint64, total), make([]uint64, total))
-			lo, _ := slices.BinarySearch(l.Keys, uint64(b)<<(64-key.TopBits))
-			hi := len(l.Keys)
+			lo, _ := slices.BinarySearch(l.keys, uint64(b)<<(64-key.TopBits))
+			hi := len(l.keys)
 			if b+1 < nb {
-				hi, _ = slices.BinarySearch(l.Keys, uint64(b+1)<<(64-key.TopBits))
+				hi, _ = slices.BinarySearch(l.keys, uint64(b+1)<<(64-key.TopBits))
 			}
-			out[b] = key.Intersect(l.Keys[lo:hi], cand)
+			out[b] = key.Intersect(l.keys[lo:hi], cand)
 			return gctx.Err()
 		})
 	}

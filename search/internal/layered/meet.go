@@ -59,34 +59,34 @@ func Meet(ctx context.Context, b *engine.Board, start engine.Position, goal engi
 	mt := &Meeting{board: b, fwd: b.GameSymmetry(start, goal), back: b.GoalSymmetry(goal), start: start,
 		win: map[int][]uint64{}, goal: map[int][]uint64{}}
 	seeds := GoalSeeds(b, b.Class(start), goal, mt.back)
-	f := &Layer{Pegs: start.Pegs(), Keys: []uint64{key.Mix(mt.fwd.Canonical(start))}}
-	g := &Layer{Pegs: n - 1, Keys: seeds}
+	f := &Layer{pegs: start.Pegs(), keys: []uint64{key.Mix(mt.fwd.Canonical(start))}}
+	g := &Layer{pegs: n - 1, keys: seeds}
 	if err := mem.Take(f.Bytes()+g.Bytes(), "the first layers"); err != nil {
 		return nil, err
 	}
 	mt.goal[1] = seeds
 	mt.Positions = int64(f.Len() + g.Len())
-	fwd := map[int]*Layer{f.Pegs: f}
-	ef := &Expander{Gen: movegen.New(b, mt.fwd), Workers: cfg.Workers, Mem: mem}
-	eg := &Expander{Gen: movegen.New(b, mt.back), Workers: cfg.Workers, Mem: mem}
+	fwd := map[int]*Layer{f.pegs: f}
+	ef := &Expander{gen: movegen.New(b, mt.fwd), workers: cfg.Workers, mem: mem}
+	eg := &Expander{gen: movegen.New(b, mt.back), workers: cfg.Workers, mem: mem}
 	// lookup: the sides are one jump apart and the start's is the
 	// smaller, so its children are looked up rather than found (see
 	// MeetingKeys).
 	lookup := false
-	for f.Len() > 0 && g.Len() > 0 && f.Pegs+g.Pegs > n {
+	for f.Len() > 0 && g.Len() > 0 && f.pegs+g.pegs > n {
 		e, from, phase := ef, f, "forward"
 		if g.Len() < f.Len() {
 			e, from, phase = eg, g, "from the goal"
-		} else if f.Pegs+g.Pegs == n+1 {
+		} else if f.pegs+g.pegs == n+1 {
 			lookup = true
 			break
 		}
 		if cfg.Progress != nil {
-			pegs := from.Pegs
+			pegs := from.pegs
 			if from == g {
-				pegs = n - g.Pegs // the positions its complements stand for
+				pegs = n - g.pegs // the positions its complements stand for
 			}
-			e.Progress = func(done, total int) { cfg.Progress(phase, pegs, done, total) }
+			e.progress = func(done, total int) { cfg.Progress(phase, pegs, done, total) }
 		}
 		next, _, err := e.Next(ctx, from)
 		if err != nil {
@@ -95,22 +95,22 @@ func Meet(ctx context.Context, b *engine.Board, start engine.Position, goal engi
 		mt.Positions += int64(next.Len())
 		if from == f {
 			f = next
-			fwd[f.Pegs] = f
+			fwd[f.pegs] = f
 		} else {
 			g = next
-			mt.goal[n-g.Pegs] = g.Keys
+			mt.goal[n-g.pegs] = g.keys
 		}
 	}
 	if f.Len() == 0 || g.Len() == 0 {
 		return mt, nil // one side died: nothing meets
 	}
-	mt.m = f.Pegs
+	mt.m = f.pegs
 	var won []uint64
 	var err error
 	if lookup {
-		won, err = MeetingKeys(ctx, f.Keys, g.Keys, eg.Gen, cfg, mem)
+		won, err = MeetingKeys(ctx, f.keys, g.keys, eg.gen, cfg, mem)
 	} else {
-		won, err = mt.meetAt(f.Keys, g.Keys, cfg.Workers, mem)
+		won, err = mt.meetAt(f.keys, g.keys, cfg.Workers, mem)
 	}
 	if err != nil {
 		return nil, err
@@ -118,7 +118,7 @@ func Meet(ctx context.Context, b *engine.Board, start engine.Position, goal engi
 	mt.win[mt.m] = won
 	for pegs := mt.m + 1; pegs <= mt.start.Pegs() && len(mt.win[pegs-1]) > 0; pegs++ {
 		cfg.Progress.report("backward", pegs, 0, fwd[pegs].Len())
-		keys, err := ParentsOf(ctx, fwd[pegs], mt.win[pegs-1], ef.Gen, cfg.Workers, mem, false)
+		keys, err := ParentsOf(ctx, fwd[pegs], mt.win[pegs-1], ef.gen, cfg.Workers, mem, false)
 		if err != nil {
 			return nil, err
 		}

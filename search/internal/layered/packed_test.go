@@ -98,10 +98,10 @@ func TestPackSet(t *testing.T) {
 // layer is left as it is, and that unpacking gives the layer back.
 func TestPackLayer(t *testing.T) {
 	gen, layers := englishLayers(t, 21)
-	want := layers[21].Keys
+	want := layers[21].keys
 	slices.Sort(want)
 	mem := memory.New(1 << 32)
-	l := asBitLayer(t, gen, &Layer{Pegs: 21, Keys: slices.Clone(want)})
+	l := asBitLayer(t, gen, &Layer{pegs: 21, keys: slices.Clone(want)})
 	bitsets := l.Bytes()
 	if err := mem.Take(bitsets, "the layer"); err != nil {
 		t.Fatal(err)

@@ -33,12 +33,12 @@ type packed uint64
 // board has more than 64 holes x 8 directions x 12 symmetries < 2^13 of
 // those, so parents below 2^51 keep every child below 2^64.
 func narrowEnough(l *Layer, below uint64) bool {
-	for _, m := range l.Narrow {
+	for _, m := range l.narrow {
 		if m >= below {
 			return false
 		}
 	}
-	for _, m := range l.M {
+	for _, m := range l.m {
 		if m.Hi != 0 || m.Lo >= below {
 			return false
 		}

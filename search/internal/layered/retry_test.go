@@ -23,28 +23,28 @@ func TestRetryAfterBudget(t *testing.T) {
 	// A layer of a few thousand positions with their path counts.
 	l := first()
 	for l.Len() < 2000 {
-		next, _, err := (&Expander{Gen: gen, Counts: true, Mem: memory.New(1 << 30)}).Next(context.Background(), l)
+		next, _, err := (&Expander{gen: gen, counts: true, mem: memory.New(1 << 30)}).Next(context.Background(), l)
 		if err != nil {
 			t.Fatal(err)
 		}
 		l = next
 	}
-	want, _, err := (&Expander{Gen: gen, Counts: true, Workers: 1, Mem: memory.New(1 << 30)}).Next(context.Background(), l)
+	want, _, err := (&Expander{gen: gen, counts: true, workers: 1, mem: memory.New(1 << 30)}).Next(context.Background(), l)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, budget := range []int64{1 << 10, 64 << 10, 256 << 10} {
-		e := &Expander{Gen: gen, Counts: true, Workers: 1, Mem: memory.New(budget)}
+		e := &Expander{gen: gen, counts: true, workers: 1, mem: memory.New(budget)}
 		if _, _, err := e.Next(context.Background(), l); !errors.Is(err, memory.ErrExceeded) {
 			t.Logf("budget %d: err %v, want the budget passed", budget, err)
 			continue
 		}
-		e.Mem = memory.New(1 << 30)
+		e.mem = memory.New(1 << 30)
 		got, _, err := e.Next(context.Background(), l)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Equal(got.Keys, want.Keys) || !slices.Equal(countsOf(got), countsOf(want)) {
+		if !slices.Equal(got.keys, want.keys) || !slices.Equal(countsOf(got), countsOf(want)) {
 			t.Errorf("budget %d: a retry found %d positions, %d paths; want %d, %d", budget, got.Len(), pathsOf(got), want.Len(), pathsOf(want))
 		}
 	}
@@ -65,7 +65,7 @@ func countedStart(t *testing.T, hole string) (*movegen.Gen, func() *Layer) {
 	}
 	gen := movegen.New(b, b.GameSymmetry(start, engine.Goal{Kind: engine.OnePeg}))
 	return gen, func() *Layer {
-		return &Layer{Pegs: start.Pegs(), Keys: []uint64{key.Mix(gen.Group.Canonical(start))}, M: []exact.U128{{Lo: 1}}}
+		return &Layer{pegs: start.Pegs(), keys: []uint64{key.Mix(gen.Group.Canonical(start))}, m: []exact.U128{{Lo: 1}}}
 	}
 }
 
@@ -93,22 +93,22 @@ func TestNarrowCounts(t *testing.T) {
 	gen, first := countedStart(t, "1")
 	narrow, wide := first(), first()
 	for narrow.Len() > 0 {
-		n, _, err := (&Expander{Gen: gen, Counts: true, Mem: memory.New(1 << 30)}).Next(context.Background(), narrow)
+		n, _, err := (&Expander{gen: gen, counts: true, mem: memory.New(1 << 30)}).Next(context.Background(), narrow)
 		if err != nil {
 			t.Fatal(err)
 		}
-		w, _, err := (&Expander{Gen: gen, Counts: true, Mem: memory.New(1 << 30), Tuning: Tuning{NarrowBelow: 1}}).Next(context.Background(), wide)
+		w, _, err := (&Expander{gen: gen, counts: true, mem: memory.New(1 << 30), tuning: Tuning{NarrowBelow: 1}}).Next(context.Background(), wide)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n.Len() > 0 && (n.Narrow == nil || n.M != nil || n.Bytes() != int64(n.Len())*16) {
-			t.Errorf("%d pegs: %d narrow and %d wide counts, %d bytes; want %d narrow, %d bytes", n.Pegs, len(n.Narrow), len(n.M), n.Bytes(), n.Len(), n.Len()*16)
+		if n.Len() > 0 && (n.narrow == nil || n.m != nil || n.Bytes() != int64(n.Len())*16) {
+			t.Errorf("%d pegs: %d narrow and %d wide counts, %d bytes; want %d narrow, %d bytes", n.pegs, len(n.narrow), len(n.m), n.Bytes(), n.Len(), n.Len()*16)
 		}
-		if w.Len() > 0 && w.M == nil {
-			t.Errorf("%d pegs: 128-bit records made %d narrow counts", w.Pegs, len(w.Narrow))
+		if w.Len() > 0 && w.m == nil {
+			t.Errorf("%d pegs: 128-bit records made %d narrow counts", w.pegs, len(w.narrow))
 		}
-		if !slices.Equal(n.Keys, w.Keys) || !slices.Equal(countsOf(n), countsOf(w)) {
-			t.Fatalf("%d pegs: narrow %d positions, %d paths; wide %d, %d", n.Pegs, n.Len(), pathsOf(n), w.Len(), pathsOf(w))
+		if !slices.Equal(n.keys, w.keys) || !slices.Equal(countsOf(n), countsOf(w)) {
+			t.Fatalf("%d pegs: narrow %d positions, %d paths; wide %d, %d", n.pegs, n.Len(), pathsOf(n), w.Len(), pathsOf(w))
 		}
 		narrow, wide = n, w
 	}

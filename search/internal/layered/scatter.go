@@ -54,7 +54,7 @@ func (e *Expander) scatterFor(num *numbering, nw int) *scatter {
 	if int64(nw)*num.words()*8 < at {
 		return nil
 	}
-	holes := uint(e.Gen.Board.Holes())
+	holes := uint(e.gen.Board.Holes())
 	highBits := uint(bits.Len(uint(num.ds[0].Parts())) - 1)
 	var widest uint64
 	for _, d := range num.ds {
@@ -79,7 +79,7 @@ func (e *Expander) markScattered(ctx context.Context, cur *Layer, sc *scatter) (
 	num := sc.num
 	nw := e.nworkers()
 	held = num.words() * 8
-	if err := e.Mem.Take(held, "the next layer's positions"); err != nil {
+	if err := e.mem.Take(held, "the next layer's positions"); err != nil {
 		return nil, 0, Stats{}, true, err
 	}
 	sets = make([][][]uint64, len(num.ds))
@@ -89,18 +89,18 @@ func (e *Expander) markScattered(ctx context.Context, cur *Layer, sc *scatter) (
 		sets[s] = [][]uint64{sc.sets[s]}
 	}
 	fail := func(err error) ([][][]uint64, int64, Stats, bool, error) {
-		e.Mem.Give(held)
+		e.mem.Give(held)
 		return nil, 0, Stats{}, true, err
 	}
 	// A round's children: what a quarter of the budget left holds at 4
 	// bytes each, at most 2^25 (128 MiB of lists).
 	nb := len(num.ds) << sc.top
-	free := e.Mem.Limit() - e.Mem.Used()
+	free := e.mem.Limit() - e.mem.Used()
 	roundChildren := int(max(1<<20, min(1<<25, free/16)))
 	if len(e.states) != nw {
 		e.states = make([]*workerState, nw)
 		for i := range e.states {
-			e.states[i] = newWorkerState(e.Gen)
+			e.states[i] = newWorkerState(e.gen)
 		}
 	}
 	idle := make(chan int, nw)
@@ -114,7 +114,7 @@ func (e *Expander) markScattered(ctx context.Context, cur *Layer, sc *scatter) (
 		for _, w := range e.states {
 			w.lows = nil
 		}
-		e.Mem.Give(listBytes)
+		e.mem.Give(listBytes)
 	}()
 	var t tally
 	chunk := cur.chunkUnits(nw)
@@ -129,7 +129,7 @@ func (e *Expander) markScattered(ctx context.Context, cur *Layer, sc *scatter) (
 			return fail(err)
 		}
 		if t.mixed.Load() {
-			e.Mem.Give(held)
+			e.mem.Give(held)
 			e.noDense = true
 			return nil, 0, Stats{}, false, nil
 		}
@@ -139,7 +139,7 @@ func (e *Expander) markScattered(ctx context.Context, cur *Layer, sc *scatter) (
 			lb += int64(w.lows.blocks) * scatterBlock * 4
 		}
 		if lb > listBytes {
-			if err := e.Mem.Take(lb-listBytes, "the children of a layer"); err != nil {
+			if err := e.mem.Take(lb-listBytes, "the children of a layer"); err != nil {
 				return fail(err)
 			}
 			listBytes = lb
@@ -155,14 +155,14 @@ func (e *Expander) markScattered(ctx context.Context, cur *Layer, sc *scatter) (
 // their parents) to w's lists by bucket, and returns how many it found; ok
 // is false if a child is of a class sc does not number.
 func (e *Expander) scatterChunk(w *workerState, cur *Layer, sc *scatter, lo, hi int) (children int64, ok bool) {
-	b := e.Gen.Board
+	b := e.gen.Board
 	w.parents = cur.parentsAt(w.parents, lo, hi)
 	top, shift, slot := sc.top, sc.shift, sc.num.slot
 	below := engine.Position(1)<<shift - 1
 	bl := w.lows
 	lists := bl.lists
 	for _, p := range w.parents {
-		kids := w.childrenOf(e.Gen, p, e.Undo)
+		kids := w.childrenOf(e.gen, p, e.undo)
 		for _, c := range kids {
 			s := slot[b.Class(c)]
 			if s < 0 {

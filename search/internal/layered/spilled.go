@@ -70,7 +70,7 @@ type Spilled struct {
 }
 
 func (s *Spilled) header(kind spill.Kind, pegs, part, parts, source int) spill.Header {
-	counts := kind == spill.ChanceFile || s.E.Counts && kind != spill.WinnableFile
+	counts := kind == spill.ChanceFile || s.E.counts && kind != spill.WinnableFile
 	return spill.Header{Kind: kind, Counts: counts, Pegs: pegs, Partition: part, Partitions: parts, Source: source}
 }
 
@@ -81,7 +81,7 @@ func (s *Spilled) header(kind spill.Kind, pegs, part, parts, source int) spill.H
 // resume).
 func (s *Spilled) Forward(ctx context.Context, first *Layer, visit func(pegs int, st Stats)) error {
 	d := s.Dir
-	p0 := first.Pegs
+	p0 := first.pegs
 	if l, ok := d.M.Layers[p0]; !ok || !l.Done() {
 		l := d.NewLayer(p0, 1)
 		n, err := s.writeRange(first, s.header(spill.LayerFile, p0, 0, 1, 0))
@@ -142,7 +142,7 @@ func (s *Spilled) Partitions(n int64) int {
 func (s *Spilled) pieces(n int64) float64 {
 	ratio := 1.5
 	perParent := 24 + 10*24*5/4 + ratio*24*10/TableFill + ratio*24
-	need := float64(n) * perParent / float64(max(1, s.E.Mem.Limit()/2))
+	need := float64(n) * perParent / float64(max(1, s.E.mem.Limit()/2))
 	if s.MaxPartition > 0 {
 		need = max(need, float64(n)/float64(s.MaxPartition))
 	}
@@ -328,10 +328,10 @@ func runGroups(parts int) int { return min(parts, maxRunGroups) }
 func (s *Spilled) expandPartition(ctx context.Context, pegs, p int, l *spill.LayerState, parts, done, total int) (Stats, int, error) {
 	d, e := s.Dir, s.E
 	n := l.Records[p]
-	if err := e.Mem.Take(n*8+n*16, "a partition of a spilled layer"); err != nil {
+	if err := e.mem.Take(n*8+n*16, "a partition of a spilled layer"); err != nil {
 		return Stats{}, 0, err
 	}
-	defer e.Mem.Give(n*8 + n*16)
+	defer e.mem.Give(n*8 + n*16)
 	keys, counts, err := d.Read(s.header(spill.LayerFile, pegs, p, l.Partitions, 0))
 	if err != nil {
 		return Stats{}, 0, err
@@ -341,11 +341,11 @@ func (s *Spilled) expandPartition(ctx context.Context, pegs, p int, l *spill.Lay
 	var expand func(lo, hi int) error
 	expand = func(lo, hi int) error {
 		if s.Progress != nil {
-			e.Progress = func(n, _ int) { s.Progress("forward", pegs, done+lo+n, total) }
+			e.progress = func(n, _ int) { s.Progress("forward", pegs, done+lo+n, total) }
 		}
-		cur := &Layer{Pegs: pegs, Keys: keys[lo:hi]}
+		cur := &Layer{pegs: pegs, keys: keys[lo:hi]}
 		if counts != nil {
-			cur.M = counts[lo:hi]
+			cur.m = counts[lo:hi]
 		}
 		var cst Stats
 		var err error
@@ -403,31 +403,31 @@ func (s *Spilled) expandChunk(ctx context.Context, cur *Layer, source, parts int
 	if err != nil {
 		return st, err
 	}
-	defer e.Mem.Give(next.Bytes())
+	defer e.mem.Give(next.Bytes())
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(e.nworkers())
 	groups := runGroups(parts)
 	lo := 0
 	for q := range groups {
-		hi := len(next.Keys)
+		hi := len(next.keys)
 		if q+1 < groups {
 			hi = lo
-			for hi < len(next.Keys) && spill.PartitionOf(next.Keys[hi], groups) == q {
+			for hi < len(next.keys) && spill.PartitionOf(next.keys[hi], groups) == q {
 				hi++
 			}
 		}
-		part := &Layer{Pegs: cur.Pegs - 1, Keys: next.Keys[lo:hi]}
-		if next.M != nil {
-			part.M = next.M[lo:hi]
+		part := &Layer{pegs: cur.pegs - 1, keys: next.keys[lo:hi]}
+		if next.m != nil {
+			part.m = next.m[lo:hi]
 		}
-		if next.Narrow != nil {
-			part.Narrow = next.Narrow[lo:hi]
+		if next.narrow != nil {
+			part.narrow = next.narrow[lo:hi]
 		}
 		g.Go(func() error {
 			if err := gctx.Err(); err != nil {
 				return err
 			}
-			_, err := s.write(part, s.header(spill.RunFile, cur.Pegs-1, q, groups, source), false)
+			_, err := s.write(part, s.header(spill.RunFile, cur.pegs-1, q, groups, source), false)
 			return err
 		})
 		lo = hi
@@ -445,7 +445,7 @@ func (s *Spilled) write(l *Layer, h spill.Header, sync bool) (int64, error) {
 		return 0, err
 	}
 	w.NoSync = !sync
-	for i, k := range l.Keys {
+	for i, k := range l.keys {
 		var c exact.U128
 		if l.Counted() {
 			c = l.Count(i)
@@ -488,7 +488,7 @@ const minFanIn = 8
 // passes (see merge); groups in parallel as far as that leaves each
 // minFanIn runs. Where not even two runs fit, it refuses at once.
 func (s *Spilled) mergePlan(parent *spill.LayerState, groups int) (par, fanIn int, err error) {
-	mem := s.E.Mem
+	mem := s.E.mem
 	n := len(runSources(parent))
 	avail := mem.Limit() - mem.Used()
 	par = max(1, min(s.E.nworkers(), groups))
@@ -513,7 +513,7 @@ func (s *Spilled) mergePlan(parent *spill.LayerState, groups int) (par, fanIn in
 // pass, which it removes as it reads them (the group's own runs stay
 // until the manifest counts the merge, as a resume needs them).
 func (s *Spilled) merge(pegs, r int, parent, child *spill.LayerState, fanIn int) error {
-	d, mem := s.Dir, s.E.Mem
+	d, mem := s.Dir, s.E.mem
 	parts := child.Partitions
 	groups := runGroups(parts)
 	per := parts / groups
@@ -696,7 +696,7 @@ func (s *Spilled) WalkBack(ctx context.Context, goal engine.Goal, p0 int, each f
 // walkLayer finds and writes the winnable positions of the partitions of
 // layer pegs, l, not yet written.
 func (s *Spilled) walkLayer(ctx context.Context, goal engine.Goal, pegs int, l *spill.LayerState) error {
-	d, mem := s.Dir, s.E.Mem
+	d, mem := s.Dir, s.E.mem
 	ranges := [][2]int{{0, 0}} // one pass, nothing below to look up
 	below := d.M.Layers[pegs-1]
 	if pegs > 1 && below != nil && below.AllWon() {
@@ -758,7 +758,7 @@ func (s *Spilled) belowRanges(below *spill.LayerState) [][2]int {
 // what n of them take), a range of one partition where even that does
 // not; one range of them all where they fit, none where there are none.
 func (s *Spilled) ranges(sizes []int64, bytes func(n int64) int64) [][2]int {
-	mem := s.E.Mem
+	mem := s.E.mem
 	room := (mem.Limit() - mem.Used()) / 2
 	if s.WalkRoom > 0 {
 		room = min(room, s.WalkRoom)
@@ -798,19 +798,19 @@ func (s *Spilled) belowSet(pegs int, r [2]int) (*key.Set, int64, error) {
 		n += l.Winnable[q]
 	}
 	held := n*8 + key.SetBytes(int(n))
-	if err := s.E.Mem.Take(held, "the winnable positions of a spilled layer"); err != nil {
+	if err := s.E.mem.Take(held, "the winnable positions of a spilled layer"); err != nil {
 		return nil, 0, err
 	}
 	keys := make([]uint64, 0, n)
 	for q := r[0]; q < r[1]; q++ {
 		part, _, err := s.Dir.Read(s.header(spill.WinnableFile, pegs, q, l.Partitions, 0))
 		if err != nil {
-			s.E.Mem.Give(held)
+			s.E.mem.Give(held)
 			return nil, 0, err
 		}
 		keys = append(keys, part...)
 	}
-	return key.NewSet(keys, s.E.Workers), held, nil
+	return key.NewSet(keys, s.E.workers), held, nil
 }
 
 // walkPartition marks the positions of partition q of layer pegs, l, that
@@ -824,26 +824,26 @@ func (s *Spilled) belowSet(pegs int, r [2]int) (*key.Set, int64, error) {
 func (s *Spilled) walkPartition(ctx context.Context, goal engine.Goal, pegs, q int, l *spill.LayerState, below *key.Set, marks []uint64, last bool) error {
 	e := s.E
 	n := l.Records[q]
-	if err := e.Mem.Take(n*8+n*16, "a partition of a spilled layer"); err != nil {
+	if err := e.mem.Take(n*8+n*16, "a partition of a spilled layer"); err != nil {
 		return err
 	}
 	keys, _, err := s.Dir.Read(s.header(spill.LayerFile, pegs, q, l.Partitions, 0))
-	e.Mem.Give(n * 16)
-	defer e.Mem.Give(n * 8)
+	e.mem.Give(n * 16)
+	defer e.mem.Give(n * 8)
 	if err != nil {
 		return err
 	}
 	if marks == nil {
 		words := (n + 63) / 64
-		if err := e.Mem.Take(words*8, "the winnable marks of a partition"); err != nil {
+		if err := e.mem.Take(words*8, "the winnable marks of a partition"); err != nil {
 			return err
 		}
-		defer e.Mem.Give(words * 8)
+		defer e.mem.Give(words * 8)
 		marks = make([]uint64, words)
 	}
-	gen := e.Gen
+	gen := e.gen
 	var stopped atomic.Bool
-	pool.Chunks(len(keys), e.Workers, func(_, lo, hi int) {
+	pool.Chunks(len(keys), e.workers, func(_, lo, hi int) {
 		if ctx.Err() != nil {
 			stopped.Store(true)
 			return
@@ -887,11 +887,11 @@ func (s *Spilled) walkPartition(ctx context.Context, goal engine.Goal, pegs, q i
 			win = append(win, k)
 		}
 	}
-	if err := e.Mem.Take(int64(len(win))*8, "the winnable positions of a partition"); err != nil {
+	if err := e.mem.Take(int64(len(win))*8, "the winnable positions of a partition"); err != nil {
 		return err
 	}
-	defer e.Mem.Give(int64(len(win)) * 8)
-	w, err := s.writeRange(&Layer{Pegs: pegs, Keys: win}, s.header(spill.WinnableFile, pegs, q, l.Partitions, 0))
+	defer e.mem.Give(int64(len(win)) * 8)
+	w, err := s.writeRange(&Layer{pegs: pegs, keys: win}, s.header(spill.WinnableFile, pegs, q, l.Partitions, 0))
 	if err != nil {
 		return err
 	}
@@ -938,7 +938,7 @@ func (s *Spilled) Chances(ctx context.Context, p0 int) (exact.U128, bool, error)
 					break
 				}
 			}
-			s.E.Mem.Give(held)
+			s.E.mem.Give(held)
 			if err != nil {
 				return exact.U128{}, false, err
 			}
@@ -983,7 +983,7 @@ func (s *Spilled) chanceSet(pegs int, r [2]int) ([]uint64, []exact.U128, int64, 
 	l := s.Dir.M.Layers[pegs]
 	n := total(l.Winnable[r[0]:r[1]])
 	held := n*24 + key.IndexBytes(int(n))
-	if err := s.E.Mem.Take(held, "the random player's chances"); err != nil {
+	if err := s.E.mem.Take(held, "the random player's chances"); err != nil {
 		return nil, nil, 0, err
 	}
 	keys, vals := make([]uint64, 0, n), make([]exact.U128, 0, n)
@@ -993,7 +993,7 @@ func (s *Spilled) chanceSet(pegs int, r [2]int) ([]uint64, []exact.U128, int64, 
 		}
 		k, v, err := s.Dir.Read(s.header(spill.ChanceFile, pegs, q, l.Partitions, 0))
 		if err != nil {
-			s.E.Mem.Give(held)
+			s.E.mem.Give(held)
 			return nil, nil, 0, err
 		}
 		keys, vals = append(keys, k...), append(vals, v...)
@@ -1013,10 +1013,10 @@ func (s *Spilled) chancePartition(ctx context.Context, pegs, q int, l *spill.Lay
 		return nil
 	}
 	e := s.E
-	if err := e.Mem.Take(n*24, "the random player's chances"); err != nil {
+	if err := e.mem.Take(n*24, "the random player's chances"); err != nil {
 		return err
 	}
-	defer e.Mem.Give(n * 24)
+	defer e.mem.Give(n * 24)
 	h := s.header(spill.ChanceFile, pegs, q, l.Partitions, 0)
 	var keys []uint64
 	var sums []exact.U128
@@ -1034,10 +1034,10 @@ func (s *Spilled) chancePartition(ctx context.Context, pegs, q int, l *spill.Lay
 		for i := range sums {
 			sums[i] = exact.ProbOne
 		}
-	} else if !addChances(ctx, e.Gen, keys, index, vals, sums, last, e.Workers) {
+	} else if !addChances(ctx, e.gen, keys, index, vals, sums, last, e.workers) {
 		return ctx.Err()
 	}
-	_, err = s.write(&Layer{Pegs: pegs, Keys: keys, M: sums}, h, false)
+	_, err = s.write(&Layer{pegs: pegs, keys: keys, m: sums}, h, false)
 	return err
 }
 
@@ -1047,16 +1047,16 @@ func (s *Spilled) Load(pegs int) (*Layer, error) {
 	if l == nil || !l.Done() {
 		return nil, fmt.Errorf("spill: %s: layer %d is not complete", s.Dir.Path, pegs)
 	}
-	out := &Layer{Pegs: pegs}
+	out := &Layer{pegs: pegs}
 	for q := range l.Partitions {
 		keys, counts, err := s.Dir.Read(s.header(spill.LayerFile, pegs, q, l.Partitions, 0))
 		if err != nil {
 			return nil, err
 		}
-		out.Keys = append(out.Keys, keys...)
-		out.M = append(out.M, counts...)
+		out.keys = append(out.keys, keys...)
+		out.m = append(out.m, counts...)
 	}
-	return out, s.E.Mem.Take(out.Bytes(), "a spilled layer")
+	return out, s.E.mem.Take(out.Bytes(), "a spilled layer")
 }
 
 // wins reports whether the one-peg position of mixed key k meets goal

@@ -82,7 +82,7 @@ func WalkBack(ctx context.Context, goal engine.Goal, gen *movegen.Gen, fwd map[i
 			mem.Give(int64(len(mirrors[n-pegs])) * 8)
 			delete(mirrors, n-pegs)
 		} else if pegs == 1 {
-			for _, k := range l.Keys {
+			for _, k := range l.keys {
 				if wins(goal, group, k) {
 					keys = append(keys, k)
 				}
@@ -146,7 +146,7 @@ func parentsOf(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen, w
 	}
 	if dense {
 		if keys, ok, err := parentsDense(ctx, l, next, gen, workers, mem, free); ok {
-			doing(err, fmt.Sprintf("finding the winnable positions of %d pegs", l.Pegs))
+			doing(err, fmt.Sprintf("finding the winnable positions of %d pegs", l.pegs))
 			return keys, err
 		}
 	}
@@ -158,27 +158,27 @@ func parentsOf(ctx context.Context, l *Layer, next []uint64, gen *movegen.Gen, w
 		return nil, err
 	}
 	l.Sort(workers)
-	e := &Expander{Gen: gen, Workers: workers, Mem: mem, Within: l.Keys, Undo: true}
-	if l.Keys == nil {
+	e := &Expander{purpose: Parents, gen: gen, workers: workers, mem: mem, within: l.keys, undo: true}
+	if l.keys == nil {
 		// A stored layer seeds the tables from its code (1.7 GB less on
 		// the French widest layers than decoding it whole).
-		e.Within, e.WithinCode = nil, l.Stored
+		e.within, e.withinCode = nil, l.stored
 	}
 	if free {
 		// Once its keys are in the tables, l goes (on the French c1 run
 		// its code is 0.4 GB at the walk back's widest layer).
-		e.Seeded = func() {
+		e.seeded = func() {
 			l.Release(mem)
-			e.Within, e.WithinCode = nil, nil
+			e.within, e.withinCode = nil, nil
 		}
 	}
-	found, _, err := e.Grow(ctx, &Layer{Pegs: l.Pegs + 1, Keys: next})
-	doing(err, fmt.Sprintf("finding the winnable positions of %d pegs", l.Pegs))
+	found, _, err := e.Grow(ctx, &Layer{pegs: l.pegs + 1, keys: next})
+	doing(err, fmt.Sprintf("finding the winnable positions of %d pegs", l.pegs))
 	if err != nil {
 		return nil, err
 	}
 	mem.Give(found.Bytes())
-	return found.Keys, nil
+	return found.keys, nil
 }
 
 // GoalSeeds returns the complements of goal's positions in position class

@@ -8,7 +8,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"pegs/engine"
-	"pegs/search/internal/key"
 	"pegs/search/internal/memory"
 	"pegs/search/internal/movegen"
 )
@@ -27,14 +26,14 @@ func TestWalkBackLetsGo(t *testing.T) {
 	gen := movegen.New(b, b.GameSymmetry(start, goal))
 	layers := func() (map[int]*Layer, *memory.Budget) {
 		mem := memory.New(1 << 30)
-		e := &Expander{Gen: gen, Tuning: Tuning{StoreShare: 1 << 40}, Store: true, Mem: mem}
-		fwd, err := Forward(context.Background(), e, []*Layer{{Pegs: start.Pegs(), Keys: []uint64{key.Mix(gen.Group.Canonical(start))}}}, "forward", nil, nil)
+		e := &Expander{gen: gen, tuning: Tuning{StoreShare: 1 << 40}, store: true, mem: mem}
+		fwd, err := Forward(context.Background(), e, First(gen.Group, start, false), nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		byPegs := map[int]*Layer{}
 		for _, l := range fwd {
-			byPegs[l.Pegs] = l
+			byPegs[l.pegs] = l
 		}
 		return byPegs, mem
 	}
@@ -73,14 +72,14 @@ func TestWalkBackLetsGo(t *testing.T) {
 	// in tables seeded from the stored layer's code, which is never
 	// decoded whole, and from its keys decoded.
 	l := kept[4]
-	if l.Stored == nil || l.Keys != nil {
+	if l.stored == nil || l.keys != nil {
 		t.Fatalf("the 4-peg layer is not stored alone")
 	}
 	coded, err := ParentsOf(context.Background(), l, want[3], gen, 1, mem, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l.Keys != nil {
+	if l.keys != nil {
 		t.Errorf("finding parents decoded a stored layer whole")
 	}
 	if err := l.Load(1, mem); err != nil {
@@ -106,7 +105,7 @@ func TestWalkBackLetsGo(t *testing.T) {
 func BenchmarkStoredKeys(b *testing.B) {
 	gen, layers := englishLayers(b, 16)
 	bd := gen.Board
-	keys := layers[16].Keys
+	keys := layers[16].keys
 	for _, w := range []int{1, 2} {
 		b.Run("layer=english-16/workers="+string(rune('0'+w)), func(b *testing.B) {
 			var s *Stored

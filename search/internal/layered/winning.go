@@ -139,7 +139,7 @@ func (w *Winning) order(ctx context.Context, gen *movegen.Gen, keys []uint64, wo
 	if num == nil {
 		w.Pos = ps
 		var err error
-		w.pl, err = placesOf(&Layer{Keys: keys}, nw, mem)
+		w.pl, err = placesOf(&Layer{keys: keys}, nw, mem)
 		return err
 	}
 	bytes := num.words() * 8

@@ -1,0 +1,243 @@
+// Package kernel is the one door of search's sub-packages (hint, measure,
+// cluster) into the machinery under search/internal: they import it and no
+// other package there, so that what they use of that machinery is listed in
+// one place, and a change inside it that reaches them shows here first.
+//
+// Each name is the one its home package documents, under the same name
+// where two homes do not clash: the positions' keys, ranks and sets (key),
+// the move generator (movegen), exact counts and chances (exact), the
+// memory budget (memory), the worker pool (pool), the depth-first solver
+// (dfs), the breadth-first fewest-moves search (bfs), the layered searches
+// (layered) and the spill files (spill). Types are aliases, and functions
+// wrappers the compiler inlines (all but ProbFloat64, called once a run),
+// so the door costs nothing at run time.
+// Where two homes use one name, the name here says whose it is:
+// SolveConfig and SolveResult are dfs's, LayerConfig is layered's, NewGen
+// movegen's New, NewBudget memory's New, PoolSize pool's Size and
+// SpillHeader and SpillWriter spill's Header and Writer.
+package kernel
+
+import (
+	"context"
+	"time"
+
+	"pegs/engine"
+	"pegs/search/internal/bfs"
+	"pegs/search/internal/dfs"
+	"pegs/search/internal/exact"
+	"pegs/search/internal/key"
+	"pegs/search/internal/layered"
+	"pegs/search/internal/memory"
+	"pegs/search/internal/movegen"
+	"pegs/search/internal/pool"
+	"pegs/search/internal/spill"
+)
+
+// Keys, ranks and sets of positions (package key).
+type (
+	Dense    = key.Dense
+	Dir      = key.Dir
+	Index    = key.Index
+	RankList = key.RankList
+)
+
+// MaxDenseHoles is key.MaxDenseHoles.
+const MaxDenseHoles = key.MaxDenseHoles
+
+// Mix is key.Mix.
+func Mix(p engine.Position) uint64 { return key.Mix(p) }
+
+// Unmix is key.Unmix.
+func Unmix(k uint64) engine.Position { return key.Unmix(k) }
+
+// Rank is key.Rank.
+func Rank(p engine.Position) uint64 { return key.Rank(p) }
+
+// Ranks is key.Ranks.
+func Ranks(n, k int) uint64 { return key.Ranks(n, k) }
+
+// Unrank is key.Unrank.
+func Unrank(r uint64, k int) engine.Position { return key.Unrank(r, k) }
+
+// Without is key.Without.
+func Without(a, b []uint64) []uint64 { return key.Without(a, b) }
+
+// NewDir is key.NewDir.
+func NewDir(ws []uint64) Dir { return key.NewDir(ws) }
+
+// NewIndex is key.NewIndex.
+func NewIndex(keys []uint64) *Index { return key.NewIndex(keys) }
+
+// IndexBytes is key.IndexBytes.
+func IndexBytes(n int) int64 { return key.IndexBytes(n) }
+
+// NewRankList is key.NewRankList.
+func NewRankList(ranks []uint64) *RankList { return key.NewRankList(ranks) }
+
+// ClassKept is key.ClassKept.
+func ClassKept(b *engine.Board, g *engine.Group, p engine.Position) bool {
+	return key.ClassKept(b, g, p)
+}
+
+// DecodeRankList is key.DecodeRankList.
+func DecodeRankList(n int, limit uint64, data []byte) (*RankList, error) {
+	return key.DecodeRankList(n, limit, data)
+}
+
+// The move generator (package movegen).
+type (
+	Gen    = movegen.Gen
+	Parent = movegen.Parent
+)
+
+// NewGen is movegen.New.
+func NewGen(b *engine.Board, g *engine.Group) *Gen { return movegen.New(b, g) }
+
+// Exact counts and chances (package exact).
+type (
+	U128  = exact.U128
+	Fixed = exact.Fixed
+)
+
+// ProbOne is exact.ProbOne.
+var ProbOne = exact.ProbOne
+
+// Prob is exact.Prob.
+func Prob(p U128, units uint64) Fixed { return exact.Prob(p, units) }
+
+// DivFloor is exact.DivFloor.
+func DivFloor(a U128, n uint64) U128 { return exact.DivFloor(a, n) }
+
+// QuoFloat64 is exact.QuoFloat64.
+func QuoFloat64(x, y Fixed) (float64, bool) { return exact.QuoFloat64(x, y) }
+
+// ProbFloat64 is exact.ProbFloat64.
+func ProbFloat64(p U128, units uint64) (float64, bool) { return exact.ProbFloat64(p, units) }
+
+// Budget is memory.Budget.
+type Budget = memory.Budget
+
+// NewBudget is memory.New.
+func NewBudget(limit int64) *Budget { return memory.New(limit) }
+
+// Make is memory.Make.
+func Make[T any](n int) []T { return memory.Make[T](n) }
+
+// PoolSize is pool.Size.
+func PoolSize(workers int) int { return pool.Size(workers) }
+
+// ChunkCount is pool.ChunkCount.
+func ChunkCount(n, workers int) int { return pool.ChunkCount(n, workers) }
+
+// Chunks is pool.Chunks.
+func Chunks(n, workers int, f func(c, lo, hi int)) { pool.Chunks(n, workers, f) }
+
+// The depth-first solver (package dfs).
+type (
+	SolveConfig = dfs.Config
+	SolveResult = dfs.Result
+	Tables      = dfs.Tables
+	PosSet      = dfs.PosSet
+)
+
+// ErrNodeLimit is dfs.ErrNodeLimit.
+var ErrNodeLimit = dfs.ErrNodeLimit
+
+// Solve is dfs.Solve.
+func Solve(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, cfg SolveConfig) (SolveResult, error) {
+	return dfs.Solve(ctx, b, start, goal, cfg)
+}
+
+// All is dfs.All.
+func All() dfs.Techniques { return dfs.All() }
+
+// LoneNodes is dfs.LoneNodes.
+func LoneNodes(p engine.Position, base int64) int64 { return dfs.LoneNodes(p, base) }
+
+// NewPosSet is dfs.NewPosSet.
+func NewPosSet(budget int64) *PosSet { return dfs.NewPosSet(budget) }
+
+// FewestMoves is bfs.FewestMoves.
+func FewestMoves(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, group *engine.Group, win bfs.Winnable, workers int) (bfs.Result, error) {
+	return bfs.FewestMoves(ctx, b, start, goal, group, win, workers)
+}
+
+// The layered searches (package layered).
+type (
+	Layer       = layered.Layer
+	Expander    = layered.Expander
+	Setup       = layered.Setup
+	Purpose     = layered.Purpose
+	Progress    = layered.Progress
+	LayerConfig = layered.Config
+	Meeting     = layered.Meeting
+	Stats       = layered.Stats
+)
+
+// The purposes of an Expander (see layered.Purpose).
+const (
+	Positions = layered.Positions
+	Scanned   = layered.Scanned
+	Paths     = layered.Paths
+	Tagged    = layered.Tagged
+	Parents   = layered.Parents
+)
+
+// NewExpander is layered.NewExpander.
+func NewExpander(p Purpose, s Setup) (*Expander, error) { return layered.NewExpander(p, s) }
+
+// NewLayer is layered.NewLayer.
+func NewLayer(pegs int, keys []uint64) *Layer { return layered.NewLayer(pegs, keys) }
+
+// NewCounted is layered.NewCounted.
+func NewCounted(pegs int, keys []uint64, counts []U128) *Layer {
+	return layered.NewCounted(pegs, keys, counts)
+}
+
+// First is layered.First.
+func First(group *engine.Group, start engine.Position, counted bool) *Layer {
+	return layered.First(group, start, counted)
+}
+
+// Forward is layered.Forward.
+func Forward(ctx context.Context, e *Expander, first *Layer, progress Progress, visit func(*Layer, Stats)) ([]*Layer, error) {
+	return layered.Forward(ctx, e, first, progress, visit)
+}
+
+// Chances is layered.Chances.
+func Chances(ctx context.Context, gen *Gen, keys, prev []uint64, vals []U128, workers int) []U128 {
+	return layered.Chances(ctx, gen, keys, prev, vals, workers)
+}
+
+// SampleLayers is layered.SampleLayers.
+func SampleLayers(ctx context.Context, first *Layer, expander func() (*Expander, error), more func(run int, elapsed time.Duration) bool, visit func(e *Expander, cur, next *Layer) error) ([]int64, *Layer, error) {
+	return layered.SampleLayers(ctx, first, expander, more, visit)
+}
+
+// Extrapolate is layered.Extrapolate.
+func Extrapolate(holes, symmetries, p0 int, sizes []int64) []int64 {
+	return layered.Extrapolate(holes, symmetries, p0, sizes)
+}
+
+// SameAsAny is layered.SameAsAny.
+func SameAsAny(b *engine.Board, start engine.Position, goal engine.Goal) bool {
+	return layered.SameAsAny(b, start, goal)
+}
+
+// Meet is layered.Meet.
+func Meet(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, cfg LayerConfig, budget int64) (*Meeting, error) {
+	return layered.Meet(ctx, b, start, goal, cfg, budget)
+}
+
+// The spill files (package spill).
+type (
+	SpillHeader = spill.Header
+	SpillWriter = spill.Writer
+)
+
+// The kinds of spill files (see spill.Kind).
+const (
+	LayerFile    = spill.LayerFile
+	WinnableFile = spill.WinnableFile
+	RunFile      = spill.RunFile
+)
