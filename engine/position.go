@@ -112,6 +112,9 @@ func (b *Board) FormatMoves(jumps []Jump) []string {
 // board, not that it is legal in any position.
 func (b *Board) ParseMoves(s string) ([]Jump, error) {
 	var out []Jump
+	if n := strings.Count(s, "-"); n > 0 {
+		out = make([]Jump, 0, n) // a jump a dash, where the text is well formed
+	}
 	for f := range strings.FieldsFuncSeq(s, isMoveSeparator) {
 		if !strings.Contains(f, "-") {
 			return nil, fmt.Errorf("move %q: want FROM-TO, such as %s", f, b.FormatJump(b.jumps[0]))

@@ -82,7 +82,8 @@ func (a *Advisor) Hint(ctx context.Context, b *engine.Board, p engine.Position, 
 	}
 	r := &request{a: a, b: b, p: p, goal: goal, hist: hist, positions: positions, dead: map[engine.Goal]*kernel.PosSet{}}
 	var h Hint
-	for _, j := range b.Moves(nil, p) {
+	var room [32]engine.Jump // a position's jumps, mostly, without a heap slice
+	for _, j := range b.Moves(room[:0], p) {
 		if !contains(h.Movable, j.From) {
 			h.Movable = append(h.Movable, j.From)
 		}
@@ -358,9 +359,11 @@ func (r *request) ask(q engine.Position, g engine.Goal) (win bool, jump *engine.
 	if w, ok := ask(q); !ok || !w {
 		return false, nil, ok
 	}
-	for _, j := range r.b.Moves(nil, q) {
+	var room [32]engine.Jump
+	for _, j := range r.b.Moves(room[:0], q) {
 		if cw, ok := ask(q.Apply(j)); ok && cw {
-			return true, &j, true
+			found := j // on the heap only when returned
+			return true, &found, true
 		}
 	}
 	return true, nil, true
@@ -534,9 +537,11 @@ func (r *request) fewest(ctx context.Context) (int, *engine.Jump, error) {
 // shows to reach n pegs, or nil when the table does not know the children
 // (they have fewer pegs than it holds).
 func (r *request) tabledToward(n int) *engine.Jump {
-	for _, j := range r.b.Moves(nil, r.p) {
+	var room [32]engine.Jump
+	for _, j := range r.b.Moves(room[:0], r.p) {
 		if m, ok := r.oracle.Fewest(r.p.Apply(j)); ok && m == n {
-			return &j
+			found := j // on the heap only when returned
+			return &found
 		}
 	}
 	return nil
