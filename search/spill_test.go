@@ -96,13 +96,22 @@ func TestSpillSplitsOnTheFly(t *testing.T) {
 	t.Parallel()
 	b := enginetest.Board(t, "triangle:6")
 	prob := Problem{b, enginetest.Vacate(t, b, "4"), enginetest.Goal(t, b, "any")}
+	partition, chunk, room := 8000, 7000, int64(1<<20)
+	if testing.Short() {
+		// An 18-hole board, with partitions, chunks and room for the walk
+		// back to match: still some chunks and two passes, in a tenth of
+		// the time.
+		b := oddBoard(t)
+		prob = Problem{b, enginetest.Vacate(t, b, "c3"), enginetest.Goal(t, b, "any")}
+		partition, chunk, room = 1200, 600, 1<<10
+	}
 	want, err := Explore(context.Background(), prob, ExploreOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := spilledIn(ExploreOptions{Budget: Budget{Workers: 2}}, filepath.Join(t.TempDir(), "spill"), 8000)
-	opt.knobs.spillChunk = 7000
-	opt.knobs.spillWalkRoom = 1 << 20
+	opt := spilledIn(ExploreOptions{Budget: Budget{Workers: 2}}, filepath.Join(t.TempDir(), "spill"), partition)
+	opt.knobs.spillChunk = chunk
+	opt.knobs.spillWalkRoom = room
 	got, err := Explore(context.Background(), prob, opt)
 	if err != nil {
 		t.Fatal(err)
