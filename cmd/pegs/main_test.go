@@ -393,8 +393,12 @@ func BenchmarkSolveCommand(b *testing.B) {
 // the goal and on one whose start is its goal's complement (found meeting
 // in the middle).
 func TestExploreRandomOnly(t *testing.T) {
+	fromGoal := "explore --board triangle:6 --start 1 --goal any"
+	if testing.Short() {
+		fromGoal = "explore --board triangle --start 1 --goal any"
+	}
 	for _, args := range []string{
-		"explore --board triangle:6 --start 1 --goal any",
+		fromGoal,
 		"explore --board triangle --start 1 --goal 1",
 		"explore --board english --goal center --position .o.ooo.ooooo.ooo.ooo.ooooo.ooo.o.",
 	} {
