@@ -241,6 +241,7 @@ func TestSpillKilled(t *testing.T) {
 // TestSpillCorrupt damages and truncates files of a kept spilled run and
 // checks that resuming it names the file in the error.
 func TestSpillCorrupt(t *testing.T) {
+	t.Parallel()
 	b := enginetest.Board(t, "triangle")
 	prob := Problem{b, enginetest.Vacate(t, b, "1"), enginetest.Goal(t, b, "any")}
 	for _, c := range []struct {

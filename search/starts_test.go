@@ -63,6 +63,7 @@ func TestTriangleStarts(t *testing.T) {
 // and finishes (random-play odds, which it does not count, aside); and
 // once with wide (128-bit) records.
 func TestStartsTogetherAgrees(t *testing.T) {
+	t.Parallel()
 	// A board no symmetry maps to itself: 18 start classes, 18 tags.
 	odd := oddBoard(t)
 	for _, name := range []string{"triangle", "triangle:4", "triangle:6", "odd", "triangle/wide"} {
