@@ -11,6 +11,7 @@ import (
 // TestWideRecords checks that a search carrying counts in 128-bit records
 // finds exactly what the narrow 64-bit records find.
 func TestWideRecords(t *testing.T) {
+	t.Parallel()
 	prob := cornerAny(t)
 	narrowed, err := Explore(context.Background(), prob, ExploreOptions{Budget: Budget{Workers: 2}})
 	if err != nil {

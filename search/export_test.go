@@ -1,6 +1,11 @@
 package search
 
-import "pegs/search/internal/layered"
+import (
+	"testing"
+
+	"pegs/engine"
+	"pegs/search/internal/layered"
+)
 
 // Test knobs: thresholds that tests move to reach, on small boards, the
 // paths that large boards take.
@@ -37,4 +42,14 @@ func spilledIn(o ExploreOptions, dir string, positions int) ExploreOptions {
 	o.knobs.spillPartition = positions
 	o.knobs.spillNoSync = true
 	return o
+}
+
+// oddBoard returns an 18-hole board that no symmetry maps to itself.
+func oddBoard(t testing.TB) *engine.Board {
+	t.Helper()
+	b, err := engine.Parse("odd", "ooo\nooooo\nooooo\n ooo\n  oo", engine.Square)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -115,6 +115,7 @@ func TestMeet(t *testing.T) {
 // centre's class also ends in corners, and a position of two pegs that ends
 // in a corner cannot end at the centre.
 func TestSameAsAny(t *testing.T) {
+	t.Parallel()
 	b := engine.English()
 	centre, anyPeg := enginetest.Goal(t, b, "center"), enginetest.Goal(t, b, "any")
 	if !layered.SameAsAny(b, b.Start(), centre) {

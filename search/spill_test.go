@@ -96,13 +96,22 @@ func TestSpillSplitsOnTheFly(t *testing.T) {
 	t.Parallel()
 	b := enginetest.Board(t, "triangle:6")
 	prob := Problem{b, enginetest.Vacate(t, b, "4"), enginetest.Goal(t, b, "any")}
+	partition, chunk, room := 8000, 7000, int64(1<<20)
+	if testing.Short() {
+		// An 18-hole board, with partitions, chunks and room for the walk
+		// back to match: still some chunks and two passes, in a tenth of
+		// the time.
+		b := oddBoard(t)
+		prob = Problem{b, enginetest.Vacate(t, b, "c3"), enginetest.Goal(t, b, "any")}
+		partition, chunk, room = 1200, 600, 1<<10
+	}
 	want, err := Explore(context.Background(), prob, ExploreOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := spilledIn(ExploreOptions{Budget: Budget{Workers: 2}}, filepath.Join(t.TempDir(), "spill"), 8000)
-	opt.knobs.spillChunk = 7000
-	opt.knobs.spillWalkRoom = 1 << 20
+	opt := spilledIn(ExploreOptions{Budget: Budget{Workers: 2}}, filepath.Join(t.TempDir(), "spill"), partition)
+	opt.knobs.spillChunk = chunk
+	opt.knobs.spillWalkRoom = room
 	got, err := Explore(context.Background(), prob, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -124,11 +133,16 @@ const (
 	spillKillEnv  = "PEGS_TEST_SPILL_KILL_AT"
 )
 
-// killProblem is the problem the kill test runs: the 21-hole triangle,
-// its layers in many partitions, so that a kill lands mid-layer.
-func killProblem(t testing.TB) (Problem, ExploreOptions) {
-	b := enginetest.Board(t, "triangle:6")
-	return Problem{b, enginetest.Vacate(t, b, "1"), enginetest.Goal(t, b, "any")}, ExploreOptions{Budget: Budget{Workers: 2}}
+// killProblem is the problem the kill test runs and the positions of its
+// spilled partitions: the 21-hole triangle, its layers in many partitions,
+// so that a kill lands mid-layer; under -short, an 18-hole board in
+// partitions as much smaller.
+func killProblem(t testing.TB) (Problem, ExploreOptions, int) {
+	b, at, positions := enginetest.Board(t, "triangle:6"), "1", 3000
+	if testing.Short() {
+		b, at, positions = oddBoard(t), "c3", 300
+	}
+	return Problem{b, enginetest.Vacate(t, b, at), enginetest.Goal(t, b, "any")}, ExploreOptions{Budget: Budget{Workers: 2}}, positions
 }
 
 // TestSpillKilledChild is the run TestSpillKilled kills: it runs only in
@@ -145,8 +159,8 @@ func TestSpillKilledChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prob, opt := killProblem(t)
-	opt = spilledIn(opt, dir, 3000)
+	prob, opt, positions := killProblem(t)
+	opt = spilledIn(opt, dir, positions)
 	opt.Spill.Keep = true
 	_, err = os.Stat(filepath.Join(dir, "manifest.json"))
 	opt.Spill.Resume = err == nil
@@ -173,14 +187,14 @@ func TestSpillKilled(t *testing.T) {
 		t.Skip("in the child")
 	}
 	t.Parallel()
-	prob, opt := killProblem(t)
+	prob, opt, positions := killProblem(t)
 	want, err := Explore(context.Background(), prob, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// A whole spilled run's progress reports.
 	var reports atomic.Int64
-	whole := spilledIn(opt, filepath.Join(t.TempDir(), "whole"), 3000)
+	whole := spilledIn(opt, filepath.Join(t.TempDir(), "whole"), positions)
 	whole.Progress = func(Progress) { reports.Add(1) }
 	if _, err := Explore(context.Background(), prob, whole); err != nil {
 		t.Fatal(err)
@@ -193,7 +207,7 @@ func TestSpillKilled(t *testing.T) {
 	killed := 0
 	for i := range 5 {
 		at := 1 + rng.IntN(max(1, n/4))
-		cmd := exec.Command(os.Args[0], "-test.run=^TestSpillKilledChild$")
+		cmd := exec.Command(os.Args[0], "-test.run=^TestSpillKilledChild$", fmt.Sprintf("-test.short=%v", testing.Short()))
 		cmd.Env = append(os.Environ(), spillChildEnv+"="+dir, spillKillEnv+"="+strconv.Itoa(at))
 		out, err := cmd.CombinedOutput()
 		var exit *exec.ExitError
@@ -210,7 +224,7 @@ func TestSpillKilled(t *testing.T) {
 	if killed < 2 {
 		t.Fatalf("only %d runs of 5 were killed mid-run", killed)
 	}
-	resume := spilledIn(ExploreOptions{Budget: Budget{Workers: 2}}, dir, 3000)
+	resume := spilledIn(ExploreOptions{Budget: Budget{Workers: 2}}, dir, positions)
 	resume.Spill.Resume = true
 	got, err := Explore(context.Background(), prob, resume)
 	if err != nil {
@@ -227,6 +241,7 @@ func TestSpillKilled(t *testing.T) {
 // TestSpillCorrupt damages and truncates files of a kept spilled run and
 // checks that resuming it names the file in the error.
 func TestSpillCorrupt(t *testing.T) {
+	t.Parallel()
 	b := enginetest.Board(t, "triangle")
 	prob := Problem{b, enginetest.Vacate(t, b, "1"), enginetest.Goal(t, b, "any")}
 	for _, c := range []struct {
@@ -370,12 +385,16 @@ func TestSpillCancelled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	positions := 40
+	if testing.Short() {
+		positions = 100 // still 2-3 partitions in the layers cancelled in
+	}
 	for _, at := range []Progress{{Phase: "forward", Pegs: 9}, {Phase: "backward", Pegs: 8}} {
 		t.Run(at.Phase, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "spill")
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			o := spilledIn(opt, dir, 40)
+			o := spilledIn(opt, dir, positions)
 			o.Progress = func(p Progress) {
 				if p.Phase == at.Phase && p.Pegs == at.Pegs {
 					cancel()

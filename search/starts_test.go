@@ -63,11 +63,9 @@ func TestTriangleStarts(t *testing.T) {
 // and finishes (random-play odds, which it does not count, aside); and
 // once with wide (128-bit) records.
 func TestStartsTogetherAgrees(t *testing.T) {
+	t.Parallel()
 	// A board no symmetry maps to itself: 18 start classes, 18 tags.
-	odd, err := engine.Parse("odd", "ooo\nooooo\nooooo\n ooo\n  oo", engine.Square)
-	if err != nil {
-		t.Fatal(err)
-	}
+	odd := oddBoard(t)
 	for _, name := range []string{"triangle", "triangle:4", "triangle:6", "odd", "triangle/wide"} {
 		b := odd
 		if name != "odd" {
@@ -114,7 +112,12 @@ func TestStartsTogetherAgrees(t *testing.T) {
 // split depends on the budget too, so they are compared by their totals.)
 func TestStartsFallback(t *testing.T) {
 	t.Parallel()
-	b := enginetest.Board(t, "triangle:6")
+	name := "triangle:6"
+	if testing.Short() {
+		// Still starts counted one at a time and starts pair by pair.
+		name = "triangle"
+	}
+	b := enginetest.Board(t, name)
 	reps, _ := startClasses(b)
 	var union int64
 	err := startsTogether(context.Background(), b, reps, ExploreOptions{}, func(_ int, a *Analysis) error {
@@ -192,6 +195,11 @@ func TestStartsFallback(t *testing.T) {
 // a directory of its own, to the counts found without a budget; and
 // resumed from kept files to the same counts again.
 func TestStartsSpilled(t *testing.T) {
+	if testing.Short() {
+		// No smaller board has a budget that leaves starts undecided in
+		// memory and is enough to spill them.
+		t.Skip("the 21-hole triangle's starts spilled twice: several seconds")
+	}
 	t.Parallel()
 	b := enginetest.Board(t, "triangle:6")
 	want, err := Starts(context.Background(), b, ExploreOptions{}, nil)

@@ -106,6 +106,9 @@ func TestExploreJSON(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			// Each run has its own storage; most of a small board's run
+			// through Prism is waiting on its job.
+			t.Parallel()
 			args := strings.Fields(tt.args)
 			code, stdout, stderr := exitOf(context.Background(), append([]string{"explore", "--format", "json", "--storage", t.TempDir()}, args...)...)
 			if code != 0 {

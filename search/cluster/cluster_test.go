@@ -51,9 +51,10 @@ func TestExploreSameAsInProcess(t *testing.T) {
 	tests := []struct {
 		name, board, start string
 		parts              int
-		long               bool
+		notShort, long     bool
 	}{
-		{name: "triangle21", board: "triangle:6"},
+		{name: "triangle15", board: "triangle"},
+		{name: "triangle21", board: "triangle:6", notShort: true},
 		// In two partitions and in one, to compare their peaks: about 20
 		// times triangle21's time.
 		{name: "triangle28", board: "triangle:7", parts: 2, long: true},
@@ -66,6 +67,9 @@ func TestExploreSameAsInProcess(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.long {
 				enginetest.Long(t, "a long run through Prism")
+			}
+			if tt.notShort && testing.Short() {
+				t.Skip("a run through Prism of seconds")
 			}
 			prob := problem(t, tt.board, tt.start)
 			ctx := context.Background()
@@ -154,15 +158,22 @@ func TestSpecRebuildsBoard(t *testing.T) {
 	}
 }
 
+// TestInjectedFailureRetried checks that a run whose step fails once (at
+// a layer midway) runs it again, to the analysis in process; under -short
+// on the 15-hole triangle.
 func TestInjectedFailureRetried(t *testing.T) {
-	prob := problem(t, "triangle:6", "")
+	board, pegs := "triangle:6", 12
+	if testing.Short() {
+		board, pegs = "triangle", 8
+	}
+	prob := problem(t, board, "")
 	ctx := context.Background()
 	want, err := search.Explore(ctx, prob, search.ExploreOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	marker := filepath.Join(t.TempDir(), "failed")
-	r, err := Run(ctx, prob, Options{Storage: t.TempDir(), Parts: 4, failOnce: marker, failPegs: 12})
+	r, err := Run(ctx, prob, Options{Storage: t.TempDir(), Parts: 4, failOnce: marker, failPegs: pegs})
 	if err != nil {
 		t.Fatal(err)
 	}
