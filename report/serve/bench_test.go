@@ -31,15 +31,7 @@ import (
 func BenchmarkServeHints(b *testing.B) {
 	const clients, perClient = 64, 200
 	b.Run(fmt.Sprintf("clients=%d", clients), func(b *testing.B) {
-		// Every classic level's oracle, Full's too, built before the clock
-		// starts.
-		s, err := New(Config{Log: slog.New(slog.DiscardHandler), EagerPegs: 64,
-			Oracles: func(id string) bool { return strings.HasPrefix(id, "classic-") }})
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer s.Close()
-		s.Start()
+		s := classicServer(b)
 		ln, err := netListen(b)
 		if err != nil {
 			b.Fatal(err)
@@ -47,11 +39,6 @@ func BenchmarkServeHints(b *testing.B) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		go s.Serve(ctx, ln)
-		for deadline := time.Now().Add(5 * time.Minute); !s.Ready(); time.Sleep(50 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				b.Fatal("the oracles of the classic levels are not built after 5 minutes")
-			}
-		}
 		games := make([]*gamePlayer, clients)
 		for c := range games {
 			games[c] = &gamePlayer{s: s, rng: rand.New(rand.NewPCG(uint64(c), 33))}
@@ -248,18 +235,7 @@ func (g *gamePlayer) next() string {
 // BenchmarkServeHints. ns/op is the CPU a hint costs the server past
 // net/http.
 func BenchmarkHintHandler(b *testing.B) {
-	s, err := New(Config{Log: slog.New(slog.DiscardHandler), EagerPegs: 64,
-		Oracles: func(id string) bool { return strings.HasPrefix(id, "classic-") }})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	s.Start()
-	for deadline := time.Now().Add(5 * time.Minute); !s.Ready(); time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			b.Fatal("the oracles of the classic levels are not built after 5 minutes")
-		}
-	}
+	s := classicServer(b)
 	g := &gamePlayer{s: s, rng: rand.New(rand.NewPCG(1, 33))}
 	bodies := make([]string, 10000)
 	for i := range bodies {
@@ -277,4 +253,23 @@ func BenchmarkHintHandler(b *testing.B) {
 		}
 		i++
 	}
+}
+
+// classicServer returns a server with every classic level's oracle, Full's
+// too, built, so that the clock starts after them; it is closed when b
+// ends.
+func classicServer(b *testing.B) *Server {
+	s, err := New(Config{Log: slog.New(slog.DiscardHandler), EagerPegs: 64,
+		Oracles: func(id string) bool { return strings.HasPrefix(id, "classic-") }})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(s.Close)
+	s.Start()
+	for deadline := time.Now().Add(5 * time.Minute); !s.Ready(); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			b.Fatal("the oracles of the classic levels are not built after 5 minutes")
+		}
+	}
+	return s
 }
