@@ -331,26 +331,40 @@ func execute(ctx context.Context, opt Options, p *beam.Pipeline) error {
 		return err
 	case <-ctx.Done():
 	}
-	// Interrupted: cancel the job, which Execute may not have submitted
-	// yet (the job server does not know its name then), so ask again
-	// until it does or Execute returns.
+	// Interrupted: cancel the job. Execute may not have submitted it yet
+	// (the job server does not know its name then); and Prism starts a
+	// job's worker as it reports the job running, so that a job cancelled
+	// at once may end, and Execute close the SDK's worker pool, before
+	// Prism reaches the pool, which it then panics on. So the job is
+	// cancelled once it has been seen running for settle, asked every
+	// 100 ms until then, or until Execute returns.
+	const settle = time.Second
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	giveUp := time.After(time.Minute)
+	var running time.Time // when the job was first seen running
 	cancelled := false
 	for {
 		if !cancelled {
-			var err error
-			cancelled, err = cancelJob(endpoint, name)
+			id, state, err := jobState(endpoint, name)
 			if err != nil {
 				return fmt.Errorf("%w (cancelling the job: %w)", ctx.Err(), err)
+			}
+			switch {
+			case state == jobpb.JobState_RUNNING && running.IsZero():
+				running = time.Now()
+			case state == jobpb.JobState_RUNNING && time.Since(running) >= settle:
+				if err := cancelJob(endpoint, id); err != nil {
+					return fmt.Errorf("%w (cancelling the job: %w)", ctx.Err(), err)
+				}
+				cancelled = true
 			}
 		}
 		select {
 		case <-done:
 			return ctx.Err()
 		case <-giveUp:
-			return fmt.Errorf("%w (job %s still running a minute after it was cancelled)", ctx.Err(), name)
+			return fmt.Errorf("%w (job %s still running a minute after it was interrupted)", ctx.Err(), name)
 		case <-tick.C:
 		}
 	}
@@ -372,30 +386,39 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-// cancelJob cancels the job named name on the job server at endpoint, and
-// reports whether the server knew it.
-func cancelJob(endpoint, name string) (found bool, err error) {
+// jobState returns the id and state of the job named name on the job
+// server at endpoint; state UNSPECIFIED if the server does not know it.
+func jobState(endpoint, name string) (id string, state jobpb.JobState_Enum, err error) {
 	conn, err := grpc.NewClient(endpoint, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
-		return false, err
+		return "", 0, err
 	}
 	defer conn.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c := jobpb.NewJobServiceClient(conn)
-	jobs, err := c.GetJobs(ctx, &jobpb.GetJobsRequest{})
+	jobs, err := jobpb.NewJobServiceClient(conn).GetJobs(ctx, &jobpb.GetJobsRequest{})
 	if err != nil {
-		return false, err
+		return "", 0, err
 	}
 	for _, j := range jobs.GetJobInfo() {
 		if j.GetJobName() == name {
-			if _, err := c.Cancel(ctx, &jobpb.CancelJobRequest{JobId: j.GetJobId()}); err != nil {
-				return true, err
-			}
-			found = true
+			return j.GetJobId(), j.GetState(), nil
 		}
 	}
-	return found, nil
+	return "", jobpb.JobState_UNSPECIFIED, nil
+}
+
+// cancelJob cancels the job id on the job server at endpoint.
+func cancelJob(endpoint, id string) error {
+	conn, err := grpc.NewClient(endpoint, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, err = jobpb.NewJobServiceClient(conn).Cancel(ctx, &jobpb.CancelJobRequest{JobId: id})
+	return err
 }
 
 // pipeline builds the run's pipeline from the first layer's partitions
