@@ -50,7 +50,7 @@ type bucketTable[R rec] struct {
 const tableSlack = 64
 
 // Loads in tenths: a table doubles past maxLoad; a layer's tables are sized
-// for TableFill at the children expected (see Expander.Expect), which
+// for tableFill at the children expected (see Expander.expect), which
 // leaves room for an estimate up to a sixth short; a closed table is sized
 // for seedFill, as children that miss its keys probe to an empty slot, or
 // for maxLoad where a layer's tables would pass an eighth of the budget
@@ -60,16 +60,16 @@ const tableSlack = 64
 // 10.3 GiB of tables at the widest.)
 const (
 	maxLoad   = 7
-	TableFill = 6
+	tableFill = 6
 	seedFill  = 5
 )
 
 // limit is the most keys t holds before it doubles.
 func (t *bucketTable[R]) limit() int { return t.size * maxLoad / 10 }
 
-// SlotsFor returns the home slots that hold n keys at about fill tenths
+// slotsFor returns the home slots that hold n keys at about fill tenths
 // load (at least 64).
-func SlotsFor(n, fill int) int { return max(64, n*10/fill+1) }
+func slotsFor(n, fill int) int { return max(64, n*10/fill+1) }
 
 // home returns the home slot of key k (of its position, for a packed word).
 func (t *bucketTable[R]) home(k uint64) int {
@@ -145,11 +145,11 @@ func (t *bucketTable[R]) seed(keys []uint64) error {
 
 // seedSize returns the home slots for n seeded keys.
 func (t *bucketTable[R]) seedSize(n int) int {
-	size := SlotsFor(n, seedFill)
+	size := slotsFor(n, seedFill)
 	if int64(size)<<t.bb*int64(unsafe.Sizeof(*new(R))) > t.mem.Limit()/8 {
 		// Tables this large for a layer (all its buckets' alike) are
 		// filled as far as tables that grow ever are.
-		size = SlotsFor(n, maxLoad)
+		size = slotsFor(n, maxLoad)
 	}
 	return size
 }

@@ -158,7 +158,7 @@ func TestExpect(t *testing.T) {
 	cur := &Layer{pegs: 32, keys: []uint64{key.Mix(b.Symmetry().Canonical(b.Start()))}}
 	for cur.pegs > 19 {
 		known := len(e.ratios)
-		want := e.Expect(cur.Len())
+		want := e.expect(cur.Len())
 		next, _, err := e.Next(context.Background(), cur)
 		if err != nil {
 			t.Fatal(err)
@@ -244,12 +244,12 @@ func TestClosedTable(t *testing.T) {
 		for _, c := range []struct {
 			limit int64
 			fill  int
-		}{{1 << 30, seedFill}, {int64(SlotsFor(len(seed), seedFill))<<bb*8*8 - 1, maxLoad}} {
+		}{{1 << 30, seedFill}, {int64(slotsFor(len(seed), seedFill))<<bb*8*8 - 1, maxLoad}} {
 			tt := bucketTable[uint64]{bb: bb, mem: memory.New(c.limit)}
 			if err := tt.seed(seed); err != nil {
 				t.Fatal(err)
 			}
-			if want := SlotsFor(len(seed), c.fill); tt.size != want {
+			if want := slotsFor(len(seed), c.fill); tt.size != want {
 				t.Errorf("%d keys seeded within %d bytes: %d slots, want %d", len(seed), c.limit, tt.size, want)
 			}
 		}
@@ -324,7 +324,7 @@ func TestCodeTables(t *testing.T) {
 			lists[b] = append(lists[b], k)
 		}
 		for b := range tabs {
-			tabs[b] = bucketTable[uint64]{size: SlotsFor(len(keys)/nb, TableFill), bb: uint(c.bits), mem: mem}
+			tabs[b] = bucketTable[uint64]{size: slotsFor(len(keys)/nb, tableFill), bb: uint(c.bits), mem: mem}
 			if len(lists[b]) == 0 {
 				continue
 			}
@@ -443,7 +443,7 @@ func BenchmarkAddKeys(b *testing.B) {
 				rng.Shuffle(len(list), func(i, j int) { list[i], list[j] = list[j], list[i] })
 				mem := memory.New(1 << 32)
 				for b.Loop() {
-					t := bucketTable[uint64]{size: SlotsFor(distinct, TableFill), bb: bb, mem: mem}
+					t := bucketTable[uint64]{size: slotsFor(distinct, tableFill), bb: bb, mem: mem}
 					if err := t.alloc(t.size); err != nil {
 						b.Fatal(err)
 					}

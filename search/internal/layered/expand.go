@@ -101,8 +101,8 @@ func newExpansion[R rec](e *Expander, cur *Layer, lists func(*workerState) *[][]
 	}
 	x.nb = 1 << uint(x.bbits)
 	// Each bucket's table is sized for its share of the children expected
-	// at TableFill, and doubles past maxLoad.
-	x.tsize = SlotsFor(e.Expect(x.n)/x.nb, TableFill)
+	// at tableFill, and doubles past maxLoad.
+	x.tsize = slotsFor(e.expect(x.n)/x.nb, tableFill)
 	x.tabs = make([]bucketTable[R], x.nb)
 	for b := range x.tabs {
 		x.tabs[b] = bucketTable[R]{size: x.tsize, bb: uint(x.bbits), mem: e.mem}
@@ -170,7 +170,7 @@ func (x *expansion[R]) prepareWorkers() (chan *workerState, int) {
 		}
 	}
 	x.workers = e.states
-	roundChildren := RoundSize(x.n, x.size, e.mem.Limit())
+	roundChildren := roundSize(x.n, x.size, e.mem.Limit())
 	// Where the budget is tight, a round's lists take at most half of
 	// what the tables leave at their expected size (closed tables are
 	// already in use).

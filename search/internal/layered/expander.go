@@ -205,13 +205,13 @@ const (
 // the buckets' tables: rounds grow with the layer (see roundSize).
 const roundRecords = 1 << 23
 
-// RoundSize returns the children a round of a layer of n parents holds:
+// roundSize returns the children a round of a layer of n parents holds:
 // roundRecords, or an eighth of the layer's children (about ten a parent)
 // when that is more, so a layer pauses between expanding and tabling about
 // eight times at most; but the round's children may take at most an
 // eighth of the memory budget. (Rounds of a fixed 4M or 2M children held
 // less but ran up to 15% slower.)
-func RoundSize(n int, recordBytes, budget int64) int {
+func roundSize(n int, recordBytes, budget int64) int {
 	size := max(roundRecords, 10*n/8)
 	return int(max(roundRecords, min(int64(size), budget/8/recordBytes)))
 }
@@ -277,13 +277,13 @@ func (e *Expander) Grow(ctx context.Context, cur *Layer) (*Layer, Stats, error) 
 	return expand(ctx, e, cur, func(w *workerState) *[][]uint64 { return &w.keys })
 }
 
-// Expect returns how many distinct children n parents are expected to have,
+// expect returns how many distinct children n parents are expected to have,
 // for sizing the tables: the last layer's ratio of children to parents,
 // times that ratio's last change where it fell (the ratio falls layer by
 // layer past the first few), or 1.5 a parent before two layers are known.
 // Too low an estimate costs only time, the tables that pass maxLoad
 // doubling.
-func (e *Expander) Expect(n int) int {
+func (e *Expander) expect(n int) int {
 	r := e.ratios
 	if len(r) < 2 {
 		return 3 * n / 2

@@ -85,8 +85,8 @@ func Reach(ctx context.Context, e *Expander, first *Layer, progress Progress, vi
 		if e.tuning.CodeEvery {
 			return true
 		}
-		children := int64(SlotsFor(e.Expect(n), TableFill)) * 8
-		lists := int64(RoundSize(n, 8, e.mem.Limit())) * 8 * 5 / 4
+		children := int64(slotsFor(e.expect(n), tableFill)) * 8
+		lists := int64(roundSize(n, 8, e.mem.Limit())) * 8 * 5 / 4
 		return e.mem.Used()-tableBytes+int64(n)*8+children+lists > e.mem.Limit()
 	}
 	defer func() { e.spent, e.code = nil, nil }()

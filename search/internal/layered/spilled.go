@@ -127,7 +127,7 @@ func (s *Spilled) Forward(ctx context.Context, first *Layer, visit func(pegs int
 // half the budget. A parent's expansion holds the parent (24 bytes with
 // its count), the workers' lists of its children (up to ten of 24 bytes,
 // a quarter spare), the tables of its distinct children (ratio a parent,
-// at TableFill) and the sorted children collected from them.
+// at tableFill) and the sorted children collected from them.
 func (s *Spilled) Partitions(n int64) int {
 	need := s.pieces(n)
 	p := 1
@@ -141,7 +141,7 @@ func (s *Spilled) Partitions(n int64) int {
 // piece's expansion to fit in half the budget (or MaxPartition).
 func (s *Spilled) pieces(n int64) float64 {
 	ratio := 1.5
-	perParent := 24 + 10*24*5/4 + ratio*24*10/TableFill + ratio*24
+	perParent := 24 + 10*24*5/4 + ratio*24*10/tableFill + ratio*24
 	need := float64(n) * perParent / float64(max(1, s.E.mem.Limit()/2))
 	if s.MaxPartition > 0 {
 		need = max(need, float64(n)/float64(s.MaxPartition))
@@ -167,7 +167,7 @@ const maxChunks = 256
 func runSource(p, c, parts int) int { return p + c*parts }
 
 // expect returns how many positions the layer below layer pegs is
-// expected to have, as Expander.Expect reckons from whole layers (the
+// expected to have, as Expander.expect reckons from whole layers (the
 // expander's own ratios are a partition's): the last layer's ratio of
 // positions to its parents', times that ratio's last change where it
 // fell, or 1.5 a parent before two layers are known.
