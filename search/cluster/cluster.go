@@ -192,9 +192,9 @@ func Explore(ctx context.Context, prob search.Problem, opt Options) (*search.Ana
 
 // Run is Explore with where the run went. Interrupted, it cancels the job
 // and returns an error (ErrInterrupted and ctx's) naming the directory
-// that holds the partitions finished so far, which are then kept; steps
-// that were running may still finish their own files after it returns
-// (the job server stops scheduling, not the steps in flight).
+// that holds the partitions finished so far, which are then kept. The
+// job server stops scheduling steps, not those in flight: Run returns once
+// their files have been still for two seconds.
 func Run(ctx context.Context, prob search.Problem, opt Options) (*Result, error) {
 	t0 := time.Now()
 	if err := Check(ctx, opt); err != nil {
@@ -244,6 +244,7 @@ func Run(ctx context.Context, prob search.Problem, opt Options) (*Result, error)
 		}
 	}
 	if ctx.Err() != nil {
+		settle(st.fs, dir, 2*time.Second, time.Minute)
 		return nil, fmt.Errorf("%w; the partitions it finished are in %s: %w", ErrInterrupted, dir, ctx.Err())
 	}
 	if err != nil {
@@ -258,6 +259,35 @@ func Run(ctx context.Context, prob search.Problem, opt Options) (*Result, error)
 		removeRun(ctx, st.fs, dir)
 	}
 	return &Result{Analysis: a, Dir: dir, Attempts: n}, nil
+}
+
+// settle waits until the files under dir have not changed (names and
+// sizes) for quiet, or for at most limit: the job server stops scheduling
+// a cancelled job's steps, not those in flight, which finish their files
+// (whole, under temporary names then renamed) after the job has ended.
+// Run returns once they are still, so that what it says it kept stays as
+// it is, and the directory can go.
+func settle(fs filesystem.Interface, dir string, quiet, limit time.Duration) {
+	ctx := context.Background()
+	look := func() string {
+		files, _ := fs.List(ctx, dir+"/*/*/*")
+		var b strings.Builder
+		for _, f := range files {
+			size, _ := fs.Size(ctx, f)
+			fmt.Fprintf(&b, "%s %d\n", f, size)
+		}
+		return b.String()
+	}
+	const every = 100 * time.Millisecond
+	last, still := look(), time.Duration(0)
+	for end := time.Now().Add(limit); still < quiet && time.Now().Before(end); {
+		time.Sleep(every)
+		if now := look(); now == last {
+			still += every
+		} else {
+			last, still = now, 0
+		}
+	}
 }
 
 // runDir names a problem's run under storage: the same problem, the same

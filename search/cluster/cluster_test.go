@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -202,9 +205,16 @@ func TestInterruptedEarly(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			time.AfterFunc(after, cancel)
+			storage := t.TempDir()
 			t0 := time.Now()
-			_, err := Run(ctx, prob, Options{Storage: t.TempDir()})
+			_, err := Run(ctx, prob, Options{Storage: storage})
 			took := time.Since(t0)
+			// Returned, the run's steps have finished their files.
+			before := listing(t, storage)
+			time.Sleep(2 * time.Second)
+			if after := listing(t, storage); after != before {
+				t.Errorf("files changed after Run returned:\n%s\nthen\n%s", before, after)
+			}
 			t.Logf("interrupted after %v: returned after %v: %v", after, took, err)
 			if !errors.Is(err, context.Canceled) {
 				t.Fatalf("Run: %v, want context.Canceled", err)
@@ -216,4 +226,25 @@ func TestInterruptedEarly(t *testing.T) {
 			}
 		})
 	}
+}
+
+// listing lists the files under dir with their sizes.
+func listing(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "%s %d\n", path, info.Size())
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }

@@ -45,7 +45,9 @@
 // a run's directory is named by its problem, so a step run again rewrites
 // the same files. Prism fails a job at a bundle's first failure (it does
 // not retry bundles; Flink and Spark do), so Run submits a failed job
-// again, up to Options.Attempts times. Cancelled, Run says where the
+// again, up to Options.Attempts times. Cancelled, Run cancels the job,
+// waits for the steps in flight to finish their files (the job server
+// stops scheduling steps, not those running), and says where the
 // partitions finished so far are; they are kept.
 //
 // # Beam's globals
