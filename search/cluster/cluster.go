@@ -369,6 +369,12 @@ func execute(ctx context.Context, opt Options, p *beam.Pipeline) error {
 	// cancelled once it has been seen running for settle, asked every
 	// 100 ms until then, or until Execute returns.
 	const settle = time.Second
+	conn, err := grpc.NewClient(endpoint, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		return fmt.Errorf("%w (cancelling the job: %w)", ctx.Err(), err)
+	}
+	defer conn.Close()
+	jobs := jobpb.NewJobServiceClient(conn)
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	giveUp := time.After(time.Minute)
@@ -376,7 +382,7 @@ func execute(ctx context.Context, opt Options, p *beam.Pipeline) error {
 	cancelled := false
 	for {
 		if !cancelled {
-			id, state, err := jobState(endpoint, name)
+			id, state, err := jobState(jobs, name)
 			if err != nil {
 				return fmt.Errorf("%w (cancelling the job: %w)", ctx.Err(), err)
 			}
@@ -384,7 +390,7 @@ func execute(ctx context.Context, opt Options, p *beam.Pipeline) error {
 			case state == jobpb.JobState_RUNNING && running.IsZero():
 				running = time.Now()
 			case state == jobpb.JobState_RUNNING && time.Since(running) >= settle:
-				if err := cancelJob(endpoint, id); err != nil {
+				if err := cancelJob(jobs, id); err != nil {
 					return fmt.Errorf("%w (cancelling the job: %w)", ctx.Err(), err)
 				}
 				cancelled = true
@@ -417,20 +423,15 @@ func freePort() (int, error) {
 }
 
 // jobState returns the id and state of the job named name on the job
-// server at endpoint; state UNSPECIFIED if the server does not know it.
-func jobState(endpoint, name string) (id string, state jobpb.JobState_Enum, err error) {
-	conn, err := grpc.NewClient(endpoint, grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		return "", 0, err
-	}
-	defer conn.Close()
+// server jobs; state UNSPECIFIED if the server does not know it.
+func jobState(jobs jobpb.JobServiceClient, name string) (id string, state jobpb.JobState_Enum, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	jobs, err := jobpb.NewJobServiceClient(conn).GetJobs(ctx, &jobpb.GetJobsRequest{})
+	all, err := jobs.GetJobs(ctx, &jobpb.GetJobsRequest{})
 	if err != nil {
 		return "", 0, err
 	}
-	for _, j := range jobs.GetJobInfo() {
+	for _, j := range all.GetJobInfo() {
 		if j.GetJobName() == name {
 			return j.GetJobId(), j.GetState(), nil
 		}
@@ -438,16 +439,11 @@ func jobState(endpoint, name string) (id string, state jobpb.JobState_Enum, err 
 	return "", jobpb.JobState_UNSPECIFIED, nil
 }
 
-// cancelJob cancels the job id on the job server at endpoint.
-func cancelJob(endpoint, id string) error {
-	conn, err := grpc.NewClient(endpoint, grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
+// cancelJob cancels the job id on the job server jobs.
+func cancelJob(jobs jobpb.JobServiceClient, id string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	_, err = jobpb.NewJobServiceClient(conn).Cancel(ctx, &jobpb.CancelJobRequest{JobId: id})
+	_, err := jobs.Cancel(ctx, &jobpb.CancelJobRequest{JobId: id})
 	return err
 }
 
