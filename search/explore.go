@@ -36,7 +36,7 @@ func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, 
 		return nil, err
 	}
 	b := prob.Board
-	mem := memory.New(opt.memory())
+	mem := memory.New(opt.Bytes())
 	group := ExploreGroup(prob, opt)
 	gen := movegen.New(b, group)
 	a := NewAnalysis(group, opt)

@@ -101,7 +101,7 @@ const fewestBytes = 8 + 2*12 + 16
 // moves adds to them (fewestBytes a position) to a budget of opt's memory,
 // and returns its *MemoryError where they do not fit.
 func fewestMovesRoom(ws *WinSet, opt Budget) error {
-	mem := memory.New(opt.memory())
+	mem := memory.New(opt.Bytes())
 	var keys int64
 	for pegs := range ws.board.Holes() + 1 {
 		keys += int64(ws.count(pegs))

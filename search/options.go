@@ -111,8 +111,9 @@ type knobs struct {
 	spillNoSync bool
 }
 
-// memory returns the budget in bytes.
-func (b Budget) memory() int64 {
+// Bytes returns the budget in bytes: Memory, or DefaultMemory if Memory
+// is not positive.
+func (b Budget) Bytes() int64 {
 	if b.Memory > 0 {
 		return b.Memory
 	}

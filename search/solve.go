@@ -45,7 +45,7 @@ func Solve(ctx context.Context, prob Problem, opt SolveOptions) (Solution, error
 // solve is Solve with a proven floor for a FewestPegs goal.
 func solve(ctx context.Context, prob Problem, opt SolveOptions, floor int) (Solution, error) {
 	r, err := dfs.Solve(ctx, prob.Board, prob.Start, prob.Goal, dfs.Config{
-		Memory: opt.memory(), Techniques: opt.Strategy.techniques(), MaxNodes: opt.MaxNodes, Floor: floor, Tables: opt.dfsTables(),
+		Memory: opt.Bytes(), Techniques: opt.Strategy.techniques(), MaxNodes: opt.MaxNodes, Floor: floor, Tables: opt.dfsTables(),
 	})
 	return Solution{Solvable: r.Solvable, Jumps: r.Jumps, Final: r.Final, Nodes: r.Nodes, Refuted: r.Refuted}, err
 }
@@ -72,7 +72,7 @@ func Decide(ctx context.Context, prob Problem, opt SolveOptions) (Solution, erro
 	if prob.Goal.Kind == engine.FewestPegs {
 		return decideFewest(ctx, prob, opt, dfsNodes)
 	}
-	mt, err := layered.Meet(ctx, prob.Board, prob.Start, prob.Goal, opt.config(), opt.memory())
+	mt, err := layered.Meet(ctx, prob.Board, prob.Start, prob.Goal, opt.config(), opt.Bytes())
 	if errors.Is(err, ErrMemory) {
 		return Solve(ctx, prob, unlimited)
 	}
@@ -91,7 +91,7 @@ func Decide(ctx context.Context, prob Problem, opt SolveOptions) (Solution, erro
 func decideFewest(ctx context.Context, prob Problem, opt SolveOptions, dfsNodes int64) (Solution, error) {
 	unlimited := opt
 	unlimited.MaxNodes = 0
-	mt, err := layered.Meet(ctx, prob.Board, prob.Start, engine.Goal{Kind: engine.OnePeg}, opt.config(), opt.memory())
+	mt, err := layered.Meet(ctx, prob.Board, prob.Start, engine.Goal{Kind: engine.OnePeg}, opt.config(), opt.Bytes())
 	if errors.Is(err, ErrMemory) {
 		return Solve(ctx, prob, unlimited)
 	}

@@ -46,7 +46,7 @@ func startsTogether(ctx context.Context, b *engine.Board, reps []int, opt Explor
 	}
 	group := b.Symmetry()
 	t := &together{t0: time.Now(), b: b, reps: reps, opt: opt, pk: pk, group: group, gen: movegen.New(b, group),
-		mem: memory.New(opt.memory()), upper: make(map[int]*layered.Layer), win: make(map[int]*layered.Layer), layers: map[int]int{}}
+		mem: memory.New(opt.Bytes()), upper: make(map[int]*layered.Layer), win: make(map[int]*layered.Layer), layers: map[int]int{}}
 	defer func() {
 		for _, l := range t.upper {
 			t.mem.Give(l.Bytes())

@@ -207,7 +207,7 @@ type winSearch struct {
 
 func newWinSearch(prob Problem, goals []engine.Goal, opt Budget) (*winSearch, error) {
 	group := prob.Group()
-	ws := &winSearch{prob: prob, goals: goals, opt: opt, t0: time.Now(), b: prob.Board, mem: memory.New(opt.memory()),
+	ws := &winSearch{prob: prob, goals: goals, opt: opt, t0: time.Now(), b: prob.Board, mem: memory.New(opt.Bytes()),
 		group: group, gen: movegen.New(prob.Board, group), start: key.Mix(group.Canonical(prob.Start)), p0: prob.Start.Pegs()}
 	// The forward layers are only scanned, or handed to functions that
 	// sort them where they must, and those found in bitsets stay as them

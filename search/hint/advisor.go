@@ -91,10 +91,7 @@ func (a *Advisor) Close() {
 
 // memory returns the budget in bytes.
 func (a *Advisor) memory() int64 {
-	if a.opt.Memory > 0 {
-		return a.opt.Memory
-	}
-	return search.DefaultMemory
+	return search.Budget{Memory: a.opt.Memory}.Bytes()
 }
 
 // oracleFor returns a given oracle of the level that starts at start

@@ -54,11 +54,7 @@ func fewestTable(ctx context.Context, b *engine.Board, start engine.Position, go
 	if b.Holes() > 56 {
 		return nil, fmt.Errorf("a fewest table needs a board of 56 holes or fewer, not %d", b.Holes())
 	}
-	budget := opt.Memory
-	if budget <= 0 {
-		budget = search.DefaultMemory
-	}
-	mem := kernel.NewBudget(budget)
+	mem := kernel.NewBudget(opt.Bytes())
 	gen := kernel.NewGen(b, b.GameSymmetry(start, goal))
 	e, err := kernel.NewExpander(kernel.Positions, kernel.Setup{Gen: gen, Mem: mem, Workers: opt.Workers})
 	if err != nil {
