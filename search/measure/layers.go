@@ -40,10 +40,20 @@ type values struct {
 	// fore: W_1 .. W_{longest−1} (see foresightOf).
 	foreAt []uint32
 	fore   []kernel.U128
-	bytes  int64 // charged to the budget
-	// words holds the memory of lens, games and meta, taken from the
-	// budget's words (see fill).
+	bytes  int64 // charged to the budget, but for sums' and words'
+	// sums holds the memory of lens, games and wins, which only the
+	// measure pass of the layer above reads (see dropSums): the words of
+	// lens and games (taken from the budget's, see fill) and the bytes
+	// of wins. words holds the memory of meta and fore.
+	sums  sums
 	words [][]uint64
+}
+
+// sums is the memory of a layer's measures that only the measure pass of
+// the layer above reads.
+type sums struct {
+	words [][]uint64
+	bytes int64
 }
 
 // games holds the complete games from each position of a layer in 32
@@ -142,10 +152,12 @@ const (
 )
 
 // Bytes a position and a winnable position take, besides the placer and
-// the foresight vectors.
+// the foresight vectors: a winnable one's winVals (see sums) and the
+// place of its vector.
 const (
 	bytesPer = 1 // win bit and count (the key charged as its forward layer's, the rest in words, see fill)
-	winBytes = int64(unsafe.Sizeof(winVals{})) + 4
+	winBytes = int64(unsafe.Sizeof(winVals{}))
+	atBytes  = 4
 )
 
 func (v *values) longest(i int) int { return int(v.meta[i] & longestMask) }
@@ -383,12 +395,10 @@ func measureLayers(ctx context.Context, b *engine.Board, start engine.Position, 
 		if err := fwd[d].Keyed(ctx, l.workers, mem); err != nil {
 			return nil, err
 		}
+		// measure lets go of below as it reads it.
 		cur, err := l.measure(fwd[d], below)
 		if err != nil {
 			return nil, err
-		}
-		if below != nil {
-			below.free(mem)
 		}
 		if err := l.keepWinners(fwd[d].Pegs(), cur); err != nil {
 			return nil, err
@@ -403,9 +413,23 @@ func measureLayers(ctx context.Context, b *engine.Board, start engine.Position, 
 	return l, nil
 }
 
+// dropSums gives back to mem the memory of what only the measure pass of
+// the layer above reads of v (see sums).
+func (v *values) dropSums(mem *kernel.Budget) {
+	mem.Give(v.sums.bytes)
+	for _, w := range v.sums.words {
+		mem.GiveWords(w)
+	}
+	v.lens, v.games, v.wins, v.sums = nil, games{}, nil, sums{}
+}
+
 // free gives v's memory back to mem.
 func (v *values) free(mem *kernel.Budget) {
-	mem.Give(v.bytes + v.place.bytes)
+	v.dropSums(mem)
+	mem.Give(v.bytes)
+	if v.place != nil {
+		mem.Give(v.place.bytes)
+	}
 	for _, w := range v.words {
 		mem.GiveWords(w)
 	}
@@ -450,7 +474,7 @@ func (ls *layers) measure(l *kernel.Layer, below *values) (*values, error) {
 	if v.meta, meta, err = fill[uint8](n, ls.mem, what); err != nil {
 		return nil, err
 	}
-	v.words = [][]uint64{lens, games, meta}
+	v.sums.words, v.words = [][]uint64{lens, games}, [][]uint64{meta}
 	words := (n + 63) / 64
 	v.winBits, v.winBefore = make([]uint64, words), make([]uint32, words)
 	workers := ls.workers
@@ -476,15 +500,14 @@ func (ls *layers) measure(l *kernel.Layer, below *values) (*values, error) {
 		fores += outs[c].fore
 		wins += len(outs[c].wins)
 	}
-	// One array of the chunks' winVals, their foresight vectors' places
-	// moved by where each chunk's land, and one of the vectors, written
-	// in place by a second pass over the winnable positions.
-	more := int64(fores)*16 + int64(wins)*winBytes
-	if err := ls.mem.Take(more, "foresight vectors and the winnable positions' measures"); err != nil {
+	// One array of the chunks' winVals and their foresight vectors'
+	// places, moved by where each chunk's land; the vectors follow, in a
+	// second pass over the winnable positions.
+	v.sums.bytes = int64(wins) * winBytes
+	if err := ls.mem.Take(v.sums.bytes+int64(wins)*atBytes, "the winnable positions' measures"); err != nil {
 		return nil, err
 	}
-	v.bytes += more
-	v.fore = kernel.Make[kernel.U128](fores)
+	v.bytes += int64(wins) * atBytes
 	v.wins = make([]winVals, 0, wins)
 	v.foreAt = make([]uint32, 0, wins)
 	base := 0
@@ -519,6 +542,21 @@ func (ls *layers) measure(l *kernel.Layer, below *values) (*values, error) {
 		v.winBefore[w] = count
 		count += uint32(bits.OnesCount64(word))
 	}
+	// The foresight pass reads of the layer below only its meta, win
+	// bits, foresight vectors and placer: its expected jumps, games and
+	// winVals go first, and make room for this layer's vectors (at the
+	// English board's widest layers, 75 MB of 155).
+	if below != nil {
+		below.dropSums(ls.mem)
+	}
+	// The vectors, every one written by the foresight pass (see
+	// foresightOf), in words that a layer's before let go of, rather
+	// than fresh pages to fault in.
+	var fore []uint64
+	if v.fore, fore, err = fill[kernel.U128](fores, ls.mem, "foresight vectors"); err != nil {
+		return nil, err
+	}
+	v.words = append(v.words, fore)
 	if fores > 0 {
 		fored := slices.Concat(lists...)
 		errs := make([]error, kernel.ChunkCount(len(fored), workers))
@@ -530,6 +568,11 @@ func (ls *layers) measure(l *kernel.Layer, below *values) (*values, error) {
 				return nil, err
 			}
 		}
+	}
+	// The layer below has been read: its memory goes before this layer's
+	// placer is made (17 MB at the English board's widest layers).
+	if below != nil {
+		below.free(ls.mem)
 	}
 	if v.place, err = newPlacer(ls.gen, v.keys, l.Pegs(), workers, ls.mem); err != nil {
 		return nil, err
