@@ -807,6 +807,16 @@ func (ls *layers) keepWinners(pegs int, v *values) error {
 	return nil
 }
 
+// dropP1 lets go of the winnable positions' P1s, once Critical is known.
+func (ls *layers) dropP1() {
+	for _, w := range ls.win {
+		if w != nil {
+			ls.mem.Give(int64(len(w.p1)) * 16)
+			w.p1 = nil
+		}
+	}
+}
+
 // winP1 returns whether the canonical position c is winnable, and its P1.
 func (ls *layers) winP1(c engine.Position) (kernel.U128, bool) {
 	pegs := c.Pegs()

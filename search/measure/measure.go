@@ -119,6 +119,12 @@ func (m *Metrics) round(v *values, i int, curve []kernel.U128) error {
 	return nil
 }
 
+// trimFrom is the least peak of a level's measures past which the memory
+// they let go of is handed back before the par's search (a collection
+// and a scavenge of the heap, a few milliseconds): the levels that
+// package generate measures by the thousand take far less.
+const trimFrom = 64 << 20
+
 // Level computes the metrics of the level that starts at start on board b
 // toward goal (one peg at a hole or anywhere) on its whole state space,
 // measured layer by layer (see the package doc), within a memory budget of
@@ -160,6 +166,13 @@ func LevelIf(ctx context.Context, b *engine.Board, start engine.Position, goal e
 	}
 	if keep != nil && !keep(m) {
 		return m, false, nil
+	}
+	// The par's search numbers the winnable positions by their keys: their
+	// P1s go, and on a large level the memory the layers let go of returns
+	// to the system before it runs (see kernel.Budget.Trim).
+	ls.dropP1()
+	if ls.mem.Peak() >= trimFrom {
+		ls.mem.Trim()
 	}
 	if root.win(0) {
 		ms, err := kernel.FewestMoves(ctx, b, start, goal, ls.group, newWinNumbers(ls.win), ls.workers)
