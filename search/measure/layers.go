@@ -2,6 +2,7 @@ package measure
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/bits"
@@ -16,7 +17,7 @@ import (
 // values holds the measures of one layer's positions (one peg count), in
 // the order of its keys: what the layer above reads of its children. What
 // every position has is held in an array a measure: the P1 player's
-// expected jumps (16 bytes), the complete games (4 bytes in the widest
+// expected jumps (12 bytes), the complete games (4 bytes in the widest
 // layers, see games) and a byte of meta, a child's read in a cache line
 // of each, the last two arrays a few megabytes that mostly stay in the
 // shared cache; what only a winnable one has is held for those alone, in
@@ -26,8 +27,8 @@ type values struct {
 	place *placer  // a child's place among keys
 	// lens holds the P1 player's expected jumps from each position
 	// (fixed point, lenOne is 1, short of the true value by less than
-	// longest units, one per division on the way down).
-	lens  []kernel.U128
+	// longest units, one per division on the way down), in 12 bytes.
+	lens  []len96
 	games games
 	meta  []uint8 // longest game | flagWin | flagStuck
 	// winBits has bit i set where position i can win, and winBefore[w]
@@ -54,6 +55,25 @@ type values struct {
 type sums struct {
 	words [][]uint64
 	bytes int64
+}
+
+// len96 is an expected number of jumps in the fixed point of lenOne, at
+// most 63, in 96 bits, little-endian: the widest array of a layer, three
+// quarters the size of a kernel.U128's (at the English board's widest
+// layers, 25 MB less held).
+type len96 [12]byte
+
+func newLen96(x kernel.U128) len96 {
+	var l len96
+	binary.LittleEndian.PutUint64(l[:8], x.Lo)
+	binary.LittleEndian.PutUint32(l[8:], uint32(x.Hi))
+	return l
+}
+
+func (l *len96) lo() uint64 { return binary.LittleEndian.Uint64(l[:8]) }
+
+func (l *len96) get() kernel.U128 {
+	return kernel.U128{Lo: l.lo(), Hi: uint64(binary.LittleEndian.Uint32(l[8:]))}
 }
 
 // games holds the complete games from each position of a layer in 32
@@ -410,6 +430,9 @@ func measureLayers(ctx context.Context, b *engine.Board, start engine.Position, 
 		below = cur
 	}
 	l.root = below
+	if err := l.indexWinners(); err != nil {
+		return nil, err
+	}
 	return l, nil
 }
 
@@ -465,7 +488,7 @@ func (ls *layers) measure(l *kernel.Layer, below *values) (*values, error) {
 	}
 	var lens, games, meta []uint64
 	var err error
-	if v.lens, lens, err = fill[kernel.U128](n, ls.mem, what); err != nil {
+	if v.lens, lens, err = fill[len96](n, ls.mem, what); err != nil {
 		return nil, err
 	}
 	if v.games, games, err = makeGames(n, bound, ls.mem, what); err != nil {
@@ -648,15 +671,15 @@ func (v *values) touch(places []uint64) uint64 {
 	switch g := &v.games; {
 	case g.small != nil:
 		for _, j := range places {
-			sum += v.lens[j].Lo + uint64(v.meta[j]) + uint64(g.small[j])
+			sum += v.lens[j].lo() + uint64(v.meta[j]) + uint64(g.small[j])
 		}
 	case g.narrow != nil:
 		for _, j := range places {
-			sum += v.lens[j].Lo + uint64(v.meta[j]) + g.narrow[j]
+			sum += v.lens[j].lo() + uint64(v.meta[j]) + g.narrow[j]
 		}
 	default:
 		for _, j := range places {
-			sum += v.lens[j].Lo + uint64(v.meta[j]) + g.wide[j].Lo
+			sum += v.lens[j].lo() + uint64(v.meta[j]) + g.wide[j].Lo
 		}
 	}
 	return sum
@@ -673,7 +696,7 @@ func errMissing(p engine.Position) error {
 // foresightChunk).
 func (ls *layers) measureOne(v, below *values, i int, ks []uint64, out *chunkOut) {
 	if len(ks) == 0 {
-		v.lens[i] = kernel.U128{}
+		v.lens[i] = len96{}
 		v.games.set(i, kernel.U128{Lo: 1})
 		out.games = max128(out.games, kernel.U128{Lo: 1})
 		if ls.goal.Reached(kernel.Unmix(v.keys[i])) {
@@ -698,14 +721,14 @@ func (ls *layers) measureOne(v, below *values, i int, ks []uint64, out *chunkOut
 		win = win || m&flagWin != 0
 		if m&flagStuck == 0 {
 			allowed++
-			length, _ = length.Add(below.lens[j])
+			length, _ = length.Add(below.lens[j].get())
 		}
 	}
 	if allowed == 0 {
 		// Every jump sticks: the player has no choice to make (and no
 		// child can win, so P1 stays 0).
 		for _, j := range ks {
-			length, _ = length.Add(below.lens[j])
+			length, _ = length.Add(below.lens[j].get())
 		}
 		allowed = len(ks)
 	}
@@ -713,7 +736,7 @@ func (ls *layers) measureOne(v, below *values, i int, ks []uint64, out *chunkOut
 	// Sums of at most a few hundred children cannot overflow: see
 	// exact.ProbOne and lenOne.
 	len1, _ := lenOne.Add(kernel.DivFloor(length, uint64(allowed)))
-	v.lens[i] = len1
+	v.lens[i] = newLen96(len1)
 	v.games.set(i, games)
 	out.games = max128(out.games, games)
 	if !win {
@@ -790,7 +813,7 @@ func max128(x, y kernel.U128) kernel.U128 {
 func (ls *layers) keepWinners(pegs int, v *values) error {
 	n := len(v.wins)
 	ls.winnable += int64(n)
-	if err := ls.mem.Take(int64(n)*24+kernel.IndexBytes(n), "the winnable positions"); err != nil {
+	if err := ls.mem.Take(int64(n)*24, "the winnable positions"); err != nil {
 		return err
 	}
 	w := &winners{keys: make([]uint64, 0, n), p1: make([]kernel.U128, 0, n)}
@@ -800,10 +823,24 @@ func (ls *layers) keepWinners(pegs int, v *values) error {
 			w.p1 = append(w.p1, v.wins[len(w.p1)].p1)
 		}
 	}
-	if n > 0 {
+	ls.win[pegs] = w
+	return nil
+}
+
+// indexWinners indexes the winnable positions of every layer, once the
+// layers are measured and let go: the indexes, two to four slots a
+// position, would otherwise be held through the measures of the widest
+// layers (30 MB of the English Full level's peak).
+func (ls *layers) indexWinners() error {
+	for _, w := range ls.win {
+		if w == nil || len(w.keys) == 0 {
+			continue
+		}
+		if err := ls.mem.Take(kernel.IndexBytes(len(w.keys)), "the index of the winnable positions"); err != nil {
+			return err
+		}
 		w.index = kernel.NewIndex(w.keys)
 	}
-	ls.win[pegs] = w
 	return nil
 }
 

@@ -65,19 +65,22 @@ func (m Metrics) WinShare() float64 {
 	return float64(m.Winnable) / float64(m.Reachable)
 }
 
-// lenOne is 1 in the fixed point of a number of jumps: one of at most 63,
-// summed over a position's children, stays below 2^128.
-var lenOne = kernel.U128{Hi: 1 << (110 - 64)}
+// lenBits are the fraction bits of the fixed point of a number of jumps,
+// and lenOne is 1 in it: one of at most 63 fits in 96 bits (a layer holds
+// them so, see len96), and a sum over a position's children in 128.
+const lenBits = 90
+
+var lenOne = kernel.U128{Hi: 1 << (lenBits - 64)}
 
 // lenFixed returns an expected number of jumps in fixed point, short of the
 // true one by at most units.
 func lenFixed(v kernel.U128, units uint64) kernel.Fixed {
-	return kernel.Fixed{V: v, Err: units, Bits: 110}
+	return kernel.Fixed{V: v, Err: units, Bits: lenBits}
 }
 
 // ErrRounding reports a figure whose fixed-point bounds straddle a float64
 // rounding point, so that it cannot be given correctly rounded (as likely
-// as a figure landing within 2^-110 of such a point).
+// as a figure landing within 2^-90 of such a point).
 var ErrRounding = errors.New("cannot be given correctly rounded")
 
 // round sets m's probabilities and expectations from the root's
@@ -85,7 +88,7 @@ var ErrRounding = errors.New("cannot be given correctly rounded")
 // correctly rounded: each value is short of the true one by less than
 // the root's longest units.
 func (m *Metrics) round(v *values, i int, curve []kernel.U128) error {
-	nw, length := v.winVals(i), v.lens[i]
+	nw, length := v.winVals(i), v.lens[i].get()
 	units := uint64(v.longest(i))
 	var bad []string
 	get := func(x kernel.Fixed, what string) float64 {
