@@ -110,9 +110,12 @@ func makeGames(n int, bound kernel.U128, mem *kernel.Budget, what string) (games
 // an array a layer let go, not cleared, or fresh memory that the workers
 // who fill it fault in), and those words.
 func fill[T any](n int, mem *kernel.Budget, what string) ([]T, []uint64, error) {
+	if n == 0 {
+		return []T{}, nil, nil // not a spare array held for nothing
+	}
 	size := int(unsafe.Sizeof(*new(T)))
 	words, err := mem.TakeWordsToFill((n*size+7)/8, what)
-	if err != nil || n == 0 {
+	if err != nil {
 		return []T{}, words, err
 	}
 	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(words))), n), words, nil
