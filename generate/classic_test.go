@@ -13,8 +13,8 @@ import (
 // 23.5 million positions) included, and checks that the scores put them
 // in the order their designer gives, or within two swaps of it: Kendall's
 // tau at least 0.8. The constants are those of every board. Grading Full
-// takes about 15 s of CPU and half a gigabyte (BenchmarkGrade
-// level=Full, on a shared 2-core machine), so -short skips the test.
+// takes about 15 s of CPU and 350-400 MiB (BenchmarkGrade level=Full, on
+// a shared 2-core machine), so -short skips the test.
 func TestClassicOrder(t *testing.T) {
 	if testing.Short() {
 		t.Skip("grading Full takes about 15 s of CPU; run without -short")

@@ -27,17 +27,19 @@
 // their children placed first, then the children's measures asked for
 // together, then each parent summed, so that the cache misses of a batch
 // overlap. What every position has is held in an array a measure, in its
-// layer's order: the P1 player's expected jumps (16 bytes), the complete
+// layer's order: the P1 player's expected jumps (12 bytes), the complete
 // games (4 bytes where they fit, as in the English board's layers of 16
 // pegs or fewer, else 8 or 16) and a byte for its longest game and
 // whether it is won or stuck; what only a winnable one has (P0, P1,
 // solutions, the foresight vector), for the winnable positions alone, in
 // their order, a position's place among them a count of the bits of a
 // bitset of the layer's winnable ones. A layer's measures are held until
-// the layer above is measured, its keys only until its winnable positions
-// are kept: what the measures that follow lines from the start need
-// (Critical, UniqueFirst, the par) is kept of every layer, its winnable
-// positions, indexed, with their P1. In a level of 21 pegs or more, the
+// the layer above has read them (its expected jumps, games and winnable
+// positions' measures until the layer above's first pass, the rest until
+// its second), its keys only until its winnable positions are kept: what
+// the measures that follow lines from the start need (Critical,
+// UniqueFirst, the par) is kept of every layer, its winnable positions
+// with their P1, indexed once every layer is measured. In a level of 21 pegs or more, the
 // layers are found on GOMAXPROCS goroutines and a layer of 4096 positions
 // or more is measured in contiguous chunks on as many; a position's
 // measures do not depend on the chunks, so neither do the results. Past
@@ -50,10 +52,14 @@
 // less time than by a depth-first walk memoized in a hash table of nodes,
 // what Level did before (BenchmarkLevel's 80 drawn English levels and
 // Pyramid at GOMAXPROCS 1, once: 12.6 s of CPU against 15.2 s). The
-// English board's 32-peg start, 23.5 million positions, peaks at 394 MiB
-// of its budget (generate's BenchmarkGrade level=Full: about 500 MB held
-// from the system; the node arrays and key indexes this walk used before
-// took 1.1 GB, the depth-first walk 4.5 GB).
+// English board's 32-peg start, 23.5 million positions, peaks at 257 MiB
+// of its budget (generate's BenchmarkGrade level=Full: 375-395 MiB held
+// from the system on a busy machine, as the collections fall; 510-540
+// MiB before a layer let go of what the layer above had read as soon as
+// it had, its expected jumps took 12 bytes, the layers past the widest
+// waited packed and the winnable positions were indexed after the walk;
+// the node arrays and key indexes this walk used before took 1.1 GB, the
+// depth-first walk 4.5 GB).
 //
 // # Players of bounded foresight
 //
@@ -97,15 +103,15 @@
 //
 // Every probability and expectation (P0, P1, W_k, 1/W_k, the mean attempt,
 // J1) is the exact value correctly rounded to float64. The walk keeps them
-// in 128-bit fixed point (probabilities in units of 2^-118, numbers of
-// jumps in units of 2^-110), where a sum is exact and a mean over a
+// in fixed point (probabilities in 128 bits, units of 2^-118; numbers of
+// jumps in 96, units of 2^-90), where a sum is exact and a mean over a
 // position's jumps rounds down by less than one unit; a value is thus
 // short of the true one by less than one unit per jump of the longest
 // game below it. Metrics gives a value only once the float64 nearest to
 // the bottom of that interval is also nearest to its top (for 1/W_k and
 // J1, to the quotient's interval, found in 320-bit arithmetic), so it is
 // the float64 nearest to the true value; should an interval straddle a
-// rounding point (about as likely as a value falling within 2^-110 of
+// rounding point (about as likely as a value falling within 2^-85 of
 // one), Level says so with ErrRounding rather than guess. (Sums and
 // divisions in float64 drift in the last digit or two: J1 of a triangle
 // level comes out 53.00000000000001 where it is 53.)

@@ -2,6 +2,7 @@ package measure
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/bits"
@@ -16,7 +17,7 @@ import (
 // values holds the measures of one layer's positions (one peg count), in
 // the order of its keys: what the layer above reads of its children. What
 // every position has is held in an array a measure: the P1 player's
-// expected jumps (16 bytes), the complete games (4 bytes in the widest
+// expected jumps (12 bytes), the complete games (4 bytes in the widest
 // layers, see games) and a byte of meta, a child's read in a cache line
 // of each, the last two arrays a few megabytes that mostly stay in the
 // shared cache; what only a winnable one has is held for those alone, in
@@ -26,8 +27,8 @@ type values struct {
 	place *placer  // a child's place among keys
 	// lens holds the P1 player's expected jumps from each position
 	// (fixed point, lenOne is 1, short of the true value by less than
-	// longest units, one per division on the way down).
-	lens  []kernel.U128
+	// longest units, one per division on the way down), in 12 bytes.
+	lens  []len96
 	games games
 	meta  []uint8 // longest game | flagWin | flagStuck
 	// winBits has bit i set where position i can win, and winBefore[w]
@@ -40,10 +41,39 @@ type values struct {
 	// fore: W_1 .. W_{longest−1} (see foresightOf).
 	foreAt []uint32
 	fore   []kernel.U128
-	bytes  int64 // charged to the budget
-	// words holds the memory of lens, games and meta, taken from the
-	// budget's words (see fill).
+	bytes  int64 // charged to the budget, but for sums' and words'
+	// sums holds the memory of lens, games and wins, which only the
+	// measure pass of the layer above reads (see dropSums): the words of
+	// lens and games (taken from the budget's, see fill) and the bytes
+	// of wins. words holds the memory of meta and fore.
+	sums  sums
 	words [][]uint64
+}
+
+// sums is the memory of a layer's measures that only the measure pass of
+// the layer above reads.
+type sums struct {
+	words [][]uint64
+	bytes int64
+}
+
+// len96 is an expected number of jumps in the fixed point of lenOne, at
+// most 63, in 96 bits, little-endian: the widest array of a layer, three
+// quarters the size of a kernel.U128's (at the English board's widest
+// layers, 25 MB less held).
+type len96 [12]byte
+
+func newLen96(x kernel.U128) len96 {
+	var l len96
+	binary.LittleEndian.PutUint64(l[:8], x.Lo)
+	binary.LittleEndian.PutUint32(l[8:], uint32(x.Hi))
+	return l
+}
+
+func (l *len96) lo() uint64 { return binary.LittleEndian.Uint64(l[:8]) }
+
+func (l *len96) get() kernel.U128 {
+	return kernel.U128{Lo: l.lo(), Hi: uint64(binary.LittleEndian.Uint32(l[8:]))}
 }
 
 // games holds the complete games from each position of a layer in 32
@@ -80,9 +110,12 @@ func makeGames(n int, bound kernel.U128, mem *kernel.Budget, what string) (games
 // an array a layer let go, not cleared, or fresh memory that the workers
 // who fill it fault in), and those words.
 func fill[T any](n int, mem *kernel.Budget, what string) ([]T, []uint64, error) {
+	if n == 0 {
+		return []T{}, nil, nil // not a spare array held for nothing
+	}
 	size := int(unsafe.Sizeof(*new(T)))
 	words, err := mem.TakeWordsToFill((n*size+7)/8, what)
-	if err != nil || n == 0 {
+	if err != nil {
 		return []T{}, words, err
 	}
 	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(words))), n), words, nil
@@ -142,10 +175,12 @@ const (
 )
 
 // Bytes a position and a winnable position take, besides the placer and
-// the foresight vectors.
+// the foresight vectors: a winnable one's winVals (see sums) and the
+// place of its vector.
 const (
 	bytesPer = 1 // win bit and count (the key charged as its forward layer's, the rest in words, see fill)
-	winBytes = int64(unsafe.Sizeof(winVals{})) + 4
+	winBytes = int64(unsafe.Sizeof(winVals{}))
+	atBytes  = 4
 )
 
 func (v *values) longest(i int) int { return int(v.meta[i] & longestMask) }
@@ -378,17 +413,27 @@ func measureLayers(ctx context.Context, b *engine.Board, start engine.Position, 
 	if err != nil {
 		return nil, err
 	}
+	// The layers past the widest wait through its measures packed (a
+	// fifth of their bitsets' memory, 24 MB less held at the English
+	// board's peak), and are unpacked as their turn comes.
+	widest := 0
+	for d := range fwd {
+		if fwd[d].Size() > fwd[widest].Size() {
+			widest = d
+		}
+	}
+	for _, l := range fwd[:widest] {
+		l.Pack(workers, mem)
+	}
 	var below *values
 	for d := len(fwd) - 1; d >= 0; d-- {
 		if err := fwd[d].Keyed(ctx, l.workers, mem); err != nil {
 			return nil, err
 		}
+		// measure lets go of below as it reads it.
 		cur, err := l.measure(fwd[d], below)
 		if err != nil {
 			return nil, err
-		}
-		if below != nil {
-			below.free(mem)
 		}
 		if err := l.keepWinners(fwd[d].Pegs(), cur); err != nil {
 			return nil, err
@@ -400,12 +445,29 @@ func measureLayers(ctx context.Context, b *engine.Board, start engine.Position, 
 		below = cur
 	}
 	l.root = below
+	if err := l.indexWinners(); err != nil {
+		return nil, err
+	}
 	return l, nil
+}
+
+// dropSums gives back to mem the memory of what only the measure pass of
+// the layer above reads of v (see sums).
+func (v *values) dropSums(mem *kernel.Budget) {
+	mem.Give(v.sums.bytes)
+	for _, w := range v.sums.words {
+		mem.GiveWords(w)
+	}
+	v.lens, v.games, v.wins, v.sums = nil, games{}, nil, sums{}
 }
 
 // free gives v's memory back to mem.
 func (v *values) free(mem *kernel.Budget) {
-	mem.Give(v.bytes + v.place.bytes)
+	v.dropSums(mem)
+	mem.Give(v.bytes)
+	if v.place != nil {
+		mem.Give(v.place.bytes)
+	}
 	for _, w := range v.words {
 		mem.GiveWords(w)
 	}
@@ -417,13 +479,40 @@ func (v *values) free(mem *kernel.Budget) {
 // foresight vectors will start (foreAt, from the chunk's start; fore
 // counts them), its positions with a jump and their jumps.
 type chunkOut struct {
-	wins         []winVals
-	foreAt       []uint32
+	wins         winBlocks
 	fore         int
 	inner, jumps int64
 	games        kernel.U128 // the most games from a position
 	touched      uint64      // the sum of the loads that ask for children's lines
 	err          error
+}
+
+// winOut is a winnable position's winVals and where its foresight vector
+// will start, from its chunk's start.
+type winOut struct {
+	winVals
+	foreAt uint32
+}
+
+// winBlocks holds a chunk's winOuts in blocks, each made once, as large
+// as the blocks before it together up to winBlock: a slice grown by
+// append would make about five times its final size (large slices grow by
+// a quarter), garbage that the heap held at the English board's widest
+// layers (tens of megabytes a layer).
+type winBlocks struct {
+	blocks [][]winOut
+	n      int
+}
+
+const winBlock = 4096
+
+func (b *winBlocks) add(w winOut) {
+	if k := len(b.blocks) - 1; k < 0 || len(b.blocks[k]) == cap(b.blocks[k]) {
+		b.blocks = append(b.blocks, make([]winOut, 0, min(winBlock, max(16, b.n))))
+	}
+	k := len(b.blocks) - 1
+	b.blocks[k] = append(b.blocks[k], w)
+	b.n++
 }
 
 // measure measures the positions of layer l from their children's values
@@ -441,7 +530,7 @@ func (ls *layers) measure(l *kernel.Layer, below *values) (*values, error) {
 	}
 	var lens, games, meta []uint64
 	var err error
-	if v.lens, lens, err = fill[kernel.U128](n, ls.mem, what); err != nil {
+	if v.lens, lens, err = fill[len96](n, ls.mem, what); err != nil {
 		return nil, err
 	}
 	if v.games, games, err = makeGames(n, bound, ls.mem, what); err != nil {
@@ -450,7 +539,7 @@ func (ls *layers) measure(l *kernel.Layer, below *values) (*values, error) {
 	if v.meta, meta, err = fill[uint8](n, ls.mem, what); err != nil {
 		return nil, err
 	}
-	v.words = [][]uint64{lens, games, meta}
+	v.sums.words, v.words = [][]uint64{lens, games}, [][]uint64{meta}
 	words := (n + 63) / 64
 	v.winBits, v.winBefore = make([]uint64, words), make([]uint32, words)
 	workers := ls.workers
@@ -474,26 +563,27 @@ func (ls *layers) measure(l *kernel.Layer, below *values) (*values, error) {
 		ls.jumps += outs[c].jumps
 		v.games.max = max128(v.games.max, outs[c].games)
 		fores += outs[c].fore
-		wins += len(outs[c].wins)
+		wins += outs[c].wins.n
 	}
-	// One array of the chunks' winVals, their foresight vectors' places
-	// moved by where each chunk's land, and one of the vectors, written
-	// in place by a second pass over the winnable positions.
-	more := int64(fores)*16 + int64(wins)*winBytes
-	if err := ls.mem.Take(more, "foresight vectors and the winnable positions' measures"); err != nil {
+	// One array of the chunks' winVals and their foresight vectors'
+	// places, moved by where each chunk's land; the vectors follow, in a
+	// second pass over the winnable positions.
+	v.sums.bytes = int64(wins) * winBytes
+	if err := ls.mem.Take(v.sums.bytes+int64(wins)*atBytes, "the winnable positions' measures"); err != nil {
 		return nil, err
 	}
-	v.bytes += more
-	v.fore = kernel.Make[kernel.U128](fores)
+	v.bytes += int64(wins) * atBytes
 	v.wins = make([]winVals, 0, wins)
 	v.foreAt = make([]uint32, 0, wins)
 	base := 0
 	for c := range outs {
-		for _, at := range outs[c].foreAt {
-			v.foreAt = append(v.foreAt, uint32(base)+at)
+		for _, blk := range outs[c].wins.blocks {
+			for _, w := range blk {
+				v.wins = append(v.wins, w.winVals)
+				v.foreAt = append(v.foreAt, uint32(base)+w.foreAt)
+			}
 		}
 		base += outs[c].fore
-		v.wins = append(v.wins, outs[c].wins...)
 		outs[c] = chunkOut{}
 	}
 	// The win bits, a run of words a chunk, and the winnable positions
@@ -519,6 +609,21 @@ func (ls *layers) measure(l *kernel.Layer, below *values) (*values, error) {
 		v.winBefore[w] = count
 		count += uint32(bits.OnesCount64(word))
 	}
+	// The foresight pass reads of the layer below only its meta, win
+	// bits, foresight vectors and placer: its expected jumps, games and
+	// winVals go first, and make room for this layer's vectors (at the
+	// English board's widest layers, 75 MB of 155).
+	if below != nil {
+		below.dropSums(ls.mem)
+	}
+	// The vectors, every one written by the foresight pass (see
+	// foresightOf), in words that a layer's before let go of, rather
+	// than fresh pages to fault in.
+	var fore []uint64
+	if v.fore, fore, err = fill[kernel.U128](fores, ls.mem, "foresight vectors"); err != nil {
+		return nil, err
+	}
+	v.words = append(v.words, fore)
 	if fores > 0 {
 		fored := slices.Concat(lists...)
 		errs := make([]error, kernel.ChunkCount(len(fored), workers))
@@ -530,6 +635,11 @@ func (ls *layers) measure(l *kernel.Layer, below *values) (*values, error) {
 				return nil, err
 			}
 		}
+	}
+	// The layer below has been read: its memory goes before this layer's
+	// placer is made (17 MB at the English board's widest layers).
+	if below != nil {
+		below.free(ls.mem)
 	}
 	if v.place, err = newPlacer(ls.gen, v.keys, l.Pegs(), workers, ls.mem); err != nil {
 		return nil, err
@@ -605,15 +715,15 @@ func (v *values) touch(places []uint64) uint64 {
 	switch g := &v.games; {
 	case g.small != nil:
 		for _, j := range places {
-			sum += v.lens[j].Lo + uint64(v.meta[j]) + uint64(g.small[j])
+			sum += v.lens[j].lo() + uint64(v.meta[j]) + uint64(g.small[j])
 		}
 	case g.narrow != nil:
 		for _, j := range places {
-			sum += v.lens[j].Lo + uint64(v.meta[j]) + g.narrow[j]
+			sum += v.lens[j].lo() + uint64(v.meta[j]) + g.narrow[j]
 		}
 	default:
 		for _, j := range places {
-			sum += v.lens[j].Lo + uint64(v.meta[j]) + g.wide[j].Lo
+			sum += v.lens[j].lo() + uint64(v.meta[j]) + g.wide[j].Lo
 		}
 	}
 	return sum
@@ -630,13 +740,12 @@ func errMissing(p engine.Position) error {
 // foresightChunk).
 func (ls *layers) measureOne(v, below *values, i int, ks []uint64, out *chunkOut) {
 	if len(ks) == 0 {
-		v.lens[i] = kernel.U128{}
+		v.lens[i] = len96{}
 		v.games.set(i, kernel.U128{Lo: 1})
 		out.games = max128(out.games, kernel.U128{Lo: 1})
 		if ls.goal.Reached(kernel.Unmix(v.keys[i])) {
 			v.meta[i] = flagWin
-			out.wins = append(out.wins, winVals{p0: kernel.ProbOne, p1: kernel.ProbOne, sol: kernel.U128{Lo: 1}})
-			out.foreAt = append(out.foreAt, uint32(out.fore))
+			out.wins.add(winOut{winVals{p0: kernel.ProbOne, p1: kernel.ProbOne, sol: kernel.U128{Lo: 1}}, uint32(out.fore)})
 		} else {
 			v.meta[i] = flagStuck
 		}
@@ -655,14 +764,14 @@ func (ls *layers) measureOne(v, below *values, i int, ks []uint64, out *chunkOut
 		win = win || m&flagWin != 0
 		if m&flagStuck == 0 {
 			allowed++
-			length, _ = length.Add(below.lens[j])
+			length, _ = length.Add(below.lens[j].get())
 		}
 	}
 	if allowed == 0 {
 		// Every jump sticks: the player has no choice to make (and no
 		// child can win, so P1 stays 0).
 		for _, j := range ks {
-			length, _ = length.Add(below.lens[j])
+			length, _ = length.Add(below.lens[j].get())
 		}
 		allowed = len(ks)
 	}
@@ -670,7 +779,7 @@ func (ls *layers) measureOne(v, below *values, i int, ks []uint64, out *chunkOut
 	// Sums of at most a few hundred children cannot overflow: see
 	// exact.ProbOne and lenOne.
 	len1, _ := lenOne.Add(kernel.DivFloor(length, uint64(allowed)))
-	v.lens[i] = len1
+	v.lens[i] = newLen96(len1)
 	v.games.set(i, games)
 	out.games = max128(out.games, games)
 	if !win {
@@ -689,8 +798,7 @@ func (ls *layers) measureOne(v, below *values, i int, ks []uint64, out *chunkOut
 			sol, _ = sol.Add(cw.sol)
 		}
 	}
-	out.wins = append(out.wins, winVals{p0: kernel.DivFloor(p0, uint64(len(ks))), p1: kernel.DivFloor(p1, uint64(allowed)), sol: sol})
-	out.foreAt = append(out.foreAt, uint32(out.fore))
+	out.wins.add(winOut{winVals{p0: kernel.DivFloor(p0, uint64(len(ks))), p1: kernel.DivFloor(p1, uint64(allowed)), sol: sol}, uint32(out.fore)})
 	out.fore += int(longest) - 1
 }
 
@@ -747,7 +855,7 @@ func max128(x, y kernel.U128) kernel.U128 {
 func (ls *layers) keepWinners(pegs int, v *values) error {
 	n := len(v.wins)
 	ls.winnable += int64(n)
-	if err := ls.mem.Take(int64(n)*24+kernel.IndexBytes(n), "the winnable positions"); err != nil {
+	if err := ls.mem.Take(int64(n)*24, "the winnable positions"); err != nil {
 		return err
 	}
 	w := &winners{keys: make([]uint64, 0, n), p1: make([]kernel.U128, 0, n)}
@@ -757,11 +865,35 @@ func (ls *layers) keepWinners(pegs int, v *values) error {
 			w.p1 = append(w.p1, v.wins[len(w.p1)].p1)
 		}
 	}
-	if n > 0 {
-		w.index = kernel.NewIndex(w.keys)
-	}
 	ls.win[pegs] = w
 	return nil
+}
+
+// indexWinners indexes the winnable positions of every layer, once the
+// layers are measured and let go: the indexes, two to four slots a
+// position, would otherwise be held through the measures of the widest
+// layers (30 MB of the English Full level's peak).
+func (ls *layers) indexWinners() error {
+	for _, w := range ls.win {
+		if w == nil || len(w.keys) == 0 {
+			continue
+		}
+		if err := ls.mem.Take(kernel.IndexBytes(len(w.keys)), "the index of the winnable positions"); err != nil {
+			return err
+		}
+		w.index = kernel.NewIndex(w.keys)
+	}
+	return nil
+}
+
+// dropP1 lets go of the winnable positions' P1s, once Critical is known.
+func (ls *layers) dropP1() {
+	for _, w := range ls.win {
+		if w != nil {
+			ls.mem.Give(int64(len(w.p1)) * 16)
+			w.p1 = nil
+		}
+	}
 }
 
 // winP1 returns whether the canonical position c is winnable, and its P1.

@@ -65,19 +65,22 @@ func (m Metrics) WinShare() float64 {
 	return float64(m.Winnable) / float64(m.Reachable)
 }
 
-// lenOne is 1 in the fixed point of a number of jumps: one of at most 63,
-// summed over a position's children, stays below 2^128.
-var lenOne = kernel.U128{Hi: 1 << (110 - 64)}
+// lenBits are the fraction bits of the fixed point of a number of jumps,
+// and lenOne is 1 in it: one of at most 63 fits in 96 bits (a layer holds
+// them so, see len96), and a sum over a position's children in 128.
+const lenBits = 90
+
+var lenOne = kernel.U128{Hi: 1 << (lenBits - 64)}
 
 // lenFixed returns an expected number of jumps in fixed point, short of the
 // true one by at most units.
 func lenFixed(v kernel.U128, units uint64) kernel.Fixed {
-	return kernel.Fixed{V: v, Err: units, Bits: 110}
+	return kernel.Fixed{V: v, Err: units, Bits: lenBits}
 }
 
 // ErrRounding reports a figure whose fixed-point bounds straddle a float64
 // rounding point, so that it cannot be given correctly rounded (as likely
-// as a figure landing within 2^-110 of such a point).
+// as a figure landing within 2^-90 of such a point).
 var ErrRounding = errors.New("cannot be given correctly rounded")
 
 // round sets m's probabilities and expectations from the root's
@@ -85,7 +88,7 @@ var ErrRounding = errors.New("cannot be given correctly rounded")
 // correctly rounded: each value is short of the true one by less than
 // the root's longest units.
 func (m *Metrics) round(v *values, i int, curve []kernel.U128) error {
-	nw, length := v.winVals(i), v.lens[i]
+	nw, length := v.winVals(i), v.lens[i].get()
 	units := uint64(v.longest(i))
 	var bad []string
 	get := func(x kernel.Fixed, what string) float64 {
@@ -119,11 +122,17 @@ func (m *Metrics) round(v *values, i int, curve []kernel.U128) error {
 	return nil
 }
 
+// trimFrom is the least peak of a level's measures past which the memory
+// they let go of is handed back before the par's search (a collection
+// and a scavenge of the heap, a few milliseconds): the levels that
+// package generate measures by the thousand take far less.
+const trimFrom = 64 << 20
+
 // Level computes the metrics of the level that starts at start on board b
 // toward goal (one peg at a hole or anywhere) on its whole state space,
 // measured layer by layer (see the package doc), within a memory budget of
 // budget bytes. It suits levels whose state space fits in memory (the
-// English board's 23.5 million positions take about 400 MiB).
+// English board's 23.5 million positions take about 260 MiB of it).
 func Level(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, budget int64) (Metrics, error) {
 	m, _, err := LevelIf(ctx, b, start, goal, budget, nil)
 	return m, err
@@ -160,6 +169,13 @@ func LevelIf(ctx context.Context, b *engine.Board, start engine.Position, goal e
 	}
 	if keep != nil && !keep(m) {
 		return m, false, nil
+	}
+	// The par's search numbers the winnable positions by their keys: their
+	// P1s go, and on a large level the memory the layers let go of returns
+	// to the system before it runs (see kernel.Budget.Trim).
+	ls.dropP1()
+	if ls.mem.Peak() >= trimFrom {
+		ls.mem.Trim()
 	}
 	if root.win(0) {
 		ms, err := kernel.FewestMoves(ctx, b, start, goal, ls.group, newWinNumbers(ls.win), ls.workers)

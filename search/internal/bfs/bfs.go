@@ -94,6 +94,9 @@ type side struct {
 	marks  []uint64
 	shift  uint
 	levels [][]node
+	// lists holds each chunk's children between levels, for the next
+	// level's chunks to reuse (see expand).
+	lists [][]reached
 	// moves calls visit with each position one move away from p in the
 	// side's direction.
 	moves func(p engine.Position, visit func(engine.Position) movegen.Step)
@@ -251,7 +254,16 @@ type reached struct {
 func (s *side) expand(ctx context.Context, group *engine.Group, win Winnable, other *side, workers int, nodes *int64) (meet node, found bool, err error) {
 	last := s.levels[len(s.levels)-1]
 	chunks := (len(last) + chunk - 1) / chunk
-	found1 := make([][]reached, chunks)
+	// Each chunk's children go in a list that a chunk of an earlier
+	// level let go of: the lists of the English centre game's widest
+	// levels, tens of megabytes, are not made again a level.
+	if len(s.lists) < chunks {
+		s.lists = append(s.lists, make([][]reached, chunks-len(s.lists))...)
+	}
+	found1 := s.lists[:chunks]
+	for c := range found1 {
+		found1[c] = found1[c][:0] // a chunk past the meeting adds none
+	}
 	// meetChunk is the first chunk known to hold a meeting: those after
 	// it need not be expanded.
 	var meetChunk atomic.Int64
@@ -266,7 +278,7 @@ func (s *side) expand(ctx context.Context, group *engine.Group, win Winnable, ot
 		if int64(c) > meetChunk.Load() {
 			return
 		}
-		var list []reached
+		list := found1[c][:0]
 		stop := false
 		for i := lo; i < hi && !stop; i++ {
 			s.moves(last[i].pos, func(q engine.Position) movegen.Step {

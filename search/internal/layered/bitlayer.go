@@ -214,10 +214,14 @@ func (l *Layer) parentsAt(buf []engine.Position, lo, hi int) []engine.Position {
 // Keyed turns a layer held as bitsets (see Scanned) into keys in
 // the order of their numbers, class by class, marked unsorted, charged to
 // mem in place of its bitsets: for a reader of keys, such as an expansion.
-// A layer of keys or code stays as it is.
+// A packed layer (see Pack) is unpacked first. A layer of keys or code
+// stays as it is.
 func (l *Layer) Keyed(ctx context.Context, workers int, mem *memory.Budget) error {
 	if l.dense == nil {
 		return nil
+	}
+	if err := l.unpack(ctx, workers, mem); err != nil {
+		return err
 	}
 	sets := make([][][]uint64, len(l.dense.sets))
 	for s, set := range l.dense.sets {
