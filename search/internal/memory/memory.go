@@ -131,8 +131,13 @@ func (b *Budget) Give(n int64) {
 // it is written, and a table's first touch of a slot is a probe's read: each
 // page then faults twice, and the second fault flushes the page from every
 // core's TLB (an interrupt to each, through the hypervisor on a VM).
+// An array Make has its kernel write in (see populateBytes) is returned as
+// it is.
 func Touched[T any](n int) []T {
-	s := Make[T](n)
+	s, populated := makeArray[T](n)
+	if populated {
+		return s
+	}
 	step := max(1, 4096/int(unsafe.Sizeof(*new(T))))
 	for i := 0; i < n; i += step {
 		s[i] = *new(T)
@@ -155,11 +160,12 @@ func (b *Budget) TakeWords(n int, what string) ([]uint64, error) {
 
 // TakeWordsToFill is TakeWords for a caller that writes every word
 // before it reads any: a spare's words are left as they were, and fresh
-// memory is not written a page at a time first, so that its pages fault
-// in as the caller's workers write them, in parallel, each once (a page
-// read first faults twice; see Touched). Made serially by TakeWords, the
-// English full analysis's counts of complete games took 45-50 ms of its
-// 2 s on one core while the other waited.
+// memory is not written a page at a time first: the kernel writes its
+// pages in (see populateBytes), or, where it does not, they fault in as
+// the caller's workers write them, in parallel, each once (a page read
+// first faults twice; see Touched). Made serially by TakeWords, a word
+// written a page, the English full analysis's counts of complete games
+// took 45-50 ms of its 2 s on one core while the other waited.
 func (b *Budget) TakeWordsToFill(n int, what string) ([]uint64, error) {
 	return b.takeWords(n, what, false)
 }
@@ -301,12 +307,38 @@ const hugeBytes = 64 << 20
 // English winnable set was found in hash tables of tens of megabytes, its
 // run took 86 thousand page faults and 1.74 s without, 15 thousand and
 // 1.42 s with.)
+//
+// An array of populateBytes or more has its pages written in by the
+// kernel at once.
 func Make[T any](n int) []T {
-	s := make([]T, n)
-	if bytes := uintptr(n) * unsafe.Sizeof(*new(T)); bytes >= hugeBytes {
-		advise(unsafe.Pointer(unsafe.SliceData(s)), bytes)
-	}
+	s, _ := makeArray[T](n)
 	return s
+}
+
+// populateBytes is the smallest array whose pages Make has the kernel
+// write in at once (see populate) rather than fault in one by one as they
+// are first written. On this project's VM (a Firecracker guest) a page
+// fault is the cost: a fresh 64 MiB written a word a page took 350-550 ms
+// (22-33 us a 4 KiB page), written in by one madvise 16-70 ms, in a busy
+// hour. The English winnable set's process (`pegs explore --winnable-only`,
+// about 60 MB faulted in) took 0.14 s of system time before, 0.085 s
+// populated (p=0.001, 8 runs each, alternated, on a machine loaded by two
+// other searches); the full analysis's 0.45 s and 0.18 s (5 runs each),
+// its CPU time 4.61 s and 4.48 s.
+const populateBytes = 256 << 10
+
+// makeArray is Make, and reports whether the kernel wrote its pages in.
+func makeArray[T any](n int) (s []T, populated bool) {
+	s = make([]T, n)
+	bytes := uintptr(n) * unsafe.Sizeof(*new(T))
+	if bytes < populateBytes {
+		return s, false
+	}
+	p := unsafe.Pointer(unsafe.SliceData(s))
+	if bytes >= hugeBytes {
+		advise(p, bytes)
+	}
+	return s, populate(p, bytes)
 }
 
 // Replace hands back old bytes and charges new ones in their place without
