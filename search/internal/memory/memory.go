@@ -288,16 +288,21 @@ func (b *Budget) dropSpares(n int) int64 {
 }
 
 // hugeBytes is the smallest array that Make asks huge pages for. On this
-// project's VM a fresh huge page takes from a tenth of a millisecond to
-// several to fault in, as the host is busy, where 512 small pages cost
-// about the same at all times: with every array of 4 MiB or more advised,
-// the English full analysis (arrays up to a few tens of megabytes) took
-// 2.6-3.3 s wall and 0.7-1.3 s of system time in a busy hour, and 1.96-
-// 2.04 s and 0.2 s without the advice, alternated (5 runs each); the
-// winnable set took the same time either way (0.31-0.32 s). Arrays of
-// hundreds of megabytes, the French board's layers and tables, are probed
-// at random past what the TLB covers in small pages, and still ask.
-const hugeBytes = 64 << 20
+// project's VM a fresh huge page once took from a tenth of a millisecond
+// to several to fault in, as the host was busy: with every array of 4 MiB
+// or more advised, the English full analysis took 2.6-3.3 s wall and
+// 0.7-1.3 s of system time in a busy hour, and 1.96-2.04 s and 0.2 s
+// without the advice, the arrays then faulting in as they were first
+// written. Measured again with the arrays written in at once (see
+// populateBytes), the advice pays: a fresh 64 MiB advised and written a
+// word a page took 4-11 ms, against 16-70 ms written in by small pages,
+// in a busy hour. Advised from 4 MiB, the English full analysis's process
+// took 4.37 s of CPU against 4.48 s, and 4.13 s against 4.41 s, the
+// winnable set's 0.75 s against 0.80 s, and 0.80 s against 0.84 s
+// (medians of 5 and 8 runs each, alternated, the machine loaded by two
+// other searches: each pair within the noise, p 0.03-0.4, all four less),
+// perhaps its probes of bitsets of several megabytes missing the TLB less.
+const hugeBytes = 4 << 20
 
 // Make returns n zero values, as make does, asking the kernel to back a
 // large array with huge pages (see advise and hugeBytes): the tables, sets
