@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestMakeAdvisesHugePages checks that a large array from Make lies in
@@ -58,4 +60,45 @@ func vmFlags(a uintptr) (string, error) {
 		return "", err
 	}
 	return "", fmt.Errorf("no mapping holds %#x", a)
+}
+
+// TestMakePopulates checks that Make has the kernel write in the pages of
+// an array of populateBytes or more: every page of a fresh array is in
+// memory before anything writes it (mincore).
+func TestMakePopulates(t *testing.T) {
+	m, err := unix.Mmap(-1, 0, 4096, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE)
+	if err != nil {
+		t.Skipf("mmap: %v", err)
+	}
+	err = unix.Madvise(m, unix.MADV_POPULATE_WRITE)
+	unix.Munmap(m)
+	if err != nil {
+		t.Skipf("a kernel that does not write pages in ahead (MADV_POPULATE_WRITE, Linux 5.14): %v", err)
+	}
+	const n = 16 * populateBytes / 8
+	s, populated := makeArray[uint64](n)
+	if !populated {
+		t.Errorf("makeArray(%d) did not have the kernel write its pages in", n)
+	}
+	p := uintptr(unsafe.Pointer(&s[0]))
+	lo := p &^ 4095
+	pages := (p + n*8 - lo + 4095) / 4096
+	vec := make([]byte, pages)
+	if _, _, errno := unix.Syscall(unix.SYS_MINCORE, lo, pages*4096, uintptr(unsafe.Pointer(&vec[0]))); errno != 0 {
+		t.Skipf("mincore: %v", errno)
+	}
+	out := 0
+	for _, v := range vec {
+		if v&1 == 0 {
+			out++
+		}
+	}
+	if out > 0 {
+		t.Errorf("%d of the %d pages of a %d KiB array from Make are not in memory", out, pages, n*8>>10)
+	}
+	for i, v := range s {
+		if v != 0 {
+			t.Fatalf("Make(%d)[%d] = %d, want 0", n, i, v)
+		}
+	}
 }

@@ -132,8 +132,13 @@ func (b *Budget) Give(n int64) {
 // it is written, and a table's first touch of a slot is a probe's read: each
 // page then faults twice, and the second fault flushes the page from every
 // core's TLB (an interrupt to each, through the hypervisor on a VM).
+// An array Make has its kernel write in (see populateBytes) is returned as
+// it is.
 func Touched[T any](n int) []T {
-	s := Make[T](n)
+	s, populated := makeArray[T](n)
+	if populated {
+		return s
+	}
 	step := max(1, 4096/int(unsafe.Sizeof(*new(T))))
 	for i := 0; i < n; i += step {
 		s[i] = *new(T)
@@ -156,11 +161,12 @@ func (b *Budget) TakeWords(n int, what string) ([]uint64, error) {
 
 // TakeWordsToFill is TakeWords for a caller that writes every word
 // before it reads any: a spare's words are left as they were, and fresh
-// memory is not written a page at a time first, so that its pages fault
-// in as the caller's workers write them, in parallel, each once (a page
-// read first faults twice; see Touched). Made serially by TakeWords, the
-// English full analysis's counts of complete games took 45-50 ms of its
-// 2 s on one core while the other waited.
+// memory is not written a page at a time first: the kernel writes its
+// pages in (see populateBytes), or, where it does not, they fault in as
+// the caller's workers write them, in parallel, each once (a page read
+// first faults twice; see Touched). Made serially by TakeWords, a word
+// written a page, the English full analysis's counts of complete games
+// took 45-50 ms of its 2 s on one core while the other waited.
 func (b *Budget) TakeWordsToFill(n int, what string) ([]uint64, error) {
 	return b.takeWords(n, what, false)
 }
@@ -296,16 +302,21 @@ func (b *Budget) dropSpares(n int) int64 {
 }
 
 // hugeBytes is the smallest array that Make asks huge pages for. On this
-// project's VM a fresh huge page takes from a tenth of a millisecond to
-// several to fault in, as the host is busy, where 512 small pages cost
-// about the same at all times: with every array of 4 MiB or more advised,
-// the English full analysis (arrays up to a few tens of megabytes) took
-// 2.6-3.3 s wall and 0.7-1.3 s of system time in a busy hour, and 1.96-
-// 2.04 s and 0.2 s without the advice, alternated (5 runs each); the
-// winnable set took the same time either way (0.31-0.32 s). Arrays of
-// hundreds of megabytes, the French board's layers and tables, are probed
-// at random past what the TLB covers in small pages, and still ask.
-const hugeBytes = 64 << 20
+// project's VM a fresh huge page once took from a tenth of a millisecond
+// to several to fault in, as the host was busy: with every array of 4 MiB
+// or more advised, the English full analysis took 2.6-3.3 s wall and
+// 0.7-1.3 s of system time in a busy hour, and 1.96-2.04 s and 0.2 s
+// without the advice, the arrays then faulting in as they were first
+// written. Measured again with the arrays written in at once (see
+// populateBytes), the advice pays: a fresh 64 MiB advised and written a
+// word a page took 4-11 ms, against 16-70 ms written in by small pages,
+// in a busy hour. Advised from 4 MiB, the English full analysis's process
+// took 4.37 s of CPU against 4.48 s, and 4.13 s against 4.41 s, the
+// winnable set's 0.75 s against 0.80 s, and 0.80 s against 0.84 s
+// (medians of 5 and 8 runs each, alternated, the machine loaded by two
+// other searches: each pair within the noise, p 0.03-0.4, all four less),
+// perhaps its probes of bitsets of several megabytes missing the TLB less.
+const hugeBytes = 4 << 20
 
 // Make returns n zero values, as make does, asking the kernel to back a
 // large array with huge pages (see advise and hugeBytes): the tables, sets
@@ -315,12 +326,38 @@ const hugeBytes = 64 << 20
 // English winnable set was found in hash tables of tens of megabytes, its
 // run took 86 thousand page faults and 1.74 s without, 15 thousand and
 // 1.42 s with.)
+//
+// An array of populateBytes or more has its pages written in by the
+// kernel at once.
 func Make[T any](n int) []T {
-	s := make([]T, n)
-	if bytes := uintptr(n) * unsafe.Sizeof(*new(T)); bytes >= hugeBytes {
-		advise(unsafe.Pointer(unsafe.SliceData(s)), bytes)
-	}
+	s, _ := makeArray[T](n)
 	return s
+}
+
+// populateBytes is the smallest array whose pages Make has the kernel
+// write in at once (see populate) rather than fault in one by one as they
+// are first written. On this project's VM (a Firecracker guest) a page
+// fault is the cost: a fresh 64 MiB written a word a page took 350-550 ms
+// (22-33 us a 4 KiB page), written in by one madvise 16-70 ms, in a busy
+// hour. The English winnable set's process (`pegs explore --winnable-only`,
+// about 60 MB faulted in) took 0.14 s of system time before, 0.085 s
+// populated (p=0.001, 8 runs each, alternated, on a machine loaded by two
+// other searches); the full analysis's 0.45 s and 0.18 s (5 runs each),
+// its CPU time 4.61 s and 4.48 s.
+const populateBytes = 256 << 10
+
+// makeArray is Make, and reports whether the kernel wrote its pages in.
+func makeArray[T any](n int) (s []T, populated bool) {
+	s = make([]T, n)
+	bytes := uintptr(n) * unsafe.Sizeof(*new(T))
+	if bytes < populateBytes {
+		return s, false
+	}
+	p := unsafe.Pointer(unsafe.SliceData(s))
+	if bytes >= hugeBytes {
+		advise(p, bytes)
+	}
+	return s, populate(p, bytes)
 }
 
 // Replace hands back old bytes and charges new ones in their place without
