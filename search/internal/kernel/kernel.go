@@ -8,7 +8,8 @@
 // the move generator (movegen), exact counts and chances (exact), the
 // memory budget (memory), the worker pool (pool), the depth-first solver
 // (dfs), the breadth-first fewest-moves search (bfs), the layered searches
-// (layered) and the spill files (spill). Types are aliases, and functions
+// (layered), the spill files (spill) and the partition pipeline on them
+// (partition). Types are aliases, and functions
 // wrappers the compiler inlines (all but ProbFloat64, called once a run),
 // so the door costs nothing at run time.
 // Where two homes use one name, the name here says whose it is:
@@ -29,6 +30,7 @@ import (
 	"pegs/search/internal/layered"
 	"pegs/search/internal/memory"
 	"pegs/search/internal/movegen"
+	"pegs/search/internal/partition"
 	"pegs/search/internal/pool"
 	"pegs/search/internal/spill"
 )
@@ -209,14 +211,14 @@ func Chances(ctx context.Context, gen *Gen, keys, prev []uint64, vals []U128, wo
 	return layered.Chances(ctx, gen, keys, prev, vals, workers)
 }
 
-// SampleLayers is layered.SampleLayers.
+// SampleLayers is partition.SampleLayers.
 func SampleLayers(ctx context.Context, first *Layer, expander func() (*Expander, error), more func(run int, elapsed time.Duration) bool, visit func(e *Expander, cur, next *Layer) error) ([]int64, *Layer, error) {
-	return layered.SampleLayers(ctx, first, expander, more, visit)
+	return partition.SampleLayers(ctx, first, expander, more, visit)
 }
 
-// Extrapolate is layered.Extrapolate.
+// Extrapolate is partition.Extrapolate.
 func Extrapolate(holes, symmetries, p0 int, sizes []int64) []int64 {
-	return layered.Extrapolate(holes, symmetries, p0, sizes)
+	return partition.Extrapolate(holes, symmetries, p0, sizes)
 }
 
 // SameAsAny is layered.SameAsAny.
