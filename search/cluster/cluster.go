@@ -146,7 +146,7 @@ func checkStorage(ctx context.Context, dir string) error {
 	}
 	defer fs.Close()
 	probe := strings.TrimRight(dir, "/") + "/.pegs-probe"
-	if err := part.WriteFile(ctx, fs, probe, []byte("pegs\n")); err != nil {
+	if err := (part.Store{FS: fs}).WriteFile(ctx, probe, []byte("pegs\n")); err != nil {
 		return fmt.Errorf("%w: %s: %w", ErrStorage, dir, unwrapAll(err))
 	}
 	if rm, ok := fs.(filesystem.Remover); ok {
@@ -220,16 +220,18 @@ func Run(ctx context.Context, prob search.Problem, opt Options) (*Result, error)
 	startKey := kernel.Mix(st.gen.Group.Canonical(prob.Start))
 	p0 := prob.Start.Pegs()
 	var first []string
-	for t := range 1 << spec.Bits {
-		p := part.Part{Keys: []uint64{}, Vals: []kernel.U128{}}
-		if part.Of(startKey, uint(spec.Bits)) == t {
-			p = part.Part{Keys: []uint64{startKey}, Vals: []kernel.U128{{Lo: 1}}}
-		}
-		path := spec.path(kindFwd, p0, t)
-		if err := part.Write(ctx, st.fs, path, spec.header(kindFwd, p0, t), p); err != nil {
+	for t := range spec.parts() {
+		h := kernel.PartitionHeader(kernel.LayerFile, p0, t, spec.parts(), 0)
+		err := st.store.Write(ctx, h, func(w *kernel.SpillWriter) error {
+			if part.Of(startKey, uint(spec.Bits)) == t {
+				return w.Add(startKey, kernel.U128{Lo: 1})
+			}
+			return nil
+		})
+		if err != nil {
 			return nil, err
 		}
-		first = append(first, path)
+		first = append(first, st.store.Path(h))
 	}
 	attempts := opt.Attempts
 	if attempts == 0 {
@@ -255,7 +257,7 @@ func Run(ctx context.Context, prob search.Problem, opt Options) (*Result, error)
 	}
 	a.Elapsed = time.Since(t0)
 	if !opt.Keep {
-		removeRun(ctx, st.fs, dir)
+		removeRun(ctx, st.store.FS, dir)
 	}
 	return &Result{Analysis: a, Dir: dir, Attempts: n}, nil
 }
@@ -281,7 +283,7 @@ func removeRun(ctx context.Context, fs filesystem.Interface, dir string) {
 		}
 	}
 	if !strings.Contains(dir, "://") {
-		for _, kind := range []string{kindFwd, kindWin, kindChance} {
+		for _, kind := range part.Kinds {
 			subs, _ := filepath.Glob(filepath.Join(dir, kind, "*"))
 			for _, s := range subs {
 				rm.Remove(ctx, s)
@@ -422,31 +424,28 @@ func cancelJob(endpoint, id string) error {
 }
 
 // pipeline builds the run's pipeline from the first layer's partitions
-// (the package doc says how).
+// (the package doc says how): the forward pass alone with reachableOnly.
 func pipeline(spec Spec, p0 int, first []string, reachableOnly bool) *beam.Pipeline {
 	p, s := beam.NewPipelineWithRoot()
-	refs := beam.Create(s.Scope("start"), toAny(first)...)
+	refs := map[int]beam.PCollection{p0: beam.Create(s.Scope("start"), toAny(first)...)}
 	for pegs := p0; pegs > 1; pegs-- {
 		ls := s.Scope(fmt.Sprintf("forward %d", pegs))
-		buckets := beam.ParDo(ls, &expandFn{S: spec, Pegs: pegs}, refs)
-		grouped := beam.GroupByKey(ls, buckets)
-		refs = beam.ParDo(ls, &mergeFn{S: spec, Pegs: pegs - 1}, grouped)
+		runs := beam.ParDo(ls, &expandFn{S: spec, Pegs: pegs}, refs[pegs])
+		grouped := beam.GroupByKey(ls, runs)
+		refs[pegs-1] = beam.ParDo(ls, &mergeFn{S: spec, Pegs: pegs - 1}, grouped)
 	}
 	// The last layer's stats (its positions have no children).
-	beam.ParDo(s.Scope("forward 1"), &expandFn{S: spec, Pegs: 1}, refs)
+	beam.ParDo(s.Scope("forward 1"), &expandFn{S: spec, Pegs: 1}, refs[1])
 	if reachableOnly {
 		return p
 	}
-	wins := map[int]beam.PCollection{1: beam.ParDo(s.Scope("goal"), &goalFn{S: spec}, refs)}
-	for pegs := 2; pegs <= p0; pegs++ {
-		ls := s.Scope(fmt.Sprintf("backward %d", pegs))
-		buckets := beam.ParDo(ls, &parentsFn{S: spec, Pegs: pegs - 1}, wins[pegs-1])
-		grouped := beam.GroupByKey(ls, buckets)
-		wins[pegs] = beam.ParDo(ls, &winMergeFn{S: spec, Pegs: pegs}, grouped)
+	empty := beam.Create(s.Scope("none below"), "")
+	wins := map[int]beam.PCollection{0: empty}
+	for pegs := 1; pegs <= p0; pegs++ {
+		wins[pegs] = beam.ParDo(s.Scope(fmt.Sprintf("backward %d", pegs)), &walkFn{S: spec, Pegs: pegs}, refs[pegs], beam.SideInput{Input: wins[pegs-1]})
 	}
-	empty := beam.Create(s.Scope("chance 0"), "")
-	chances := beam.ParDo(s.Scope("chance 1"), &chanceFn{S: spec, Pegs: 1}, wins[1], beam.SideInput{Input: empty})
-	for pegs := 2; pegs <= p0; pegs++ {
+	chances := empty
+	for pegs := 1; pegs <= p0; pegs++ {
 		chances = beam.ParDo(s.Scope(fmt.Sprintf("chance %d", pegs)), &chanceFn{S: spec, Pegs: pegs}, wins[pegs], beam.SideInput{Input: chances})
 	}
 	return p
@@ -465,32 +464,21 @@ func toAny(refs []string) []any {
 func (s Spec) analysis(ctx context.Context, st *step, prob search.Problem, opt Options, p0 int, startKey uint64) (*search.Analysis, error) {
 	a := search.NewAnalysis(st.gen.Group, opt.ExploreOptions)
 	games := new(big.Int)
-	parts := 1 << s.Bits
+	parts := s.parts()
 	for pegs := p0; pegs >= 1; pegs-- {
-		l := search.LayerStats{Pegs: pegs}
-		for t := range parts {
-			data, err := part.ReadFile(ctx, st.fs, s.statsPath(pegs, t))
-			if err != nil {
-				return nil, fmt.Errorf("the stats of %d pegs: %w", pegs, err)
-			}
-			var ls layerStats
-			if err := jsonUnmarshal(data, &ls); err != nil {
-				return nil, fmt.Errorf("the stats of %d pegs, partition %d: %w", pegs, t, err)
-			}
-			l.Reachable += ls.Positions
-			l.ReachableRaw += ls.Raw
-			l.DeadEnds += ls.DeadEnds
-			games.Add(games, ls.Games.Big())
-			a.PeakBytes = max(a.PeakBytes, ls.Peak)
+		sum, peak, err := s.stats(ctx, st, pegs)
+		if err != nil {
+			return nil, err
 		}
+		a.PeakBytes = max(a.PeakBytes, peak)
+		l := search.LayerStats{Pegs: pegs, Reachable: sum.Positions, ReachableRaw: sum.Raw, DeadEnds: sum.DeadEnds}
+		games.Add(games, sum.Games.Big())
 		if !opt.ReachableOnly {
-			for t := range parts {
-				w, err := part.Read(ctx, st.fs, s.path(kindWin, pegs, t), s.header(kindWin, pegs, t))
-				if err != nil {
-					return nil, err
-				}
-				l.Winnable += int64(len(w.Keys))
+			win, err := s.winnable(ctx, st, pegs)
+			if err != nil {
+				return nil, err
 			}
+			l.Winnable = int64(len(win))
 		}
 		if l.Reachable == 0 {
 			break // as search.Explore: no layer past the last position
@@ -499,35 +487,71 @@ func (s Spec) analysis(ctx context.Context, st *step, prob search.Problem, opt O
 	}
 	a.SumLayers()
 	if opt.ReachableOnly {
-		a.Solutions, a.SolutionsByFinish, a.SolutionsByOrbit, a.Orbits, a.Games = nil, nil, nil, nil, nil
+		a.KeepReachable()
 		return a, nil
 	}
 	if a.Games != nil {
 		a.Games.Set(games)
 	}
 	for t := range parts {
-		l, err := part.Read(ctx, st.fs, s.path(kindFwd, 1, t), s.header(kindFwd, 1, t))
+		keys, counts, err := kernel.ReadPartition(ctx, st.store, kernel.PartitionHeader(kernel.LayerFile, 1, t, parts, 0))
 		if err != nil {
 			return nil, err
 		}
-		for i, k := range l.Keys {
-			a.CountFinish(prob, st.gen.Group, kernel.Unmix(k), l.Vals[i].Big())
+		for i, k := range keys {
+			a.CountFinish(prob, st.gen.Group, kernel.Unmix(k), counts[i].Big())
 		}
 	}
 	ts := part.Of(startKey, uint(s.Bits))
-	c, err := part.Read(ctx, st.fs, s.path(kindChance, p0, ts), s.header(kindChance, p0, ts))
+	keys, chances, err := kernel.ReadPartition(ctx, st.store, kernel.PartitionHeader(kernel.ChanceFile, p0, ts, parts, 0))
 	if err != nil {
 		return nil, err
 	}
-	for i, k := range c.Keys {
+	for i, k := range keys {
 		if k != startKey {
 			continue
 		}
-		p, ok := kernel.ProbFloat64(c.Vals[i], uint64(p0))
+		p, ok := kernel.ProbFloat64(chances[i], uint64(p0))
 		if !ok {
 			return nil, fmt.Errorf("the random player's chance, %g, lies too near where float64 rounding changes to be given correctly rounded", p)
 		}
 		a.RandomWin = p
 	}
 	return a, nil
+}
+
+// stats returns the stats of a finished run's layer of pegs pegs, summed
+// over its partitions, and the most bytes a partition's expansion held.
+func (s Spec) stats(ctx context.Context, st *step, pegs int) (kernel.Stats, int64, error) {
+	var sum kernel.Stats
+	var peak int64
+	for t := range s.parts() {
+		data, err := st.store.ReadFile(ctx, s.statsPath(pegs, t))
+		if err != nil {
+			return sum, 0, fmt.Errorf("the stats of %d pegs: %w", pegs, err)
+		}
+		var ls layerStats
+		if err := jsonUnmarshal(data, &ls); err != nil {
+			return sum, 0, fmt.Errorf("the stats of %d pegs, partition %d: %w", pegs, t, err)
+		}
+		if err := kernel.AddStats(&sum, kernel.Stats{Positions: ls.Positions, Raw: ls.Raw, DeadEnds: ls.DeadEnds, Games: ls.Games}); err != nil {
+			return sum, 0, fmt.Errorf("the stats of %d pegs: %w", pegs, err)
+		}
+		peak = max(peak, ls.Peak)
+	}
+	return sum, peak, nil
+}
+
+// winnable returns the winnable positions of a finished run's layer of
+// pegs pegs, in key order.
+func (s Spec) winnable(ctx context.Context, st *step, pegs int) ([]uint64, error) {
+	var keys []uint64
+	for t := range s.parts() {
+		w, _, err := kernel.ReadPartition(ctx, st.store, kernel.PartitionHeader(kernel.WinnableFile, pegs, t, s.parts(), 0))
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, w...)
+	}
+	return keys, nil
 }

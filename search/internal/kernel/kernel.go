@@ -15,7 +15,9 @@
 // Where two homes use one name, the name here says whose it is:
 // SolveConfig and SolveResult are dfs's, LayerConfig is layered's, NewGen
 // movegen's New, NewBudget memory's New, PoolSize pool's Size and
-// SpillHeader and SpillWriter spill's Header and Writer.
+// SpillHeader and SpillWriter spill's Header and Writer, and
+// PartitionHeader, ReadPartition and AddStats partition's Header, Read
+// and Add.
 package kernel
 
 import (
@@ -242,4 +244,34 @@ const (
 	LayerFile    = spill.LayerFile
 	WinnableFile = spill.WinnableFile
 	RunFile      = spill.RunFile
+	ChanceFile   = spill.ChanceFile
 )
+
+// The partition pipeline (package partition).
+type (
+	Steps = partition.Steps
+	Store = partition.Store
+	Knobs = partition.Knobs
+)
+
+// NewSteps is partition.NewSteps.
+func NewSteps(st Store, e *Expander, k Knobs) *Steps { return partition.NewSteps(st, e, k) }
+
+// PartitionHeader is partition.Header.
+func PartitionHeader(kind spill.Kind, pegs, part, parts, source int) SpillHeader {
+	return partition.Header(kind, pegs, part, parts, source)
+}
+
+// ReadPartition is partition.Read.
+func ReadPartition(ctx context.Context, st Store, h SpillHeader) ([]uint64, []U128, error) {
+	return partition.Read(ctx, st, h)
+}
+
+// AddStats is partition.Add.
+func AddStats(st *Stats, add Stats) error { return partition.Add(st, add) }
+
+// RunSource is partition.RunSource.
+func RunSource(p, c, parts int) int { return partition.RunSource(p, c, parts) }
+
+// FileBytes is partition.FileBytes.
+func FileBytes(l *Layer) (float64, error) { return partition.FileBytes(l) }

@@ -324,6 +324,18 @@ func Open(path string, want Header) (*Reader, error) {
 	return r, nil
 }
 
+// NewReadCloser is NewReader whose Close closes r (a file of another
+// filesystem than the local one).
+func NewReadCloser(r io.ReadCloser, path string, want Header) (*Reader, error) {
+	rd, err := NewReader(r, path, want)
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	rd.c = r
+	return rd, nil
+}
+
 // NewReader reads a file's bytes from r; path names it in errors.
 func NewReader(r io.Reader, path string, want Header) (*Reader, error) {
 	rd := &Reader{r: bufio.NewReaderSize(r, 32<<10), want: want, path: path}
