@@ -39,6 +39,9 @@ var Runners = []string{"prism", "universal"}
 // search.Explore).
 type Options struct {
 	search.ExploreOptions
+	// WinnableOnly finds the winnable positions alone, as search.Winnable
+	// does (see Winnable): the run leaves out the random player's chances.
+	WinnableOnly bool
 	// Runner is "prism" (in-process, the default) or "universal" (a job
 	// server at Endpoint, such as Flink's or Spark's).
 	Runner   string
@@ -167,10 +170,12 @@ func unwrapAll(err error) error {
 	}
 }
 
-// Result is a finished run: its analysis, where its files are (gone at
-// the end unless Options.Keep), and how many times its job was submitted.
+// Result is a finished run: its analysis (its winnable positions with
+// Options.WinnableOnly), where its files are (gone at the end unless
+// Options.Keep), and how many times its job was submitted.
 type Result struct {
 	Analysis *search.Analysis
+	Winnable *search.WinSet
 	Dir      string
 	Attempts int
 }
@@ -190,7 +195,21 @@ func Explore(ctx context.Context, prob search.Problem, opt Options) (*search.Ana
 	return r.Analysis, nil
 }
 
-// Run is Explore with where the run went. Interrupted, it cancels the job
+// Winnable runs the search of prob's winnable positions as a Beam
+// pipeline and returns the same positions search.Winnable finds, each
+// layer's reachable positions counted (search.Winnable counts those of
+// the layers it goes through), and PeakBytes as Explore's.
+func Winnable(ctx context.Context, prob search.Problem, opt Options) (*search.WinSet, error) {
+	opt.WinnableOnly = true
+	r, err := Run(ctx, prob, opt)
+	if err != nil {
+		return nil, err
+	}
+	return r.Winnable, nil
+}
+
+// Run is Explore, or Winnable with Options.WinnableOnly, with where the
+// run went. Interrupted, it cancels the job
 // and returns an error (ErrInterrupted and ctx's) naming the directory
 // that holds the partitions finished so far, which are then kept; steps
 // that were running may still finish their own files after it returns
@@ -202,6 +221,9 @@ func Run(ctx context.Context, prob search.Problem, opt Options) (*Result, error)
 	}
 	if prob.Goal.Kind == engine.FewestPegs {
 		return nil, errors.New("an exhaustive search needs a one-peg goal (any, center or a hole)")
+	}
+	if opt.WinnableOnly && (opt.ReachableOnly || opt.WholeGroup || opt.NoGames) {
+		return nil, errors.New("the winnable positions alone go with none of ReachableOnly, WholeGroup and NoGames")
 	}
 	if !beam.Initialized() {
 		beam.Init()
@@ -240,7 +262,7 @@ func Run(ctx context.Context, prob search.Problem, opt Options) (*Result, error)
 	n := 0
 	for {
 		n++
-		err = execute(ctx, opt, pipeline(spec, p0, first, opt.ReachableOnly))
+		err = execute(ctx, opt, pipeline(spec, p0, first, opt.ReachableOnly, opt.WinnableOnly))
 		if err == nil || ctx.Err() != nil || n > attempts {
 			break
 		}
@@ -251,15 +273,24 @@ func Run(ctx context.Context, prob search.Problem, opt Options) (*Result, error)
 	if err != nil {
 		return nil, fmt.Errorf("pipeline failed (%d attempts; its files are in %s): %w", n, dir, err)
 	}
-	a, err := spec.analysis(ctx, st, prob, opt, p0, startKey)
+	r := &Result{Dir: dir, Attempts: n}
+	if opt.WinnableOnly {
+		r.Winnable, err = spec.winSet(ctx, st, prob, p0)
+	} else {
+		r.Analysis, err = spec.analysis(ctx, st, prob, opt, p0, startKey)
+	}
 	if err != nil {
 		return nil, err
 	}
-	a.Elapsed = time.Since(t0)
+	if opt.WinnableOnly {
+		r.Winnable.Elapsed = time.Since(t0)
+	} else {
+		r.Analysis.Elapsed = time.Since(t0)
+	}
 	if !opt.Keep {
 		removeRun(ctx, st.store.FS, dir)
 	}
-	return &Result{Analysis: a, Dir: dir, Attempts: n}, nil
+	return r, nil
 }
 
 // runDir names a problem's run under storage: the same problem, the same
@@ -424,8 +455,9 @@ func cancelJob(endpoint, id string) error {
 }
 
 // pipeline builds the run's pipeline from the first layer's partitions
-// (the package doc says how): the forward pass alone with reachableOnly.
-func pipeline(spec Spec, p0 int, first []string, reachableOnly bool) *beam.Pipeline {
+// (the package doc says how): the forward pass alone with reachableOnly,
+// without the chances with winnableOnly.
+func pipeline(spec Spec, p0 int, first []string, reachableOnly, winnableOnly bool) *beam.Pipeline {
 	p, s := beam.NewPipelineWithRoot()
 	refs := map[int]beam.PCollection{p0: beam.Create(s.Scope("start"), toAny(first)...)}
 	for pegs := p0; pegs > 1; pegs-- {
@@ -443,6 +475,9 @@ func pipeline(spec Spec, p0 int, first []string, reachableOnly bool) *beam.Pipel
 	wins := map[int]beam.PCollection{0: empty}
 	for pegs := 1; pegs <= p0; pegs++ {
 		wins[pegs] = beam.ParDo(s.Scope(fmt.Sprintf("backward %d", pegs)), &walkFn{S: spec, Pegs: pegs}, refs[pegs], beam.SideInput{Input: wins[pegs-1]})
+	}
+	if winnableOnly {
+		return p
 	}
 	chances := empty
 	for pegs := 1; pegs <= p0; pegs++ {
@@ -554,4 +589,29 @@ func (s Spec) winnable(ctx context.Context, st *step, pegs int) ([]uint64, error
 		keys = append(keys, w...)
 	}
 	return keys, nil
+}
+
+// winSet reads a finished run's winnable positions, and its layers'
+// reachable and winnable counts, as search.Winnable returns them: every
+// layer from p0 pegs down to one.
+func (s Spec) winSet(ctx context.Context, st *step, prob search.Problem, p0 int) (*search.WinSet, error) {
+	var layers []search.LayerStats
+	win := map[int][]engine.Position{}
+	var peak int64
+	for pegs := p0; pegs >= 1; pegs-- {
+		sum, pk, err := s.stats(ctx, st, pegs)
+		if err != nil {
+			return nil, err
+		}
+		peak = max(peak, pk)
+		keys, err := s.winnable(ctx, st, pegs)
+		if err != nil {
+			return nil, err
+		}
+		for _, k := range keys {
+			win[pegs] = append(win[pegs], kernel.Unmix(k))
+		}
+		layers = append(layers, search.LayerStats{Pegs: pegs, Reachable: sum.Positions, Winnable: int64(len(keys))})
+	}
+	return search.NewWinSet(prob.Board, st.gen.Group, layers, win, peak, 0), nil
 }

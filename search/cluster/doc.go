@@ -35,7 +35,8 @@
 // those that meet the goal, above those with a child among the winnable
 // positions of the whole layer below, which it reads as a set (a side
 // input of that layer's partitions makes it wait for them); winnable
-// layers are small beside the reachable ones.
+// layers are small beside the reachable ones. A run of the winnable
+// positions alone (Winnable) ends there.
 //
 // # Random play
 //
