@@ -15,13 +15,16 @@
 // Where two homes use one name, the name here says whose it is:
 // SolveConfig and SolveResult are dfs's, LayerConfig is layered's, NewGen
 // movegen's New, NewBudget memory's New, PoolSize pool's Size and
-// SpillHeader and SpillWriter spill's Header and Writer, and
+// SpillHeader, SpillWriter, SpillReader, NewSpillWriter,
+// NewSpillReadCloser and ErrSpillCorrupt spill's Header, Writer, Reader,
+// NewWriter, NewReadCloser and ErrCorrupt, and
 // PartitionHeader, ReadPartition and AddStats partition's Header, Read
 // and Add.
 package kernel
 
 import (
 	"context"
+	"io"
 	"time"
 
 	"pegs/engine"
@@ -237,7 +240,24 @@ func Meet(ctx context.Context, b *engine.Board, start engine.Position, goal engi
 type (
 	SpillHeader = spill.Header
 	SpillWriter = spill.Writer
+	SpillReader = spill.Reader
 )
+
+// ErrSpillCorrupt is spill.ErrCorrupt.
+var ErrSpillCorrupt = spill.ErrCorrupt
+
+// NewSpillWriter is spill.NewWriter.
+func NewSpillWriter(out io.Writer, path string, h SpillHeader) (*SpillWriter, error) {
+	return spill.NewWriter(out, path, h)
+}
+
+// NewSpillReadCloser is spill.NewReadCloser.
+func NewSpillReadCloser(r io.ReadCloser, path string, want SpillHeader) (*SpillReader, error) {
+	return spill.NewReadCloser(r, path, want)
+}
+
+// PartitionOf is spill.PartitionOf.
+func PartitionOf(k uint64, partitions int) int { return spill.PartitionOf(k, partitions) }
 
 // The kinds of spill files (see spill.Kind).
 const (

@@ -20,12 +20,12 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 
-	"pegs/search/internal/spill"
+	"pegs/search/internal/kernel"
 )
 
 // Of returns the partition, of 1<<bits, of mixed key k: its top bits (as
 // spill.PartitionOf).
-func Of(k uint64, bits uint) int { return spill.PartitionOf(k, 1<<bits) }
+func Of(k uint64, bits uint) int { return kernel.PartitionOf(k, 1<<bits) }
 
 // Split returns the bounds of the partitions (of 1<<bits) of sorted keys:
 // partition t is keys[b[t]:b[t+1]].
@@ -65,13 +65,13 @@ var Kinds = []string{KindFwd, KindWin, KindChance}
 // positions of PP pegs at Dir/fwd/PP/pTTTT (win/PP/pTTTT for its winnable
 // positions, chance/PP/pTTTT for their chances), and a run for partition
 // or group T from source S at fwd/PP/bTTTT-SSSS.
-func (s Store) Path(h spill.Header) string {
+func (s Store) Path(h kernel.SpillHeader) string {
 	switch h.Kind {
-	case spill.RunFile:
+	case kernel.RunFile:
 		return fmt.Sprintf("%s/%s/%02d/b%04d-%04d", s.Dir, KindFwd, h.Pegs, h.Partition, h.Source)
-	case spill.WinnableFile:
+	case kernel.WinnableFile:
 		return fmt.Sprintf("%s/%s/%02d/p%04d", s.Dir, KindWin, h.Pegs, h.Partition)
-	case spill.ChanceFile:
+	case kernel.ChanceFile:
 		return fmt.Sprintf("%s/%s/%02d/p%04d", s.Dir, KindChance, h.Pegs, h.Partition)
 	}
 	return fmt.Sprintf("%s/%s/%02d/p%04d", s.Dir, KindFwd, h.Pegs, h.Partition)
@@ -79,10 +79,10 @@ func (s Store) Path(h spill.Header) string {
 
 // Write writes the file h, its records added by fill, whole or not at
 // all (see the package doc).
-func (s Store) Write(ctx context.Context, h spill.Header, fill func(w *spill.Writer) error) error {
+func (s Store) Write(ctx context.Context, h kernel.SpillHeader, fill func(w *kernel.SpillWriter) error) error {
 	path := s.Path(h)
 	return write(ctx, s.FS, path, func(out io.Writer) error {
-		w, err := spill.NewWriter(out, path, h)
+		w, err := kernel.NewSpillWriter(out, path, h)
 		if err != nil {
 			return err
 		}
@@ -96,17 +96,17 @@ func (s Store) Write(ctx context.Context, h spill.Header, fill func(w *spill.Wri
 // Open opens the file h, which must hold the records of h (a file that
 // does not, or fails a check, is reported as spill reports it: a
 // *spill.CorruptError).
-func (s Store) Open(ctx context.Context, h spill.Header) (*spill.Reader, error) {
+func (s Store) Open(ctx context.Context, h kernel.SpillHeader) (*kernel.SpillReader, error) {
 	path := s.Path(h)
 	f, err := s.FS.OpenRead(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("reading partition: %w", err)
 	}
-	return spill.NewReadCloser(f, path, h)
+	return kernel.NewSpillReadCloser(f, path, h)
 }
 
 // Remove removes the file h, where the filesystem removes files.
-func (s Store) Remove(ctx context.Context, h spill.Header) error {
+func (s Store) Remove(ctx context.Context, h kernel.SpillHeader) error {
 	if rm, ok := s.FS.(filesystem.Remover); ok {
 		return rm.Remove(ctx, s.Path(h))
 	}

@@ -12,13 +12,12 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 
-	"pegs/search/internal/exact"
-	"pegs/search/internal/spill"
+	"pegs/search/internal/kernel"
 )
 
 // fill returns a fill for Store.Write that adds keys and vals.
-func fill(keys []uint64, vals []exact.U128) func(w *spill.Writer) error {
-	return func(w *spill.Writer) error {
+func fill(keys []uint64, vals []kernel.U128) func(w *kernel.SpillWriter) error {
+	return func(w *kernel.SpillWriter) error {
 		for i, k := range keys {
 			if err := w.Add(k, vals[i]); err != nil {
 				return err
@@ -28,13 +27,8 @@ func fill(keys []uint64, vals []exact.U128) func(w *spill.Writer) error {
 	}
 }
 
-func read(ctx context.Context, st Store, h spill.Header) ([]uint64, []exact.U128, error) {
-	r, err := st.Open(ctx, h)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer r.Close()
-	return spill.ReadAll(r)
+func read(ctx context.Context, st Store, h kernel.SpillHeader) ([]uint64, []kernel.U128, error) {
+	return kernel.ReadPartition(ctx, st, h)
 }
 
 func TestRoundTripAndCorruption(t *testing.T) {
@@ -46,16 +40,16 @@ func TestRoundTripAndCorruption(t *testing.T) {
 	}
 	st := Store{FS: fs, Dir: dir}
 	const bits = 2
-	h := spill.Header{Kind: spill.LayerFile, Counts: true, Pegs: 7, Partition: 1, Partitions: 1 << bits}
+	h := kernel.SpillHeader{Kind: kernel.LayerFile, Counts: true, Pegs: 7, Partition: 1, Partitions: 1 << bits}
 	var keys []uint64
-	var vals []exact.U128
+	var vals []kernel.U128
 	for i := range uint64(1000) {
 		k := 1<<62 + i*977
 		if Of(k, bits) != 1 {
 			t.Fatalf("key %#x in partition %d, want 1", k, Of(k, bits))
 		}
 		keys = append(keys, k)
-		vals = append(vals, exact.U128{Lo: i, Hi: i % 3})
+		vals = append(vals, kernel.U128{Lo: i, Hi: i % 3})
 	}
 	if err := st.Write(ctx, h, fill(keys, vals)); err != nil {
 		t.Fatal(err)
@@ -73,7 +67,7 @@ func TestRoundTripAndCorruption(t *testing.T) {
 	}
 	// A fill that fails leaves the file as it was, and no temporary file.
 	failed := errors.New("failed")
-	if err := st.Write(ctx, h, func(w *spill.Writer) error { return failed }); !errors.Is(err, failed) {
+	if err := st.Write(ctx, h, func(w *kernel.SpillWriter) error { return failed }); !errors.Is(err, failed) {
 		t.Errorf("failed fill: err = %v, want it", err)
 	}
 	if gotKeys, _, err := read(ctx, st, h); err != nil || len(gotKeys) != len(keys) {
@@ -89,11 +83,11 @@ func TestRoundTripAndCorruption(t *testing.T) {
 	tests := []struct {
 		name string
 		data []byte
-		want spill.Header
+		want kernel.SpillHeader
 	}{
 		{"a byte flipped", flip(data, len(data)/2), h},
 		{"truncated", data[:len(data)-9], h},
-		{"another partition's", data, spill.Header{Kind: spill.LayerFile, Counts: true, Pegs: 7, Partition: 2, Partitions: 1 << bits}},
+		{"another partition's", data, kernel.SpillHeader{Kind: kernel.LayerFile, Counts: true, Pegs: 7, Partition: 2, Partitions: 1 << bits}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -102,7 +96,7 @@ func TestRoundTripAndCorruption(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, _, err := read(ctx, st, tt.want)
-			if !errors.Is(err, spill.ErrCorrupt) {
+			if !errors.Is(err, kernel.ErrSpillCorrupt) {
 				t.Fatalf("err = %v, want a corrupt partition", err)
 			}
 			if !strings.Contains(err.Error(), bad) {
@@ -122,13 +116,13 @@ func flip(data []byte, i int) []byte {
 func TestPaths(t *testing.T) {
 	st := Store{Dir: "gs://b/run"}
 	tests := []struct {
-		h    spill.Header
+		h    kernel.SpillHeader
 		want string
 	}{
-		{spill.Header{Kind: spill.LayerFile, Pegs: 7, Partition: 3, Partitions: 4}, "gs://b/run/fwd/07/p0003"},
-		{spill.Header{Kind: spill.RunFile, Pegs: 7, Partition: 3, Partitions: 4, Source: 9}, "gs://b/run/fwd/07/b0003-0009"},
-		{spill.Header{Kind: spill.WinnableFile, Pegs: 7, Partition: 3, Partitions: 4}, "gs://b/run/win/07/p0003"},
-		{spill.Header{Kind: spill.ChanceFile, Pegs: 7, Partition: 3, Partitions: 4}, "gs://b/run/chance/07/p0003"},
+		{kernel.SpillHeader{Kind: kernel.LayerFile, Pegs: 7, Partition: 3, Partitions: 4}, "gs://b/run/fwd/07/p0003"},
+		{kernel.SpillHeader{Kind: kernel.RunFile, Pegs: 7, Partition: 3, Partitions: 4, Source: 9}, "gs://b/run/fwd/07/b0003-0009"},
+		{kernel.SpillHeader{Kind: kernel.WinnableFile, Pegs: 7, Partition: 3, Partitions: 4}, "gs://b/run/win/07/p0003"},
+		{kernel.SpillHeader{Kind: kernel.ChanceFile, Pegs: 7, Partition: 3, Partitions: 4}, "gs://b/run/chance/07/p0003"},
 	}
 	for _, tt := range tests {
 		if got := st.Path(tt.h); got != tt.want {
