@@ -393,16 +393,17 @@ func (s *Steps) read(ctx context.Context, h spill.Header, n, perRecord int64, wh
 		}
 	}
 	keys, vals, err := Read(ctx, s.st, h)
-	if n < 0 && err == nil {
+	if err != nil {
+		if n >= 0 {
+			mem.Give(n * perRecord)
+		}
+		return nil, nil, 0, err
+	}
+	if n < 0 {
 		n = int64(len(keys))
-		err = mem.Take(n*perRecord, what)
-		if err != nil {
+		if err := mem.Take(n*perRecord, what); err != nil {
 			return nil, nil, 0, err
 		}
-	}
-	if err != nil {
-		mem.Give(n * perRecord)
-		return nil, nil, 0, err
 	}
 	return keys, vals, n * perRecord, nil
 }
