@@ -471,15 +471,17 @@ func pipeline(spec Spec, p0 int, first []string, reachableOnly, winnableOnly boo
 	if reachableOnly {
 		return p
 	}
-	empty := beam.Create(s.Scope("none below"), "")
-	wins := map[int]beam.PCollection{0: empty}
-	for pegs := 1; pegs <= p0; pegs++ {
-		wins[pegs] = beam.ParDo(s.Scope(fmt.Sprintf("backward %d", pegs)), &walkFn{S: spec, Pegs: pegs}, refs[pegs], beam.SideInput{Input: wins[pegs-1]})
+	wins := map[int]beam.PCollection{1: beam.ParDo(s.Scope("goal"), &goalFn{S: spec}, refs[1])}
+	for pegs := 2; pegs <= p0; pegs++ {
+		ls := s.Scope(fmt.Sprintf("backward %d", pegs))
+		runs := beam.ParDo(ls, &parentsFn{S: spec, Pegs: pegs - 1}, wins[pegs-1])
+		grouped := beam.GroupByKey(ls, runs)
+		wins[pegs] = beam.ParDo(ls, &winMergeFn{S: spec, Pegs: pegs}, grouped)
 	}
 	if winnableOnly {
 		return p
 	}
-	chances := empty
+	chances := beam.Create(s.Scope("chance 0"), "")
 	for pegs := 1; pegs <= p0; pegs++ {
 		chances = beam.ParDo(s.Scope(fmt.Sprintf("chance %d", pegs)), &chanceFn{S: spec, Pegs: pegs}, wins[pegs], beam.SideInput{Input: chances})
 	}

@@ -31,19 +31,20 @@
 //
 // # Walking back
 //
-// A step finds the winnable positions of a partition (Walk): at one peg
-// those that meet the goal, above those with a child among the winnable
-// positions of the whole layer below, which it reads as a set (a side
-// input of that layer's partitions makes it wait for them); winnable
-// layers are small beside the reachable ones. A run of the winnable
-// positions alone (Winnable) ends there.
+// The winnable positions of one peg are those that meet the goal (Walk).
+// Going up, a step undoes every jump into a winnable partition (Parents)
+// and writes the parents as runs by owner; after a GroupByKey a step keeps
+// the parents found among the partition's reachable positions (Winnable):
+// its winnable ones. A run of the winnable positions alone (Winnable)
+// ends there.
 //
 // # Random play
 //
 // The random player's chance of each winnable position is found from one
 // peg up (Chance, as layered.Chances); a partition's step reads the whole
-// winnable layer below with its chances, waiting for it as the walk back
-// does.
+// winnable layer below with its chances (a side input of that layer's
+// partitions makes it wait for them), which is small beside the
+// reachable layers.
 //
 // # Retries and interruption
 //

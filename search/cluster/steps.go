@@ -14,7 +14,9 @@ import (
 func init() {
 	register.DoFn3x1[context.Context, string, func(int, int), error](&expandFn{})
 	register.DoFn4x1[context.Context, int, func(*int) bool, func(string), error](&mergeFn{})
-	register.DoFn4x1[context.Context, string, func(*string) bool, func(string), error](&walkFn{})
+	register.DoFn3x1[context.Context, string, func(string), error](&goalFn{})
+	register.DoFn3x1[context.Context, string, func(int, int), error](&parentsFn{})
+	register.DoFn4x1[context.Context, int, func(*int) bool, func(string), error](&winMergeFn{})
 	register.DoFn4x1[context.Context, string, func(*string) bool, func(string), error](&chanceFn{})
 	register.Emitter1[string]()
 	register.Emitter2[int, int]()
@@ -123,25 +125,22 @@ func (f *mergeFn) ProcessElement(ctx context.Context, t int, srcs func(*int) boo
 	return nil
 }
 
-// walkFn finds the winnable positions of a forward partition of Pegs
-// pegs, those with a child among the winnable positions of the whole
-// layer below (prev: its partitions' paths, read from storage; a side
-// input of them makes the step wait for them), or at one peg those that
-// meet the goal, and emits the path of the partition's winnable file.
-type walkFn struct {
-	S    Spec
-	Pegs int
-	st   *step
+// goalFn keeps the positions of a forward partition of one peg that meet
+// the goal (Walk at one peg), the winnable positions of one peg, and
+// emits the path of the partition's winnable file.
+type goalFn struct {
+	S  Spec
+	st *step
 }
 
-func (f *walkFn) Setup(ctx context.Context) (err error) {
+func (f *goalFn) Setup(ctx context.Context) (err error) {
 	f.st, err = f.S.setup(ctx)
 	return err
 }
 
-func (f *walkFn) Teardown() { f.st.close() }
+func (f *goalFn) Teardown() { f.st.close() }
 
-func (f *walkFn) ProcessElement(ctx context.Context, ref string, _ func(*string) bool, emit func(string)) error {
+func (f *goalFn) ProcessElement(ctx context.Context, ref string, emit func(string)) error {
 	t, err := partOf(ref)
 	if err != nil {
 		return err
@@ -150,20 +149,85 @@ func (f *walkFn) ProcessElement(ctx context.Context, ref string, _ func(*string)
 	if err != nil {
 		return err
 	}
-	parts := f.S.parts()
-	below := [2]int{0, parts}
-	if f.Pegs == 1 {
-		below = [2]int{0, 0}
+	if _, err := steps.Walk(ctx, f.st.prob.Goal, 1, t, f.S.parts(), -1, nil, nil, true); err != nil {
+		return fmt.Errorf("the goal positions of %s: %w", ref, err)
 	}
-	set, held, err := steps.WinSet(ctx, f.Pegs-1, parts, below, nil)
+	emit(f.st.store.Path(kernel.PartitionHeader(kernel.WinnableFile, 1, t, f.S.parts(), 0)))
+	return nil
+}
+
+// parentsFn undoes every jump into the winnable positions of a partition
+// of Pegs pegs (Parents) and writes the parents found (of Pegs+1 pegs) as
+// runs, one for each partition of the layer above; it emits every
+// partition of the layer above with the source of its run, this
+// partition.
+type parentsFn struct {
+	S    Spec
+	Pegs int
+	st   *step
+}
+
+func (f *parentsFn) Setup(ctx context.Context) (err error) {
+	f.st, err = f.S.setup(ctx)
+	return err
+}
+
+func (f *parentsFn) Teardown() { f.st.close() }
+
+func (f *parentsFn) ProcessElement(ctx context.Context, ref string, emit func(int, int)) error {
+	src, err := partOf(ref)
 	if err != nil {
 		return err
 	}
-	defer steps.Mem().Give(held)
-	if _, err := steps.Walk(ctx, f.st.prob.Goal, f.Pegs, t, parts, -1, set, nil, true); err != nil {
-		return fmt.Errorf("walking back %s: %w", ref, err)
+	parts := f.S.parts()
+	win, _, err := kernel.ReadPartition(ctx, f.st.store, kernel.PartitionHeader(kernel.WinnableFile, f.Pegs, src, parts, 0))
+	if err != nil {
+		return err
 	}
-	emit(f.st.store.Path(kernel.PartitionHeader(kernel.WinnableFile, f.Pegs, t, parts, 0)))
+	steps, err := f.S.steps(f.st)
+	if err != nil {
+		return err
+	}
+	if err := steps.Parents(ctx, win, f.Pegs, src, parts); err != nil {
+		return fmt.Errorf("undoing jumps into %s: %w", ref, err)
+	}
+	for t := range parts {
+		emit(t, src)
+	}
+	return nil
+}
+
+// winMergeFn merges the runs of parents for one partition of Pegs pegs
+// and keeps those that are reachable (Winnable): the partition's winnable
+// positions; it emits the path of its winnable file.
+type winMergeFn struct {
+	S    Spec
+	Pegs int
+	st   *step
+}
+
+func (f *winMergeFn) Setup(ctx context.Context) (err error) {
+	f.st, err = f.S.setup(ctx)
+	return err
+}
+
+func (f *winMergeFn) Teardown() { f.st.close() }
+
+func (f *winMergeFn) ProcessElement(ctx context.Context, t int, srcs func(*int) bool, emit func(string)) error {
+	var sources []int
+	var src int
+	for srcs(&src) {
+		sources = append(sources, src)
+	}
+	slices.Sort(sources)
+	steps, err := f.S.steps(f.st)
+	if err != nil {
+		return err
+	}
+	if _, err := steps.Winnable(ctx, f.Pegs, t, f.S.parts(), sources); err != nil {
+		return fmt.Errorf("partition %d of %d pegs: %w", t, f.Pegs, err)
+	}
+	emit(f.st.store.Path(kernel.PartitionHeader(kernel.WinnableFile, f.Pegs, t, f.S.parts(), 0)))
 	return nil
 }
 

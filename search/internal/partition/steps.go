@@ -180,9 +180,15 @@ func (s *Steps) runs(ctx context.Context, cur *layered.Layer, source, groups int
 		return st, err
 	}
 	defer e.Mem().Give(next.Bytes())
+	return st, s.split(ctx, next, groups, func(q int) spill.Header { return Header(spill.RunFile, cur.Pegs()-1, q, groups, source) })
+}
+
+// split writes the positions of l, sorted, split into groups at their top
+// bits, one file for each group q (h(q)), the groups in parallel.
+func (s *Steps) split(ctx context.Context, l *layered.Layer, groups int, h func(q int) spill.Header) error {
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(pool.Size(e.Workers()))
-	keys := next.Keys()
+	g.SetLimit(pool.Size(s.e.Workers()))
+	keys := l.Keys()
 	lo := 0
 	for q := range groups {
 		hi := len(keys)
@@ -192,17 +198,17 @@ func (s *Steps) runs(ctx context.Context, cur *layered.Layer, source, groups int
 				hi++
 			}
 		}
-		part := next.Slice(lo, hi)
+		part := l.Slice(lo, hi)
 		g.Go(func() error {
 			if err := gctx.Err(); err != nil {
 				return err
 			}
-			_, err := s.write(gctx, part, Header(spill.RunFile, cur.Pegs()-1, q, groups, source))
+			_, err := s.write(gctx, part, h(q))
 			return err
 		})
 		lo = hi
 	}
-	return st, g.Wait()
+	return g.Wait()
 }
 
 // write writes l's keys and counts as the file h and returns its records.
@@ -528,6 +534,94 @@ func (s *Steps) Walk(ctx context.Context, goal engine.Goal, pegs, q, parts int, 
 	}
 	defer mem.Give(int64(len(win)) * 8)
 	return s.write(ctx, layered.NewLayer(pegs, win), Header(spill.WinnableFile, pegs, q, parts, 0))
+}
+
+// parentsHeader is the header of a run of parents found by Parents, of
+// pegs pegs, for partition t of parts from source: a run without values.
+func parentsHeader(pegs, t, parts, source int) spill.Header {
+	return spill.Header{Kind: spill.RunFile, Pegs: pegs, Partition: t, Partitions: parts, Source: source}
+}
+
+// Parents undoes every jump into win, the winnable positions (sorted) of
+// partition p of layer pegs, and writes the parents found, positions of
+// pegs+1 pegs reachable or not, as runs from source p into each of the
+// parts partitions of the layer above; Winnable keeps the reachable ones.
+// It costs an expansion of the winnable positions alone, where Walk
+// expands every reachable position, for a shuffle of the parents through
+// runs: the walk back of a Beam run, whose steps hold a partition at a
+// time.
+func (s *Steps) Parents(ctx context.Context, win []uint64, pegs, p, parts int) error {
+	found := layered.NewLayer(pegs+1, nil)
+	if len(win) > 0 {
+		e, err := layered.NewExpander(layered.Parents, layered.Setup{Gen: s.e.Gen(), Mem: s.e.Mem(), Workers: s.e.Workers()})
+		if err != nil {
+			return err
+		}
+		// A Parents expander's layer is labelled one peg past the
+		// parents it finds.
+		if found, _, err = e.Grow(ctx, layered.NewLayer(pegs+2, win)); err != nil {
+			return err
+		}
+		defer s.e.Mem().Give(found.Bytes())
+	}
+	return s.split(ctx, found, parts, func(q int) spill.Header { return parentsHeader(pegs+1, q, parts, p) })
+}
+
+// Winnable merges the runs of parents that Parents wrote for partition t
+// of layer pegs (of parts partitions) from sources, keeps those among the
+// partition's reachable positions, its winnable ones, and writes them as
+// its winnable file; it returns how many it holds.
+func (s *Steps) Winnable(ctx context.Context, pegs, t, parts int, sources []int) (int64, error) {
+	mem := s.e.Mem()
+	held := mergeBytes(len(sources))
+	if err := mem.Take(held, "merging the parents of a partition"); err != nil {
+		return 0, err
+	}
+	defer mem.Give(held)
+	var rs []*spill.Reader
+	for _, src := range sources {
+		rd, err := s.st.Open(ctx, parentsHeader(pegs, t, parts, src))
+		if err != nil {
+			for _, rd := range rs {
+				rd.Close()
+			}
+			return 0, err
+		}
+		rs = append(rs, rd)
+	}
+	m, err := spill.NewMerger(rs)
+	if err != nil {
+		return 0, err
+	}
+	defer m.Close()
+	reach, err := s.st.Open(ctx, Header(spill.LayerFile, pegs, t, parts, 0))
+	if err != nil {
+		return 0, err
+	}
+	defer reach.Close()
+	// The parents found that are reachable, as key.Intersect, both read
+	// a block at a time.
+	var n int64
+	err = s.st.Write(ctx, Header(spill.WinnableFile, pegs, t, parts, 0), func(w *spill.Writer) error {
+		more := reach.Next()
+		for m.Next() && more {
+			k := m.Key()
+			for more && reach.Key() < k {
+				more = reach.Next()
+			}
+			if more && reach.Key() == k {
+				if err := w.Add(k, exact.U128{}); err != nil {
+					return err
+				}
+			}
+		}
+		if err := m.Err(); err != nil {
+			return err
+		}
+		n = w.Records()
+		return reach.Err()
+	})
+	return n, err
 }
 
 // ChanceSet reads the chances of the winnable positions of partitions r

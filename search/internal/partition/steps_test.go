@@ -18,8 +18,10 @@ import (
 // one partition each, as a caller that knows each file's records does
 // (the local run) and as one that does not (a Beam step), and checks that
 // every step gives back all it took of its budget, that both callers write
-// the same winnable and chance files, and that the start's chance is what
-// layered.Chances finds over the same winnable positions.
+// the same winnable and chance files, that the walk back by undoing jumps
+// (Parents, Winnable) finds the same winnable positions as Walk, and that
+// the start's chance is what layered.Chances finds over the same winnable
+// positions.
 func TestStepsGiveBack(t *testing.T) {
 	ctx := context.Background()
 	b, err := engine.Lookup("triangle")
@@ -153,6 +155,29 @@ func TestStepsGiveBack(t *testing.T) {
 					t.Errorf("%d pegs: chances differ from layered.Chances over the same positions", pegs)
 				}
 			}
+		}
+	}
+	// The walk back by undoing jumps (a Beam run's) finds the same.
+	for pegs := 2; pegs <= p0; pegs++ {
+		win, _, err := Read(ctx, s.st, Header(spill.WinnableFile, pegs-1, 0, 1, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Parents(ctx, win, pegs-1, 0, 1); err != nil {
+			t.Fatal(err)
+		}
+		given("Parents", pegs-1)
+		n, err := s.Winnable(ctx, pegs, 0, 1, []int{0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		given("Winnable", pegs)
+		keys, _, err := Read(ctx, s.st, Header(spill.WinnableFile, pegs, 0, 1, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := files[0][fmtKey("win", pegs)]; n != int64(len(keys)) || !slices.Equal(keys, want) {
+			t.Errorf("%d pegs: %d winnable positions undoing jumps (%d said), %d walking", pegs, len(keys), n, len(want))
 		}
 	}
 	if len(files[0]) != 2*p0 {

@@ -64,14 +64,17 @@ var Kinds = []string{KindFwd, KindWin, KindChance}
 // Path returns where the file of header h is: partition T of the
 // positions of PP pegs at Dir/fwd/PP/pTTTT (win/PP/pTTTT for its winnable
 // positions, chance/PP/pTTTT for their chances), and a run for partition
-// or group T from source S at fwd/PP/bTTTT-SSSS.
+// or group T from source S at fwd/PP/bTTTT-SSSS (children, with their
+// path counts) or win/PP/bTTTT-SSSS (parents of winnable positions).
 func (s Store) Path(h kernel.SpillHeader) string {
-	switch h.Kind {
-	case kernel.RunFile:
+	switch {
+	case h.Kind == kernel.RunFile && !h.Counts:
+		return fmt.Sprintf("%s/%s/%02d/b%04d-%04d", s.Dir, KindWin, h.Pegs, h.Partition, h.Source)
+	case h.Kind == kernel.RunFile:
 		return fmt.Sprintf("%s/%s/%02d/b%04d-%04d", s.Dir, KindFwd, h.Pegs, h.Partition, h.Source)
-	case kernel.WinnableFile:
+	case h.Kind == kernel.WinnableFile:
 		return fmt.Sprintf("%s/%s/%02d/p%04d", s.Dir, KindWin, h.Pegs, h.Partition)
-	case kernel.ChanceFile:
+	case h.Kind == kernel.ChanceFile:
 		return fmt.Sprintf("%s/%s/%02d/p%04d", s.Dir, KindChance, h.Pegs, h.Partition)
 	}
 	return fmt.Sprintf("%s/%s/%02d/p%04d", s.Dir, KindFwd, h.Pegs, h.Partition)

@@ -120,7 +120,8 @@ func TestPaths(t *testing.T) {
 		want string
 	}{
 		{kernel.SpillHeader{Kind: kernel.LayerFile, Pegs: 7, Partition: 3, Partitions: 4}, "gs://b/run/fwd/07/p0003"},
-		{kernel.SpillHeader{Kind: kernel.RunFile, Pegs: 7, Partition: 3, Partitions: 4, Source: 9}, "gs://b/run/fwd/07/b0003-0009"},
+		{kernel.SpillHeader{Kind: kernel.RunFile, Counts: true, Pegs: 7, Partition: 3, Partitions: 4, Source: 9}, "gs://b/run/fwd/07/b0003-0009"},
+		{kernel.SpillHeader{Kind: kernel.RunFile, Pegs: 7, Partition: 3, Partitions: 4, Source: 9}, "gs://b/run/win/07/b0003-0009"},
 		{kernel.SpillHeader{Kind: kernel.WinnableFile, Pegs: 7, Partition: 3, Partitions: 4}, "gs://b/run/win/07/p0003"},
 		{kernel.SpillHeader{Kind: kernel.ChanceFile, Pegs: 7, Partition: 3, Partitions: 4}, "gs://b/run/chance/07/p0003"},
 	}
