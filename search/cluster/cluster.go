@@ -208,8 +208,7 @@ func Winnable(ctx context.Context, prob search.Problem, opt Options) (*search.Wi
 	return r.Winnable, nil
 }
 
-// Run is Explore, or Winnable with Options.WinnableOnly, with where the
-// run went. Interrupted, it cancels the job
+// Run is Explore with where the run went. Interrupted, it cancels the job
 // and returns an error (ErrInterrupted and ctx's) naming the directory
 // that holds the partitions finished so far, which are then kept; steps
 // that were running may still finish their own files after it returns

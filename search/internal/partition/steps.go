@@ -66,7 +66,7 @@ type Knobs struct {
 // Header returns the header of a run's file of kind holding partition
 // part of parts of the positions of pegs pegs (of a run, from source):
 // every file but a winnable one carries a 128-bit value a position, path
-// counts or chances.
+// counts or chances (the runs of Parents, made apart, carry none).
 func Header(kind spill.Kind, pegs, part, parts, source int) spill.Header {
 	return spill.Header{Kind: kind, Counts: kind != spill.WinnableFile, Pegs: pegs, Partition: part, Partitions: parts, Source: source}
 }
