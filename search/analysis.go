@@ -64,6 +64,18 @@ func NewAnalysis(group *engine.Group, opt ExploreOptions) *Analysis {
 	return a
 }
 
+// KeepReachable leaves in a what ExploreOptions.ReachableOnly counts, the
+// positions and dead ends of its layers: its solutions, finishes, games
+// and winnable positions go. A search stopped before its end keeps that
+// much too (see Explore).
+func (a *Analysis) KeepReachable() {
+	a.Solutions, a.SolutionsByFinish, a.SolutionsByOrbit, a.Orbits, a.Games = nil, nil, nil, nil, nil
+	for i := range a.Layers {
+		a.Layers[i].Winnable = 0
+	}
+	a.Winnable = 0
+}
+
 // Fewest returns the fewest pegs of a position the analysis found: the peg
 // count of its last layer that holds a position.
 func (a *Analysis) Fewest() int {

@@ -53,10 +53,7 @@ func Explore(ctx context.Context, prob Problem, opt ExploreOptions) (*Analysis, 
 		if !errors.Is(err, context.Canceled) {
 			return nil, err
 		}
-		a.Solutions, a.SolutionsByFinish, a.SolutionsByOrbit, a.Orbits, a.Games = nil, nil, nil, nil, nil
-		for i := range a.Layers {
-			a.Layers[i].Winnable = 0
-		}
+		a.KeepReachable()
 		a.total(mem, t0)
 		return a, err
 	}
@@ -157,7 +154,7 @@ func ExploreGroup(prob Problem, opt ExploreOptions) *engine.Group {
 // found (see layered.Reach). Stopped early (cancelled, or past the
 // budget), it returns the layers finished with the error.
 func reachable(ctx context.Context, a *Analysis, first *layered.Layer, e *layered.Expander, progress layered.Progress, t0 time.Time) (*Analysis, error) {
-	a.Solutions, a.SolutionsByFinish, a.SolutionsByOrbit, a.Orbits, a.Games = nil, nil, nil, nil, nil
+	a.KeepReachable()
 	err := layered.Reach(ctx, e, first, progress, func(pegs int, st layered.Stats) {
 		a.Layers = append(a.Layers, LayerStats{Pegs: pegs, Reachable: st.Positions, ReachableRaw: st.Raw, DeadEnds: st.DeadEnds})
 	})

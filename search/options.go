@@ -93,10 +93,10 @@ type knobs struct {
 	layered  layered.Tuning
 	loneBase int64 // see dfs.LoneNodes
 	// spillPartition caps a spilled layer's partitions' positions (see
-	// layered.Spilled.MaxPartition).
+	// partition.Knobs.MaxPartition).
 	spillPartition int
 	// spillChunk and spillWalkRoom make a spilled run split partitions on
-	// the fly and walk back in passes (see layered.Spilled.MaxChunk and
+	// the fly and walk back in passes (see partition.Knobs.MaxChunk and
 	// WalkRoom).
 	spillChunk    int
 	spillWalkRoom int64
@@ -104,7 +104,7 @@ type knobs struct {
 	// run's file system, so that a test can make its disk too small.
 	spillFree int64
 	// spillFanIn, if positive, caps the runs a spilled merge reads at
-	// once (see layered.Spilled.MaxFanIn).
+	// once (see partition.Knobs.MaxFanIn).
 	spillFanIn int
 	// spillNoSync leaves a spilled run's files unsynced (see
 	// spill.Dir.NoSync): tests spill thousands of small files.

@@ -10,6 +10,7 @@ import (
 	"pegs/search/internal/layered"
 	"pegs/search/internal/memory"
 	"pegs/search/internal/movegen"
+	"pegs/search/internal/partition"
 	"pegs/search/internal/spill"
 )
 
@@ -72,7 +73,7 @@ func spillIdentity(prob Problem, group *engine.Group, opt ExploreOptions) map[st
 
 // exploreSpilled is Explore with ExploreOptions.Spill: the forward pass,
 // the walk back and the random player's chances read and write the layers
-// in the spill directory a partition at a time (see layered.Spilled). Path
+// in the spill directory a partition at a time (see partition.Spilled). Path
 // counts are carried forward always; with NoGames only the games total is
 // left out.
 func exploreSpilled(ctx context.Context, a *Analysis, prob Problem, gen *movegen.Gen, opt ExploreOptions, mem *memory.Budget) error {
@@ -91,9 +92,9 @@ func exploreSpilled(ctx context.Context, a *Analysis, prob Problem, gen *movegen
 	if err != nil {
 		return err
 	}
-	s := &layered.Spilled{Dir: d, MaxPartition: opt.knobs.spillPartition, MaxChunk: opt.knobs.spillChunk,
-		WalkRoom: opt.knobs.spillWalkRoom, Free: opt.knobs.spillFree, MaxFanIn: opt.knobs.spillFanIn, Progress: opt.config().Progress,
-		E: e}
+	s := partition.NewSpilled(d, e, partition.Knobs{MaxPartition: opt.knobs.spillPartition, MaxChunk: opt.knobs.spillChunk,
+		WalkRoom: opt.knobs.spillWalkRoom, Free: opt.knobs.spillFree, MaxFanIn: opt.knobs.spillFanIn})
+	s.Progress = opt.config().Progress
 	defer func() {
 		a.Spilled = &SpillStats{Dir: d.Path, Partitions: s.Expanded.Load(), Files: d.Written, Bytes: d.Bytes,
 			Chunked: s.Chunked.Load(), Passes: s.Passes, Intermediate: s.Intermediate.Load(), PeakDisk: d.Peak}
@@ -159,5 +160,5 @@ func exploreSpilled(ctx context.Context, a *Analysis, prob Problem, gen *movegen
 
 // spillSample is about how long a new spilled run may spend running its
 // first layers in memory to estimate the disk it needs (see
-// layered.Spilled.CheckRunDisk).
+// partition.Spilled.CheckRunDisk).
 const spillSample = 2 * time.Second

@@ -33,6 +33,27 @@ type WinSet struct {
 	mirror map[int]*mirrorLayer
 }
 
+// NewWinSet returns the winnable positions of a problem on board b found
+// by another search than Winnable (search/cluster's pipeline): win holds
+// each layer's, by peg count, in canonical form under group, and layers
+// each layer's counts (reachable and winnable); peak and elapsed are what
+// the search took.
+func NewWinSet(b *engine.Board, group *engine.Group, layers []LayerStats, win map[int][]engine.Position, peak int64, elapsed time.Duration) *WinSet {
+	w := &WinSet{Layers: layers, PeakBytes: peak, Elapsed: elapsed, group: group, board: b, keys: map[int][]uint64{}, mirror: map[int]*mirrorLayer{}}
+	for _, l := range layers {
+		w.Winnable += l.Winnable
+	}
+	for pegs, ps := range win {
+		keys := make([]uint64, len(ps))
+		for i, p := range ps {
+			keys[i] = key.Mix(p)
+		}
+		slices.Sort(keys)
+		w.keys[pegs] = keys
+	}
+	return w
+}
+
 // ForwardPass returns what the search that made w counted on its way
 // forward, the positions of each layer it went through and their totals,
 // as an Analysis: all a search stopped before its end has to show.

@@ -14,6 +14,7 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"  // s3:// storage
 
 	"pegs/cmd/internal/cli"
+	"pegs/report"
 	"pegs/search/cluster"
 )
 
@@ -36,9 +37,6 @@ func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	x, err := ef.Load()
 	if err != nil {
 		return err
-	}
-	if x.WinnableOnly {
-		return cli.Usagef("--winnable-only is not offered here: without it pegs-beam counts the winnable positions too, or run pegs explore --winnable-only")
 	}
 	if x.RandomOnly {
 		return cli.Usagef("--random-only is not offered here: without it pegs-beam finds the random-play chance too, or run pegs explore --random-only")
@@ -78,10 +76,26 @@ func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		return err
 	}
+	if x.WinnableOnly {
+		w, err := cluster.Winnable(ctx, x.Problem, opt)
+		if err != nil {
+			return interrupted(stderr, err)
+		}
+		return report.WriteWinnable(stdout, x.Format, x.Problem, w)
+	}
 	a, err := cluster.Explore(ctx, x.Problem, opt)
+	if err != nil {
+		err = interrupted(stderr, err)
+	}
+	return x.Write(stdout, stderr, a, err)
+}
+
+// interrupted says where an interrupted run's partitions are, and returns
+// err marked reported; other errors it returns as they are.
+func interrupted(stderr io.Writer, err error) error {
 	if errors.Is(err, cluster.ErrInterrupted) {
 		fmt.Fprintln(stderr, "pegs-beam:", cli.Message(err))
 		return cli.Reported{Err: err}
 	}
-	return x.Write(stdout, stderr, a, err)
+	return err
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"pegs/cmd/internal/cli"
+	"pegs/report"
 	"pegs/search"
 )
 
@@ -48,7 +49,7 @@ func TestRefusedBeforeWork(t *testing.T) {
 		{"unreachable endpoint", []string{"--runner", "universal", "--endpoint", "127.0.0.1:1"}, 1, "job endpoint unreachable: 127.0.0.1:1", nil},
 		{"no endpoint", []string{"--runner", "universal"}, 1, "needs a job endpoint", nil},
 		{"storage not writable", []string{"--storage", filepath.Join(file, "under")}, 1, "storage not writable", nil},
-		{"winnable only", []string{"--winnable-only"}, 2, "--winnable-only is not offered here", nil},
+		{"winnable only with no games", []string{"--winnable-only", "--no-games"}, 2, "do not go with --winnable-only", nil},
 		{"random only", []string{"--random-only"}, 2, "--random-only is not offered here", nil},
 		{"worker memory without plan", []string{"--worker-mem", "4GiB"}, 2, "--worker-mem goes with --plan", nil},
 		{"bad worker memory without plan", []string{"--worker-mem", "abc"}, 2, `--worker-mem: bad size "abc"`, nil},
@@ -88,7 +89,12 @@ func TestRefusedBeforeWork(t *testing.T) {
 // TestExploreJSON checks that the command writes what pegs explore writes
 // in process for the same flags: each flag that changes what is counted,
 // a board read from a file (which the steps rebuild from its picture),
-// and a layer in 16 partitions.
+// a layer in 16 partitions, and the winnable positions alone (on a
+// problem where pegs explore --winnable-only goes through every layer: it
+// leaves out the reachable counts of the layers it does not go through,
+// past the middle where it meets in the middle or all but the start's
+// where nothing is winnable, which pegs-beam counts; cluster's tests
+// compare the middle case).
 func TestExploreJSON(t *testing.T) {
 	board := filepath.Join(t.TempDir(), "hexagon.board")
 	if err := os.WriteFile(board, []byte("  o o o\n o o o o\no o . o o\n o o o o\n  o o o\n"), 0o644); err != nil {
@@ -103,6 +109,7 @@ func TestExploreJSON(t *testing.T) {
 		{"whole group, no games", "--board triangle:4 --start 2 --goal any --whole-group --no-games"},
 		{"reachable only", "--board triangle:4 --start 2 --goal any --reachable-only"},
 		{"board from a file", "--board @" + board + " --geometry triangular --goal any"},
+		{"winnable only", "--board triangle:4 --start 2 --goal any --winnable-only"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -136,8 +143,18 @@ func inProcess(t *testing.T, args []string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := search.Explore(context.Background(), x.Problem, x.Options)
 	var out bytes.Buffer
+	if x.WinnableOnly {
+		w, err := search.Winnable(context.Background(), x.Problem, x.Options.Budget)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := report.WriteWinnable(&out, x.Format, x.Problem, w); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	a, err := search.Explore(context.Background(), x.Problem, x.Options)
 	if err := x.Write(&out, io.Discard, a, err); err != nil {
 		t.Fatal(err)
 	}

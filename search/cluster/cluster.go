@@ -39,6 +39,9 @@ var Runners = []string{"prism", "universal"}
 // search.Explore).
 type Options struct {
 	search.ExploreOptions
+	// WinnableOnly finds the winnable positions alone, as search.Winnable
+	// does (see Winnable): the run leaves out the random player's chances.
+	WinnableOnly bool
 	// Runner is "prism" (in-process, the default) or "universal" (a job
 	// server at Endpoint, such as Flink's or Spark's).
 	Runner   string
@@ -146,7 +149,7 @@ func checkStorage(ctx context.Context, dir string) error {
 	}
 	defer fs.Close()
 	probe := strings.TrimRight(dir, "/") + "/.pegs-probe"
-	if err := part.WriteFile(ctx, fs, probe, []byte("pegs\n")); err != nil {
+	if err := (part.Store{FS: fs}).WriteFile(ctx, probe, []byte("pegs\n")); err != nil {
 		return fmt.Errorf("%w: %s: %w", ErrStorage, dir, unwrapAll(err))
 	}
 	if rm, ok := fs.(filesystem.Remover); ok {
@@ -167,10 +170,12 @@ func unwrapAll(err error) error {
 	}
 }
 
-// Result is a finished run: its analysis, where its files are (gone at
-// the end unless Options.Keep), and how many times its job was submitted.
+// Result is a finished run: its analysis (its winnable positions with
+// Options.WinnableOnly), where its files are (gone at the end unless
+// Options.Keep), and how many times its job was submitted.
 type Result struct {
 	Analysis *search.Analysis
+	Winnable *search.WinSet
 	Dir      string
 	Attempts int
 }
@@ -190,6 +195,19 @@ func Explore(ctx context.Context, prob search.Problem, opt Options) (*search.Ana
 	return r.Analysis, nil
 }
 
+// Winnable runs the search of prob's winnable positions as a Beam
+// pipeline and returns the same positions search.Winnable finds, each
+// layer's reachable positions counted (search.Winnable counts those of
+// the layers it goes through), and PeakBytes as Explore's.
+func Winnable(ctx context.Context, prob search.Problem, opt Options) (*search.WinSet, error) {
+	opt.WinnableOnly = true
+	r, err := Run(ctx, prob, opt)
+	if err != nil {
+		return nil, err
+	}
+	return r.Winnable, nil
+}
+
 // Run is Explore with where the run went. Interrupted, it cancels the job
 // and returns an error (ErrInterrupted and ctx's) naming the directory
 // that holds the partitions finished so far, which are then kept. The
@@ -202,6 +220,9 @@ func Run(ctx context.Context, prob search.Problem, opt Options) (*Result, error)
 	}
 	if prob.Goal.Kind == engine.FewestPegs {
 		return nil, errors.New("an exhaustive search needs a one-peg goal (any, center or a hole)")
+	}
+	if opt.WinnableOnly && (opt.ReachableOnly || opt.WholeGroup || opt.NoGames) {
+		return nil, errors.New("the winnable positions alone go with none of ReachableOnly, WholeGroup and NoGames")
 	}
 	if !beam.Initialized() {
 		beam.Init()
@@ -220,16 +241,18 @@ func Run(ctx context.Context, prob search.Problem, opt Options) (*Result, error)
 	startKey := kernel.Mix(st.gen.Group.Canonical(prob.Start))
 	p0 := prob.Start.Pegs()
 	var first []string
-	for t := range 1 << spec.Bits {
-		p := part.Part{Keys: []uint64{}, Vals: []kernel.U128{}}
-		if part.Of(startKey, uint(spec.Bits)) == t {
-			p = part.Part{Keys: []uint64{startKey}, Vals: []kernel.U128{{Lo: 1}}}
-		}
-		path := spec.path(kindFwd, p0, t)
-		if err := part.Write(ctx, st.fs, path, spec.header(kindFwd, p0, t), p); err != nil {
+	for t := range spec.parts() {
+		h := kernel.PartitionHeader(kernel.LayerFile, p0, t, spec.parts(), 0)
+		err := st.store.Write(ctx, h, func(w *kernel.SpillWriter) error {
+			if part.Of(startKey, uint(spec.Bits)) == t {
+				return w.Add(startKey, kernel.U128{Lo: 1})
+			}
+			return nil
+		})
+		if err != nil {
 			return nil, err
 		}
-		first = append(first, path)
+		first = append(first, st.store.Path(h))
 	}
 	attempts := opt.Attempts
 	if attempts == 0 {
@@ -238,27 +261,36 @@ func Run(ctx context.Context, prob search.Problem, opt Options) (*Result, error)
 	n := 0
 	for {
 		n++
-		err = execute(ctx, opt, pipeline(spec, p0, first, opt.ReachableOnly))
+		err = execute(ctx, opt, pipeline(spec, p0, first, opt.ReachableOnly, opt.WinnableOnly))
 		if err == nil || ctx.Err() != nil || n > attempts {
 			break
 		}
 	}
 	if ctx.Err() != nil {
-		settle(st.fs, dir, 2*time.Second, time.Minute)
+		settle(st.store.FS, dir, 2*time.Second, time.Minute)
 		return nil, fmt.Errorf("%w; the partitions it finished are in %s: %w", ErrInterrupted, dir, ctx.Err())
 	}
 	if err != nil {
 		return nil, fmt.Errorf("pipeline failed (%d attempts; its files are in %s): %w", n, dir, err)
 	}
-	a, err := spec.analysis(ctx, st, prob, opt, p0, startKey)
+	r := &Result{Dir: dir, Attempts: n}
+	if opt.WinnableOnly {
+		r.Winnable, err = spec.winSet(ctx, st, prob, p0)
+	} else {
+		r.Analysis, err = spec.analysis(ctx, st, prob, opt, p0, startKey)
+	}
 	if err != nil {
 		return nil, err
 	}
-	a.Elapsed = time.Since(t0)
-	if !opt.Keep {
-		removeRun(ctx, st.fs, dir)
+	if opt.WinnableOnly {
+		r.Winnable.Elapsed = time.Since(t0)
+	} else {
+		r.Analysis.Elapsed = time.Since(t0)
 	}
-	return &Result{Analysis: a, Dir: dir, Attempts: n}, nil
+	if !opt.Keep {
+		removeRun(ctx, st.store.FS, dir)
+	}
+	return r, nil
 }
 
 // settle waits until the files under dir have not changed (names and
@@ -311,7 +343,7 @@ func removeRun(ctx context.Context, fs filesystem.Interface, dir string) {
 		}
 	}
 	if !strings.Contains(dir, "://") {
-		for _, kind := range []string{kindFwd, kindWin, kindChance} {
+		for _, kind := range part.Kinds {
 			subs, _ := filepath.Glob(filepath.Join(dir, kind, "*"))
 			for _, s := range subs {
 				rm.Remove(ctx, s)
@@ -448,31 +480,34 @@ func cancelJob(jobs jobpb.JobServiceClient, id string) error {
 }
 
 // pipeline builds the run's pipeline from the first layer's partitions
-// (the package doc says how).
-func pipeline(spec Spec, p0 int, first []string, reachableOnly bool) *beam.Pipeline {
+// (the package doc says how): the forward pass alone with reachableOnly,
+// without the chances with winnableOnly.
+func pipeline(spec Spec, p0 int, first []string, reachableOnly, winnableOnly bool) *beam.Pipeline {
 	p, s := beam.NewPipelineWithRoot()
-	refs := beam.Create(s.Scope("start"), toAny(first)...)
+	refs := map[int]beam.PCollection{p0: beam.Create(s.Scope("start"), toAny(first)...)}
 	for pegs := p0; pegs > 1; pegs-- {
 		ls := s.Scope(fmt.Sprintf("forward %d", pegs))
-		buckets := beam.ParDo(ls, &expandFn{S: spec, Pegs: pegs}, refs)
-		grouped := beam.GroupByKey(ls, buckets)
-		refs = beam.ParDo(ls, &mergeFn{S: spec, Pegs: pegs - 1}, grouped)
+		runs := beam.ParDo(ls, &expandFn{S: spec, Pegs: pegs}, refs[pegs])
+		grouped := beam.GroupByKey(ls, runs)
+		refs[pegs-1] = beam.ParDo(ls, &mergeFn{S: spec, Pegs: pegs - 1}, grouped)
 	}
 	// The last layer's stats (its positions have no children).
-	beam.ParDo(s.Scope("forward 1"), &expandFn{S: spec, Pegs: 1}, refs)
+	beam.ParDo(s.Scope("forward 1"), &expandFn{S: spec, Pegs: 1}, refs[1])
 	if reachableOnly {
 		return p
 	}
-	wins := map[int]beam.PCollection{1: beam.ParDo(s.Scope("goal"), &goalFn{S: spec}, refs)}
+	wins := map[int]beam.PCollection{1: beam.ParDo(s.Scope("goal"), &goalFn{S: spec}, refs[1])}
 	for pegs := 2; pegs <= p0; pegs++ {
 		ls := s.Scope(fmt.Sprintf("backward %d", pegs))
-		buckets := beam.ParDo(ls, &parentsFn{S: spec, Pegs: pegs - 1}, wins[pegs-1])
-		grouped := beam.GroupByKey(ls, buckets)
+		runs := beam.ParDo(ls, &parentsFn{S: spec, Pegs: pegs - 1}, wins[pegs-1])
+		grouped := beam.GroupByKey(ls, runs)
 		wins[pegs] = beam.ParDo(ls, &winMergeFn{S: spec, Pegs: pegs}, grouped)
 	}
-	empty := beam.Create(s.Scope("chance 0"), "")
-	chances := beam.ParDo(s.Scope("chance 1"), &chanceFn{S: spec, Pegs: 1}, wins[1], beam.SideInput{Input: empty})
-	for pegs := 2; pegs <= p0; pegs++ {
+	if winnableOnly {
+		return p
+	}
+	chances := beam.Create(s.Scope("chance 0"), "")
+	for pegs := 1; pegs <= p0; pegs++ {
 		chances = beam.ParDo(s.Scope(fmt.Sprintf("chance %d", pegs)), &chanceFn{S: spec, Pegs: pegs}, wins[pegs], beam.SideInput{Input: chances})
 	}
 	return p
@@ -491,32 +526,21 @@ func toAny(refs []string) []any {
 func (s Spec) analysis(ctx context.Context, st *step, prob search.Problem, opt Options, p0 int, startKey uint64) (*search.Analysis, error) {
 	a := search.NewAnalysis(st.gen.Group, opt.ExploreOptions)
 	games := new(big.Int)
-	parts := 1 << s.Bits
+	parts := s.parts()
 	for pegs := p0; pegs >= 1; pegs-- {
-		l := search.LayerStats{Pegs: pegs}
-		for t := range parts {
-			data, err := part.ReadFile(ctx, st.fs, s.statsPath(pegs, t))
-			if err != nil {
-				return nil, fmt.Errorf("the stats of %d pegs: %w", pegs, err)
-			}
-			var ls layerStats
-			if err := jsonUnmarshal(data, &ls); err != nil {
-				return nil, fmt.Errorf("the stats of %d pegs, partition %d: %w", pegs, t, err)
-			}
-			l.Reachable += ls.Positions
-			l.ReachableRaw += ls.Raw
-			l.DeadEnds += ls.DeadEnds
-			games.Add(games, ls.Games.Big())
-			a.PeakBytes = max(a.PeakBytes, ls.Peak)
+		sum, peak, err := s.stats(ctx, st, pegs)
+		if err != nil {
+			return nil, err
 		}
+		a.PeakBytes = max(a.PeakBytes, peak)
+		l := search.LayerStats{Pegs: pegs, Reachable: sum.Positions, ReachableRaw: sum.Raw, DeadEnds: sum.DeadEnds}
+		games.Add(games, sum.Games.Big())
 		if !opt.ReachableOnly {
-			for t := range parts {
-				w, err := part.Read(ctx, st.fs, s.path(kindWin, pegs, t), s.header(kindWin, pegs, t))
-				if err != nil {
-					return nil, err
-				}
-				l.Winnable += int64(len(w.Keys))
+			win, err := s.winnable(ctx, st, pegs)
+			if err != nil {
+				return nil, err
 			}
+			l.Winnable = int64(len(win))
 		}
 		if l.Reachable == 0 {
 			break // as search.Explore: no layer past the last position
@@ -525,35 +549,96 @@ func (s Spec) analysis(ctx context.Context, st *step, prob search.Problem, opt O
 	}
 	a.SumLayers()
 	if opt.ReachableOnly {
-		a.Solutions, a.SolutionsByFinish, a.SolutionsByOrbit, a.Orbits, a.Games = nil, nil, nil, nil, nil
+		a.KeepReachable()
 		return a, nil
 	}
 	if a.Games != nil {
 		a.Games.Set(games)
 	}
 	for t := range parts {
-		l, err := part.Read(ctx, st.fs, s.path(kindFwd, 1, t), s.header(kindFwd, 1, t))
+		keys, counts, err := kernel.ReadPartition(ctx, st.store, kernel.PartitionHeader(kernel.LayerFile, 1, t, parts, 0))
 		if err != nil {
 			return nil, err
 		}
-		for i, k := range l.Keys {
-			a.CountFinish(prob, st.gen.Group, kernel.Unmix(k), l.Vals[i].Big())
+		for i, k := range keys {
+			a.CountFinish(prob, st.gen.Group, kernel.Unmix(k), counts[i].Big())
 		}
 	}
 	ts := part.Of(startKey, uint(s.Bits))
-	c, err := part.Read(ctx, st.fs, s.path(kindChance, p0, ts), s.header(kindChance, p0, ts))
+	keys, chances, err := kernel.ReadPartition(ctx, st.store, kernel.PartitionHeader(kernel.ChanceFile, p0, ts, parts, 0))
 	if err != nil {
 		return nil, err
 	}
-	for i, k := range c.Keys {
+	for i, k := range keys {
 		if k != startKey {
 			continue
 		}
-		p, ok := kernel.ProbFloat64(c.Vals[i], uint64(p0))
+		p, ok := kernel.ProbFloat64(chances[i], uint64(p0))
 		if !ok {
 			return nil, fmt.Errorf("the random player's chance, %g, lies too near where float64 rounding changes to be given correctly rounded", p)
 		}
 		a.RandomWin = p
 	}
 	return a, nil
+}
+
+// stats returns the stats of a finished run's layer of pegs pegs, summed
+// over its partitions, and the most bytes a partition's expansion held.
+func (s Spec) stats(ctx context.Context, st *step, pegs int) (kernel.Stats, int64, error) {
+	var sum kernel.Stats
+	var peak int64
+	for t := range s.parts() {
+		data, err := st.store.ReadFile(ctx, s.statsPath(pegs, t))
+		if err != nil {
+			return sum, 0, fmt.Errorf("the stats of %d pegs: %w", pegs, err)
+		}
+		var ls layerStats
+		if err := jsonUnmarshal(data, &ls); err != nil {
+			return sum, 0, fmt.Errorf("the stats of %d pegs, partition %d: %w", pegs, t, err)
+		}
+		if err := kernel.AddStats(&sum, kernel.Stats{Positions: ls.Positions, Raw: ls.Raw, DeadEnds: ls.DeadEnds, Games: ls.Games}); err != nil {
+			return sum, 0, fmt.Errorf("the stats of %d pegs: %w", pegs, err)
+		}
+		peak = max(peak, ls.Peak)
+	}
+	return sum, peak, nil
+}
+
+// winnable returns the winnable positions of a finished run's layer of
+// pegs pegs, in key order.
+func (s Spec) winnable(ctx context.Context, st *step, pegs int) ([]uint64, error) {
+	var keys []uint64
+	for t := range s.parts() {
+		w, _, err := kernel.ReadPartition(ctx, st.store, kernel.PartitionHeader(kernel.WinnableFile, pegs, t, s.parts(), 0))
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, w...)
+	}
+	return keys, nil
+}
+
+// winSet reads a finished run's winnable positions, and its layers'
+// reachable and winnable counts, as search.Winnable returns them: every
+// layer from p0 pegs down to one.
+func (s Spec) winSet(ctx context.Context, st *step, prob search.Problem, p0 int) (*search.WinSet, error) {
+	var layers []search.LayerStats
+	win := map[int][]engine.Position{}
+	var peak int64
+	for pegs := p0; pegs >= 1; pegs-- {
+		sum, pk, err := s.stats(ctx, st, pegs)
+		if err != nil {
+			return nil, err
+		}
+		peak = max(peak, pk)
+		keys, err := s.winnable(ctx, st, pegs)
+		if err != nil {
+			return nil, err
+		}
+		for _, k := range keys {
+			win[pegs] = append(win[pegs], kernel.Unmix(k))
+		}
+		layers = append(layers, search.LayerStats{Pegs: pegs, Reachable: sum.Positions, Winnable: int64(len(keys))})
+	}
+	return search.NewWinSet(prob.Board, st.gen.Group, layers, win, peak, 0), nil
 }

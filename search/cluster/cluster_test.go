@@ -228,6 +228,71 @@ func TestInterruptedEarly(t *testing.T) {
 	}
 }
 
+// TestWinnableSameAsInProcess checks that a run of the winnable positions
+// alone finds search.Winnable's positions, layer by layer, and counts the
+// reachable positions of the layers search.Winnable went through as it
+// does (it goes through all of them but where it meets in the middle, as
+// on the 15-hole triangle from its corner to its corner).
+func TestWinnableSameAsInProcess(t *testing.T) {
+	tests := []struct {
+		name, board, goal string
+		notShort          bool
+	}{
+		{name: "triangle15 corner", board: "triangle", goal: "1"},
+		{name: "triangle15 any", board: "triangle", notShort: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.notShort && testing.Short() {
+				t.Skip("a run through Prism of seconds")
+			}
+			prob := problem(t, tt.board, "")
+			if tt.goal != "" {
+				g, err := prob.Board.ParseGoal(tt.goal)
+				if err != nil {
+					t.Fatal(err)
+				}
+				prob.Goal = g
+			}
+			ctx := context.Background()
+			want, err := search.Winnable(ctx, prob, search.Budget{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Winnable(ctx, prob, Options{Storage: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Layers) != len(want.Layers) || got.Winnable != want.Winnable {
+				t.Fatalf("%d layers, %d winnable; want %d, %d", len(got.Layers), got.Winnable, len(want.Layers), want.Winnable)
+			}
+			for i, g := range got.Layers {
+				w := want.Layers[i]
+				if g.Pegs != w.Pegs || g.Winnable != w.Winnable || w.Reachable > 0 && g.Reachable != w.Reachable {
+					t.Errorf("layer %+v, want %+v (reachable where counted)", g, w)
+				}
+				ps := got.Positions(g.Pegs)
+				if len(ps) != int(w.Winnable) {
+					t.Errorf("%d pegs: %d positions, want %d", g.Pegs, len(ps), w.Winnable)
+				}
+				for _, p := range ps {
+					if !want.Contains(p) {
+						t.Fatalf("%d pegs: %s is not winnable in process", g.Pegs, prob.Board.Line(p))
+					}
+				}
+				for _, p := range want.Positions(g.Pegs) {
+					if !got.Contains(p) {
+						t.Fatalf("%d pegs: %s winnable in process, not found", g.Pegs, prob.Board.Line(p))
+					}
+				}
+			}
+			if got.PeakBytes <= 0 {
+				t.Errorf("peak bytes %d, want more than none", got.PeakBytes)
+			}
+		})
+	}
+}
+
 // listing lists the files under dir with their sizes.
 func listing(t *testing.T, dir string) string {
 	t.Helper()

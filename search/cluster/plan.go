@@ -5,11 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"time"
-
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 
 	"pegs/search"
 	"pegs/search/cluster/internal/part"
@@ -97,7 +93,7 @@ func NewPlan(ctx context.Context, prob search.Problem, opt Options, workerMem in
 		pl.ShuffleRatio = float64(bucketRecs) / float64(found)
 		pl.StepBytes = float64(steps[len(steps)-1]) / float64(sizes[len(sizes)-1])
 	}
-	if pl.RecordBytes, err = recordBytes(ctx, biggest); err != nil {
+	if pl.RecordBytes, err = recordBytes(biggest); err != nil {
 		return nil, err
 	}
 	pl.extrapolate(prob, group.Len(), p0, sizes)
@@ -122,7 +118,7 @@ func NewPlan(ctx context.Context, prob search.Problem, opt Options, workerMem in
 }
 
 // extrapolate fills the plan's layers from the sizes found exactly (from
-// p0 pegs down; see layered.Extrapolate).
+// p0 pegs down; see partition.Extrapolate).
 func (pl *Plan) extrapolate(prob search.Problem, symmetries, p0 int, sizes []int64) {
 	for i, n := range kernel.Extrapolate(prob.Board.Holes(), symmetries, p0, sizes) {
 		pl.Layers = append(pl.Layers, PlanLayer{Pegs: p0 - i, Positions: n, Exact: i < len(sizes)})
@@ -145,30 +141,11 @@ func splitLayer(l *kernel.Layer, parts int) []*kernel.Layer {
 
 // recordBytes measures the bytes a position with its count takes in a
 // partition file, on layer l written as one partition.
-func recordBytes(ctx context.Context, l *kernel.Layer) (float64, error) {
-	dir, err := os.MkdirTemp("", "pegs-plan")
-	if err != nil {
-		return 0, err
-	}
-	defer os.RemoveAll(dir)
-	fs, err := filesystem.New(ctx, dir)
-	if err != nil {
-		return 0, err
-	}
-	defer fs.Close()
-	path := filepath.Join(dir, "p")
-	h := Spec{Bits: 0}.header(kindFwd, l.Pegs(), 0)
-	if err := part.Write(ctx, fs, path, h, part.Part{Keys: l.Keys(), Vals: l.Wide()}); err != nil {
-		return 0, err
-	}
-	size, err := fs.Size(ctx, path)
-	if err != nil {
-		return 0, err
-	}
+func recordBytes(l *kernel.Layer) (float64, error) {
 	if l.Len() == 0 {
 		return 0, fmt.Errorf("plan: no positions to measure")
 	}
-	return float64(size) / float64(l.Len()), nil
+	return kernel.FileBytes(l)
 }
 
 // Totals returns the plan's positions over all layers, those of its widest

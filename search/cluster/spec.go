@@ -14,6 +14,7 @@ import (
 
 	"pegs/engine"
 	"pegs/search"
+	"pegs/search/cluster/internal/part"
 	"pegs/search/internal/kernel"
 )
 
@@ -134,49 +135,13 @@ func (s Spec) problem() (search.Problem, *kernel.Gen, error) {
 	return prob, kernel.NewGen(b, group), nil
 }
 
-// Files of a run under its directory: a layer's partitions, the buckets
-// of children (or parents) for a partition from another, and a forward
-// partition's stats; each partition file with the spill header it holds.
-func (s Spec) path(kind string, pegs, t int) string {
-	return fmt.Sprintf("%s/%s/%02d/p%04d", s.Dir, kind, pegs, t)
-}
+// parts returns a layer's partitions.
+func (s Spec) parts() int { return 1 << s.Bits }
 
-func (s Spec) header(kind string, pegs, t int) kernel.SpillHeader {
-	h := kernel.SpillHeader{Kind: kernel.LayerFile, Counts: true, Pegs: pegs, Partition: t, Partitions: 1 << s.Bits}
-	if kind == kindWin {
-		h.Kind, h.Counts = kernel.WinnableFile, false
-	}
-	return h
-}
-
-func (s Spec) bucket(kind string, pegs, target, from int) string {
-	return fmt.Sprintf("%s/%s/%02d/b%04d-%04d", s.Dir, kind, pegs, target, from)
-}
-
-// bucketHeader is the spill header of a bucket (a run) named by
-// Spec.bucket.
-func (s Spec) bucketHeader(kind string, pegs int, path string) (kernel.SpillHeader, error) {
-	var target, from int
-	i := strings.LastIndex(path, "/b")
-	if i < 0 {
-		return kernel.SpillHeader{}, fmt.Errorf("%s: not a bucket", path)
-	}
-	if _, err := fmt.Sscanf(path[i+2:], "%d-%d", &target, &from); err != nil {
-		return kernel.SpillHeader{}, fmt.Errorf("%s: not a bucket: %w", path, err)
-	}
-	return kernel.SpillHeader{Kind: kernel.RunFile, Counts: kind == kindFwd, Pegs: pegs, Partition: target, Partitions: 1 << s.Bits, Source: from}, nil
-}
-
+// statsPath names the stats file of forward partition t of pegs pegs.
 func (s Spec) statsPath(pegs, t int) string {
-	return fmt.Sprintf("%s/fwd/%02d/s%04d", s.Dir, pegs, t)
+	return fmt.Sprintf("%s/%s/%02d/s%04d", s.Dir, part.KindFwd, pegs, t)
 }
-
-// The kinds of a run's files.
-const (
-	kindFwd    = "fwd"    // reachable positions with their path counts
-	kindWin    = "win"    // winnable positions
-	kindChance = "chance" // winnable positions with the random player's chance
-)
 
 // partOf returns the partition number in a path made by Spec.path.
 func partOf(path string) (int, error) {
@@ -193,9 +158,9 @@ func partOf(path string) (int, error) {
 
 // step is what every step holds once set up on a worker.
 type step struct {
-	prob search.Problem
-	gen  *kernel.Gen
-	fs   filesystem.Interface
+	prob  search.Problem
+	gen   *kernel.Gen
+	store part.Store
 }
 
 func (s Spec) setup(ctx context.Context) (*step, error) {
@@ -207,12 +172,12 @@ func (s Spec) setup(ctx context.Context) (*step, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &step{prob: prob, gen: gen, fs: fs}, nil
+	return &step{prob: prob, gen: gen, store: part.Store{FS: fs, Dir: s.Dir}}, nil
 }
 
 func (st *step) close() {
-	if st != nil && st.fs != nil {
-		st.fs.Close()
+	if st != nil && st.store.FS != nil {
+		st.store.FS.Close()
 	}
 }
 
@@ -222,6 +187,16 @@ func (s Spec) budget() *kernel.Budget { return kernel.NewBudget(s.Mem) }
 // expander returns an expander of purpose p for one step.
 func (s Spec) expander(gen *kernel.Gen, p kernel.Purpose) (*kernel.Expander, error) {
 	return kernel.NewExpander(p, kernel.Setup{Gen: gen, Mem: s.budget(), Workers: s.Workers})
+}
+
+// steps returns the partition steps of one step over the run's store,
+// with a fresh budget.
+func (s Spec) steps(st *step) (*kernel.Steps, error) {
+	e, err := s.expander(st.gen, kernel.Paths)
+	if err != nil {
+		return nil, err
+	}
+	return kernel.NewSteps(st.store, e, kernel.Knobs{}), nil
 }
 
 // ErrInjected is the failure a test injects into one step (Spec.FailOnce).

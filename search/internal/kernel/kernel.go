@@ -8,17 +8,23 @@
 // the move generator (movegen), exact counts and chances (exact), the
 // memory budget (memory), the worker pool (pool), the depth-first solver
 // (dfs), the breadth-first fewest-moves search (bfs), the layered searches
-// (layered) and the spill files (spill). Types are aliases, and functions
+// (layered), the spill files (spill) and the partition pipeline on them
+// (partition). Types are aliases, and functions
 // wrappers the compiler inlines (all but ProbFloat64, called once a run),
 // so the door costs nothing at run time.
 // Where two homes use one name, the name here says whose it is:
 // SolveConfig and SolveResult are dfs's, LayerConfig is layered's, NewGen
 // movegen's New, NewBudget memory's New, PoolSize pool's Size and
-// SpillHeader and SpillWriter spill's Header and Writer.
+// SpillHeader, SpillWriter, SpillReader, NewSpillWriter,
+// NewSpillReadCloser and ErrSpillCorrupt spill's Header, Writer, Reader,
+// NewWriter, NewReadCloser and ErrCorrupt, and
+// PartitionHeader, ReadPartition and AddStats partition's Header, Read
+// and Add.
 package kernel
 
 import (
 	"context"
+	"io"
 	"time"
 
 	"pegs/engine"
@@ -29,6 +35,7 @@ import (
 	"pegs/search/internal/layered"
 	"pegs/search/internal/memory"
 	"pegs/search/internal/movegen"
+	"pegs/search/internal/partition"
 	"pegs/search/internal/pool"
 	"pegs/search/internal/spill"
 )
@@ -209,14 +216,14 @@ func Chances(ctx context.Context, gen *Gen, keys, prev []uint64, vals []U128, wo
 	return layered.Chances(ctx, gen, keys, prev, vals, workers)
 }
 
-// SampleLayers is layered.SampleLayers.
+// SampleLayers is partition.SampleLayers.
 func SampleLayers(ctx context.Context, first *Layer, expander func() (*Expander, error), more func(run int, elapsed time.Duration) bool, visit func(e *Expander, cur, next *Layer) error) ([]int64, *Layer, error) {
-	return layered.SampleLayers(ctx, first, expander, more, visit)
+	return partition.SampleLayers(ctx, first, expander, more, visit)
 }
 
-// Extrapolate is layered.Extrapolate.
+// Extrapolate is partition.Extrapolate.
 func Extrapolate(holes, symmetries, p0 int, sizes []int64) []int64 {
-	return layered.Extrapolate(holes, symmetries, p0, sizes)
+	return partition.Extrapolate(holes, symmetries, p0, sizes)
 }
 
 // SameAsAny is layered.SameAsAny.
@@ -233,11 +240,58 @@ func Meet(ctx context.Context, b *engine.Board, start engine.Position, goal engi
 type (
 	SpillHeader = spill.Header
 	SpillWriter = spill.Writer
+	SpillReader = spill.Reader
 )
+
+// ErrSpillCorrupt is spill.ErrCorrupt.
+var ErrSpillCorrupt = spill.ErrCorrupt
+
+// NewSpillWriter is spill.NewWriter.
+func NewSpillWriter(out io.Writer, path string, h SpillHeader) (*SpillWriter, error) {
+	return spill.NewWriter(out, path, h)
+}
+
+// NewSpillReadCloser is spill.NewReadCloser.
+func NewSpillReadCloser(r io.ReadCloser, path string, want SpillHeader) (*SpillReader, error) {
+	return spill.NewReadCloser(r, path, want)
+}
+
+// PartitionOf is spill.PartitionOf.
+func PartitionOf(k uint64, partitions int) int { return spill.PartitionOf(k, partitions) }
 
 // The kinds of spill files (see spill.Kind).
 const (
 	LayerFile    = spill.LayerFile
 	WinnableFile = spill.WinnableFile
 	RunFile      = spill.RunFile
+	ChanceFile   = spill.ChanceFile
 )
+
+// The partition pipeline (package partition).
+type (
+	Steps = partition.Steps
+	Store = partition.Store
+	Knobs = partition.Knobs
+)
+
+// NewSteps is partition.NewSteps.
+func NewSteps(st Store, e *Expander, k Knobs) *Steps { return partition.NewSteps(st, e, k) }
+
+// PartitionHeader is partition.Header.
+func PartitionHeader(kind spill.Kind, pegs, part, parts, source int) SpillHeader {
+	return partition.Header(kind, pegs, part, parts, source)
+}
+
+// ReadPartition is partition.Read.
+func ReadPartition(ctx context.Context, st Store, h SpillHeader) ([]uint64, []U128, error) {
+	return partition.Read(ctx, st, h)
+}
+
+// AddStats is partition.Add.
+func AddStats(st *Stats, add Stats) error { return partition.Add(st, add) }
+
+// RunSource is partition.RunSource.
+func RunSource(p, c, parts int) int { return partition.RunSource(p, c, parts) }
+
+// FileBytes is partition.FileBytes.
+func FileBytes(l *Layer) (float64, error) { return partition.FileBytes(l) }

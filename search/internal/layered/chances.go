@@ -26,18 +26,18 @@ func Chances(ctx context.Context, gen *movegen.Gen, keys, prev []uint64, vals []
 		}
 		return out
 	}
-	if !addChances(ctx, gen, keys, key.NewIndex(prev), vals, out, true, workers) {
+	if !AddChances(ctx, gen, keys, key.NewIndex(prev), vals, out, true, workers) {
 		return nil
 	}
 	return out
 }
 
-// addChances adds to sums[i], for each position keys[i], the chances of
+// AddChances adds to sums[i], for each position keys[i], the chances of
 // its children found in index (positions of one peg fewer, their chances
 // vals), and with divide turns each sum into the position's chance: the
 // sum over all its jumps, rounded down (see exact.DivFloor). It reports
 // false when ctx is cancelled.
-func addChances(ctx context.Context, gen *movegen.Gen, keys []uint64, index *key.Index, vals, sums []exact.U128, divide bool, workers int) bool {
+func AddChances(ctx context.Context, gen *movegen.Gen, keys []uint64, index *key.Index, vals, sums []exact.U128, divide bool, workers int) bool {
 	var stopped atomic.Bool
 	pool.Chunks(len(keys), workers, func(_, lo, hi int) {
 		if ctx.Err() != nil {

@@ -136,15 +136,10 @@
 //
 // # Spilled layers
 //
-// Spilled runs the forward pass and the walk back on layers held as
-// partition files in a spill directory (package spill), a partition at a
-// time through an Expander over a Layer made of the partition, its
-// children split into runs and merged into the next layer's partitions
-// (a partition too large for the budget in chunks, cut in two until each
-// fits); the walk back and the random player's chances look children up
-// in the layer below, a range of its partitions at a time where it does
-// not fit whole. Memory bounds one partition's work, and the manifest
-// lets a killed run resume from its last complete partition.
+// Package partition runs the forward pass, the walk back and the chances
+// on layers held as partition files, a partition at a time through an
+// Expander over a Layer made of the partition (NewCounted, Slice), on
+// local disk (--spill) and as a Beam pipeline (search/cluster).
 //
 // # Meeting in the middle
 //

@@ -170,6 +170,23 @@ func (e *Expander) SetProgress(f func(done, total int)) { e.progress = f }
 // Mem returns the budget e charges its layers to.
 func (e *Expander) Mem() *memory.Budget { return e.mem }
 
+// Gen returns e's move generator.
+func (e *Expander) Gen() *movegen.Gen { return e.gen }
+
+// Workers returns the workers e was set up with (zero for one per CPU).
+func (e *Expander) Workers() int { return e.workers }
+
+// ExpansionBytes returns about the most bytes the expansion of n parents
+// with their path counts holds: the parents (24 bytes with a count), the
+// workers' lists of their children (up to ten of 24 bytes, a quarter
+// spare), the tables of the distinct children (1.5 a parent, at
+// tableFill) and the sorted children collected from them.
+func ExpansionBytes(n int64) float64 {
+	ratio := 1.5
+	perParent := 24 + 10*24*5/4 + ratio*24*10/tableFill + ratio*24
+	return float64(n) * perParent
+}
+
 // jumpsPerParent returns the children a parent is expected to have in the
 // next round: as many as in the last round (rounded up), and at least ten.
 // Fewer would make a round of more parents, too many for its lists where

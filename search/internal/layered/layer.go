@@ -101,6 +101,19 @@ func (l *Layer) Release(mem *memory.Budget) {
 	l.keys, l.stored, l.m, l.narrow, l.dense = nil, nil, nil, nil, nil
 }
 
+// Slice returns positions lo to hi of l (keys, sorted or not, and their
+// path counts), sharing l's arrays.
+func (l *Layer) Slice(lo, hi int) *Layer {
+	out := &Layer{pegs: l.pegs, keys: l.keys[lo:hi]}
+	if l.m != nil {
+		out.m = l.m[lo:hi]
+	}
+	if l.narrow != nil {
+		out.narrow = l.narrow[lo:hi]
+	}
+	return out
+}
+
 // Counted reports whether l carries path counts.
 func (l *Layer) Counted() bool { return l.m != nil || l.narrow != nil }
 

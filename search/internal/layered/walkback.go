@@ -83,7 +83,7 @@ func WalkBack(ctx context.Context, goal engine.Goal, gen *movegen.Gen, fwd map[i
 			delete(mirrors, n-pegs)
 		} else if pegs == 1 {
 			for _, k := range l.keys {
-				if wins(goal, group, k) {
+				if Wins(goal, group, k) {
 					keys = append(keys, k)
 				}
 			}
@@ -194,4 +194,11 @@ func GoalSeeds(b *engine.Board, c engine.Class, goal engine.Goal, group *engine.
 	}
 	slices.Sort(seeds)
 	return slices.Compact(seeds)
+}
+
+// Wins reports whether the one-peg position of mixed key k meets goal
+// (a goal hole counts up to group): the winnable positions of one peg.
+func Wins(goal engine.Goal, group *engine.Group, k uint64) bool {
+	p := key.Unmix(k)
+	return goal.Reached(p) || goal.Kind == engine.OnePegAt && group.Canonical(p) == group.Canonical(1<<uint(goal.Hole))
 }

@@ -315,13 +315,19 @@ func Open(path string, want Header) (*Reader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("spill: layer %d partition %d: %w", want.Pegs, want.Partition, err)
 	}
-	r, err := NewReader(f, path, want)
+	return NewReadCloser(f, path, want)
+}
+
+// NewReadCloser is NewReader whose Close closes r (as Open's closes its
+// file; for a file of another filesystem than the local one).
+func NewReadCloser(r io.ReadCloser, path string, want Header) (*Reader, error) {
+	rd, err := NewReader(r, path, want)
 	if err != nil {
-		f.Close()
+		r.Close()
 		return nil, err
 	}
-	r.c = f
-	return r, nil
+	rd.c = r
+	return rd, nil
 }
 
 // NewReader reads a file's bytes from r; path names it in errors.

@@ -1,8 +1,9 @@
-// Package part moves the pipeline's layer partitions between memory and
-// any filesystem Beam's registry knows: each file is in the layer-partition
-// format of package spill (its reading and writing stay there), a sorted
-// run of mixed keys, each with an optional 128-bit value (a path count, or
-// a random-play chance in the chance layers).
+// Package part keeps a pipeline's partition files on any filesystem
+// Beam's registry knows: Store is a partition.Store (see
+// search/internal/partition) over a run's directory, each file in the
+// layer-partition format of package spill (its reading and writing stay
+// there), a sorted run of mixed keys, each with an optional 128-bit value
+// (a path count, or a random-play chance).
 //
 // A file is written by spill's writer straight to the filesystem's, not
 // synced (a step that fails is run again), under a temporary name, then
@@ -19,20 +20,12 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 
-	"pegs/search/internal/exact"
-	"pegs/search/internal/spill"
+	"pegs/search/internal/kernel"
 )
-
-// Part is one partition's positions: sorted mixed keys and, if not nil,
-// a value for each.
-type Part struct {
-	Keys []uint64
-	Vals []exact.U128
-}
 
 // Of returns the partition, of 1<<bits, of mixed key k: its top bits (as
 // spill.PartitionOf).
-func Of(k uint64, bits uint) int { return spill.PartitionOf(k, 1<<bits) }
+func Of(k uint64, bits uint) int { return kernel.PartitionOf(k, 1<<bits) }
 
 // Split returns the bounds of the partitions (of 1<<bits) of sorted keys:
 // partition t is keys[b[t]:b[t+1]].
@@ -50,38 +43,91 @@ func Split(keys []uint64, bits uint) []int {
 	return b
 }
 
-// Write writes p, the records of header h, to path on fs: spill's
-// writer straight to the filesystem's (see the package doc).
-func Write(ctx context.Context, fs filesystem.Interface, path string, h spill.Header, p Part) error {
-	if h.Counts && len(p.Vals) != len(p.Keys) {
-		return fmt.Errorf("partition %s: %d keys but %d values", path, len(p.Keys), len(p.Vals))
+// Store is a run's files under Dir on FS, each named by its spill header
+// (see Path).
+type Store struct {
+	FS  filesystem.Interface
+	Dir string
+}
+
+// The directories of a run's files, by kind: a layer's partitions and the
+// runs that make them, its winnable positions, and their chances.
+const (
+	KindFwd    = "fwd"
+	KindWin    = "win"
+	KindChance = "chance"
+)
+
+// Kinds lists the directories of a run's files.
+var Kinds = []string{KindFwd, KindWin, KindChance}
+
+// Path returns where the file of header h is: partition T of the
+// positions of PP pegs at Dir/fwd/PP/pTTTT (win/PP/pTTTT for its winnable
+// positions, chance/PP/pTTTT for their chances), and a run for partition
+// or group T from source S at fwd/PP/bTTTT-SSSS (children, with their
+// path counts) or win/PP/bTTTT-SSSS (parents of winnable positions).
+func (s Store) Path(h kernel.SpillHeader) string {
+	switch {
+	case h.Kind == kernel.RunFile && !h.Counts:
+		return fmt.Sprintf("%s/%s/%02d/b%04d-%04d", s.Dir, KindWin, h.Pegs, h.Partition, h.Source)
+	case h.Kind == kernel.RunFile:
+		return fmt.Sprintf("%s/%s/%02d/b%04d-%04d", s.Dir, KindFwd, h.Pegs, h.Partition, h.Source)
+	case h.Kind == kernel.WinnableFile:
+		return fmt.Sprintf("%s/%s/%02d/p%04d", s.Dir, KindWin, h.Pegs, h.Partition)
+	case h.Kind == kernel.ChanceFile:
+		return fmt.Sprintf("%s/%s/%02d/p%04d", s.Dir, KindChance, h.Pegs, h.Partition)
 	}
-	return WriteFunc(ctx, fs, path, h, func(w *spill.Writer) error {
-		for i, k := range p.Keys {
-			var v exact.U128
-			if h.Counts {
-				v = p.Vals[i]
-			}
-			if err := w.Add(k, v); err != nil {
-				return err
-			}
+	return fmt.Sprintf("%s/%s/%02d/p%04d", s.Dir, KindFwd, h.Pegs, h.Partition)
+}
+
+// Write writes the file h, its records added by fill, whole or not at
+// all (see the package doc).
+func (s Store) Write(ctx context.Context, h kernel.SpillHeader, fill func(w *kernel.SpillWriter) error) error {
+	path := s.Path(h)
+	return write(ctx, s.FS, path, func(out io.Writer) error {
+		w, err := kernel.NewSpillWriter(out, path, h)
+		if err != nil {
+			return err
 		}
-		return nil
+		if err := fill(w); err != nil {
+			return err
+		}
+		return w.Commit()
 	})
 }
 
-// WriteFile writes data to path on fs as Write writes a partition: whole
-// or not at all.
-func WriteFile(ctx context.Context, fs filesystem.Interface, path string, data []byte) error {
-	return write(ctx, fs, path, func(w io.Writer) error {
+// Open opens the file h, which must hold the records of h (a file that
+// does not, or fails a check, is reported as spill reports it: a
+// *spill.CorruptError).
+func (s Store) Open(ctx context.Context, h kernel.SpillHeader) (*kernel.SpillReader, error) {
+	path := s.Path(h)
+	f, err := s.FS.OpenRead(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("reading partition: %w", err)
+	}
+	return kernel.NewSpillReadCloser(f, path, h)
+}
+
+// Remove removes the file h, where the filesystem removes files.
+func (s Store) Remove(ctx context.Context, h kernel.SpillHeader) error {
+	if rm, ok := s.FS.(filesystem.Remover); ok {
+		return rm.Remove(ctx, s.Path(h))
+	}
+	return nil
+}
+
+// WriteFile writes data to path on the store's filesystem as Write
+// writes a partition: whole or not at all.
+func (s Store) WriteFile(ctx context.Context, path string, data []byte) error {
+	return write(ctx, s.FS, path, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
 	})
 }
 
-// ReadFile reads the whole file at path on fs.
-func ReadFile(ctx context.Context, fs filesystem.Interface, path string) ([]byte, error) {
-	r, err := fs.OpenRead(ctx, path)
+// ReadFile reads the whole file at path on the store's filesystem.
+func (s Store) ReadFile(ctx context.Context, path string) ([]byte, error) {
+	r, err := s.FS.OpenRead(ctx, path)
 	if err != nil {
 		return nil, err
 	}
@@ -105,6 +151,9 @@ func write(ctx context.Context, fs filesystem.Interface, path string, enc func(i
 	}
 	if err := enc(w); err != nil {
 		w.Close()
+		if rm, ok := fs.(filesystem.Remover); ok && canRename {
+			rm.Remove(ctx, name)
+		}
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	if err := w.Close(); err != nil {
@@ -116,27 +165,4 @@ func write(ctx context.Context, fs filesystem.Interface, path string, enc func(i
 		}
 	}
 	return nil
-}
-
-// Read reads the partition at path on fs, which must hold the records of
-// header want (a file that does not, or fails a check, is reported as
-// spill reports it: a *spill.CorruptError).
-func Read(ctx context.Context, fs filesystem.Interface, path string, want spill.Header) (Part, error) {
-	r, err := fs.OpenRead(ctx, path)
-	if err != nil {
-		return Part{}, fmt.Errorf("reading partition: %w", err)
-	}
-	defer r.Close()
-	sr, err := spill.NewReader(r, path, want)
-	if err != nil {
-		return Part{}, err
-	}
-	keys, vals, err := spill.ReadAll(sr)
-	if err != nil {
-		return Part{}, err
-	}
-	if want.Counts && vals == nil {
-		vals = []exact.U128{}
-	}
-	return Part{Keys: keys, Vals: vals}, nil
 }

@@ -3,7 +3,6 @@ package part
 import (
 	"context"
 	"errors"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,9 +12,24 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 
-	"pegs/search/internal/exact"
-	"pegs/search/internal/spill"
+	"pegs/search/internal/kernel"
 )
+
+// fill returns a fill for Store.Write that adds keys and vals.
+func fill(keys []uint64, vals []kernel.U128) func(w *kernel.SpillWriter) error {
+	return func(w *kernel.SpillWriter) error {
+		for i, k := range keys {
+			if err := w.Add(k, vals[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+func read(ctx context.Context, st Store, h kernel.SpillHeader) ([]uint64, []kernel.U128, error) {
+	return kernel.ReadPartition(ctx, st, h)
+}
 
 func TestRoundTripAndCorruption(t *testing.T) {
 	ctx := context.Background()
@@ -24,27 +38,40 @@ func TestRoundTripAndCorruption(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	st := Store{FS: fs, Dir: dir}
 	const bits = 2
-	h := spill.Header{Kind: spill.LayerFile, Counts: true, Pegs: 7, Partition: 1, Partitions: 1 << bits}
-	var p Part
+	h := kernel.SpillHeader{Kind: kernel.LayerFile, Counts: true, Pegs: 7, Partition: 1, Partitions: 1 << bits}
+	var keys []uint64
+	var vals []kernel.U128
 	for i := range uint64(1000) {
 		k := 1<<62 + i*977
 		if Of(k, bits) != 1 {
 			t.Fatalf("key %#x in partition %d, want 1", k, Of(k, bits))
 		}
-		p.Keys = append(p.Keys, k)
-		p.Vals = append(p.Vals, exact.U128{Lo: i, Hi: i % 3})
+		keys = append(keys, k)
+		vals = append(vals, kernel.U128{Lo: i, Hi: i % 3})
 	}
-	path := filepath.Join(dir, "fwd", "07", "p0001")
-	if err := Write(ctx, fs, path, h, p); err != nil {
+	if err := st.Write(ctx, h, fill(keys, vals)); err != nil {
 		t.Fatal(err)
 	}
-	got, err := Read(ctx, fs, path, h)
+	path := st.Path(h)
+	if want := filepath.Join(dir, "fwd", "07", "p0001"); path != want {
+		t.Errorf("written to %s, want %s", path, want)
+	}
+	gotKeys, gotVals, err := read(ctx, st, h)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(got.Keys, p.Keys) || !slices.Equal(got.Vals, p.Vals) {
-		t.Errorf("read back %d keys, %d values; differs from the %d written", len(got.Keys), len(got.Vals), len(p.Keys))
+	if !slices.Equal(gotKeys, keys) || !slices.Equal(gotVals, vals) {
+		t.Errorf("read back %d keys, %d values; differs from the %d written", len(gotKeys), len(gotVals), len(keys))
+	}
+	// A fill that fails leaves the file as it was, and no temporary file.
+	failed := errors.New("failed")
+	if err := st.Write(ctx, h, func(w *kernel.SpillWriter) error { return failed }); !errors.Is(err, failed) {
+		t.Errorf("failed fill: err = %v, want it", err)
+	}
+	if gotKeys, _, err := read(ctx, st, h); err != nil || len(gotKeys) != len(keys) {
+		t.Errorf("after a failed fill: %d keys, %v; want the %d written before", len(gotKeys), err, len(keys))
 	}
 	if left, _ := filepath.Glob(path + ".tmp*"); len(left) > 0 {
 		t.Errorf("temporary files left: %v", left)
@@ -56,20 +83,20 @@ func TestRoundTripAndCorruption(t *testing.T) {
 	tests := []struct {
 		name string
 		data []byte
-		want spill.Header
+		want kernel.SpillHeader
 	}{
 		{"a byte flipped", flip(data, len(data)/2), h},
 		{"truncated", data[:len(data)-9], h},
-		{"another partition's", data, spill.Header{Kind: spill.LayerFile, Counts: true, Pegs: 7, Partition: 2, Partitions: 1 << bits}},
+		{"another partition's", data, kernel.SpillHeader{Kind: kernel.LayerFile, Counts: true, Pegs: 7, Partition: 2, Partitions: 1 << bits}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			bad := filepath.Join(dir, "bad")
+			bad := st.Path(tt.want)
 			if err := os.WriteFile(bad, tt.data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, err := Read(ctx, fs, bad, tt.want)
-			if !errors.Is(err, spill.ErrCorrupt) {
+			_, _, err := read(ctx, st, tt.want)
+			if !errors.Is(err, kernel.ErrSpillCorrupt) {
 				t.Fatalf("err = %v, want a corrupt partition", err)
 			}
 			if !strings.Contains(err.Error(), bad) {
@@ -85,76 +112,22 @@ func flip(data []byte, i int) []byte {
 	return out
 }
 
-// TestMerger merges buckets that share keys, and an empty one, into the
-// sorted keys of them all, each once with its values summed, and reports
-// a sum past 128 bits.
-func TestMerger(t *testing.T) {
-	ctx := context.Background()
-	dir := t.TempDir()
-	fs, err := filesystem.New(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	top := exact.U128{Lo: ^uint64(0), Hi: ^uint64(0)}
+// TestPaths checks that every kind of file has a path of its own.
+func TestPaths(t *testing.T) {
+	st := Store{Dir: "gs://b/run"}
 	tests := []struct {
-		name    string
-		buckets [][]uint64 // keys; bucket b's value of key k is k+b
-		big     bool       // the first key's values are the largest there are
-		want    map[uint64]exact.U128
-		err     string
+		h    kernel.SpillHeader
+		want string
 	}{
-		{name: "none", want: map[uint64]exact.U128{}},
-		{name: "one", buckets: [][]uint64{{3, 9}}, want: map[uint64]exact.U128{3: {Lo: 3}, 9: {Lo: 9}}},
-		{name: "shared keys", buckets: [][]uint64{{1, 5, 9}, {}, {5, 6}, {1, 2, 9, 10}},
-			want: map[uint64]exact.U128{1: {Lo: 1 + 4}, 2: {Lo: 5}, 5: {Lo: 5 + 7}, 6: {Lo: 8}, 9: {Lo: 9 + 12}, 10: {Lo: 13}}},
-		{name: "overflow", buckets: [][]uint64{{1}, {1}}, big: true, err: "passes 128 bits"},
+		{kernel.SpillHeader{Kind: kernel.LayerFile, Pegs: 7, Partition: 3, Partitions: 4}, "gs://b/run/fwd/07/p0003"},
+		{kernel.SpillHeader{Kind: kernel.RunFile, Counts: true, Pegs: 7, Partition: 3, Partitions: 4, Source: 9}, "gs://b/run/fwd/07/b0003-0009"},
+		{kernel.SpillHeader{Kind: kernel.RunFile, Pegs: 7, Partition: 3, Partitions: 4, Source: 9}, "gs://b/run/win/07/b0003-0009"},
+		{kernel.SpillHeader{Kind: kernel.WinnableFile, Pegs: 7, Partition: 3, Partitions: 4}, "gs://b/run/win/07/p0003"},
+		{kernel.SpillHeader{Kind: kernel.ChanceFile, Pegs: 7, Partition: 3, Partitions: 4}, "gs://b/run/chance/07/p0003"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var paths []string
-			var headers []spill.Header
-			for b, keys := range tt.buckets {
-				h := spill.Header{Kind: spill.RunFile, Counts: true, Pegs: 3, Partitions: 1, Source: b}
-				p := Part{Keys: keys, Vals: []exact.U128{}}
-				for _, k := range keys {
-					v := exact.U128{Lo: k + uint64(b)}
-					if tt.big {
-						v = top
-					}
-					p.Vals = append(p.Vals, v)
-				}
-				path := filepath.Join(dir, tt.name, "b"+string(rune('0'+b)))
-				if err := Write(ctx, fs, path, h, p); err != nil {
-					t.Fatal(err)
-				}
-				paths, headers = append(paths, path), append(headers, h)
-			}
-			m, err := NewMerger(ctx, fs, paths, headers)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer m.Close()
-			got := map[uint64]exact.U128{}
-			last := uint64(0)
-			for m.Next() {
-				if len(got) > 0 && m.Key() <= last {
-					t.Errorf("key %d after %d", m.Key(), last)
-				}
-				last = m.Key()
-				got[m.Key()] = m.Val()
-			}
-			if tt.err != "" {
-				if m.Err() == nil || !strings.Contains(m.Err().Error(), tt.err) {
-					t.Errorf("err = %v, want %q", m.Err(), tt.err)
-				}
-				return
-			}
-			if m.Err() != nil {
-				t.Fatal(m.Err())
-			}
-			if !maps.Equal(got, tt.want) {
-				t.Errorf("merged %v, want %v", got, tt.want)
-			}
-		})
+		if got := st.Path(tt.h); got != tt.want {
+			t.Errorf("Path(%+v) = %s, want %s", tt.h, got, tt.want)
+		}
 	}
 }

@@ -1,4 +1,4 @@
-package layered
+package partition
 
 import (
 	"slices"

@@ -1,4 +1,4 @@
-package layered
+package partition
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"pegs/search/internal/layered"
 	"pegs/search/internal/memory"
 	"pegs/search/internal/spill"
 )
@@ -75,12 +76,13 @@ type DiskEstimate struct {
 // are), and extrapolates the rest (see Extrapolate). The walk back's
 // winnable files hold fewer positions than the forward files and no
 // counts; they and the random player's chance files come on top.
-func (s *Spilled) EstimateDisk(ctx context.Context, first *Layer, within time.Duration) (DiskEstimate, error) {
+func (s *Spilled) EstimateDisk(ctx context.Context, first *layered.Layer, within time.Duration) (DiskEstimate, error) {
 	var est DiskEstimate
-	g := s.E.gen
-	room := (s.E.mem.Limit() - s.E.mem.Used()) / 2
-	expander := func() (*Expander, error) {
-		return NewExpander(Paths, Setup{Gen: g, Mem: memory.New(room), Workers: s.E.workers})
+	e := s.steps.e
+	g := e.Gen()
+	room := (e.Mem().Limit() - e.Mem().Used()) / 2
+	expander := func() (*layered.Expander, error) {
+		return layered.NewExpander(layered.Paths, layered.Setup{Gen: g, Mem: memory.New(room), Workers: e.Workers()})
 	}
 	more := func(run int, elapsed time.Duration) bool { return run < 3 || elapsed < within }
 	sizes, biggest, err := SampleLayers(ctx, first, expander, more, nil)
@@ -88,11 +90,11 @@ func (s *Spilled) EstimateDisk(ctx context.Context, first *Layer, within time.Du
 		return est, err
 	}
 	est.Exact = len(sizes)
-	est.Complete = first.pegs-len(sizes)+1 == 1 || sizes[len(sizes)-1] == 0
-	if est.PerPosition, err = fileBytes(biggest); err != nil {
+	est.Complete = first.Pegs()-len(sizes)+1 == 1 || sizes[len(sizes)-1] == 0
+	if est.PerPosition, err = FileBytes(biggest); err != nil {
 		return est, err
 	}
-	layers := Extrapolate(g.Board.Holes(), g.Group.Len(), first.pegs, sizes)
+	layers := Extrapolate(g.Board.Holes(), g.Group.Len(), first.Pegs(), sizes)
 	est.Layers = len(layers)
 	est.Need = runBytes(est.PerPosition, layers, s.Partitions)
 	return est, nil
@@ -103,17 +105,17 @@ func (s *Spilled) EstimateDisk(ctx context.Context, first *Layer, within time.Du
 // at once where even layers as large as the board allows would fit (32
 // bytes a position, the most a key and its count take), else by the
 // estimate of EstimateDisk (its sample run for about within).
-func (s *Spilled) CheckRunDisk(ctx context.Context, first *Layer, within time.Duration) error {
-	free := s.Free
+func (s *Spilled) CheckRunDisk(ctx context.Context, first *layered.Layer, within time.Duration) error {
+	free := s.knobs.Free
 	if free <= 0 {
 		var err error
 		if free, err = s.Dir.Free(); err != nil {
 			return err
 		}
 	}
-	g := s.E.gen
+	g := s.steps.e.Gen()
 	var most []int64
-	for pegs := first.pegs; pegs >= 1; pegs-- {
+	for pegs := first.Pegs(); pegs >= 1; pegs-- {
 		most = append(most, int64(min(mostPositions(g.Board.Holes(), g.Group.Len(), pegs), 1<<50)))
 	}
 	if runBytes(32, most, s.Partitions) <= free {
@@ -168,11 +170,11 @@ const spillBlock = 4096
 // layer past its Expander's budget ends the sample, as does an empty one.
 // visit, if set, sees each expansion as it is done. It returns the sizes of
 // the layers found (first's included) and the largest of them.
-func SampleLayers(ctx context.Context, first *Layer, expander func() (*Expander, error), more func(run int, elapsed time.Duration) bool, visit func(e *Expander, cur, next *Layer) error) ([]int64, *Layer, error) {
+func SampleLayers(ctx context.Context, first *layered.Layer, expander func() (*layered.Expander, error), more func(run int, elapsed time.Duration) bool, visit func(e *layered.Expander, cur, next *layered.Layer) error) ([]int64, *layered.Layer, error) {
 	cur, biggest := first, first
 	sizes := []int64{int64(first.Len())}
 	t0 := time.Now()
-	for cur.pegs > 1 && more(len(sizes)-1, time.Since(t0)) {
+	for cur.Pegs() > 1 && more(len(sizes)-1, time.Since(t0)) {
 		e, err := expander()
 		if err != nil {
 			return nil, nil, err
@@ -203,13 +205,13 @@ func SampleLayers(ctx context.Context, first *Layer, expander func() (*Expander,
 
 // fileBytes returns the bytes a position with its count takes in a layer
 // file, measured by writing l as one partition to nowhere.
-func fileBytes(l *Layer) (float64, error) {
+func FileBytes(l *layered.Layer) (float64, error) {
 	var n countWriter
-	w, err := spill.NewWriter(&n, "(measure)", spill.Header{Kind: spill.LayerFile, Counts: true, Pegs: l.pegs, Partitions: 1})
+	w, err := spill.NewWriter(&n, "(measure)", Header(spill.LayerFile, l.Pegs(), 0, 1, 0))
 	if err != nil {
 		return 0, err
 	}
-	for i, k := range l.keys {
+	for i, k := range l.Keys() {
 		if err := w.Add(k, l.Count(i)); err != nil {
 			return 0, err
 		}
