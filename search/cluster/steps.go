@@ -103,12 +103,7 @@ func (f *mergeFn) Setup(ctx context.Context) (err error) {
 func (f *mergeFn) Teardown() { f.st.close() }
 
 func (f *mergeFn) ProcessElement(ctx context.Context, t int, srcs func(*int) bool, emit func(string)) error {
-	var sources []int
-	var src int
-	for srcs(&src) {
-		sources = append(sources, src)
-	}
-	slices.Sort(sources)
+	sources := sorted(srcs)
 	steps, err := f.S.steps(f.st)
 	if err != nil {
 		return err
@@ -214,12 +209,7 @@ func (f *winMergeFn) Setup(ctx context.Context) (err error) {
 func (f *winMergeFn) Teardown() { f.st.close() }
 
 func (f *winMergeFn) ProcessElement(ctx context.Context, t int, srcs func(*int) bool, emit func(string)) error {
-	var sources []int
-	var src int
-	for srcs(&src) {
-		sources = append(sources, src)
-	}
-	slices.Sort(sources)
+	sources := sorted(srcs)
 	steps, err := f.S.steps(f.st)
 	if err != nil {
 		return err
@@ -275,4 +265,16 @@ func (f *chanceFn) ProcessElement(ctx context.Context, ref string, _ func(*strin
 	}
 	emit(f.st.store.Path(kernel.PartitionHeader(kernel.ChanceFile, f.Pegs, t, parts, 0)))
 	return nil
+}
+
+// sorted returns the sources of a partition's runs grouped for it (a
+// GroupByKey's values), in order.
+func sorted(srcs func(*int) bool) []int {
+	var sources []int
+	var src int
+	for srcs(&src) {
+		sources = append(sources, src)
+	}
+	slices.Sort(sources)
+	return sources
 }
