@@ -197,12 +197,34 @@ type Progress struct {
 // (such as finding the positions of 28 pegs). A caller that sets Setting,
 // the name of what sets the budget (a command's flag), has the message
 // name it. errors.Is(err, ErrMemory) holds for it.
-type MemoryError = memory.Error
+type MemoryError struct {
+	What   string // what the memory was for, such as "the next layer's positions"
+	Need   int64  // bytes more it needed
+	InUse  int64  // bytes in use when it asked
+	Budget int64  // the budget
+	// Doing, if set, says what the search was doing, such as "finding
+	// the positions of 28 pegs".
+	Doing string
+	// Setting, if set, names what sets the budget, such as a command's
+	// flag "--mem"; the message names it beside the budget.
+	Setting string
+}
+
+func (e *MemoryError) Error() string { return (*memory.Error)(e).Error() }
+
+// Is reports whether target is ErrMemory.
+func (e *MemoryError) Is(target error) bool { return target == ErrMemory }
 
 // DiskError reports a spilled run refused for want of disk: the free
-// space of its directory's file system and what the run (or its next
-// layer) is estimated to need.
-type DiskError = spill.NoSpaceError
+// space of its directory's file system (Path) and what the run (or its
+// next layer) is estimated to Need for What.
+type DiskError struct {
+	Path       string
+	Free, Need int64
+	What       string
+}
+
+func (e *DiskError) Error() string { return (*spill.NoSpaceError)(e).Error() }
 
 // Errors a search reports.
 var (

@@ -14,6 +14,8 @@ import (
 	"unsafe"
 
 	"github.com/dustin/go-humanize"
+
+	"pegs/search/internal/twin"
 )
 
 // ErrExceeded is what every *Error is: errors.Is(err, ErrExceeded) reports
@@ -51,6 +53,10 @@ func (e *Error) Error() string {
 
 // Is reports whether target is ErrExceeded.
 func (e *Error) Is(target error) bool { return target == ErrExceeded }
+
+// As makes errors.As find e as its public twin, search.MemoryError (see
+// package twin).
+func (e *Error) As(target any) bool { return twin.As(e, target) }
 
 // Budget tracks the bytes held by a search against its limit. It is safe
 // for concurrent use.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/dustin/go-humanize"
+
+	"pegs/search/internal/twin"
 )
 
 // NoSpaceError reports a directory whose file system has too little free
@@ -13,6 +15,10 @@ type NoSpaceError struct {
 	Free, Need int64
 	What       string
 }
+
+// As makes errors.As find e as its public twin, search.DiskError (see
+// package twin).
+func (e *NoSpaceError) As(target any) bool { return twin.As(e, target) }
 
 func (e *NoSpaceError) Error() string {
 	return fmt.Sprintf("spill: %s has %s free, %s needs about %s", e.Path,
