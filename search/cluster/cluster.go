@@ -298,13 +298,21 @@ func Run(ctx context.Context, prob search.Problem, opt Options) (*Result, error)
 // a cancelled job's steps, not those in flight, which finish their files
 // (whole, under temporary names then renamed) after the job has ended.
 // Run returns once they are still, so that what it says it kept stays as
-// it is, and the directory can go.
+// it is, and the directory can go. A file under its final name is whole
+// and does not change (part writes it under a temporary name, or where
+// the filesystem cannot rename, as one object), so only the sizes of the
+// files in flight are asked: one call each, not one for every partition
+// of the run on an object store.
 func settle(fs filesystem.Interface, dir string, quiet, limit time.Duration) {
 	ctx := context.Background()
 	look := func() string {
 		files, _ := fs.List(ctx, dir+"/*/*/*")
 		var b strings.Builder
 		for _, f := range files {
+			if !part.InFlight(f) {
+				fmt.Fprintln(&b, f)
+				continue
+			}
 			size, _ := fs.Size(ctx, f)
 			fmt.Fprintf(&b, "%s %d\n", f, size)
 		}

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 
@@ -139,11 +140,21 @@ func (s Store) ReadFile(ctx context.Context, path string) ([]byte, error) {
 	return data, nil
 }
 
+// tmpMark marks the name of a file being written: the final name, the mark
+// and a random number.
+const tmpMark = ".tmp"
+
+// InFlight reports whether path names a file being written (under its
+// temporary name), whose size may still change.
+func InFlight(path string) bool {
+	return strings.Contains(path[strings.LastIndexAny(path, `/\`)+1:], tmpMark)
+}
+
 func write(ctx context.Context, fs filesystem.Interface, path string, enc func(io.Writer) error) error {
 	rn, canRename := fs.(filesystem.Renamer)
 	name := path
 	if canRename {
-		name = fmt.Sprintf("%s.tmp%016x", path, rand.Uint64())
+		name = fmt.Sprintf("%s%s%016x", path, tmpMark, rand.Uint64())
 	}
 	w, err := fs.OpenWrite(ctx, name)
 	if err != nil {

@@ -65,9 +65,20 @@ func TestRoundTripAndCorruption(t *testing.T) {
 	if !slices.Equal(gotKeys, keys) || !slices.Equal(gotVals, vals) {
 		t.Errorf("read back %d keys, %d values; differs from the %d written", len(gotKeys), len(gotVals), len(keys))
 	}
-	// A fill that fails leaves the file as it was, and no temporary file.
+	if InFlight(path) {
+		t.Errorf("InFlight(%s) = true for a written file", path)
+	}
+	// A fill that fails leaves the file as it was, and no temporary file;
+	// while it fills, the file being written is in flight (cluster's settle
+	// asks only such files their sizes).
 	failed := errors.New("failed")
-	if err := st.Write(ctx, h, func(w *kernel.SpillWriter) error { return failed }); !errors.Is(err, failed) {
+	if err := st.Write(ctx, h, func(w *kernel.SpillWriter) error {
+		being, _ := filepath.Glob(path + "?*")
+		if len(being) != 1 || !InFlight(being[0]) {
+			t.Errorf("files being written: %v, want one in flight", being)
+		}
+		return failed
+	}); !errors.Is(err, failed) {
 		t.Errorf("failed fill: err = %v, want it", err)
 	}
 	if gotKeys, _, err := read(ctx, st, h); err != nil || len(gotKeys) != len(keys) {
