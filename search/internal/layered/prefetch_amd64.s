@@ -21,6 +21,23 @@ loop:
 done:
 	RET
 
+// func prefetchWords(set *uint64, ranks []uint64)
+TEXT ·prefetchWords(SB), NOSPLIT, $0-32
+	MOVQ set+0(FP), AX
+	MOVQ ranks_base+8(FP), SI
+	MOVQ ranks_len+16(FP), CX
+	TESTQ CX, CX
+	JZ done
+loop:
+	MOVQ (SI), DX
+	SHRQ $6, DX
+	PREFETCHT0 (AX)(DX*8)
+	ADDQ $8, SI
+	DECQ CX
+	JNZ loop
+done:
+	RET
+
 // func prefetchAt(base unsafe.Pointer, idx []uint64, shift uint64)
 TEXT ·prefetchAt(SB), NOSPLIT, $0-40
 	MOVQ base+0(FP), AX
