@@ -605,7 +605,7 @@ func meetingDense(ctx context.Context, from *Layer, goal []uint64, goalLayer *La
 			// (medians of ten alternated runs of pegs explore
 			// --winnable-only, on a loaded machine).
 			if len(ranks) > 0 {
-				prefetchWords(&set[0], ranks)
+				prefetchBits(&set[0], nil, ranks)
 			}
 			for j, i := range ranks {
 				found[owner[j]] |= set[i/64] >> (i % 64) & 1

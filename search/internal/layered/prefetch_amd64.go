@@ -21,16 +21,11 @@ import (
 // alternated runs each).
 
 // prefetchBits asks the caches for the words of set and before that the
-// numbers ranks fall in (word r/64 of each).
+// numbers ranks fall in (word r/64 of each); with before nil, set's
+// alone.
 //
 //go:noescape
 func prefetchBits(set *uint64, before *uint32, ranks []uint64)
-
-// prefetchWords asks the caches for the words of set that the numbers
-// ranks fall in (word r/64).
-//
-//go:noescape
-func prefetchWords(set *uint64, ranks []uint64)
 
 // prefetchAt asks the caches for the elements idx of the array at base,
 // each of 1<<shift bytes.

@@ -14,24 +14,10 @@ loop:
 	MOVQ (SI), DX
 	SHRQ $6, DX
 	PREFETCHT0 (AX)(DX*8)
+	TESTQ BX, BX // no before: set's words alone
+	JZ next
 	PREFETCHT0 (BX)(DX*4)
-	ADDQ $8, SI
-	DECQ CX
-	JNZ loop
-done:
-	RET
-
-// func prefetchWords(set *uint64, ranks []uint64)
-TEXT ·prefetchWords(SB), NOSPLIT, $0-32
-	MOVQ set+0(FP), AX
-	MOVQ ranks_base+8(FP), SI
-	MOVQ ranks_len+16(FP), CX
-	TESTQ CX, CX
-	JZ done
-loop:
-	MOVQ (SI), DX
-	SHRQ $6, DX
-	PREFETCHT0 (AX)(DX*8)
+next:
 	ADDQ $8, SI
 	DECQ CX
 	JNZ loop
