@@ -515,8 +515,8 @@ func (e *Expander) collectDense(ctx context.Context, ds []*key.Dense, sets [][][
 // meetingDense is MeetingKeys with goal as a bitset of their numbers (see
 // key.Dense) instead of a key.Set, from's positions as keys: a child is
 // looked up by its number, a bit test in a bitset a twelfth of the set's
-// size, and the children of a batch of parents are tested in one loop, so
-// that their cache misses overlap. The positions of from found are
+// size, and the children of a batch of parents are tested in one loop,
+// their words asked for first, so that their cache misses overlap. The positions of from found are
 // returned in its order (as keys, or numbers for a layer held as bitsets).
 // ok is false, and nothing is done, where the goal's positions cannot be
 // numbered so: the board or its symmetries do not allow it, or the
@@ -599,6 +599,14 @@ func meetingDense(ctx context.Context, from *Layer, goal []uint64, goalLayer *La
 		st.found = found
 		ranks, owner := st.ranks[:0], st.owner[:0]
 		test := func() {
+			// The batch's words asked for first, so that more of their
+			// misses overlap (see prefetchBits): the English winnable set
+			// at two workers took 0.70 s of user time against 0.76 s
+			// (medians of ten alternated runs of pegs explore
+			// --winnable-only, on a loaded machine).
+			if len(ranks) > 0 {
+				prefetchBits(&set[0], nil, ranks)
+			}
 			for j, i := range ranks {
 				found[owner[j]] |= set[i/64] >> (i % 64) & 1
 			}

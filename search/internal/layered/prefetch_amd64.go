@@ -21,7 +21,8 @@ import (
 // alternated runs each).
 
 // prefetchBits asks the caches for the words of set and before that the
-// numbers ranks fall in (word r/64 of each).
+// numbers ranks fall in (word r/64 of each); with before nil, set's
+// alone.
 //
 //go:noescape
 func prefetchBits(set *uint64, before *uint32, ranks []uint64)

@@ -14,7 +14,10 @@ loop:
 	MOVQ (SI), DX
 	SHRQ $6, DX
 	PREFETCHT0 (AX)(DX*8)
+	TESTQ BX, BX // no before: set's words alone
+	JZ next
 	PREFETCHT0 (BX)(DX*4)
+next:
 	ADDQ $8, SI
 	DECQ CX
 	JNZ loop

@@ -20,6 +20,7 @@ func TestPrefetch(t *testing.T) {
 	set[99], before[99], counts[9].Paths.Lo = 7, 8, 9
 	prefetchBits(&set[0], &before[0], nil)
 	prefetchBits(&set[0], &before[0], []uint64{0, 63, 64, 6399})
+	prefetchBits(&set[0], nil, []uint64{0, 63, 64, 6399})
 	prefetchAt(unsafe.Pointer(&counts[0]), nil, 5)
 	prefetchAt(unsafe.Pointer(&counts[0]), []uint64{0, 9}, 5)
 	if set[99] != 7 || before[99] != 8 || counts[9].Paths.Lo != 9 {
