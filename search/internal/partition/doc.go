@@ -68,8 +68,8 @@
 // reads no file. Runs and the merge are for layers too large for that:
 // the English analysis within 256 MiB holds every layer (in one part, its
 // parents let go before its children are collected) and writes 307 MiB,
-// where with runs it wrote 2,047 MiB (BenchmarkExplore's store=disk
-// case). The walk back likewise, where a
+// where with runs it wrote 1,716 MiB (BenchmarkExplore's store=disk case,
+// both within 256 MiB). The walk back likewise, where a
 // layer's keys and the winnable positions below fit, undoes the jumps into
 // those (layered.ParentsOf) rather than expanding the layer (Walk). The
 // directory's manifest records each partition done, so that a killed run
