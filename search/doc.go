@@ -146,8 +146,14 @@
 // the path counts of a position reached from several partitions, into the
 // next layer's partitions. A partition that comes out too large for the
 // budget (the layer grew more than estimated) is expanded in chunks, cut
-// in two until each fits, each writing runs of its own. The walk back
-// streams the layers from one peg up, a partition at a time: a position
+// in two until each fits, each writing runs of its own. A layer that fits
+// the budget beside its expansion skips the runs: it is held in memory and
+// its children written as the next layer's partitions at once (in parts,
+// the layer expanded once for each, where they do not fit beside it), and
+// the next layer is held in turn. The walk back, where a layer's keys and
+// the winnable positions below fit, undoes the jumps into those as in
+// memory; else it streams the layers from one peg up, a partition at a
+// time: a position
 // is winnable when one of its children is in the set of the layer below's
 // winnable positions, which are written as files of their own; the random
 // player's chances are found likewise, layer by layer, into chance files.

@@ -106,6 +106,9 @@ type knobs struct {
 	// spillFanIn, if positive, caps the runs a spilled merge reads at
 	// once (see partition.Knobs.MaxFanIn).
 	spillFanIn int
+	// spillParts, if positive, makes a spilled layer held in memory
+	// expand in at least as many parts (see partition.Knobs.Parts).
+	spillParts int
 	// spillNoSync leaves a spilled run's files unsynced (see
 	// spill.Dir.NoSync): tests spill thousands of small files.
 	spillNoSync bool

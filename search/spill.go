@@ -48,6 +48,11 @@ type SpillStats struct {
 	// Intermediate counts the runs the merges wrote between passes (where
 	// a group's runs passed what the budget reads at once).
 	Intermediate int64
+	// Held counts the layers expanded held whole in memory, their
+	// children written as the partitions of the layer below at once,
+	// without runs (where they fit the budget beside the layer, in as few
+	// parts as do).
+	Held int64
 	// Files and Bytes count the files this process wrote, runs and
 	// winnable files included; PeakDisk is the most that its files held
 	// on disk at once, each rounded up to whole blocks of 4 KiB.
@@ -93,11 +98,11 @@ func exploreSpilled(ctx context.Context, a *Analysis, prob Problem, gen *movegen
 		return err
 	}
 	s := partition.NewSpilled(d, e, partition.Knobs{MaxPartition: opt.knobs.spillPartition, MaxChunk: opt.knobs.spillChunk,
-		WalkRoom: opt.knobs.spillWalkRoom, Free: opt.knobs.spillFree, MaxFanIn: opt.knobs.spillFanIn})
+		WalkRoom: opt.knobs.spillWalkRoom, Free: opt.knobs.spillFree, MaxFanIn: opt.knobs.spillFanIn, Parts: opt.knobs.spillParts})
 	s.Progress = opt.config().Progress
 	defer func() {
 		a.Spilled = &SpillStats{Dir: d.Path, Partitions: s.Expanded.Load(), Files: d.Written, Bytes: d.Bytes,
-			Chunked: s.Chunked.Load(), Passes: s.Passes, Intermediate: s.Intermediate.Load(), PeakDisk: d.Peak}
+			Chunked: s.Chunked.Load(), Passes: s.Passes, Intermediate: s.Intermediate.Load(), Held: s.Held, PeakDisk: d.Peak}
 		for _, l := range d.M.Layers {
 			a.Spilled.Widest = max(a.Spilled.Widest, l.Partitions)
 		}

@@ -88,6 +88,47 @@ func TestSpillAgrees(t *testing.T) {
 	}
 }
 
+// TestSpillHeld checks that spilled runs whose layers fit the budget
+// expand them held in memory, writing the children as the layer below's
+// partitions at once (in parts, where the knob asks for them), and walk
+// back from the winnable positions below, with the same analysis as in
+// memory and no runs.
+func TestSpillHeld(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		partition int // most positions of a partition (0: as the budget allows)
+		parts     int // fewest parts a held layer expands in
+	}{
+		{"whole", 0, 0},
+		{"parts", 500, 4},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			b := enginetest.Board(t, "triangle:6")
+			prob := Problem{b, enginetest.Vacate(t, b, "1"), enginetest.Goal(t, b, "any")}
+			want, err := Explore(context.Background(), prob, ExploreOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			opt := spilledIn(ExploreOptions{Budget: Budget{Workers: 2}}, filepath.Join(t.TempDir(), "spill"), c.partition)
+			opt.knobs.spillParts = c.parts
+			got, err := Explore(context.Background(), prob, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Spilled.Held != int64(len(got.Layers)) {
+				t.Errorf("%d of %d layers expanded held: want all", got.Spilled.Held, len(got.Layers))
+			}
+			if c.parts > 1 && got.Spilled.Widest < c.parts {
+				t.Errorf("widest layer of %d partitions: want at least %d, to expand in parts", got.Spilled.Widest, c.parts)
+			}
+			if diff := cmp.Diff(analysisJSON(t, want), analysisJSON(t, got)); diff != "" {
+				t.Errorf("spilled (+) and in memory (-) differ:\n%s", diff)
+			}
+		})
+	}
+}
+
 // TestSpillSplitsOnTheFly checks that a spilled run whose partitions
 // come out too large for the budget expands them in chunks, cut in two
 // until they fit, and whose layers' winnable positions pass the room for

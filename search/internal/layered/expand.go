@@ -99,6 +99,9 @@ func newExpansion[R rec](e *Expander, cur *Layer, lists func(*workerState) *[][]
 	for (x.n*2)>>uint(x.bbits) > 4096 && x.bbits < 9 {
 		x.bbits++
 	}
+	for 1<<uint(x.bbits) < e.parts {
+		x.bbits++ // a part is whole buckets (NextPart)
+	}
 	x.nb = 1 << uint(x.bbits)
 	// Each bucket's table is sized for its share of the children expected
 	// at tableFill, and doubles past maxLoad.
@@ -178,7 +181,7 @@ func (x *expansion[R]) prepareWorkers() (chan *workerState, int) {
 	if !x.closed {
 		free -= int64(x.tsize) * int64(x.nb) * x.size
 	}
-	roundChildren = max(roundRecords, min(roundChildren, int(max(0, free)/2/(x.size*5/4))))
+	roundChildren = max(tightRoundRecords, min(roundChildren, int(max(0, free)/2/(x.size*5/4))))
 	idle := make(chan *workerState, nw)
 	for _, w := range x.workers {
 		// Keep only this kind's lists: the expansion picks its kind by
@@ -367,9 +370,15 @@ func (x *expansion[R]) table(ctx context.Context) error {
 	for b := range x.tabs {
 		g.Go(func() error {
 			t := &x.tabs[b]
+			// A bucket outside the part kept (NextPart) is dropped.
+			drop := x.e.parts > 1 && b>>(x.bbits-bits.TrailingZeros(uint(x.e.parts))) != x.e.part
 			for _, w := range x.workers {
 				list := (*x.lists(w))[b]
 				if len(list) == 0 {
+					continue
+				}
+				if drop {
+					(*x.lists(w))[b] = list[:0]
 					continue
 				}
 				if t.slots == nil {
@@ -437,7 +446,7 @@ func (x *expansion[R]) finish(ctx context.Context) (*Layer, Stats, error) {
 		})
 		key.Sort(next.keys, e.workers)
 	}
-	if err == nil && !x.closed && x.n > 0 {
+	if err == nil && !x.closed && x.n > 0 && e.parts <= 1 {
 		e.ratios = append(e.ratios, float64(next.Size())/float64(x.n))
 	}
 	return next, st, err

@@ -118,6 +118,10 @@ type Expander struct {
 	// each table fills in order (see seedCoded); the layer found is turned
 	// back into mixed keys.
 	withinCode *Stored
+	// part of parts (a power of two; parts 0 or 1 for all), if set, is
+	// the range of mixed keys the next layer keeps: the children of other
+	// buckets are dropped before they go into a table (NextPart).
+	part, parts int
 	// seeded, if set, is called once the tables are seeded from within
 	// or withinCode, which expand does not read after that: the caller
 	// may let them go.
@@ -222,6 +226,11 @@ const (
 // the buckets' tables: rounds grow with the layer (see roundSize).
 const roundRecords = 1 << 23
 
+// tightRoundRecords is the fewest children a round holds where the budget
+// leaves less room for its lists than roundRecords take (a spilled run's
+// layer expanded whole within a small budget).
+const tightRoundRecords = 1 << 20
+
 // roundSize returns the children a round of a layer of n parents holds:
 // roundRecords, or an eighth of the layer's children (about ten a parent)
 // when that is more, so a layer pauses between expanding and tabling about
@@ -262,6 +271,27 @@ func (e *Expander) NextWithin(ctx context.Context, cur, within *Layer) (*Layer, 
 		e.withinCode = within.stored
 	}
 	defer func() { e.within, e.withinCode = nil, nil }()
+	return e.Next(ctx, cur)
+}
+
+// NextPart is Next keeping only the children in part of parts (a power
+// of two): those whose mixed keys have part as their top log2(parts)
+// bits, a range of the expansion's buckets, the others dropped a bucket
+// at a time before they take room in a table. Its stats are Next's, of
+// all of cur's positions, and the expander learns no ratio of children
+// to parents from it. A spilled layer too large to expand whole is
+// expanded in parts, the parent layer held once. With last, the
+// caller's last use of cur, cur is let go (Layer.Release) once its
+// positions are expanded, before the children are collected.
+func (e *Expander) NextPart(ctx context.Context, cur *Layer, part, parts int, last bool) (*Layer, Stats, error) {
+	if parts < 1 || parts&(parts-1) != 0 || part < 0 || part >= parts {
+		return nil, Stats{}, fmt.Errorf("%w: part %d of %d", ErrSetup, part, parts)
+	}
+	e.part, e.parts = part, parts
+	if last {
+		e.spent = func(l *Layer) { l.Release(e.mem) }
+	}
+	defer func() { e.part, e.parts, e.spent = 0, 0, nil }()
 	return e.Next(ctx, cur)
 }
 

@@ -69,6 +69,12 @@ func NewCounted(pegs int, keys []uint64, counts []exact.U128) *Layer {
 	return &Layer{pegs: pegs, keys: keys, m: counts}
 }
 
+// NewNarrow is NewCounted for counts that fit in 64 bits, in two thirds
+// of its bytes: counts[i] paths to position i.
+func NewNarrow(pegs int, keys, counts []uint64) *Layer {
+	return &Layer{pegs: pegs, keys: keys, narrow: counts}
+}
+
 // First returns the layer of start alone, canonical under group; with
 // counted, with the one path to it.
 func First(group *engine.Group, start engine.Position, counted bool) *Layer {

@@ -56,7 +56,22 @@
 // Spilled drives the steps on a spill directory: a layer at a time, its
 // partitions expanded in turn (each with the expander's whole worker
 // pool), then its groups merged in parallel as far as the budget holds
-// their readers; the walk back and the chances from one peg up. The
+// their readers; the walk back and the chances from one peg up.
+//
+// A layer that fits the budget beside its expansion skips the runs: it
+// is held in memory whole and expanded as in memory, its children written
+// at once as the next layer's partitions, each file written once and
+// read back once; where the children do not fit beside it, the layer is
+// expanded again for each part of them, a range of the next layer's
+// partitions (layered.Expander.NextPart), in as few parts as fit. The
+// children found in one part are held in turn, so that the next layer
+// reads no file. Runs and the merge are for layers too large for that:
+// the English analysis within 256 MiB holds every layer (in one part, its
+// parents let go before its children are collected) and writes 307 MiB,
+// where with runs it wrote 1,716 MiB (BenchmarkExplore's store=disk case,
+// both within 256 MiB). The walk back likewise, where a
+// layer's keys and the winnable positions below fit, undoes the jumps into
+// those (layered.ParentsOf) rather than expanding the layer (Walk). The
 // directory's manifest records each partition done, so that a killed run
 // resumes from its last complete partition; a layer's partition count is
 // fixed from an estimate of its size, and before a run EstimateDisk

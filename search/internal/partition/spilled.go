@@ -2,6 +2,7 @@ package partition
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"pegs/search/internal/exact"
 	"pegs/search/internal/key"
 	"pegs/search/internal/layered"
+	"pegs/search/internal/memory"
 	"pegs/search/internal/spill"
 )
 
@@ -34,15 +36,26 @@ type Spilled struct {
 	Passes  int
 	// Intermediate counts the runs the merges wrote between passes.
 	Intermediate atomic.Int64
-	steps        *Steps
-	knobs        Knobs
+	// Held counts the layers this process expanded held whole in memory
+	// (see expandHeld).
+	Held  int64
+	steps *Steps
+	knobs Knobs
+	// held is the layer last found in one part by expandHeld, kept in
+	// memory (charged to the budget) for the next layer's expansion,
+	// which then reads no file; nil when none is.
+	held *layered.Layer
+	// tooMany is the fewest positions of a layer whose expansion in
+	// parts passed the budget (zero before one did): larger layers are
+	// expanded a partition at a time without trying.
+	tooMany int64
 }
 
 // NewSpilled returns the run in d with e, an expander of purpose
 // layered.Paths (the files carry path counts), moved off its defaults by
 // k.
 func NewSpilled(d *spill.Dir, e *layered.Expander, k Knobs) *Spilled {
-	return &Spilled{Dir: d, steps: NewSteps(Local{d}, e, k), knobs: k}
+	return &Spilled{Dir: d, steps: NewSteps(Local{Dir: d}, e, k), knobs: k}
 }
 
 // Forward writes first (of the start's pegs, with its counts if any) as
@@ -64,6 +77,7 @@ func (s *Spilled) Forward(ctx context.Context, first *layered.Layer, visit func(
 			return err
 		}
 	}
+	defer s.release()
 	for pegs := p0; pegs > 0; pegs-- {
 		l := d.M.Layers[pegs]
 		if l == nil || !l.Done() {
@@ -161,6 +175,13 @@ func (s *Spilled) expandLayer(ctx context.Context, pegs int, l *spill.LayerState
 			return err
 		}
 	}
+	if !slices.ContainsFunc(l.Expanded, func(st *spill.Stats) bool { return st != nil }) && !child.Done() {
+		held, err := s.expandHeld(ctx, pegs, l, child)
+		if held || err != nil {
+			return err
+		}
+	}
+	s.release()
 	total, done := int(l.Positions()), 0
 	s.steps.chunk = 0 // learned anew for each layer
 	groups := runGroups(child.Partitions)
@@ -238,6 +259,202 @@ func (s *Spilled) expandLayer(ctx context.Context, pegs int, l *spill.LayerState
 	return nil
 }
 
+// expandHeld expands layer pegs, l, held whole in memory, and writes its
+// children as the partitions of the layer below, child, directly: no
+// runs and no merge, each file written once. Where the children do not
+// fit the budget beside the layer, it expands the layer again for each
+// part of them (a range of child's partitions; see
+// layered.Expander.NextPart), in as few parts as fit, twice as many
+// after a part passed the budget, at most maxParts. It reports false
+// where even that does not fit: the partitions of child written so far
+// are counted, and the rest come from runs. The layer is the one held
+// from the last expansion, or read whole; children found in one part
+// are held in turn for the next, where they fit. Partitions of child
+// already complete (a resumed run's) are not made again.
+func (s *Spilled) expandHeld(ctx context.Context, pegs int, l, child *spill.LayerState) (bool, error) {
+	mem := s.steps.e.Mem()
+	n := l.Positions()
+	if s.tooMany > 0 && n >= s.tooMany || s.knobs.Parts == 0 && s.knobs.MaxPartition > 0 && n > int64(s.knobs.MaxPartition) ||
+		s.knobs.MaxChunk > 0 && n > int64(s.knobs.MaxChunk) {
+		return false, nil
+	}
+	cur := s.held
+	s.held = nil
+	if cur == nil || cur.Pegs() != pegs {
+		if cur != nil {
+			mem.Give(cur.Bytes())
+		}
+		var err error
+		if cur, err = s.readLayer(ctx, pegs, l); cur == nil || err != nil {
+			return false, err
+		}
+	}
+	parts := s.parts(pegs, cur.Bytes(), child)
+	if parts > 0 && s.knobs.Parts > 0 {
+		parts = min(max(parts, s.knobs.Parts), child.Partitions)
+	}
+	if parts == 0 {
+		mem.Give(cur.Bytes())
+		return false, nil
+	}
+	var st layered.Stats
+	for q := 0; q < child.Partitions; {
+		per := child.Partitions / parts
+		if !slices.Contains(child.Complete[q:q+per], false) {
+			q += per
+			continue
+		}
+		if s.Progress != nil {
+			s.steps.e.SetProgress(func(done, _ int) { s.Progress("forward", pegs, done, int(n)) })
+		}
+		last := !slices.Contains(child.Complete[q+per:], false)
+		next, pst, err := s.steps.e.NextPart(ctx, cur, q/per, parts, last)
+		if errors.Is(err, memory.ErrExceeded) && parts < min(child.Partitions, maxParts) {
+			parts *= 2
+			if cur.Len() == 0 { // let go by its last part
+				if cur, err = s.readLayer(ctx, pegs, l); cur == nil || err != nil {
+					return false, err
+				}
+			}
+			continue
+		}
+		if errors.Is(err, memory.ErrExceeded) {
+			mem.Give(cur.Bytes())
+			s.tooMany = n
+			return false, nil
+		}
+		if err != nil {
+			mem.Give(cur.Bytes())
+			return false, err
+		}
+		records, err := s.steps.split(ctx, Local{Dir: s.Dir, Later: true}, next, q, per, child.Partitions, func(q int) spill.Header {
+			return Header(spill.LayerFile, pegs-1, q, child.Partitions, 0)
+		})
+		if err == nil {
+			err = s.Dir.Sync()
+		}
+		if err == nil {
+			for i, r := range records {
+				child.Complete[q+i], child.Records[q+i] = true, r
+			}
+			err = s.Dir.Save()
+		}
+		if err != nil || per < child.Partitions {
+			mem.Give(next.Bytes())
+		} else {
+			s.held = next
+		}
+		if err != nil {
+			mem.Give(cur.Bytes())
+			return false, err
+		}
+		st, q = pst, q+per
+	}
+	mem.Give(cur.Bytes())
+	// The manifest counts the layer's expansion on its first partition,
+	// the others' stats zero: each part's expansion found the stats of
+	// all of the layer's positions.
+	for p := range l.Partitions {
+		l.Expanded[p] = &spill.Stats{}
+	}
+	l.Expanded[0] = &spill.Stats{Positions: st.Positions, Raw: st.Raw, DeadEnds: st.DeadEnds, Games: st.Games}
+	s.Held++
+	s.Expanded.Add(int64(l.Partitions))
+	return true, s.Dir.Save()
+}
+
+// maxParts bounds the parts that expandHeld expands a layer in: each part
+// expands the whole layer again.
+const maxParts = 16
+
+// parts returns the fewest parts (a power of two, at most child's
+// partitions and maxParts) that the expansion of layer pegs, held (cur
+// bytes), may keep the children of at once within what the budget has
+// left beside the lists of a round, at tableBytes a child expected in its
+// bucket's table and collected bytes in the layer made from them; zero
+// where not even maxParts would. In one part, the layer held goes before
+// the children are collected.
+func (s *Spilled) parts(pegs int, cur int64, child *spill.LayerState) int {
+	mem := s.steps.e.Mem()
+	room := float64(mem.Limit() - mem.Used() - roundBytes)
+	c := float64(s.expect(pegs))
+	if max(tableBytes*c, (tableBytes+collected)*c-float64(cur)) <= room {
+		return 1
+	}
+	for parts := 2; parts <= min(child.Partitions, maxParts); parts *= 2 {
+		if (tableBytes+collected)*c/float64(parts) <= room {
+			return parts
+		}
+	}
+	return 0
+}
+
+// tableBytes is about what a child of a layer's expansion holds in its
+// bucket's table (16 bytes, a key and a count in 64 bits, at six tenths
+// full, a quarter spare), and collected in the layer made from the tables;
+// roundBytes about what the lists of a round hold, at the fewest children
+// the expander makes a round of where the budget is tight (layered's
+// tightRoundRecords), and that it keeps between layers.
+const (
+	tableBytes = 16 * 10 / 6 * 5 / 4
+	collected  = 16
+	roundBytes = 64 << 20
+)
+
+// readLayer reads layer pegs, l, whole, keys and counts (in 64 bits where
+// they all fit: layered.NewNarrow), charged to the budget; nil where it
+// does not fit.
+func (s *Spilled) readLayer(ctx context.Context, pegs int, l *spill.LayerState) (*layered.Layer, error) {
+	mem := s.steps.e.Mem()
+	n := l.Positions()
+	if mem.Take(n*24, "a spilled layer") != nil {
+		return nil, nil
+	}
+	keys, narrow := make([]uint64, 0, n), make([]uint64, 0, n)
+	var wide []exact.U128
+	for q := range l.Partitions {
+		r, err := s.steps.st.Open(ctx, Header(spill.LayerFile, pegs, q, l.Partitions, 0))
+		if err != nil {
+			mem.Give(n * 24)
+			return nil, err
+		}
+		for r.Next() {
+			keys = append(keys, r.Key())
+			c := r.Count()
+			if c.Hi != 0 && wide == nil {
+				wide = make([]exact.U128, len(narrow), n)
+				for i, m := range narrow {
+					wide[i] = exact.U128{Lo: m}
+				}
+				narrow = nil
+			}
+			if wide != nil {
+				wide = append(wide, c)
+			} else {
+				narrow = append(narrow, c.Lo)
+			}
+		}
+		r.Close()
+		if err := r.Err(); err != nil {
+			mem.Give(n * 24)
+			return nil, err
+		}
+	}
+	if wide != nil {
+		return layered.NewCounted(pegs, keys, wide), nil
+	}
+	mem.Give(n * 8)
+	return layered.NewNarrow(pegs, keys, narrow), nil
+}
+
+// release lets the layer held go.
+func (s *Spilled) release() {
+	if s.held != nil {
+		s.steps.e.Mem().Give(s.held.Bytes())
+		s.held = nil
+	}
+}
+
 // maxRunGroups bounds the groups of a layer's partitions that each
 // partition of the layer above writes a run for: runs are a file for each
 // pair of a partition and a group, and a file takes a millisecond or more
@@ -309,7 +526,11 @@ func (s *Spilled) WalkBack(ctx context.Context, goal engine.Goal, p0 int, each f
 			continue
 		}
 		if !l.AllWon() {
-			if err := s.walkLayer(ctx, goal, pegs, l); err != nil {
+			held, err := s.walkHeld(ctx, pegs, l)
+			if err == nil && !held {
+				err = s.walkLayer(ctx, goal, pegs, l)
+			}
+			if err != nil {
 				return err
 			}
 		}
@@ -318,6 +539,88 @@ func (s *Spilled) WalkBack(ctx context.Context, goal engine.Goal, p0 int, each f
 		}
 	}
 	return nil
+}
+
+// walkHeld finds the winnable positions of layer pegs, l, from its keys
+// and the winnable positions of the layer below held in memory: tables
+// closed on l's keys keep the positions found by undoing every jump into
+// those below (layered.ParentsOf), which touches a fraction of what
+// expanding l would, as the walk back in memory does. It reports false,
+// having written nothing the manifest counts, where they do not fit the
+// budget, or at one peg, whose winnable positions meet the goal.
+func (s *Spilled) walkHeld(ctx context.Context, pegs int, l *spill.LayerState) (bool, error) {
+	below := s.Dir.M.Layers[pegs-1]
+	if pegs == 1 || below == nil || !below.AllWon() || s.knobs.WalkRoom > 0 {
+		return false, nil
+	}
+	mem := s.steps.e.Mem()
+	next, err := s.readKeys(ctx, spill.WinnableFile, pegs-1, below.Partitions, total(below.Winnable))
+	if next == nil || err != nil {
+		return false, err
+	}
+	defer mem.Give(int64(len(next)) * 8)
+	keys, err := s.readKeys(ctx, spill.LayerFile, pegs, l.Partitions, l.Positions())
+	if keys == nil || err != nil {
+		return false, err
+	}
+	if s.Progress != nil {
+		s.Progress("backward", pegs, 0, int(l.Positions()))
+	}
+	cur := layered.NewLayer(pegs, keys)
+	win, err := layered.ParentsOf(ctx, cur, next, s.steps.e.Gen(), s.steps.e.Workers(), mem, true)
+	if cur.Keys() != nil {
+		cur.Release(mem) // not yet let go into the tables
+	}
+	if errors.Is(err, memory.ErrExceeded) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if mem.Take(int64(len(win))*8, "the winnable positions of a spilled layer") != nil {
+		return false, nil
+	}
+	defer mem.Give(int64(len(win)) * 8)
+	records, err := s.steps.split(ctx, Local{Dir: s.Dir, Later: true}, layered.NewLayer(pegs, win), 0, l.Partitions, l.Partitions, func(q int) spill.Header {
+		return Header(spill.WinnableFile, pegs, q, l.Partitions, 0)
+	})
+	if err == nil {
+		err = s.Dir.Sync()
+	}
+	if err != nil {
+		return false, err
+	}
+	for q, r := range records {
+		l.Won[q], l.Winnable[q] = true, r
+	}
+	return true, s.Dir.Save()
+}
+
+// readKeys reads the keys of the files of kind of partitions 0 to parts-1
+// of layer pegs, n in all, charged to the budget; nil where they do not
+// fit.
+func (s *Spilled) readKeys(ctx context.Context, kind spill.Kind, pegs, parts int, n int64) ([]uint64, error) {
+	mem := s.steps.e.Mem()
+	if mem.Take(n*8, "the keys of a spilled layer") != nil {
+		return nil, nil
+	}
+	keys := make([]uint64, 0, n)
+	for q := range parts {
+		r, err := s.steps.st.Open(ctx, Header(kind, pegs, q, parts, 0))
+		if err != nil {
+			mem.Give(n * 8)
+			return nil, err
+		}
+		for r.Next() {
+			keys = append(keys, r.Key())
+		}
+		r.Close()
+		if err := r.Err(); err != nil {
+			mem.Give(n * 8)
+			return nil, err
+		}
+	}
+	return keys, nil
 }
 
 // walkLayer finds and writes the winnable positions of the partitions of

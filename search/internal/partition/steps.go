@@ -57,6 +57,11 @@ type Knobs struct {
 	// what the budget allows: tests set it low to make merges take
 	// passes.
 	MaxFanIn int
+	// Parts, if positive, makes a layer held in memory expand in at least
+	// as many parts (at most the partitions of the layer below), whatever
+	// MaxPartition: tests set it to make small boards take the path of a
+	// layer whose children do not fit beside it (see Spilled).
+	Parts int
 	// Free, if positive, stands for the free space of the directory's
 	// file system in the check before a run (CheckRunDisk): tests set it
 	// low to see a run refused.
@@ -180,21 +185,26 @@ func (s *Steps) runs(ctx context.Context, cur *layered.Layer, source, groups int
 		return st, err
 	}
 	defer e.Mem().Give(next.Bytes())
-	return st, s.split(ctx, next, groups, func(q int) spill.Header { return Header(spill.RunFile, cur.Pegs()-1, q, groups, source) })
+	_, err = s.split(ctx, s.st, next, 0, groups, groups, func(q int) spill.Header { return Header(spill.RunFile, cur.Pegs()-1, q, groups, source) })
+	return st, err
 }
 
-// split writes the positions of l, sorted, split into groups at their top
-// bits, one file for each group q (h(q)), the groups in parallel.
-func (s *Steps) split(ctx context.Context, l *layered.Layer, groups int, h func(q int) spill.Header) error {
+// split writes the positions of l, sorted, split at their top bits into
+// groups first to first+n-1 of parts, where they all fall, one file of st
+// for each group q (h(q)), the groups in parallel, and returns each
+// file's records.
+func (s *Steps) split(ctx context.Context, st Store, l *layered.Layer, first, n, parts int, h func(q int) spill.Header) ([]int64, error) {
+	records := make([]int64, n)
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(pool.Size(s.e.Workers()))
 	keys := l.Keys()
 	lo := 0
-	for q := range groups {
+	for i := range n {
+		q := first + i
 		hi := len(keys)
-		if q+1 < groups {
+		if i+1 < n {
 			hi = lo
-			for hi < len(keys) && spill.PartitionOf(keys[hi], groups) == q {
+			for hi < len(keys) && spill.PartitionOf(keys[hi], parts) == q {
 				hi++
 			}
 		}
@@ -203,18 +213,26 @@ func (s *Steps) split(ctx context.Context, l *layered.Layer, groups int, h func(
 			if err := gctx.Err(); err != nil {
 				return err
 			}
-			_, err := s.write(gctx, part, h(q))
+			n, err := write(gctx, st, part, h(q))
+			records[i] = n
 			return err
 		})
 		lo = hi
 	}
-	return g.Wait()
+	return records, g.Wait()
 }
 
-// write writes l's keys and counts as the file h and returns its records.
+// write writes l's keys and counts as the file h of the steps' store and
+// returns its records.
 func (s *Steps) write(ctx context.Context, l *layered.Layer, h spill.Header) (int64, error) {
+	return write(ctx, s.st, l, h)
+}
+
+// write writes l's keys and counts as the file h of st and returns its
+// records.
+func write(ctx context.Context, st Store, l *layered.Layer, h spill.Header) (int64, error) {
 	var n int64
-	err := s.st.Write(ctx, h, func(w *spill.Writer) error {
+	err := st.Write(ctx, h, func(w *spill.Writer) error {
 		for i, k := range l.Keys() {
 			var c exact.U128
 			if l.Counted() {
@@ -564,7 +582,8 @@ func (s *Steps) Parents(ctx context.Context, win []uint64, pegs, p, parts int) e
 		}
 		defer s.e.Mem().Give(found.Bytes())
 	}
-	return s.split(ctx, found, parts, func(q int) spill.Header { return parentsHeader(pegs+1, q, parts, p) })
+	_, err := s.split(ctx, s.st, found, 0, parts, parts, func(q int) spill.Header { return parentsHeader(pegs+1, q, parts, p) })
+	return err
 }
 
 // Winnable merges the runs of parents that Parents wrote for partition t

@@ -41,7 +41,7 @@ func TestStepsGiveBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := NewSteps(Local{d}, e, Knobs{})
+	s := NewSteps(Local{Dir: d}, e, Knobs{})
 	given := func(step string, pegs int) {
 		t.Helper()
 		if mem.Used() != 0 {

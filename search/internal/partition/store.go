@@ -34,11 +34,17 @@ func Read(ctx context.Context, st Store, h spill.Header) ([]uint64, []exact.U128
 }
 
 // Local is a Store over a spill directory. Its layer and winnable files
-// are synced as they are written (unless the directory's NoSync), as a
-// resume trusts them; runs and chance files are not, being made again
-// from synced files where a crash loses them (a layer's runs are synced
-// together, before the manifest counts them: Dir.Sync).
-type Local struct{ Dir *spill.Dir }
+// are synced as they are written (unless the directory's NoSync, or
+// Later), as a resume trusts them; runs and chance files are not, being
+// made again from synced files where a crash loses them (a layer's runs
+// are synced together, before the manifest counts them: Dir.Sync).
+type Local struct {
+	Dir *spill.Dir
+	// Later leaves every file unsynced as it is written, for the caller
+	// to sync them together (Dir.Sync) before the manifest counts them:
+	// a layer's partitions written at once.
+	Later bool
+}
 
 // Write writes the file h to the directory.
 func (l Local) Write(_ context.Context, h spill.Header, fill func(w *spill.Writer) error) error {
@@ -46,7 +52,7 @@ func (l Local) Write(_ context.Context, h spill.Header, fill func(w *spill.Write
 	if err != nil {
 		return err
 	}
-	w.NoSync = h.Kind == spill.RunFile || h.Kind == spill.ChanceFile
+	w.NoSync = l.Later || h.Kind == spill.RunFile || h.Kind == spill.ChanceFile
 	if err := fill(w); err != nil {
 		w.Abort()
 		return err

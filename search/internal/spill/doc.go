@@ -78,7 +78,8 @@
 // goal, and the options that change what is counted), the format version,
 // and for each layer by peg count: its partition count, which partitions
 // are complete and their records, the stats of expanding each partition
-// into runs once all of its runs are written (with the chunks it was
+// into runs once all of its runs are written (of a layer expanded whole
+// in memory, without runs, all on its first partition; with the chunks it was
 // expanded in, when the layer came out larger than its partition count
 // was chosen for), and which winnable
 // partitions the walk back has written. A directory that names another
