@@ -28,8 +28,8 @@
 // together, then each parent summed, so that the cache misses of a batch
 // overlap. What every position has is held in an array a measure, in its
 // layer's order: the P1 player's expected jumps (12 bytes), the complete
-// games (4 bytes where they fit, as in the English board's layers of 16
-// pegs or fewer, else 8 or 16) and a byte for its longest game and
+// games (4 bytes, the few counts past 2^32 apart in 16, placed by a
+// count of bits as the winnable positions are) and a byte for its longest game and
 // whether it is won or stuck; what only a winnable one has (P0, P1,
 // solutions, the foresight vector), for the winnable positions alone, in
 // their order, a position's place among them a count of the bits of a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"iter"
 	"math"
 	"math/bits"
 	"slices"
@@ -17,8 +18,8 @@ import (
 // values holds the measures of one layer's positions (one peg count), in
 // the order of its keys: what the layer above reads of its children. What
 // every position has is held in an array a measure: the P1 player's
-// expected jumps (12 bytes), the complete games (4 bytes in the widest
-// layers, see games) and a byte of meta, a child's read in a cache line
+// expected jumps (12 bytes), the complete games (4 bytes, the rare
+// larger counts apart, see games) and a byte of meta, a child's read in a cache line
 // of each, the last two arrays a few megabytes that mostly stay in the
 // shared cache; what only a winnable one has is held for those alone, in
 // their order, found by a count of set bits.
@@ -31,12 +32,10 @@ type values struct {
 	lens  []len96
 	games games
 	meta  []uint8 // longest game | flagWin | flagStuck
-	// winBits has bit i set where position i can win, and winBefore[w]
-	// counts the set bits before word w: a winnable position's place
-	// among the winnable ones (see winAt).
-	winBits   []uint64
-	winBefore []uint32
-	wins      []winVals // of the winnable positions, in order
+	// winBits has bit i set where position i can win: a winnable
+	// position's place among the winnable ones is its rank (see winAt).
+	winBits rankBits
+	wins    []winVals // of the winnable positions, in order
 	// foreAt[w] is where winnable position w's foresight vector starts in
 	// fore: W_1 .. W_{longest−1} (see foresightOf).
 	foreAt []uint32
@@ -45,7 +44,7 @@ type values struct {
 	// sums holds the memory of lens, games and wins, which only the
 	// measure pass of the layer above reads (see dropSums): the words of
 	// lens and games (taken from the budget's, see fill) and the bytes
-	// of wins. words holds the memory of meta and fore.
+	// of wins and of the games past 32 bits. words holds the memory of meta and fore.
 	sums  sums
 	words [][]uint64
 }
@@ -76,33 +75,79 @@ func (l *len96) get() kernel.U128 {
 	return kernel.U128{Lo: l.lo(), Hi: uint64(binary.LittleEndian.Uint32(l[8:]))}
 }
 
-// games holds the complete games from each position of a layer in 32
-// bits where the board's jumps times the largest of the layer below fit
-// in them (so that no position's sum passes them), else in 64 where they
-// fit, else in 128; max is the largest.
+// games holds the complete games from each position of a layer: in 32
+// bits where they fit (small), the others marked there by bigGames and
+// held in 128 in over, in the order of their positions, a position's
+// place among them a count of the set bits of overBits before it (see
+// setOver). Most positions of the widest layers have fewer than 2^32
+// (the English board's layer of 17 pegs 1,089 of 2.6 million more): 8
+// bytes a position there would hold 24 MB more at its peak.
 type games struct {
-	small  []uint32
-	narrow []uint64
-	wide   []kernel.U128
-	max    kernel.U128
+	small    []uint32
+	overBits rankBits
+	over     []kernel.U128
 }
 
-// makeGames returns the games of n positions, in 32 bits if every one is
-// at most bound, else in 64 if that fits, else in 128, for the caller to
-// write every one of (see fill), and their memory.
-func makeGames(n int, bound kernel.U128, mem *kernel.Budget, what string) (games, []uint64, error) {
-	var g games
-	var words []uint64
-	var err error
-	switch {
-	case bound.Hi == 0 && bound.Lo <= math.MaxUint32:
-		g.small, words, err = fill[uint32](n, mem, what)
-	case bound.Hi == 0:
-		g.narrow, words, err = fill[uint64](n, mem, what)
-	default:
-		g.wide, words, err = fill[kernel.U128](n, mem, what)
+// bigGames marks a position of games.small whose games are in over.
+const bigGames = math.MaxUint32
+
+// bigGame is a position's games past 32 bits, as a chunk finds it.
+type bigGame struct {
+	i int
+	n kernel.U128
+}
+
+// overBytes is what a layer's games past 32 bits take: over, and the
+// bitset and counts that place them.
+func overBytes(n, over int) int64 {
+	return int64((n+63)/64)*12 + int64(over)*16
+}
+
+// setOver holds the games past 32 bits of a layer of n positions: count
+// of them, in the order of their positions in big.
+func (g *games) setOver(n, count int, big iter.Seq[bigGame]) {
+	g.overBits = newRankBits(n)
+	g.over = make([]kernel.U128, 0, count)
+	for b := range big {
+		g.overBits.set[b.i/64] |= 1 << (b.i % 64)
+		g.over = append(g.over, b.n)
 	}
-	return g, words, err
+	g.overBits.count()
+}
+
+// rankBits is a bitset of a layer's positions, and the count of the set
+// bits before each word: a set position's place among the set ones.
+type rankBits struct {
+	set    []uint64
+	before []uint32
+}
+
+// newRankBits returns the empty rankBits of n positions.
+func newRankBits(n int) rankBits {
+	words := (n + 63) / 64
+	return rankBits{make([]uint64, words), make([]uint32, words)}
+}
+
+// count counts the set bits before each word, once they are set.
+func (r *rankBits) count() {
+	n := uint32(0)
+	for w, word := range r.set {
+		r.before[w] = n
+		n += uint32(bits.OnesCount64(word))
+	}
+}
+
+// rank returns how many set bits come before bit i.
+func (r *rankBits) rank(i int) int {
+	w := i / 64
+	return int(r.before[w]) + bits.OnesCount64(r.set[w]&(1<<(i%64)-1))
+}
+
+func (g *games) at(i int) kernel.U128 {
+	if x := g.small[i]; x != bigGames {
+		return kernel.U128{Lo: uint64(x)}
+	}
+	return g.over[g.overBits.rank(i)]
 }
 
 // fill returns n values of T for a caller that writes every one before
@@ -119,40 +164,6 @@ func fill[T any](n int, mem *kernel.Budget, what string) ([]T, []uint64, error) 
 		return []T{}, words, err
 	}
 	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(words))), n), words, nil
-}
-
-// gamesBound returns a bound on the games from a position whose children
-// have at most max each, by at most jumps jumps.
-func gamesBound(max kernel.U128, jumps int) kernel.U128 {
-	hi, lo := bits.Mul64(max.Lo, uint64(jumps))
-	top, over := bits.Mul64(max.Hi, uint64(jumps))
-	hi, carry := bits.Add64(hi, over, 0)
-	if top != 0 || carry != 0 {
-		return kernel.U128{Hi: math.MaxUint64, Lo: math.MaxUint64}
-	}
-	return kernel.U128{Hi: hi, Lo: lo}
-}
-
-func (g *games) at(i int) kernel.U128 {
-	switch {
-	case g.small != nil:
-		return kernel.U128{Lo: uint64(g.small[i])}
-	case g.narrow != nil:
-		return kernel.U128{Lo: g.narrow[i]}
-	}
-	return g.wide[i]
-}
-
-// set sets the games from position i to x, which fits (see makeGames).
-func (g *games) set(i int, x kernel.U128) {
-	switch {
-	case g.small != nil:
-		g.small[i] = uint32(x.Lo)
-	case g.narrow != nil:
-		g.narrow[i] = x.Lo
-	default:
-		g.wide[i] = x
-	}
 }
 
 // winVals is the measures of a winnable position that are 0 for one that
@@ -189,8 +200,7 @@ func (v *values) win(i int) bool { return v.meta[i]&flagWin != 0 }
 
 // winAt returns the place of winnable position i among the winnable ones.
 func (v *values) winAt(i int) int {
-	w := i / 64
-	return int(v.winBefore[w]) + bits.OnesCount64(v.winBits[w]&(1<<(i%64)-1))
+	return v.winBits.rank(i)
 }
 
 // winVals returns the winVals of position i.
@@ -479,11 +489,11 @@ func (v *values) free(mem *kernel.Budget) {
 // foresight vectors will start (foreAt, from the chunk's start; fore
 // counts them), its positions with a jump and their jumps.
 type chunkOut struct {
-	wins         winBlocks
+	wins         blocks[winOut]
+	big          blocks[bigGame] // its positions' games past 32 bits
 	fore         int
 	inner, jumps int64
-	games        kernel.U128 // the most games from a position
-	touched      uint64      // the sum of the loads that ask for children's lines
+	touched      uint64 // the sum of the loads that ask for children's lines
 	err          error
 }
 
@@ -494,35 +504,46 @@ type winOut struct {
 	foreAt uint32
 }
 
-// winBlocks holds a chunk's winOuts in blocks, each made once, as large
-// as the blocks before it together up to winBlock: a slice grown by
-// append would make about five times its final size (large slices grow by
-// a quarter), garbage that the heap held at the English board's widest
+// blocks holds a chunk's winOuts or bigGames in blocks, each made once,
+// as large as the blocks before it together up to winBlock: a slice grown
+// by append would make about five times its final size (large slices grow
+// by a quarter), garbage that the heap held at the English board's widest
 // layers (tens of megabytes a layer).
-type winBlocks struct {
-	blocks [][]winOut
+type blocks[T any] struct {
+	blocks [][]T
 	n      int
 }
 
 const winBlock = 4096
 
-func (b *winBlocks) add(w winOut) {
+func (b *blocks[T]) add(w T) {
 	if k := len(b.blocks) - 1; k < 0 || len(b.blocks[k]) == cap(b.blocks[k]) {
-		b.blocks = append(b.blocks, make([]winOut, 0, min(winBlock, max(16, b.n))))
+		b.blocks = append(b.blocks, make([]T, 0, min(winBlock, max(16, b.n))))
 	}
 	k := len(b.blocks) - 1
 	b.blocks[k] = append(b.blocks[k], w)
 	b.n++
 }
 
+// all yields the chunks' items of outs, in order, given by get.
+func all[T any](outs []chunkOut, get func(*chunkOut) *blocks[T]) iter.Seq[T] {
+	return func(yield func(T) bool) {
+		for c := range outs {
+			for _, blk := range get(&outs[c]).blocks {
+				for _, x := range blk {
+					if !yield(x) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
 // measure measures the positions of layer l from their children's values
 // in below (nil for the last layer).
 func (ls *layers) measure(l *kernel.Layer, below *values) (*values, error) {
 	n := len(l.Keys())
-	bound := kernel.U128{Lo: 1} // the last layer's, dead ends all
-	if below != nil {
-		bound = gamesBound(below.games.max, len(ls.gen.Board.Jumps()))
-	}
 	v := &values{keys: l.Keys(), bytes: int64(n) * bytesPer}
 	what := fmt.Sprintf("the measures of the %d positions of %d pegs", n, l.Pegs())
 	if err := ls.mem.Take(v.bytes, what); err != nil {
@@ -533,7 +554,7 @@ func (ls *layers) measure(l *kernel.Layer, below *values) (*values, error) {
 	if v.lens, lens, err = fill[len96](n, ls.mem, what); err != nil {
 		return nil, err
 	}
-	if v.games, games, err = makeGames(n, bound, ls.mem, what); err != nil {
+	if v.games.small, games, err = fill[uint32](n, ls.mem, what); err != nil {
 		return nil, err
 	}
 	if v.meta, meta, err = fill[uint8](n, ls.mem, what); err != nil {
@@ -541,7 +562,7 @@ func (ls *layers) measure(l *kernel.Layer, below *values) (*values, error) {
 	}
 	v.sums.words, v.words = [][]uint64{lens, games}, [][]uint64{meta}
 	words := (n + 63) / 64
-	v.winBits, v.winBefore = make([]uint64, words), make([]uint32, words)
+	v.winBits = newRankBits(n)
 	workers := ls.workers
 	if n < parallelFrom {
 		workers = 1
@@ -554,34 +575,40 @@ func (ls *layers) measure(l *kernel.Layer, below *values) (*values, error) {
 		}
 		outs[c] = ls.measureChunk(v, below, lo, hi)
 	})
-	fores, wins := 0, 0
+	fores, wins, big := 0, 0, 0
 	for c := range outs {
 		if outs[c].err != nil {
 			return nil, outs[c].err
 		}
 		ls.inner += outs[c].inner
 		ls.jumps += outs[c].jumps
-		v.games.max = max128(v.games.max, outs[c].games)
 		fores += outs[c].fore
 		wins += outs[c].wins.n
+		big += outs[c].big.n
+	}
+	if big > 0 {
+		over := overBytes(n, big)
+		if err := ls.mem.Take(over, "the games past 32 bits"); err != nil {
+			return nil, err
+		}
+		v.sums.bytes += over
+		v.games.setOver(n, big, all(outs, func(o *chunkOut) *blocks[bigGame] { return &o.big }))
 	}
 	// One array of the chunks' winVals and their foresight vectors'
 	// places, moved by where each chunk's land; the vectors follow, in a
 	// second pass over the winnable positions.
-	v.sums.bytes = int64(wins) * winBytes
-	if err := ls.mem.Take(v.sums.bytes+int64(wins)*atBytes, "the winnable positions' measures"); err != nil {
+	if err := ls.mem.Take(int64(wins)*(winBytes+atBytes), "the winnable positions' measures"); err != nil {
 		return nil, err
 	}
+	v.sums.bytes += int64(wins) * winBytes
 	v.bytes += int64(wins) * atBytes
 	v.wins = make([]winVals, 0, wins)
 	v.foreAt = make([]uint32, 0, wins)
 	base := 0
 	for c := range outs {
-		for _, blk := range outs[c].wins.blocks {
-			for _, w := range blk {
-				v.wins = append(v.wins, w.winVals)
-				v.foreAt = append(v.foreAt, uint32(base)+w.foreAt)
-			}
+		for w := range all(outs[c:c+1], func(o *chunkOut) *blocks[winOut] { return &o.wins }) {
+			v.wins = append(v.wins, w.winVals)
+			v.foreAt = append(v.foreAt, uint32(base)+w.foreAt)
 		}
 		base += outs[c].fore
 		outs[c] = chunkOut{}
@@ -601,14 +628,10 @@ func (ls *layers) measure(l *kernel.Layer, below *values) (*values, error) {
 					}
 				}
 			}
-			v.winBits[w] = word
+			v.winBits.set[w] = word
 		}
 	})
-	count := uint32(0)
-	for w, word := range v.winBits {
-		v.winBefore[w] = count
-		count += uint32(bits.OnesCount64(word))
-	}
+	v.winBits.count()
 	// The foresight pass reads of the layer below only its meta, win
 	// bits, foresight vectors and placer: its expected jumps, games and
 	// winVals go first, and make room for this layer's vectors (at the
@@ -712,19 +735,8 @@ func (ls *layers) measureChunk(v, below *values, lo, hi int) chunkOut {
 // overlapping, before each parent reads its children's.
 func (v *values) touch(places []uint64) uint64 {
 	var sum uint64
-	switch g := &v.games; {
-	case g.small != nil:
-		for _, j := range places {
-			sum += v.lens[j].lo() + uint64(v.meta[j]) + uint64(g.small[j])
-		}
-	case g.narrow != nil:
-		for _, j := range places {
-			sum += v.lens[j].lo() + uint64(v.meta[j]) + g.narrow[j]
-		}
-	default:
-		for _, j := range places {
-			sum += v.lens[j].lo() + uint64(v.meta[j]) + g.wide[j].Lo
-		}
+	for _, j := range places {
+		sum += v.lens[j].lo() + uint64(v.meta[j]) + uint64(v.games.small[j])
 	}
 	return sum
 }
@@ -741,8 +753,7 @@ func errMissing(p engine.Position) error {
 func (ls *layers) measureOne(v, below *values, i int, ks []uint64, out *chunkOut) {
 	if len(ks) == 0 {
 		v.lens[i] = len96{}
-		v.games.set(i, kernel.U128{Lo: 1})
-		out.games = max128(out.games, kernel.U128{Lo: 1})
+		v.games.small[i] = 1
 		if ls.goal.Reached(kernel.Unmix(v.keys[i])) {
 			v.meta[i] = flagWin
 			out.wins.add(winOut{winVals{p0: kernel.ProbOne, p1: kernel.ProbOne, sol: kernel.U128{Lo: 1}}, uint32(out.fore)})
@@ -780,8 +791,12 @@ func (ls *layers) measureOne(v, below *values, i int, ks []uint64, out *chunkOut
 	// exact.ProbOne and lenOne.
 	len1, _ := lenOne.Add(kernel.DivFloor(length, uint64(allowed)))
 	v.lens[i] = newLen96(len1)
-	v.games.set(i, games)
-	out.games = max128(out.games, games)
+	if games.Hi == 0 && games.Lo < bigGames {
+		v.games.small[i] = uint32(games.Lo)
+	} else {
+		v.games.small[i] = bigGames
+		out.big.add(bigGame{i, games})
+	}
 	if !win {
 		v.meta[i] = longest
 		return
@@ -839,14 +854,6 @@ func (ls *layers) foresightChunk(v, below *values, fored []int32) error {
 		foresightOf(v.fore[at:int(at)+longest-1], below, wk, &lostBy, len(places))
 	}
 	return nil
-}
-
-// max128 returns the larger of x and y.
-func max128(x, y kernel.U128) kernel.U128 {
-	if x.Less(y) {
-		return y
-	}
-	return x
 }
 
 // keepWinners keeps layer pegs's winnable positions and their P1, for the
