@@ -15,15 +15,15 @@
 // a position's measures come from its children's, found in the layer
 // below, so a position is measured once however many lines reach it.
 //
-// A layer measured, its positions are held in the order of their numbers
-// (made keys from its bitset only then), and the layer above finds a
-// child there by its number (movegen.Parent.MoveRanks numbers a parent's
+// A layer measured, its positions are read from its bitset in the order
+// of their numbers (no key made, see positions), and the layer above
+// finds a child there by its number (movegen.Parent.MoveRanks numbers a parent's
 // children together) and a count of the set bits before it in that
 // bitset, each word of which is held beside its count (a cache line a
 // child, in tables of 18 MB at most on the English board that mostly stay
 // in the shared cache); where positions are not numbered (boards past
-// key.MaxDenseHoles, small layers, or a layer of several classes), by a
-// key.Index of its keys. The parents are measured a batch at a time:
+// key.MaxDenseHoles, or a layer of several classes), its positions are
+// made keys and a child found by a key.Index of them. The parents are measured a batch at a time:
 // their children placed first, then the children's measures asked for
 // together, then each parent summed, so that the cache misses of a batch
 // overlap. What every position has is held in an array a measure, in its
@@ -36,7 +36,7 @@
 // bitset of the layer's winnable ones. A layer's measures are held until
 // the layer above has read them (its expected jumps, games and winnable
 // positions' measures until the layer above's first pass, the rest until
-// its second), its keys only until its winnable positions are kept: what
+// its second), its positions until its winnable ones are kept: what
 // the measures that follow lines from the start need (Critical,
 // UniqueFirst, the par) is kept of every layer, its winnable positions
 // with their P1, indexed once every layer is measured. In a level of 21 pegs or more, the

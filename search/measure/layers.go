@@ -8,7 +8,6 @@ import (
 	"math"
 	"math/bits"
 	"slices"
-	"sync/atomic"
 	"unsafe"
 
 	"pegs/engine"
@@ -24,8 +23,8 @@ import (
 // shared cache; what only a winnable one has is held for those alone, in
 // their order, found by a count of set bits.
 type values struct {
-	keys  []uint64 // mixed keys of the canonical positions
-	place *placer  // a child's place among keys
+	pos   positions // the canonical positions, until measured
+	place *placer   // a child's place among them
 	// lens holds the P1 player's expected jumps from each position
 	// (fixed point, lenOne is 1, short of the true value by less than
 	// longest units, one per division on the way down), in 12 bytes.
@@ -36,6 +35,7 @@ type values struct {
 	// position's place among the winnable ones is its rank (see winAt).
 	winBits rankBits
 	wins    []winVals // of the winnable positions, in order
+	winKeys []uint64  // their keys, until kept (see keepWinners)
 	// foreAt[w] is where winnable position w's foresight vector starts in
 	// fore: W_1 .. W_{longest−1} (see foresightOf).
 	foreAt []uint32
@@ -223,11 +223,10 @@ func (v *values) w(at, longest, k int) kernel.U128 {
 	return v.fore[int(v.foreAt[at])+k-1]
 }
 
-// placer finds a child's place in a layer. Where the board's positions
-// are numbered (key.Dense), the layer's are of one class its symmetries
-// keep, and its keys are in the order of their numbers (as a forward pass
-// leaves a layer it found in a bitset, see layered.Scanned),
-// it is a bitset of their numbers, each word beside a count of the set
+// placer finds a child's place in a layer. Where the layer is held as
+// the bitset of one class's numbering (key.Dense) that its symmetries
+// keep (as a forward pass leaves a layer it found so, see
+// layered.Scanned, and positions reads it), it is that bitset, each word beside a count of the set
 // bits before it, so that a child's place is read in one cache line: a
 // child is numbered with its siblings in a batch
 // (movegen.Parent.MoveRanks) and placed by a count of bits, in a table
@@ -245,81 +244,19 @@ type block struct {
 	set, before uint64
 }
 
-// newPlacer returns the placer of keys, a layer of pegs pegs, made on
-// workers goroutines, charged to mem.
-func newPlacer(gen *kernel.Gen, keys []uint64, pegs, workers int, mem *kernel.Budget) (*placer, error) {
-	if pl := densePlacer(gen, keys, pegs, workers, mem); pl != nil {
-		return pl, nil
+// newPlacer returns the placer of ps, a layer of pegs pegs, charged to
+// mem: by their numbers where ps holds them as a bitset (see bitsPlacer),
+// else a key.Index of the keys.
+func newPlacer(ps *positions, pegs int, mem *kernel.Budget) (*placer, error) {
+	if ps.d != nil {
+		return bitsPlacer(ps, mem)
 	}
-	pl := &placer{bytes: kernel.IndexBytes(len(keys))}
-	if err := mem.Take(pl.bytes, fmt.Sprintf("the index of the %d positions of %d pegs", len(keys), pegs)); err != nil {
+	pl := &placer{bytes: kernel.IndexBytes(len(ps.keys))}
+	if err := mem.Take(pl.bytes, fmt.Sprintf("the index of the %d positions of %d pegs", len(ps.keys), pegs)); err != nil {
 		return nil, err
 	}
-	pl.index = kernel.NewIndex(keys)
+	pl.index = kernel.NewIndex(ps.keys)
 	return pl, nil
-}
-
-// densePlacer returns keys' placer by their numbers, or nil where they
-// are too few for it (a layer that one goroutine measures), the board's
-// positions are not numbered, the numbering takes more than sixteen words
-// a position, the budget lacks its room, or keys are not of one class in
-// the order of their numbers.
-func densePlacer(gen *kernel.Gen, keys []uint64, pegs, workers int, mem *kernel.Budget) *placer {
-	ranker := gen.Ranker()
-	if len(keys) < parallelFrom || ranker == nil {
-		return nil
-	}
-	b := gen.Board
-	p0 := kernel.Unmix(keys[0])
-	if !kernel.ClassKept(b, gen.Group, p0) {
-		return nil
-	}
-	d := ranker.Layer(pegs, b.Class(p0))
-	if d == nil {
-		return nil
-	}
-	words := (d.Size() + 63) / 64
-	if words > 16*uint64(len(keys)) {
-		return nil
-	}
-	pl := &placer{d: d, bytes: int64(words) * int64(unsafe.Sizeof(block{}))}
-	if mem.Take(pl.bytes, "a layer's numbers") != nil {
-		return nil
-	}
-	pl.blocks = kernel.Make[block](int(words))
-	// Each chunk of keys sets its bits (a word at its ends shared with the
-	// chunks beside it, so atomically), and checks that its numbers
-	// rise; then the chunks' ends are checked.
-	chunks := kernel.ChunkCount(len(keys), workers)
-	first, last := make([]uint64, chunks), make([]uint64, chunks)
-	var bad atomic.Bool
-	kernel.Chunks(len(keys), workers, func(c, lo, hi int) {
-		next := uint64(0) // the least number the next key may have
-		for _, k := range keys[lo:hi] {
-			p := kernel.Unmix(k)
-			r := d.Rank(p)
-			if b.Class(p) != d.Class() || r < next {
-				bad.Store(true)
-				return
-			}
-			atomic.OrUint64(&pl.blocks[r/64].set, 1<<(r%64))
-			next = r + 1
-		}
-		first[c], last[c] = d.Rank(kernel.Unmix(keys[lo])), next-1
-	})
-	for c := 1; c < chunks && !bad.Load(); c++ {
-		bad.Store(first[c] <= last[c-1])
-	}
-	if bad.Load() {
-		mem.Give(pl.bytes)
-		return nil
-	}
-	n := uint64(0)
-	for w := range pl.blocks {
-		pl.blocks[w].before = n
-		n += uint64(bits.OnesCount64(pl.blocks[w].set))
-	}
-	return pl
 }
 
 // placeRanks turns each number of ranks into its place, and reports
@@ -413,8 +350,8 @@ func measureLayers(ctx context.Context, b *engine.Board, start engine.Position, 
 	l := &layers{ctx: ctx, goal: goal, gen: gen, group: gen.Group, mem: mem, workers: workers, win: make([]*winners, start.Pegs()+1)}
 	first := kernel.First(gen.Group, start, false)
 	// A layer found in bitsets waits as them, a bit a number rather than
-	// a key a position, and is made keys in the order of its numbers for
-	// its placer (see densePlacer) when measured.
+	// a key a position, and is read from them when measured (see
+	// positions).
 	e, err := kernel.NewExpander(kernel.Scanned, kernel.Setup{Gen: gen, Mem: mem, Workers: l.workers})
 	if err != nil {
 		return nil, err
@@ -437,11 +374,12 @@ func measureLayers(ctx context.Context, b *engine.Board, start engine.Position, 
 	}
 	var below *values
 	for d := len(fwd) - 1; d >= 0; d-- {
-		if err := fwd[d].Keyed(ctx, l.workers, mem); err != nil {
+		pos, err := layerPositions(ctx, gen, fwd[d], l.workers, mem)
+		if err != nil {
 			return nil, err
 		}
 		// measure lets go of below as it reads it.
-		cur, err := l.measure(fwd[d], below)
+		cur, err := l.measure(pos, fwd[d].Pegs(), below)
 		if err != nil {
 			return nil, err
 		}
@@ -449,9 +387,8 @@ func measureLayers(ctx context.Context, b *engine.Board, start engine.Position, 
 			return nil, err
 		}
 		// The layer above finds its children by their places alone: the
-		// keys, charged as the forward layer's, go.
+		// positions, charged as the forward layer's, go.
 		fwd[d].Release(mem)
-		cur.keys = nil
 		below = cur
 	}
 	l.root = below
@@ -490,6 +427,7 @@ func (v *values) free(mem *kernel.Budget) {
 // counts them), its positions with a jump and their jumps.
 type chunkOut struct {
 	wins         blocks[winOut]
+	fored        blocks[winPos]  // its winnable positions with a foresight vector
 	big          blocks[bigGame] // its positions' games past 32 bits
 	fore         int
 	inner, jumps int64
@@ -497,11 +435,19 @@ type chunkOut struct {
 	err          error
 }
 
-// winOut is a winnable position's winVals and where its foresight vector
-// will start, from its chunk's start.
+// winOut is a winnable position's winVals, where its foresight vector
+// will start, from its chunk's start, and its key.
 type winOut struct {
 	winVals
 	foreAt uint32
+	key    uint64
+}
+
+// winPos is a winnable position with a foresight vector: its place in its
+// layer, and itself.
+type winPos struct {
+	i int
+	p engine.Position
 }
 
 // blocks holds a chunk's winOuts or bigGames in blocks, each made once,
@@ -542,10 +488,10 @@ func all[T any](outs []chunkOut, get func(*chunkOut) *blocks[T]) iter.Seq[T] {
 
 // measure measures the positions of layer l from their children's values
 // in below (nil for the last layer).
-func (ls *layers) measure(l *kernel.Layer, below *values) (*values, error) {
-	n := len(l.Keys())
-	v := &values{keys: l.Keys(), bytes: int64(n) * bytesPer}
-	what := fmt.Sprintf("the measures of the %d positions of %d pegs", n, l.Pegs())
+func (ls *layers) measure(pos positions, pegs int, below *values) (*values, error) {
+	n := pos.n
+	v := &values{pos: pos, bytes: int64(n) * bytesPer}
+	what := fmt.Sprintf("the measures of the %d positions of %d pegs", n, pegs)
 	if err := ls.mem.Take(v.bytes, what); err != nil {
 		return nil, err
 	}
@@ -575,7 +521,7 @@ func (ls *layers) measure(l *kernel.Layer, below *values) (*values, error) {
 		}
 		outs[c] = ls.measureChunk(v, below, lo, hi)
 	})
-	fores, wins, big := 0, 0, 0
+	fores, wins, big, fored := 0, 0, 0, 0
 	for c := range outs {
 		if outs[c].err != nil {
 			return nil, outs[c].err
@@ -585,6 +531,7 @@ func (ls *layers) measure(l *kernel.Layer, below *values) (*values, error) {
 		fores += outs[c].fore
 		wins += outs[c].wins.n
 		big += outs[c].big.n
+		fored += outs[c].fored.n
 	}
 	if big > 0 {
 		over := overBytes(n, big)
@@ -597,35 +544,35 @@ func (ls *layers) measure(l *kernel.Layer, below *values) (*values, error) {
 	// One array of the chunks' winVals and their foresight vectors'
 	// places, moved by where each chunk's land; the vectors follow, in a
 	// second pass over the winnable positions.
-	if err := ls.mem.Take(int64(wins)*(winBytes+atBytes), "the winnable positions' measures"); err != nil {
+	if err := ls.mem.Take(int64(wins)*(winBytes+atBytes+8), "the winnable positions' measures"); err != nil {
 		return nil, err
 	}
 	v.sums.bytes += int64(wins) * winBytes
+	v.winKeys = make([]uint64, 0, wins) // charged as keepWinners's
 	v.bytes += int64(wins) * atBytes
 	v.wins = make([]winVals, 0, wins)
 	v.foreAt = make([]uint32, 0, wins)
+	// The winnable positions with a foresight vector, in order, for the
+	// second pass to split evenly.
+	toFore := make([]winPos, 0, fored)
 	base := 0
 	for c := range outs {
 		for w := range all(outs[c:c+1], func(o *chunkOut) *blocks[winOut] { return &o.wins }) {
 			v.wins = append(v.wins, w.winVals)
 			v.foreAt = append(v.foreAt, uint32(base)+w.foreAt)
+			v.winKeys = append(v.winKeys, w.key)
 		}
+		toFore = slices.AppendSeq(toFore, all(outs[c:c+1], func(o *chunkOut) *blocks[winPos] { return &o.fored }))
 		base += outs[c].fore
 		outs[c] = chunkOut{}
 	}
-	// The win bits, a run of words a chunk, and the winnable positions
-	// with a foresight vector, in order, for the second pass to split
-	// evenly.
-	lists := make([][]int32, kernel.ChunkCount(words, workers))
-	kernel.Chunks(words, workers, func(c, lo, hi int) {
+	// The win bits, a run of words a chunk.
+	kernel.Chunks(words, workers, func(_, lo, hi int) {
 		for w := lo; w < hi; w++ {
 			var word uint64
 			for i := w * 64; i < min(n, w*64+64); i++ {
-				if m := v.meta[i]; m&flagWin != 0 {
+				if v.meta[i]&flagWin != 0 {
 					word |= 1 << (i % 64)
-					if m&longestMask >= 2 {
-						lists[c] = append(lists[c], int32(i))
-					}
 				}
 			}
 			v.winBits.set[w] = word
@@ -648,10 +595,9 @@ func (ls *layers) measure(l *kernel.Layer, below *values) (*values, error) {
 	}
 	v.words = append(v.words, fore)
 	if fores > 0 {
-		fored := slices.Concat(lists...)
-		errs := make([]error, kernel.ChunkCount(len(fored), workers))
-		kernel.Chunks(len(fored), workers, func(c, lo, hi int) {
-			errs[c] = ls.foresightChunk(v, below, fored[lo:hi])
+		errs := make([]error, kernel.ChunkCount(len(toFore), workers))
+		kernel.Chunks(len(toFore), workers, func(c, lo, hi int) {
+			errs[c] = ls.foresightChunk(v, below, toFore[lo:hi])
 		})
 		for _, err := range errs {
 			if err != nil {
@@ -664,9 +610,10 @@ func (ls *layers) measure(l *kernel.Layer, below *values) (*values, error) {
 	if below != nil {
 		below.free(ls.mem)
 	}
-	if v.place, err = newPlacer(ls.gen, v.keys, l.Pegs(), workers, ls.mem); err != nil {
+	if v.place, err = newPlacer(&v.pos, pegs, ls.mem); err != nil {
 		return nil, err
 	}
+	v.pos = positions{} // the forward layer's: it lets them go
 	ls.reachable += int64(n)
 	return v, nil
 }
@@ -686,7 +633,9 @@ func (ls *layers) measureChunk(v, below *values, lo, hi int) chunkOut {
 	par := ls.gen.NewParent()
 	var places []uint64 // the batch's children's numbers or places
 	var kids []engine.Position
-	var ends, who []int32 // each parent's children end at ends[b] in places
+	var ends []int32          // each parent's children end at ends[b] in places
+	var who []engine.Position // the batch's parents, from lo + done on
+	done := 0
 	flush := func() bool {
 		if below != nil && below.place.d != nil && !below.place.placeRanks(places) {
 			return false
@@ -695,17 +644,20 @@ func (ls *layers) measureChunk(v, below *values, lo, hi int) chunkOut {
 			out.touched += below.touch(places)
 		}
 		k := 0
-		for b, i := range who {
+		for b, p := range who {
 			e := int(ends[b])
-			ls.measureOne(v, below, int(i), places[k:e], &out)
+			ls.measureOne(v, below, lo+done+b, p, places[k:e], &out)
 			k = e
 		}
+		done += len(who)
 		places, ends, who = places[:0], ends[:0], who[:0]
 		return true
 	}
-	for i := lo; i < hi; i++ {
+	cur := v.pos.cursorAt(lo)
+	var p engine.Position
+	for range hi - lo {
+		p = cur.next()
 		if below != nil {
-			p := kernel.Unmix(v.keys[i])
 			par.Set(p)
 			if below.place.d != nil {
 				places, _ = par.MoveRanks(places, p, below.place.d)
@@ -718,14 +670,14 @@ func (ls *layers) measureChunk(v, below *values, lo, hi int) chunkOut {
 				}
 			}
 		}
-		ends, who = append(ends, int32(len(places))), append(who, int32(i))
+		ends, who = append(ends, int32(len(places))), append(who, p)
 		if len(places) >= batch && !flush() {
-			out.err = errMissing(kernel.Unmix(v.keys[i]))
+			out.err = errMissing(p)
 			return out
 		}
 	}
 	if !flush() {
-		out.err = errMissing(kernel.Unmix(v.keys[hi-1]))
+		out.err = errMissing(p)
 	}
 	return out
 }
@@ -747,16 +699,16 @@ func errMissing(p engine.Position) error {
 	return fmt.Errorf("measure: a child of %#x or a parent near it is missing from the layer below; this is a bug", uint64(p))
 }
 
-// measureOne measures position i of v from its children, places ks in
-// below, appending to out, but for its foresight vector (see
+// measureOne measures position i of v, p, from its children, places ks
+// in below, appending to out, but for its foresight vector (see
 // foresightChunk).
-func (ls *layers) measureOne(v, below *values, i int, ks []uint64, out *chunkOut) {
+func (ls *layers) measureOne(v, below *values, i int, p engine.Position, ks []uint64, out *chunkOut) {
 	if len(ks) == 0 {
 		v.lens[i] = len96{}
 		v.games.small[i] = 1
-		if ls.goal.Reached(kernel.Unmix(v.keys[i])) {
+		if ls.goal.Reached(p) {
 			v.meta[i] = flagWin
-			out.wins.add(winOut{winVals{p0: kernel.ProbOne, p1: kernel.ProbOne, sol: kernel.U128{Lo: 1}}, uint32(out.fore)})
+			out.wins.add(winOut{winVals{p0: kernel.ProbOne, p1: kernel.ProbOne, sol: kernel.U128{Lo: 1}}, uint32(out.fore), kernel.Mix(p)})
 		} else {
 			v.meta[i] = flagStuck
 		}
@@ -813,22 +765,24 @@ func (ls *layers) measureOne(v, below *values, i int, ks []uint64, out *chunkOut
 			sol, _ = sol.Add(cw.sol)
 		}
 	}
-	out.wins.add(winOut{winVals{p0: kernel.DivFloor(p0, uint64(len(ks))), p1: kernel.DivFloor(p1, uint64(allowed)), sol: sol}, uint32(out.fore)})
+	out.wins.add(winOut{winVals{p0: kernel.DivFloor(p0, uint64(len(ks))), p1: kernel.DivFloor(p1, uint64(allowed)), sol: sol}, uint32(out.fore), kernel.Mix(p)})
+	if longest >= 2 {
+		out.fored.add(winPos{i, p})
+	}
 	out.fore += int(longest) - 1
 }
 
 // foresightChunk writes the foresight vectors of the winnable positions
 // fored of v, whose longest games have two jumps or more (see
 // foresightOf), looking their children up in below again.
-func (ls *layers) foresightChunk(v, below *values, fored []int32) error {
+func (ls *layers) foresightChunk(v, below *values, fored []winPos) error {
 	par := ls.gen.NewParent()
 	var places []uint64
 	var kids []engine.Position
 	var wk []winKid
-	for _, i32 := range fored {
-		i := int(i32)
+	for _, f := range fored {
+		i, p := f.i, f.p
 		longest := v.longest(i)
-		p := kernel.Unmix(v.keys[i])
 		par.Set(p)
 		ok := true
 		if below.place.d != nil {
@@ -862,16 +816,14 @@ func (ls *layers) foresightChunk(v, below *values, fored []int32) error {
 func (ls *layers) keepWinners(pegs int, v *values) error {
 	n := len(v.wins)
 	ls.winnable += int64(n)
-	if err := ls.mem.Take(int64(n)*24, "the winnable positions"); err != nil {
+	if err := ls.mem.Take(int64(n)*16, "the winnable positions' P1"); err != nil {
 		return err
 	}
-	w := &winners{keys: make([]uint64, 0, n), p1: make([]kernel.U128, 0, n)}
-	for i, m := range v.meta {
-		if m&flagWin != 0 {
-			w.keys = append(w.keys, v.keys[i])
-			w.p1 = append(w.p1, v.wins[len(w.p1)].p1)
-		}
+	w := &winners{keys: v.winKeys, p1: make([]kernel.U128, n)}
+	for k := range v.wins {
+		w.p1[k] = v.wins[k].p1
 	}
+	v.winKeys = nil
 	ls.win[pegs] = w
 	return nil
 }
