@@ -43,8 +43,8 @@ type values struct {
 	bytes  int64 // charged to the budget, but for sums' and words'
 	// sums holds the memory of lens, games and wins, which only the
 	// measure pass of the layer above reads (see dropSums): the words of
-	// lens and games (taken from the budget's, see fill) and the bytes
-	// of wins and of the games past 32 bits. words holds the memory of meta and fore.
+	// lens, games and wins (see fill) and the bytes of the games past 32
+	// bits. words holds the memory of meta, foreAt and fore.
 	sums  sums
 	words [][]uint64
 }
@@ -150,16 +150,17 @@ func (g *games) at(i int) kernel.U128 {
 	return g.over[g.overBits.rank(i)]
 }
 
-// fill returns n values of T for a caller that writes every one before
-// it reads any, in words taken from mem (memory.Budget.TakeWordsToFill:
-// an array a layer let go, not cleared, or fresh memory that the workers
-// who fill it fault in), and those words.
+// fill returns n values of T, zero, in words taken from mem
+// (memory.Budget.TakeMapped: the large arrays of a layer's measures,
+// which come and go a layer at a time, mapped outside the Go heap and
+// handed back to the system as soon as the layer above has read them; see
+// dropSums and free), and those words.
 func fill[T any](n int, mem *kernel.Budget, what string) ([]T, []uint64, error) {
 	if n == 0 {
-		return []T{}, nil, nil // not a spare array held for nothing
+		return []T{}, nil, nil
 	}
 	size := int(unsafe.Sizeof(*new(T)))
-	words, err := mem.TakeWordsToFill((n*size+7)/8, what)
+	words, err := mem.TakeMapped((n*size+7)/8, what)
 	if err != nil {
 		return []T{}, words, err
 	}
@@ -185,14 +186,9 @@ const (
 	flagStuck   = 128 // no jump left and the goal not met
 )
 
-// Bytes a position and a winnable position take, besides the placer and
-// the foresight vectors: a winnable one's winVals (see sums) and the
-// place of its vector.
-const (
-	bytesPer = 1 // win bit and count (the key charged as its forward layer's, the rest in words, see fill)
-	winBytes = int64(unsafe.Sizeof(winVals{}))
-	atBytes  = 4
-)
+// bytesPer is what a position takes besides its measures' arrays (see
+// fill): its win bit and count, rounded up.
+const bytesPer = 1
 
 func (v *values) longest(i int) int { return int(v.meta[i] & longestMask) }
 
@@ -235,8 +231,9 @@ func (v *values) w(at, longest, k int) kernel.U128 {
 type placer struct {
 	d      *kernel.Dense
 	blocks []block
+	words  []uint64 // blocks' memory (see fill)
 	index  *kernel.Index
-	bytes  int64
+	bytes  int64 // the index's
 }
 
 // block is a word of a placer's bitset, and the bits set before it.
@@ -338,6 +335,15 @@ const parallelPegs = 21
 // misses overlap rather than come one after another.
 const batch = 512
 
+// trimLayer is the fewest positions of a layer past whose measures the
+// memory the heap has let go of goes back to the system (see
+// memory.Budget.Trim: a collection and a scavenge, a few milliseconds),
+// with the spare bitsets the budget keeps: the layers of the English Full
+// level's peak let go of tens of megabytes each, which the heap kept as
+// the layers above grew it (max RSS of its grade 304-309 MB, 276-278
+// with).
+const trimLayer = 1 << 20
+
 // measureLayers finds the positions of the level's state space layer by
 // layer (layered.Forward), then measures them from the last layer up.
 func measureLayers(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, budget int64) (*layers, error) {
@@ -374,22 +380,31 @@ func measureLayers(ctx context.Context, b *engine.Board, start engine.Position, 
 	}
 	var below *values
 	for d := len(fwd) - 1; d >= 0; d-- {
+		// The measures' arrays are mapped outside the heap (see fill):
+		// on an error, those held are handed back.
 		pos, err := layerPositions(ctx, gen, fwd[d], l.workers, mem)
 		if err != nil {
+			below.free(mem)
 			return nil, err
 		}
-		// measure lets go of below as it reads it.
+		// measure lets go of below as it reads it, and of what it made on
+		// an error.
 		cur, err := l.measure(pos, fwd[d].Pegs(), below)
 		if err != nil {
+			below.free(mem)
 			return nil, err
 		}
 		if err := l.keepWinners(fwd[d].Pegs(), cur); err != nil {
+			cur.free(mem)
 			return nil, err
 		}
 		// The layer above finds its children by their places alone: the
 		// positions, charged as the forward layer's, go.
 		fwd[d].Release(mem)
 		below = cur
+		if len(cur.meta) >= trimLayer {
+			mem.Trim()
+		}
 	}
 	l.root = below
 	if err := l.indexWinners(); err != nil {
@@ -403,20 +418,25 @@ func measureLayers(ctx context.Context, b *engine.Board, start engine.Position, 
 func (v *values) dropSums(mem *kernel.Budget) {
 	mem.Give(v.sums.bytes)
 	for _, w := range v.sums.words {
-		mem.GiveWords(w)
+		mem.GiveMapped(w)
 	}
 	v.lens, v.games, v.wins, v.sums = nil, games{}, nil, sums{}
 }
 
-// free gives v's memory back to mem.
+// free gives v's memory back to mem, if v is not nil; again, it does
+// nothing.
 func (v *values) free(mem *kernel.Budget) {
+	if v == nil {
+		return
+	}
 	v.dropSums(mem)
 	mem.Give(v.bytes)
 	if v.place != nil {
 		mem.Give(v.place.bytes)
+		mem.GiveMapped(v.place.words)
 	}
 	for _, w := range v.words {
-		mem.GiveWords(w)
+		mem.GiveMapped(w)
 	}
 	*v = values{}
 }
@@ -488,25 +508,31 @@ func all[T any](outs []chunkOut, get func(*chunkOut) *blocks[T]) iter.Seq[T] {
 
 // measure measures the positions of layer l from their children's values
 // in below (nil for the last layer).
-func (ls *layers) measure(pos positions, pegs int, below *values) (*values, error) {
+func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, err error) {
 	n := pos.n
 	v := &values{pos: pos, bytes: int64(n) * bytesPer}
+	defer func() {
+		if err != nil {
+			v.free(ls.mem)
+		}
+	}()
 	what := fmt.Sprintf("the measures of the %d positions of %d pegs", n, pegs)
 	if err := ls.mem.Take(v.bytes, what); err != nil {
 		return nil, err
 	}
-	var lens, games, meta []uint64
-	var err error
-	if v.lens, lens, err = fill[len96](n, ls.mem, what); err != nil {
+	var arr []uint64
+	if v.lens, arr, err = fill[len96](n, ls.mem, what); err != nil {
 		return nil, err
 	}
-	if v.games.small, games, err = fill[uint32](n, ls.mem, what); err != nil {
+	v.sums.words = append(v.sums.words, arr)
+	if v.games.small, arr, err = fill[uint32](n, ls.mem, what); err != nil {
 		return nil, err
 	}
-	if v.meta, meta, err = fill[uint8](n, ls.mem, what); err != nil {
+	v.sums.words = append(v.sums.words, arr)
+	if v.meta, arr, err = fill[uint8](n, ls.mem, what); err != nil {
 		return nil, err
 	}
-	v.sums.words, v.words = [][]uint64{lens, games}, [][]uint64{meta}
+	v.words = append(v.words, arr)
 	words := (n + 63) / 64
 	v.winBits = newRankBits(n)
 	workers := ls.workers
@@ -544,22 +570,26 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (*values, erro
 	// One array of the chunks' winVals and their foresight vectors'
 	// places, moved by where each chunk's land; the vectors follow, in a
 	// second pass over the winnable positions.
-	if err := ls.mem.Take(int64(wins)*(winBytes+atBytes+8), "the winnable positions' measures"); err != nil {
+	if v.wins, arr, err = fill[winVals](wins, ls.mem, "the winnable positions' measures"); err != nil {
 		return nil, err
 	}
-	v.sums.bytes += int64(wins) * winBytes
+	v.sums.words = append(v.sums.words, arr)
+	if v.foreAt, arr, err = fill[uint32](wins, ls.mem, "the winnable positions' measures"); err != nil {
+		return nil, err
+	}
+	v.words = append(v.words, arr)
+	if err := ls.mem.Take(int64(wins)*8, "the winnable positions' keys"); err != nil {
+		return nil, err
+	}
 	v.winKeys = make([]uint64, 0, wins) // charged as keepWinners's
-	v.bytes += int64(wins) * atBytes
-	v.wins = make([]winVals, 0, wins)
-	v.foreAt = make([]uint32, 0, wins)
 	// The winnable positions with a foresight vector, in order, for the
 	// second pass to split evenly.
 	toFore := make([]winPos, 0, fored)
 	base := 0
 	for c := range outs {
 		for w := range all(outs[c:c+1], func(o *chunkOut) *blocks[winOut] { return &o.wins }) {
-			v.wins = append(v.wins, w.winVals)
-			v.foreAt = append(v.foreAt, uint32(base)+w.foreAt)
+			k := len(v.winKeys)
+			v.wins[k], v.foreAt[k] = w.winVals, uint32(base)+w.foreAt
 			v.winKeys = append(v.winKeys, w.key)
 		}
 		toFore = slices.AppendSeq(toFore, all(outs[c:c+1], func(o *chunkOut) *blocks[winPos] { return &o.fored }))
@@ -587,13 +617,11 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (*values, erro
 		below.dropSums(ls.mem)
 	}
 	// The vectors, every one written by the foresight pass (see
-	// foresightOf), in words that a layer's before let go of, rather
-	// than fresh pages to fault in.
-	var fore []uint64
-	if v.fore, fore, err = fill[kernel.U128](fores, ls.mem, "foresight vectors"); err != nil {
+	// foresightOf).
+	if v.fore, arr, err = fill[kernel.U128](fores, ls.mem, "foresight vectors"); err != nil {
 		return nil, err
 	}
-	v.words = append(v.words, fore)
+	v.words = append(v.words, arr)
 	if fores > 0 {
 		errs := make([]error, kernel.ChunkCount(len(toFore), workers))
 		kernel.Chunks(len(toFore), workers, func(c, lo, hi int) {

@@ -68,6 +68,7 @@ func TestPlacersAgree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		defer mem.GiveMapped(pl.words)
 		for j := 0; j < len(fwd[i-1].Keys()); j += 13 {
 			p := kernel.Unmix(fwd[i-1].Keys()[j])
 			par.Set(p)

@@ -107,11 +107,11 @@ func (c *cursor) next() engine.Position {
 // its words each beside the count of the set bits before it, charged to
 // mem.
 func bitsPlacer(ps *positions, mem *kernel.Budget) (*placer, error) {
-	pl := &placer{d: ps.d, bytes: int64(len(ps.set)) * 16}
-	if err := mem.Take(pl.bytes, "a layer's numbers"); err != nil {
+	pl := &placer{d: ps.d}
+	var err error
+	if pl.blocks, pl.words, err = fill[block](len(ps.set), mem, "a layer's numbers"); err != nil {
 		return nil, err
 	}
-	pl.blocks = kernel.Make[block](len(ps.set))
 	n := uint64(0)
 	for w, set := range ps.set {
 		pl.blocks[w] = block{set: set, before: n}
