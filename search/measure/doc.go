@@ -53,19 +53,19 @@
 // what Level did before (BenchmarkLevel's 80 drawn English levels and
 // Pyramid at GOMAXPROCS 1, once: 12.6 s of CPU against 15.2 s). The
 // English board's 32-peg start, 23.5 million positions, peaks at 228 MiB
-// of its budget, and its grade (pegs grade) at 276-278 MB of resident
+// of its budget, and its grade (pegs grade) at 279-282 MB of resident
 // memory (generate's BenchmarkGrade level=Full: 260 MiB), on a busy
 // machine: a layer's measures live in memory mapped outside the Go heap
-// (memory.Budget.TakeMapped), which goes back to the system as soon as
-// the layer above has read them, and the heap is trimmed past each layer
-// of a million positions. Before, 370-392 MB (peak 257 MiB: its arrays
-// on the heap, which kept what they let go of, its games in 8 bytes where
-// some passed 32 bits, its positions made keys); 510-540 MiB before a
-// layer let go of what the layer above had read as soon as it had, its
-// expected jumps took 12 bytes, the layers past the widest waited packed
-// and the winnable positions were indexed after the walk; the node arrays
-// and key indexes this walk used before took 1.1 GB, the depth-first walk
-// 4.5 GB.
+// (memory.Budget.TakeMapped), which goes back to the system as soon as the
+// layer above has read them, and the heap is trimmed once, before the
+// largest pair of layers is measured. Before, 370-392 MB (peak 257 MiB:
+// its arrays on the heap, which kept what they let go of, its games in 8
+// bytes where some passed 32 bits, its positions made keys); 510-540 MiB
+// before a layer let go of what the layer above had read as soon as it
+// had, its expected jumps took 12 bytes, the layers past the widest waited
+// packed and the winnable positions were indexed after the walk; the node
+// arrays and key indexes this walk used before took 1.1 GB, the
+// depth-first walk 4.5 GB.
 //
 // # Players of bounded foresight
 //

@@ -335,13 +335,16 @@ const parallelPegs = 21
 // misses overlap rather than come one after another.
 const batch = 512
 
-// trimLayer is the fewest positions of a layer past whose measures the
-// memory the heap has let go of goes back to the system (see
-// memory.Budget.Trim: a collection and a scavenge, a few milliseconds),
-// with the spare bitsets the budget keeps: the layers of the English Full
-// level's peak let go of tens of megabytes each, which the heap kept as
-// the layers above grew it (max RSS of its grade 304-309 MB, 276-278
-// with).
+// trimLayer is the fewest positions of two layers, one measured from the
+// other, before which the memory the heap has let go of goes back to the
+// system (see memory.Budget.Trim: a collection and a scavenge, a few
+// milliseconds), with the spare bitsets the budget keeps: the layers
+// before let go of tens of megabytes, which the heap keeps (the English
+// Full level's grade: max RSS 297-307 MB without, 279-282 with). Once, at
+// the largest pair, where the most is held: trimmed past each layer of a
+// million positions, the same grade held 276-278 MB but took 55-60
+// thousand page faults rather than 35-38 thousand, the heap faulting its
+// pages in again after each.
 const trimLayer = 1 << 20
 
 // measureLayers finds the positions of the level's state space layer by
@@ -379,7 +382,19 @@ func measureLayers(ctx context.Context, b *engine.Board, start engine.Position, 
 		l.Pack(workers, mem)
 	}
 	var below *values
+	// The most is held while a layer is measured from the one below: where
+	// that pair of layers is the largest, of trimLayer positions or more,
+	// what the heap has let go of goes back to the system first.
+	peakAt := -1
+	for d := 0; d+1 < len(fwd); d++ {
+		if n := fwd[d].Size() + fwd[d+1].Size(); n >= trimLayer && (peakAt < 0 || n > fwd[peakAt].Size()+fwd[peakAt+1].Size()) {
+			peakAt = d
+		}
+	}
 	for d := len(fwd) - 1; d >= 0; d-- {
+		if d == peakAt {
+			mem.Trim()
+		}
 		// The measures' arrays are mapped outside the heap (see fill):
 		// on an error, those held are handed back.
 		pos, err := layerPositions(ctx, gen, fwd[d], l.workers, mem)
@@ -402,9 +417,6 @@ func measureLayers(ctx context.Context, b *engine.Board, start engine.Position, 
 		// positions, charged as the forward layer's, go.
 		fwd[d].Release(mem)
 		below = cur
-		if len(cur.meta) >= trimLayer {
-			mem.Trim()
-		}
 	}
 	l.root = below
 	if err := l.indexWinners(); err != nil {
