@@ -13,7 +13,7 @@ import (
 // 23.5 million positions) included, and checks that the scores put them
 // in the order their designer gives, or within two swaps of it: Kendall's
 // tau at least 0.8. The constants are those of every board. Grading Full
-// takes about 15 s of CPU and 350-400 MiB (BenchmarkGrade level=Full, on
+// takes about 12 s of CPU and 260-280 MiB (BenchmarkGrade level=Full, on
 // a shared 2-core machine), so -short skips the test.
 func TestClassicOrder(t *testing.T) {
 	if testing.Short() {

@@ -17,7 +17,7 @@ import (
 
 var (
 	updateClassic = flag.Bool("update-classic", false, "grade the classic levels again and write classic.json (go generate)")
-	classicFull   = flag.Bool("classic-full", false, "TestClassicData grades Diamond and Full too (seconds, 400 MiB)")
+	classicFull   = flag.Bool("classic-full", false, "TestClassicData grades Diamond and Full too (seconds, 270 MiB)")
 )
 
 // classicBudget is the memory budget of the classic levels' grades.
@@ -27,7 +27,7 @@ const classicBudget = 3 << 30
 // hold the classic levels and the Play Solo level, and every solution and
 // fewest-moves solution in them replays. Without -short it grades the
 // classic levels again and compares, those of at most 17 pegs (a second
-// or two; Diamond's and Full's take seconds and 400 MiB, Solo's
+// or two; Diamond's and Full's take seconds and 270 MiB, Solo's
 // fewest moves seconds) unless the long runs (enginetest.LongRuns, as in
 // CI), -classic-full or -update-classic ask for all; with -update-classic
 // it writes the files.

@@ -15,28 +15,28 @@
 // a position's measures come from its children's, found in the layer
 // below, so a position is measured once however many lines reach it.
 //
-// A layer measured, its positions are held in the order of their numbers
-// (made keys from its bitset only then), and the layer above finds a
-// child there by its number (movegen.Parent.MoveRanks numbers a parent's
+// A layer measured, its positions are read from its bitset in the order
+// of their numbers (no key made, see positions), and the layer above
+// finds a child there by its number (movegen.Parent.MoveRanks numbers a parent's
 // children together) and a count of the set bits before it in that
 // bitset, each word of which is held beside its count (a cache line a
 // child, in tables of 18 MB at most on the English board that mostly stay
 // in the shared cache); where positions are not numbered (boards past
-// key.MaxDenseHoles, small layers, or a layer of several classes), by a
-// key.Index of its keys. The parents are measured a batch at a time:
+// key.MaxDenseHoles, or a layer of several classes), its positions are
+// made keys and a child found by a key.Index of them. The parents are measured a batch at a time:
 // their children placed first, then the children's measures asked for
 // together, then each parent summed, so that the cache misses of a batch
 // overlap. What every position has is held in an array a measure, in its
 // layer's order: the P1 player's expected jumps (12 bytes), the complete
-// games (4 bytes where they fit, as in the English board's layers of 16
-// pegs or fewer, else 8 or 16) and a byte for its longest game and
+// games (4 bytes, the few counts past 2^32 apart in 16, placed by a
+// count of bits as the winnable positions are) and a byte for its longest game and
 // whether it is won or stuck; what only a winnable one has (P0, P1,
 // solutions, the foresight vector), for the winnable positions alone, in
 // their order, a position's place among them a count of the bits of a
 // bitset of the layer's winnable ones. A layer's measures are held until
 // the layer above has read them (its expected jumps, games and winnable
 // positions' measures until the layer above's first pass, the rest until
-// its second), its keys only until its winnable positions are kept: what
+// its second), its positions until its winnable ones are kept: what
 // the measures that follow lines from the start need (Critical,
 // UniqueFirst, the par) is kept of every layer, its winnable positions
 // with their P1, indexed once every layer is measured. In a level of 21 pegs or more, the
@@ -52,14 +52,20 @@
 // less time than by a depth-first walk memoized in a hash table of nodes,
 // what Level did before (BenchmarkLevel's 80 drawn English levels and
 // Pyramid at GOMAXPROCS 1, once: 12.6 s of CPU against 15.2 s). The
-// English board's 32-peg start, 23.5 million positions, peaks at 257 MiB
-// of its budget (generate's BenchmarkGrade level=Full: 375-395 MiB held
-// from the system on a busy machine, as the collections fall; 510-540
-// MiB before a layer let go of what the layer above had read as soon as
-// it had, its expected jumps took 12 bytes, the layers past the widest
-// waited packed and the winnable positions were indexed after the walk;
-// the node arrays and key indexes this walk used before took 1.1 GB, the
-// depth-first walk 4.5 GB).
+// English board's 32-peg start, 23.5 million positions, peaks at 228 MiB
+// of its budget, and its grade (pegs grade) at 279-282 MB of resident
+// memory (generate's BenchmarkGrade level=Full: 260 MiB), on a busy
+// machine: a layer's measures live in memory mapped outside the Go heap
+// (memory.Budget.TakeMapped), which goes back to the system as soon as the
+// layer above has read them, and the heap is trimmed once, before the
+// largest pair of layers is measured. Before, 370-392 MB (peak 257 MiB:
+// its arrays on the heap, which kept what they let go of, its games in 8
+// bytes where some passed 32 bits, its positions made keys); 510-540 MiB
+// before a layer let go of what the layer above had read as soon as it
+// had, its expected jumps took 12 bytes, the layers past the widest waited
+// packed and the winnable positions were indexed after the walk; the node
+// arrays and key indexes this walk used before took 1.1 GB, the
+// depth-first walk 4.5 GB.
 //
 // # Players of bounded foresight
 //

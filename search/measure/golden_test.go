@@ -20,7 +20,7 @@ import (
 
 var (
 	update = flag.Bool("update", false, "rewrite testdata/levels.golden from the code under test")
-	full   = flag.Bool("full", false, "measure the golden file's big levels too, the English board's full 32-peg start among them (tens of seconds, 400 MiB)")
+	full   = flag.Bool("full", false, "measure the golden file's big levels too, the English board's full 32-peg start among them (tens of seconds, 270 MiB)")
 )
 
 // goldenFile holds the metrics of a fixed list of levels: the classic

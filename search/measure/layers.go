@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"iter"
 	"math"
 	"math/bits"
 	"slices"
-	"sync/atomic"
 	"unsafe"
 
 	"pegs/engine"
@@ -17,26 +17,25 @@ import (
 // values holds the measures of one layer's positions (one peg count), in
 // the order of its keys: what the layer above reads of its children. What
 // every position has is held in an array a measure: the P1 player's
-// expected jumps (12 bytes), the complete games (4 bytes in the widest
-// layers, see games) and a byte of meta, a child's read in a cache line
+// expected jumps (12 bytes), the complete games (4 bytes, the rare
+// larger counts apart, see games) and a byte of meta, a child's read in a cache line
 // of each, the last two arrays a few megabytes that mostly stay in the
 // shared cache; what only a winnable one has is held for those alone, in
 // their order, found by a count of set bits.
 type values struct {
-	keys  []uint64 // mixed keys of the canonical positions
-	place *placer  // a child's place among keys
+	pos   positions // the canonical positions, until measured
+	place *placer   // a child's place among them
 	// lens holds the P1 player's expected jumps from each position
 	// (fixed point, lenOne is 1, short of the true value by less than
 	// longest units, one per division on the way down), in 12 bytes.
 	lens  []len96
 	games games
 	meta  []uint8 // longest game | flagWin | flagStuck
-	// winBits has bit i set where position i can win, and winBefore[w]
-	// counts the set bits before word w: a winnable position's place
-	// among the winnable ones (see winAt).
-	winBits   []uint64
-	winBefore []uint32
-	wins      []winVals // of the winnable positions, in order
+	// winBits has bit i set where position i can win: a winnable
+	// position's place among the winnable ones is its rank (see winAt).
+	winBits rankBits
+	wins    []winVals // of the winnable positions, in order
+	winKeys []uint64  // their keys, until kept (see keepWinners)
 	// foreAt[w] is where winnable position w's foresight vector starts in
 	// fore: W_1 .. W_{longest−1} (see foresightOf).
 	foreAt []uint32
@@ -44,8 +43,8 @@ type values struct {
 	bytes  int64 // charged to the budget, but for sums' and words'
 	// sums holds the memory of lens, games and wins, which only the
 	// measure pass of the layer above reads (see dropSums): the words of
-	// lens and games (taken from the budget's, see fill) and the bytes
-	// of wins. words holds the memory of meta and fore.
+	// lens, games and wins (see fill) and the bytes of the games past 32
+	// bits. words holds the memory of meta, foreAt and fore.
 	sums  sums
 	words [][]uint64
 }
@@ -76,83 +75,96 @@ func (l *len96) get() kernel.U128 {
 	return kernel.U128{Lo: l.lo(), Hi: uint64(binary.LittleEndian.Uint32(l[8:]))}
 }
 
-// games holds the complete games from each position of a layer in 32
-// bits where the board's jumps times the largest of the layer below fit
-// in them (so that no position's sum passes them), else in 64 where they
-// fit, else in 128; max is the largest.
+// games holds the complete games from each position of a layer: in 32
+// bits where they fit (small), the others marked there by bigGames and
+// held in 128 in over, in the order of their positions, a position's
+// place among them a count of the set bits of overBits before it (see
+// setOver). Most positions of the widest layers have fewer than 2^32
+// (the English board's layer of 17 pegs 1,089 of 2.6 million more): 8
+// bytes a position there would hold 24 MB more at its peak.
 type games struct {
-	small  []uint32
-	narrow []uint64
-	wide   []kernel.U128
-	max    kernel.U128
+	small    []uint32
+	overBits rankBits
+	over     []kernel.U128
 }
 
-// makeGames returns the games of n positions, in 32 bits if every one is
-// at most bound, else in 64 if that fits, else in 128, for the caller to
-// write every one of (see fill), and their memory.
-func makeGames(n int, bound kernel.U128, mem *kernel.Budget, what string) (games, []uint64, error) {
-	var g games
-	var words []uint64
-	var err error
-	switch {
-	case bound.Hi == 0 && bound.Lo <= math.MaxUint32:
-		g.small, words, err = fill[uint32](n, mem, what)
-	case bound.Hi == 0:
-		g.narrow, words, err = fill[uint64](n, mem, what)
-	default:
-		g.wide, words, err = fill[kernel.U128](n, mem, what)
+// bigGames marks a position of games.small whose games are in over.
+const bigGames = math.MaxUint32
+
+// bigGame is a position's games past 32 bits, as a chunk finds it.
+type bigGame struct {
+	i int
+	n kernel.U128
+}
+
+// overBytes is what a layer's games past 32 bits take: over, and the
+// bitset and counts that place them.
+func overBytes(n, over int) int64 {
+	return int64((n+63)/64)*12 + int64(over)*16
+}
+
+// setOver holds the games past 32 bits of a layer of n positions: count
+// of them, in the order of their positions in big.
+func (g *games) setOver(n, count int, big iter.Seq[bigGame]) {
+	g.overBits = newRankBits(n)
+	g.over = make([]kernel.U128, 0, count)
+	for b := range big {
+		g.overBits.set[b.i/64] |= 1 << (b.i % 64)
+		g.over = append(g.over, b.n)
 	}
-	return g, words, err
+	g.overBits.count()
 }
 
-// fill returns n values of T for a caller that writes every one before
-// it reads any, in words taken from mem (memory.Budget.TakeWordsToFill:
-// an array a layer let go, not cleared, or fresh memory that the workers
-// who fill it fault in), and those words.
+// rankBits is a bitset of a layer's positions, and the count of the set
+// bits before each word: a set position's place among the set ones.
+type rankBits struct {
+	set    []uint64
+	before []uint32
+}
+
+// newRankBits returns the empty rankBits of n positions.
+func newRankBits(n int) rankBits {
+	words := (n + 63) / 64
+	return rankBits{make([]uint64, words), make([]uint32, words)}
+}
+
+// count counts the set bits before each word, once they are set.
+func (r *rankBits) count() {
+	n := uint32(0)
+	for w, word := range r.set {
+		r.before[w] = n
+		n += uint32(bits.OnesCount64(word))
+	}
+}
+
+// rank returns how many set bits come before bit i.
+func (r *rankBits) rank(i int) int {
+	w := i / 64
+	return int(r.before[w]) + bits.OnesCount64(r.set[w]&(1<<(i%64)-1))
+}
+
+func (g *games) at(i int) kernel.U128 {
+	if x := g.small[i]; x != bigGames {
+		return kernel.U128{Lo: uint64(x)}
+	}
+	return g.over[g.overBits.rank(i)]
+}
+
+// fill returns n values of T, zero, in words taken from mem
+// (memory.Budget.TakeMapped: the large arrays of a layer's measures,
+// which come and go a layer at a time, mapped outside the Go heap and
+// handed back to the system as soon as the layer above has read them; see
+// dropSums and free), and those words.
 func fill[T any](n int, mem *kernel.Budget, what string) ([]T, []uint64, error) {
 	if n == 0 {
-		return []T{}, nil, nil // not a spare array held for nothing
+		return []T{}, nil, nil
 	}
 	size := int(unsafe.Sizeof(*new(T)))
-	words, err := mem.TakeWordsToFill((n*size+7)/8, what)
+	words, err := mem.TakeMapped((n*size+7)/8, what)
 	if err != nil {
 		return []T{}, words, err
 	}
 	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(words))), n), words, nil
-}
-
-// gamesBound returns a bound on the games from a position whose children
-// have at most max each, by at most jumps jumps.
-func gamesBound(max kernel.U128, jumps int) kernel.U128 {
-	hi, lo := bits.Mul64(max.Lo, uint64(jumps))
-	top, over := bits.Mul64(max.Hi, uint64(jumps))
-	hi, carry := bits.Add64(hi, over, 0)
-	if top != 0 || carry != 0 {
-		return kernel.U128{Hi: math.MaxUint64, Lo: math.MaxUint64}
-	}
-	return kernel.U128{Hi: hi, Lo: lo}
-}
-
-func (g *games) at(i int) kernel.U128 {
-	switch {
-	case g.small != nil:
-		return kernel.U128{Lo: uint64(g.small[i])}
-	case g.narrow != nil:
-		return kernel.U128{Lo: g.narrow[i]}
-	}
-	return g.wide[i]
-}
-
-// set sets the games from position i to x, which fits (see makeGames).
-func (g *games) set(i int, x kernel.U128) {
-	switch {
-	case g.small != nil:
-		g.small[i] = uint32(x.Lo)
-	case g.narrow != nil:
-		g.narrow[i] = x.Lo
-	default:
-		g.wide[i] = x
-	}
 }
 
 // winVals is the measures of a winnable position that are 0 for one that
@@ -174,14 +186,9 @@ const (
 	flagStuck   = 128 // no jump left and the goal not met
 )
 
-// Bytes a position and a winnable position take, besides the placer and
-// the foresight vectors: a winnable one's winVals (see sums) and the
-// place of its vector.
-const (
-	bytesPer = 1 // win bit and count (the key charged as its forward layer's, the rest in words, see fill)
-	winBytes = int64(unsafe.Sizeof(winVals{}))
-	atBytes  = 4
-)
+// bytesPer is what a position takes besides its measures' arrays (see
+// fill): its win bit and count, rounded up.
+const bytesPer = 1
 
 func (v *values) longest(i int) int { return int(v.meta[i] & longestMask) }
 
@@ -189,8 +196,7 @@ func (v *values) win(i int) bool { return v.meta[i]&flagWin != 0 }
 
 // winAt returns the place of winnable position i among the winnable ones.
 func (v *values) winAt(i int) int {
-	w := i / 64
-	return int(v.winBefore[w]) + bits.OnesCount64(v.winBits[w]&(1<<(i%64)-1))
+	return v.winBits.rank(i)
 }
 
 // winVals returns the winVals of position i.
@@ -213,11 +219,10 @@ func (v *values) w(at, longest, k int) kernel.U128 {
 	return v.fore[int(v.foreAt[at])+k-1]
 }
 
-// placer finds a child's place in a layer. Where the board's positions
-// are numbered (key.Dense), the layer's are of one class its symmetries
-// keep, and its keys are in the order of their numbers (as a forward pass
-// leaves a layer it found in a bitset, see layered.Scanned),
-// it is a bitset of their numbers, each word beside a count of the set
+// placer finds a child's place in a layer. Where the layer is held as
+// the bitset of one class's numbering (key.Dense) that its symmetries
+// keep (as a forward pass leaves a layer it found so, see
+// layered.Scanned, and positions reads it), it is that bitset, each word beside a count of the set
 // bits before it, so that a child's place is read in one cache line: a
 // child is numbered with its siblings in a batch
 // (movegen.Parent.MoveRanks) and placed by a count of bits, in a table
@@ -226,8 +231,9 @@ func (v *values) w(at, longest, k int) kernel.U128 {
 type placer struct {
 	d      *kernel.Dense
 	blocks []block
+	words  []uint64 // blocks' memory (see fill)
 	index  *kernel.Index
-	bytes  int64
+	bytes  int64 // the index's
 }
 
 // block is a word of a placer's bitset, and the bits set before it.
@@ -235,81 +241,19 @@ type block struct {
 	set, before uint64
 }
 
-// newPlacer returns the placer of keys, a layer of pegs pegs, made on
-// workers goroutines, charged to mem.
-func newPlacer(gen *kernel.Gen, keys []uint64, pegs, workers int, mem *kernel.Budget) (*placer, error) {
-	if pl := densePlacer(gen, keys, pegs, workers, mem); pl != nil {
-		return pl, nil
+// newPlacer returns the placer of ps, a layer of pegs pegs, charged to
+// mem: by their numbers where ps holds them as a bitset (see bitsPlacer),
+// else a key.Index of the keys.
+func newPlacer(ps *positions, pegs int, mem *kernel.Budget) (*placer, error) {
+	if ps.d != nil {
+		return bitsPlacer(ps, mem)
 	}
-	pl := &placer{bytes: kernel.IndexBytes(len(keys))}
-	if err := mem.Take(pl.bytes, fmt.Sprintf("the index of the %d positions of %d pegs", len(keys), pegs)); err != nil {
+	pl := &placer{bytes: kernel.IndexBytes(len(ps.keys))}
+	if err := mem.Take(pl.bytes, fmt.Sprintf("the index of the %d positions of %d pegs", len(ps.keys), pegs)); err != nil {
 		return nil, err
 	}
-	pl.index = kernel.NewIndex(keys)
+	pl.index = kernel.NewIndex(ps.keys)
 	return pl, nil
-}
-
-// densePlacer returns keys' placer by their numbers, or nil where they
-// are too few for it (a layer that one goroutine measures), the board's
-// positions are not numbered, the numbering takes more than sixteen words
-// a position, the budget lacks its room, or keys are not of one class in
-// the order of their numbers.
-func densePlacer(gen *kernel.Gen, keys []uint64, pegs, workers int, mem *kernel.Budget) *placer {
-	ranker := gen.Ranker()
-	if len(keys) < parallelFrom || ranker == nil {
-		return nil
-	}
-	b := gen.Board
-	p0 := kernel.Unmix(keys[0])
-	if !kernel.ClassKept(b, gen.Group, p0) {
-		return nil
-	}
-	d := ranker.Layer(pegs, b.Class(p0))
-	if d == nil {
-		return nil
-	}
-	words := (d.Size() + 63) / 64
-	if words > 16*uint64(len(keys)) {
-		return nil
-	}
-	pl := &placer{d: d, bytes: int64(words) * int64(unsafe.Sizeof(block{}))}
-	if mem.Take(pl.bytes, "a layer's numbers") != nil {
-		return nil
-	}
-	pl.blocks = kernel.Make[block](int(words))
-	// Each chunk of keys sets its bits (a word at its ends shared with the
-	// chunks beside it, so atomically), and checks that its numbers
-	// rise; then the chunks' ends are checked.
-	chunks := kernel.ChunkCount(len(keys), workers)
-	first, last := make([]uint64, chunks), make([]uint64, chunks)
-	var bad atomic.Bool
-	kernel.Chunks(len(keys), workers, func(c, lo, hi int) {
-		next := uint64(0) // the least number the next key may have
-		for _, k := range keys[lo:hi] {
-			p := kernel.Unmix(k)
-			r := d.Rank(p)
-			if b.Class(p) != d.Class() || r < next {
-				bad.Store(true)
-				return
-			}
-			atomic.OrUint64(&pl.blocks[r/64].set, 1<<(r%64))
-			next = r + 1
-		}
-		first[c], last[c] = d.Rank(kernel.Unmix(keys[lo])), next-1
-	})
-	for c := 1; c < chunks && !bad.Load(); c++ {
-		bad.Store(first[c] <= last[c-1])
-	}
-	if bad.Load() {
-		mem.Give(pl.bytes)
-		return nil
-	}
-	n := uint64(0)
-	for w := range pl.blocks {
-		pl.blocks[w].before = n
-		n += uint64(bits.OnesCount64(pl.blocks[w].set))
-	}
-	return pl
 }
 
 // placeRanks turns each number of ranks into its place, and reports
@@ -391,6 +335,18 @@ const parallelPegs = 21
 // misses overlap rather than come one after another.
 const batch = 512
 
+// trimLayer is the fewest positions of two layers, one measured from the
+// other, before which the memory the heap has let go of goes back to the
+// system (see memory.Budget.Trim: a collection and a scavenge, a few
+// milliseconds), with the spare bitsets the budget keeps: the layers
+// before let go of tens of megabytes, which the heap keeps (the English
+// Full level's grade: max RSS 297-307 MB without, 279-282 with). Once, at
+// the largest pair, where the most is held: trimmed past each layer of a
+// million positions, the same grade held 276-278 MB but took 55-60
+// thousand page faults rather than 35-38 thousand, the heap faulting its
+// pages in again after each.
+const trimLayer = 1 << 20
+
 // measureLayers finds the positions of the level's state space layer by
 // layer (layered.Forward), then measures them from the last layer up.
 func measureLayers(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal, budget int64) (*layers, error) {
@@ -403,8 +359,8 @@ func measureLayers(ctx context.Context, b *engine.Board, start engine.Position, 
 	l := &layers{ctx: ctx, goal: goal, gen: gen, group: gen.Group, mem: mem, workers: workers, win: make([]*winners, start.Pegs()+1)}
 	first := kernel.First(gen.Group, start, false)
 	// A layer found in bitsets waits as them, a bit a number rather than
-	// a key a position, and is made keys in the order of its numbers for
-	// its placer (see densePlacer) when measured.
+	// a key a position, and is read from them when measured (see
+	// positions).
 	e, err := kernel.NewExpander(kernel.Scanned, kernel.Setup{Gen: gen, Mem: mem, Workers: l.workers})
 	if err != nil {
 		return nil, err
@@ -426,22 +382,40 @@ func measureLayers(ctx context.Context, b *engine.Board, start engine.Position, 
 		l.Pack(workers, mem)
 	}
 	var below *values
+	// The most is held while a layer is measured from the one below: where
+	// that pair of layers is the largest, of trimLayer positions or more,
+	// what the heap has let go of goes back to the system first.
+	peakAt := -1
+	for d := 0; d+1 < len(fwd); d++ {
+		if n := fwd[d].Size() + fwd[d+1].Size(); n >= trimLayer && (peakAt < 0 || n > fwd[peakAt].Size()+fwd[peakAt+1].Size()) {
+			peakAt = d
+		}
+	}
 	for d := len(fwd) - 1; d >= 0; d-- {
-		if err := fwd[d].Keyed(ctx, l.workers, mem); err != nil {
+		if d == peakAt {
+			mem.Trim()
+		}
+		// The measures' arrays are mapped outside the heap (see fill):
+		// on an error, those held are handed back.
+		pos, err := layerPositions(ctx, gen, fwd[d], l.workers, mem)
+		if err != nil {
+			below.free(mem)
 			return nil, err
 		}
-		// measure lets go of below as it reads it.
-		cur, err := l.measure(fwd[d], below)
+		// measure lets go of below as it reads it, and of what it made on
+		// an error.
+		cur, err := l.measure(pos, fwd[d].Pegs(), below)
 		if err != nil {
+			below.free(mem)
 			return nil, err
 		}
 		if err := l.keepWinners(fwd[d].Pegs(), cur); err != nil {
+			cur.free(mem)
 			return nil, err
 		}
 		// The layer above finds its children by their places alone: the
-		// keys, charged as the forward layer's, go.
+		// positions, charged as the forward layer's, go.
 		fwd[d].Release(mem)
-		cur.keys = nil
 		below = cur
 	}
 	l.root = below
@@ -456,20 +430,25 @@ func measureLayers(ctx context.Context, b *engine.Board, start engine.Position, 
 func (v *values) dropSums(mem *kernel.Budget) {
 	mem.Give(v.sums.bytes)
 	for _, w := range v.sums.words {
-		mem.GiveWords(w)
+		mem.GiveMapped(w)
 	}
 	v.lens, v.games, v.wins, v.sums = nil, games{}, nil, sums{}
 }
 
-// free gives v's memory back to mem.
+// free gives v's memory back to mem, if v is not nil; again, it does
+// nothing.
 func (v *values) free(mem *kernel.Budget) {
+	if v == nil {
+		return
+	}
 	v.dropSums(mem)
 	mem.Give(v.bytes)
 	if v.place != nil {
 		mem.Give(v.place.bytes)
+		mem.GiveMapped(v.place.words)
 	}
 	for _, w := range v.words {
-		mem.GiveWords(w)
+		mem.GiveMapped(w)
 	}
 	*v = values{}
 }
@@ -479,69 +458,95 @@ func (v *values) free(mem *kernel.Budget) {
 // foresight vectors will start (foreAt, from the chunk's start; fore
 // counts them), its positions with a jump and their jumps.
 type chunkOut struct {
-	wins         winBlocks
+	wins         blocks[winOut]
+	fored        blocks[winPos]  // its winnable positions with a foresight vector
+	big          blocks[bigGame] // its positions' games past 32 bits
 	fore         int
 	inner, jumps int64
-	games        kernel.U128 // the most games from a position
-	touched      uint64      // the sum of the loads that ask for children's lines
+	touched      uint64 // the sum of the loads that ask for children's lines
 	err          error
 }
 
-// winOut is a winnable position's winVals and where its foresight vector
-// will start, from its chunk's start.
+// winOut is a winnable position's winVals, where its foresight vector
+// will start, from its chunk's start, and its key.
 type winOut struct {
 	winVals
 	foreAt uint32
+	key    uint64
 }
 
-// winBlocks holds a chunk's winOuts in blocks, each made once, as large
-// as the blocks before it together up to winBlock: a slice grown by
-// append would make about five times its final size (large slices grow by
-// a quarter), garbage that the heap held at the English board's widest
+// winPos is a winnable position with a foresight vector: its place in its
+// layer, and itself.
+type winPos struct {
+	i int
+	p engine.Position
+}
+
+// blocks holds a chunk's winOuts or bigGames in blocks, each made once,
+// as large as the blocks before it together up to winBlock: a slice grown
+// by append would make about five times its final size (large slices grow
+// by a quarter), garbage that the heap held at the English board's widest
 // layers (tens of megabytes a layer).
-type winBlocks struct {
-	blocks [][]winOut
+type blocks[T any] struct {
+	blocks [][]T
 	n      int
 }
 
 const winBlock = 4096
 
-func (b *winBlocks) add(w winOut) {
+func (b *blocks[T]) add(w T) {
 	if k := len(b.blocks) - 1; k < 0 || len(b.blocks[k]) == cap(b.blocks[k]) {
-		b.blocks = append(b.blocks, make([]winOut, 0, min(winBlock, max(16, b.n))))
+		b.blocks = append(b.blocks, make([]T, 0, min(winBlock, max(16, b.n))))
 	}
 	k := len(b.blocks) - 1
 	b.blocks[k] = append(b.blocks[k], w)
 	b.n++
 }
 
+// all yields the chunks' items of outs, in order, given by get.
+func all[T any](outs []chunkOut, get func(*chunkOut) *blocks[T]) iter.Seq[T] {
+	return func(yield func(T) bool) {
+		for c := range outs {
+			for _, blk := range get(&outs[c]).blocks {
+				for _, x := range blk {
+					if !yield(x) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
 // measure measures the positions of layer l from their children's values
 // in below (nil for the last layer).
-func (ls *layers) measure(l *kernel.Layer, below *values) (*values, error) {
-	n := len(l.Keys())
-	bound := kernel.U128{Lo: 1} // the last layer's, dead ends all
-	if below != nil {
-		bound = gamesBound(below.games.max, len(ls.gen.Board.Jumps()))
-	}
-	v := &values{keys: l.Keys(), bytes: int64(n) * bytesPer}
-	what := fmt.Sprintf("the measures of the %d positions of %d pegs", n, l.Pegs())
+func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, err error) {
+	n := pos.n
+	v := &values{pos: pos, bytes: int64(n) * bytesPer}
+	defer func() {
+		if err != nil {
+			v.free(ls.mem)
+		}
+	}()
+	what := fmt.Sprintf("the measures of the %d positions of %d pegs", n, pegs)
 	if err := ls.mem.Take(v.bytes, what); err != nil {
 		return nil, err
 	}
-	var lens, games, meta []uint64
-	var err error
-	if v.lens, lens, err = fill[len96](n, ls.mem, what); err != nil {
+	var arr []uint64
+	if v.lens, arr, err = fill[len96](n, ls.mem, what); err != nil {
 		return nil, err
 	}
-	if v.games, games, err = makeGames(n, bound, ls.mem, what); err != nil {
+	v.sums.words = append(v.sums.words, arr)
+	if v.games.small, arr, err = fill[uint32](n, ls.mem, what); err != nil {
 		return nil, err
 	}
-	if v.meta, meta, err = fill[uint8](n, ls.mem, what); err != nil {
+	v.sums.words = append(v.sums.words, arr)
+	if v.meta, arr, err = fill[uint8](n, ls.mem, what); err != nil {
 		return nil, err
 	}
-	v.sums.words, v.words = [][]uint64{lens, games}, [][]uint64{meta}
+	v.words = append(v.words, arr)
 	words := (n + 63) / 64
-	v.winBits, v.winBefore = make([]uint64, words), make([]uint32, words)
+	v.winBits = newRankBits(n)
 	workers := ls.workers
 	if n < parallelFrom {
 		workers = 1
@@ -554,61 +559,68 @@ func (ls *layers) measure(l *kernel.Layer, below *values) (*values, error) {
 		}
 		outs[c] = ls.measureChunk(v, below, lo, hi)
 	})
-	fores, wins := 0, 0
+	fores, wins, big, fored := 0, 0, 0, 0
 	for c := range outs {
 		if outs[c].err != nil {
 			return nil, outs[c].err
 		}
 		ls.inner += outs[c].inner
 		ls.jumps += outs[c].jumps
-		v.games.max = max128(v.games.max, outs[c].games)
 		fores += outs[c].fore
 		wins += outs[c].wins.n
+		big += outs[c].big.n
+		fored += outs[c].fored.n
+	}
+	if big > 0 {
+		over := overBytes(n, big)
+		if err := ls.mem.Take(over, "the games past 32 bits"); err != nil {
+			return nil, err
+		}
+		v.sums.bytes += over
+		v.games.setOver(n, big, all(outs, func(o *chunkOut) *blocks[bigGame] { return &o.big }))
 	}
 	// One array of the chunks' winVals and their foresight vectors'
 	// places, moved by where each chunk's land; the vectors follow, in a
 	// second pass over the winnable positions.
-	v.sums.bytes = int64(wins) * winBytes
-	if err := ls.mem.Take(v.sums.bytes+int64(wins)*atBytes, "the winnable positions' measures"); err != nil {
+	if v.wins, arr, err = fill[winVals](wins, ls.mem, "the winnable positions' measures"); err != nil {
 		return nil, err
 	}
-	v.bytes += int64(wins) * atBytes
-	v.wins = make([]winVals, 0, wins)
-	v.foreAt = make([]uint32, 0, wins)
+	v.sums.words = append(v.sums.words, arr)
+	if v.foreAt, arr, err = fill[uint32](wins, ls.mem, "the winnable positions' measures"); err != nil {
+		return nil, err
+	}
+	v.words = append(v.words, arr)
+	if err := ls.mem.Take(int64(wins)*8, "the winnable positions' keys"); err != nil {
+		return nil, err
+	}
+	v.winKeys = make([]uint64, 0, wins) // charged as keepWinners's
+	// The winnable positions with a foresight vector, in order, for the
+	// second pass to split evenly.
+	toFore := make([]winPos, 0, fored)
 	base := 0
 	for c := range outs {
-		for _, blk := range outs[c].wins.blocks {
-			for _, w := range blk {
-				v.wins = append(v.wins, w.winVals)
-				v.foreAt = append(v.foreAt, uint32(base)+w.foreAt)
-			}
+		for w := range all(outs[c:c+1], func(o *chunkOut) *blocks[winOut] { return &o.wins }) {
+			k := len(v.winKeys)
+			v.wins[k], v.foreAt[k] = w.winVals, uint32(base)+w.foreAt
+			v.winKeys = append(v.winKeys, w.key)
 		}
+		toFore = slices.AppendSeq(toFore, all(outs[c:c+1], func(o *chunkOut) *blocks[winPos] { return &o.fored }))
 		base += outs[c].fore
 		outs[c] = chunkOut{}
 	}
-	// The win bits, a run of words a chunk, and the winnable positions
-	// with a foresight vector, in order, for the second pass to split
-	// evenly.
-	lists := make([][]int32, kernel.ChunkCount(words, workers))
-	kernel.Chunks(words, workers, func(c, lo, hi int) {
+	// The win bits, a run of words a chunk.
+	kernel.Chunks(words, workers, func(_, lo, hi int) {
 		for w := lo; w < hi; w++ {
 			var word uint64
 			for i := w * 64; i < min(n, w*64+64); i++ {
-				if m := v.meta[i]; m&flagWin != 0 {
+				if v.meta[i]&flagWin != 0 {
 					word |= 1 << (i % 64)
-					if m&longestMask >= 2 {
-						lists[c] = append(lists[c], int32(i))
-					}
 				}
 			}
-			v.winBits[w] = word
+			v.winBits.set[w] = word
 		}
 	})
-	count := uint32(0)
-	for w, word := range v.winBits {
-		v.winBefore[w] = count
-		count += uint32(bits.OnesCount64(word))
-	}
+	v.winBits.count()
 	// The foresight pass reads of the layer below only its meta, win
 	// bits, foresight vectors and placer: its expected jumps, games and
 	// winVals go first, and make room for this layer's vectors (at the
@@ -617,18 +629,15 @@ func (ls *layers) measure(l *kernel.Layer, below *values) (*values, error) {
 		below.dropSums(ls.mem)
 	}
 	// The vectors, every one written by the foresight pass (see
-	// foresightOf), in words that a layer's before let go of, rather
-	// than fresh pages to fault in.
-	var fore []uint64
-	if v.fore, fore, err = fill[kernel.U128](fores, ls.mem, "foresight vectors"); err != nil {
+	// foresightOf).
+	if v.fore, arr, err = fill[kernel.U128](fores, ls.mem, "foresight vectors"); err != nil {
 		return nil, err
 	}
-	v.words = append(v.words, fore)
+	v.words = append(v.words, arr)
 	if fores > 0 {
-		fored := slices.Concat(lists...)
-		errs := make([]error, kernel.ChunkCount(len(fored), workers))
-		kernel.Chunks(len(fored), workers, func(c, lo, hi int) {
-			errs[c] = ls.foresightChunk(v, below, fored[lo:hi])
+		errs := make([]error, kernel.ChunkCount(len(toFore), workers))
+		kernel.Chunks(len(toFore), workers, func(c, lo, hi int) {
+			errs[c] = ls.foresightChunk(v, below, toFore[lo:hi])
 		})
 		for _, err := range errs {
 			if err != nil {
@@ -641,9 +650,10 @@ func (ls *layers) measure(l *kernel.Layer, below *values) (*values, error) {
 	if below != nil {
 		below.free(ls.mem)
 	}
-	if v.place, err = newPlacer(ls.gen, v.keys, l.Pegs(), workers, ls.mem); err != nil {
+	if v.place, err = newPlacer(&v.pos, pegs, ls.mem); err != nil {
 		return nil, err
 	}
+	v.pos = positions{} // the forward layer's: it lets them go
 	ls.reachable += int64(n)
 	return v, nil
 }
@@ -663,7 +673,9 @@ func (ls *layers) measureChunk(v, below *values, lo, hi int) chunkOut {
 	par := ls.gen.NewParent()
 	var places []uint64 // the batch's children's numbers or places
 	var kids []engine.Position
-	var ends, who []int32 // each parent's children end at ends[b] in places
+	var ends []int32          // each parent's children end at ends[b] in places
+	var who []engine.Position // the batch's parents, from lo + done on
+	done := 0
 	flush := func() bool {
 		if below != nil && below.place.d != nil && !below.place.placeRanks(places) {
 			return false
@@ -672,17 +684,20 @@ func (ls *layers) measureChunk(v, below *values, lo, hi int) chunkOut {
 			out.touched += below.touch(places)
 		}
 		k := 0
-		for b, i := range who {
+		for b, p := range who {
 			e := int(ends[b])
-			ls.measureOne(v, below, int(i), places[k:e], &out)
+			ls.measureOne(v, below, lo+done+b, p, places[k:e], &out)
 			k = e
 		}
+		done += len(who)
 		places, ends, who = places[:0], ends[:0], who[:0]
 		return true
 	}
-	for i := lo; i < hi; i++ {
+	cur := v.pos.cursorAt(lo)
+	var p engine.Position
+	for range hi - lo {
+		p = cur.next()
 		if below != nil {
-			p := kernel.Unmix(v.keys[i])
 			par.Set(p)
 			if below.place.d != nil {
 				places, _ = par.MoveRanks(places, p, below.place.d)
@@ -695,14 +710,14 @@ func (ls *layers) measureChunk(v, below *values, lo, hi int) chunkOut {
 				}
 			}
 		}
-		ends, who = append(ends, int32(len(places))), append(who, int32(i))
+		ends, who = append(ends, int32(len(places))), append(who, p)
 		if len(places) >= batch && !flush() {
-			out.err = errMissing(kernel.Unmix(v.keys[i]))
+			out.err = errMissing(p)
 			return out
 		}
 	}
 	if !flush() {
-		out.err = errMissing(kernel.Unmix(v.keys[hi-1]))
+		out.err = errMissing(p)
 	}
 	return out
 }
@@ -712,19 +727,8 @@ func (ls *layers) measureChunk(v, below *values, lo, hi int) chunkOut {
 // overlapping, before each parent reads its children's.
 func (v *values) touch(places []uint64) uint64 {
 	var sum uint64
-	switch g := &v.games; {
-	case g.small != nil:
-		for _, j := range places {
-			sum += v.lens[j].lo() + uint64(v.meta[j]) + uint64(g.small[j])
-		}
-	case g.narrow != nil:
-		for _, j := range places {
-			sum += v.lens[j].lo() + uint64(v.meta[j]) + g.narrow[j]
-		}
-	default:
-		for _, j := range places {
-			sum += v.lens[j].lo() + uint64(v.meta[j]) + g.wide[j].Lo
-		}
+	for _, j := range places {
+		sum += v.lens[j].lo() + uint64(v.meta[j]) + uint64(v.games.small[j])
 	}
 	return sum
 }
@@ -735,17 +739,16 @@ func errMissing(p engine.Position) error {
 	return fmt.Errorf("measure: a child of %#x or a parent near it is missing from the layer below; this is a bug", uint64(p))
 }
 
-// measureOne measures position i of v from its children, places ks in
-// below, appending to out, but for its foresight vector (see
+// measureOne measures position i of v, p, from its children, places ks
+// in below, appending to out, but for its foresight vector (see
 // foresightChunk).
-func (ls *layers) measureOne(v, below *values, i int, ks []uint64, out *chunkOut) {
+func (ls *layers) measureOne(v, below *values, i int, p engine.Position, ks []uint64, out *chunkOut) {
 	if len(ks) == 0 {
 		v.lens[i] = len96{}
-		v.games.set(i, kernel.U128{Lo: 1})
-		out.games = max128(out.games, kernel.U128{Lo: 1})
-		if ls.goal.Reached(kernel.Unmix(v.keys[i])) {
+		v.games.small[i] = 1
+		if ls.goal.Reached(p) {
 			v.meta[i] = flagWin
-			out.wins.add(winOut{winVals{p0: kernel.ProbOne, p1: kernel.ProbOne, sol: kernel.U128{Lo: 1}}, uint32(out.fore)})
+			out.wins.add(winOut{winVals{p0: kernel.ProbOne, p1: kernel.ProbOne, sol: kernel.U128{Lo: 1}}, uint32(out.fore), kernel.Mix(p)})
 		} else {
 			v.meta[i] = flagStuck
 		}
@@ -780,8 +783,12 @@ func (ls *layers) measureOne(v, below *values, i int, ks []uint64, out *chunkOut
 	// exact.ProbOne and lenOne.
 	len1, _ := lenOne.Add(kernel.DivFloor(length, uint64(allowed)))
 	v.lens[i] = newLen96(len1)
-	v.games.set(i, games)
-	out.games = max128(out.games, games)
+	if games.Hi == 0 && games.Lo < bigGames {
+		v.games.small[i] = uint32(games.Lo)
+	} else {
+		v.games.small[i] = bigGames
+		out.big.add(bigGame{i, games})
+	}
 	if !win {
 		v.meta[i] = longest
 		return
@@ -798,22 +805,24 @@ func (ls *layers) measureOne(v, below *values, i int, ks []uint64, out *chunkOut
 			sol, _ = sol.Add(cw.sol)
 		}
 	}
-	out.wins.add(winOut{winVals{p0: kernel.DivFloor(p0, uint64(len(ks))), p1: kernel.DivFloor(p1, uint64(allowed)), sol: sol}, uint32(out.fore)})
+	out.wins.add(winOut{winVals{p0: kernel.DivFloor(p0, uint64(len(ks))), p1: kernel.DivFloor(p1, uint64(allowed)), sol: sol}, uint32(out.fore), kernel.Mix(p)})
+	if longest >= 2 {
+		out.fored.add(winPos{i, p})
+	}
 	out.fore += int(longest) - 1
 }
 
 // foresightChunk writes the foresight vectors of the winnable positions
 // fored of v, whose longest games have two jumps or more (see
 // foresightOf), looking their children up in below again.
-func (ls *layers) foresightChunk(v, below *values, fored []int32) error {
+func (ls *layers) foresightChunk(v, below *values, fored []winPos) error {
 	par := ls.gen.NewParent()
 	var places []uint64
 	var kids []engine.Position
 	var wk []winKid
-	for _, i32 := range fored {
-		i := int(i32)
+	for _, f := range fored {
+		i, p := f.i, f.p
 		longest := v.longest(i)
-		p := kernel.Unmix(v.keys[i])
 		par.Set(p)
 		ok := true
 		if below.place.d != nil {
@@ -841,30 +850,20 @@ func (ls *layers) foresightChunk(v, below *values, fored []int32) error {
 	return nil
 }
 
-// max128 returns the larger of x and y.
-func max128(x, y kernel.U128) kernel.U128 {
-	if x.Less(y) {
-		return y
-	}
-	return x
-}
-
 // keepWinners keeps layer pegs's winnable positions and their P1, for the
 // measures that follow lines from the start (Critical, UniqueFirst, the
 // par).
 func (ls *layers) keepWinners(pegs int, v *values) error {
 	n := len(v.wins)
 	ls.winnable += int64(n)
-	if err := ls.mem.Take(int64(n)*24, "the winnable positions"); err != nil {
+	if err := ls.mem.Take(int64(n)*16, "the winnable positions' P1"); err != nil {
 		return err
 	}
-	w := &winners{keys: make([]uint64, 0, n), p1: make([]kernel.U128, 0, n)}
-	for i, m := range v.meta {
-		if m&flagWin != 0 {
-			w.keys = append(w.keys, v.keys[i])
-			w.p1 = append(w.p1, v.wins[len(w.p1)].p1)
-		}
+	w := &winners{keys: v.winKeys, p1: make([]kernel.U128, n)}
+	for k := range v.wins {
+		w.p1[k] = v.wins[k].p1
 	}
+	v.winKeys = nil
 	ls.win[pegs] = w
 	return nil
 }

@@ -236,3 +236,18 @@ func (l *Layer) Keyed(ctx context.Context, workers int, mem *memory.Budget) erro
 	l.keys, l.unsorted, l.dense = found.keys, true, nil
 	return nil
 }
+
+// Bits returns the numbering and bitset of a layer held as the bitset of
+// one class's numbering (see Scanned), unpacked first if packed (see
+// Pack), for a reader of its positions in the order of their numbers that
+// needs no keys; nil for a layer held otherwise. The bitset stays l's:
+// Release lets it go.
+func (l *Layer) Bits(ctx context.Context, workers int, mem *memory.Budget) (*key.Dense, []uint64, error) {
+	if l.dense == nil || len(l.dense.num.ds) != 1 {
+		return nil, nil, nil
+	}
+	if err := l.unpack(ctx, workers, mem); err != nil {
+		return nil, nil, err
+	}
+	return l.dense.num.ds[0], l.dense.sets[0], nil
+}

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -100,5 +101,55 @@ func TestMakePopulates(t *testing.T) {
 		if v != 0 {
 			t.Fatalf("Make(%d)[%d] = %d, want 0", n, i, v)
 		}
+	}
+}
+
+// TestTakeMapped checks TakeMapped and GiveMapped: a large array comes
+// zero and charged, in a mapping of its own, advised huge, that
+// GiveMapped unmaps, its charge given back; a small one comes from the
+// heap; and one past the budget is refused, nothing charged.
+func TestTakeMapped(t *testing.T) {
+	b := New(64 << 20)
+	const n = 2 * mapFrom / 8
+	s, err := b.TakeMapped(n, "a test's words")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := b.Used(); got != n*8 {
+		t.Errorf("Used = %d after TakeMapped(%d), want %d", got, n, n*8)
+	}
+	for i, v := range s {
+		if v != 0 {
+			t.Fatalf("TakeMapped(%d)[%d] = %d, want 0", n, i, v)
+		}
+		s[i] = uint64(i)
+	}
+	first := uintptr(unsafe.Pointer(&s[0]))
+	if _, err := vmFlags(first); err != nil {
+		t.Skipf("no smaps to read: %v", err)
+	}
+	if flags, _ := vmFlags(first + n*4); !strings.Contains(" "+flags+" ", " hg ") {
+		t.Errorf("flags of the mapping of a %d MiB array = %q, want hg among them", n*8>>20, flags)
+	}
+	b.GiveMapped(s)
+	if got := b.Used(); got != 0 {
+		t.Errorf("Used = %d after GiveMapped, want 0", got)
+	}
+	if flags, err := vmFlags(first); err == nil {
+		t.Errorf("the array's memory is still mapped after GiveMapped (flags %q)", flags)
+	}
+	small, err := b.TakeMapped(mapFrom/16, "a test's few words")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.mapped) != 0 {
+		t.Errorf("TakeMapped(%d) mapped %d bytes, want them from the heap", len(small), len(small)*8)
+	}
+	b.GiveMapped(small)
+	if _, err := b.TakeMapped(128<<20/8, "too many words"); !errors.Is(err, ErrExceeded) {
+		t.Errorf("TakeMapped past the budget = %v, want ErrExceeded", err)
+	}
+	if got := b.Used(); got != 0 {
+		t.Errorf("Used = %d at the end, want 0", got)
 	}
 }

@@ -69,7 +69,8 @@ type Budget struct {
 	// collection (see Give).
 	collectAt int64
 	mu        sync.Mutex
-	spare     [][]uint64 // arrays kept for TakeWords, charged (see Spare)
+	spare     [][]uint64       // arrays kept for TakeWords, charged (see Spare)
+	mapped    map[*uint64]bool // the arrays TakeMapped mapped, by their first word
 }
 
 // defaultCollect is how much Give hands back before it asks for a
@@ -364,6 +365,56 @@ func makeArray[T any](n int) (s []T, populated bool) {
 		advise(p, bytes)
 	}
 	return s, populate(p, bytes)
+}
+
+// mapFrom is the fewest bytes TakeMapped maps outside the Go heap:
+// smaller arrays come from the heap's spans cheaply enough.
+const mapFrom = 1 << 20
+
+// TakeMapped charges n words for what, as Take does, and returns them,
+// zero, for an owner that hands them back with GiveMapped, once, and then
+// reads them no more. Where they are mapFrom bytes or more they are
+// memory mapped for them alone outside the Go heap (advised huge and
+// written in at once, as Make's), which GiveMapped hands back to the
+// system at once: an array of the heap goes back only once a collection
+// has found it free, and its memory stays the process's until the heap
+// has shrunk well below its goal (the English Full level's grade, whose
+// layers' measures of tens of megabytes each come and go layer by layer,
+// held 360-390 MiB from the system for a budget peak of 240-257 MiB).
+// An array never given back stays mapped: the owner gives back every
+// one, on its errors too.
+func (b *Budget) TakeMapped(n int, what string) ([]uint64, error) {
+	if err := b.Take(int64(n)*8, what); err != nil {
+		return nil, err
+	}
+	if n*8 >= mapFrom {
+		if s := mapWords(n); s != nil {
+			b.mu.Lock()
+			if b.mapped == nil {
+				b.mapped = map[*uint64]bool{}
+			}
+			b.mapped[unsafe.SliceData(s)] = true
+			b.mu.Unlock()
+			return s, nil
+		}
+	}
+	return Make[uint64](n), nil
+}
+
+// GiveMapped gives back the charge of s, from TakeMapped, and its memory
+// to the system if TakeMapped mapped it.
+func (b *Budget) GiveMapped(s []uint64) {
+	b.used.Add(-int64(len(s)) * 8)
+	if len(s) == 0 {
+		return
+	}
+	b.mu.Lock()
+	mapped := b.mapped[unsafe.SliceData(s)]
+	delete(b.mapped, unsafe.SliceData(s))
+	b.mu.Unlock()
+	if mapped {
+		unmapWords(s)
+	}
 }
 
 // Replace hands back old bytes and charges new ones in their place without

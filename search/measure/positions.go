@@ -1,0 +1,121 @@
+package measure
+
+import (
+	"context"
+	"math/bits"
+
+	"pegs/engine"
+	"pegs/search/internal/kernel"
+)
+
+// positions is a layer's positions in their order: its keys, or, for a
+// layer a forward pass found in the bitset of one class's numbering (see
+// layered.Scanned), the numbers set in that bitset, read as they are
+// rather than made keys (a bit a number against 8 bytes a position: 26
+// MB of keys at the English board's layer of 16 pegs, against its 8.5 MB
+// bitset, which the forward layer holds anyway).
+type positions struct {
+	keys []uint64
+	d    *kernel.Dense
+	set  []uint64
+	n    int
+}
+
+// layerPositions returns l's positions: its bitset where it is held as
+// the bitset of one class's numbering that the group keeps and of at most
+// sixteen words a position (see bitsPlacer), else its keys (made from
+// its bitsets by Keyed where it is held so).
+func layerPositions(ctx context.Context, gen *kernel.Gen, l *kernel.Layer, workers int, mem *kernel.Budget) (positions, error) {
+	d, set, err := l.Bits(ctx, workers, mem)
+	if err != nil {
+		return positions{}, err
+	}
+	n := l.Size()
+	if d != nil && n > 0 && uint64(len(set)) <= 16*uint64(n) && kernel.ClassKept(gen.Board, gen.Group, d.Unrank(0)) {
+		return positions{d: d, set: set, n: n}, nil
+	}
+	if err := l.Keyed(ctx, workers, mem); err != nil {
+		return positions{}, err
+	}
+	return positions{keys: l.Keys(), n: len(l.Keys())}, nil
+}
+
+// cursor reads a layer's positions in order, from one on.
+type cursor struct {
+	ps *positions
+	i  int // the next position's place in ps
+	// for a bitset: the number to look for the next set bit from, and
+	// the high part of the last number read, its range and low parts.
+	r      uint64
+	h      int
+	lo, hi uint64
+	high   engine.Position
+	lows   []uint32
+}
+
+// cursorAt returns a cursor at position i of ps.
+func (ps *positions) cursorAt(i int) cursor {
+	c := cursor{ps: ps, i: i}
+	if ps.d == nil || i >= ps.n {
+		return c
+	}
+	// The number of position i: the set bit with i before it.
+	w, before := 0, 0
+	for ; ; w++ {
+		if k := bits.OnesCount64(ps.set[w]); before+k <= i {
+			before += k
+			continue
+		}
+		break
+	}
+	x := ps.set[w]
+	for range i - before {
+		x &= x - 1
+	}
+	c.r = uint64(w)*64 + uint64(bits.TrailingZeros64(x))
+	c.h = ps.d.Part(c.r)
+	c.lo, c.hi = ps.d.Range(c.h)
+	c.high, c.lows = ps.d.Lows(c.h)
+	return c
+}
+
+// next returns the cursor's position and moves it to the next; there
+// must be one.
+func (c *cursor) next() engine.Position {
+	ps := c.ps
+	c.i++
+	if ps.d == nil {
+		return kernel.Unmix(ps.keys[c.i-1])
+	}
+	w := c.r / 64
+	x := ps.set[w] & (^uint64(0) << (c.r % 64))
+	for x == 0 {
+		w++
+		x = ps.set[w]
+	}
+	r := w*64 + uint64(bits.TrailingZeros64(x))
+	c.r = r + 1
+	for r >= c.hi {
+		c.h++
+		c.lo, c.hi = ps.d.Range(c.h)
+		c.high, c.lows = ps.d.Lows(c.h)
+	}
+	return c.high | engine.Position(c.lows[r-c.lo])
+}
+
+// bitsPlacer returns the placer of the positions ps holds as a bitset,
+// its words each beside the count of the set bits before it, charged to
+// mem.
+func bitsPlacer(ps *positions, mem *kernel.Budget) (*placer, error) {
+	pl := &placer{d: ps.d}
+	var err error
+	if pl.blocks, pl.words, err = fill[block](len(ps.set), mem, "a layer's numbers"); err != nil {
+		return nil, err
+	}
+	n := uint64(0)
+	for w, set := range ps.set {
+		pl.blocks[w] = block{set: set, before: n}
+		n += uint64(bits.OnesCount64(set))
+	}
+	return pl, nil
+}
