@@ -220,11 +220,17 @@ func (e *MemoryError) Is(target error) bool { return target == ErrMemory }
 
 // DiskError reports a spilled run refused for want of disk: the free
 // space of its directory's file system (Path) and what the run (or its
-// next layer) is estimated to Need for What.
+// next layer) is estimated to Need for What. Bound is set where Need
+// bounds the whole run, estimated before it starts (see
+// Spill.NoEstimate): the run can stay well below it. Setting, if set with
+// Bound, names what starts a run without that estimate, such as a
+// command's flag; the message names it.
 type DiskError struct {
 	Path       string
 	Free, Need int64
 	What       string
+	Bound      bool
+	Setting    string
 }
 
 func (e *DiskError) Error() string { return (*spill.NoSpaceError)(e).Error() }

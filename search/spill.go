@@ -29,6 +29,13 @@ type Spill struct {
 	// Keep leaves the files in Dir at the end; without it they are
 	// removed once the analysis is done.
 	Keep bool
+	// NoEstimate starts a new run without first estimating the most it
+	// holds on disk (a bound, which a run can stay well below, from its
+	// first layers run in memory), and so without a refusal by it; each
+	// layer is still checked against the free space before it is
+	// written, and a run stopped there continues with Resume once there
+	// is room.
+	NoEstimate bool
 }
 
 // SpillStats says what a spilled run did (Analysis.Spilled).
@@ -109,7 +116,7 @@ func exploreSpilled(ctx context.Context, a *Analysis, prob Problem, gen *movegen
 	}()
 	p0 := prob.Start.Pegs()
 	first := layered.First(gen.Group, prob.Start, true)
-	if !opt.Spill.Resume {
+	if !opt.Spill.Resume && !opt.Spill.NoEstimate {
 		if err := s.CheckRunDisk(ctx, first, spillSample); err != nil {
 			d.Clear() // what Start made
 			return err

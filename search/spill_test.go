@@ -501,6 +501,25 @@ func TestSpillDiskRefused(t *testing.T) {
 	if _, err := os.Stat(opt.Spill.Dir); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the refused run left its directory: %v", err)
 	}
+	if !de.Bound || !strings.HasSuffix(err.Error(), " at most") {
+		t.Errorf("refusal by the estimate %q (Bound %v): want it said to be a bound", err, de.Bound)
+	}
+	de.Setting = "--flag"
+	if msg := err.Error(); !strings.Contains(msg, "--flag starts it anyway") {
+		t.Errorf("refusal %q with Setting: want the setting named", msg)
+	}
+
+	// Without the estimate, the same run on the same small disk starts
+	// (each layer is checked against the real free space) and counts
+	// what the first did.
+	opt.Spill.NoEstimate = true
+	b2, err := Explore(context.Background(), prob, opt)
+	if err != nil {
+		t.Fatalf("Explore with NoEstimate on a disk said to be of 1 KiB: %v", err)
+	}
+	if b2.Reachable != a.Reachable || b2.Games.Cmp(a.Games) != 0 {
+		t.Errorf("with NoEstimate: %d positions, %v games; want %d, %v", b2.Reachable, b2.Games, a.Reachable, a.Games)
+	}
 }
 
 // TestSpillDiskEstimate measures the margin of the estimate that a new

@@ -60,14 +60,15 @@ func runExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 // spillFlags put an exhaustive search's layers on disk.
 type spillFlags struct {
-	spill, resume string
-	keep          bool
+	spill, resume    string
+	keep, noEstimate bool
 }
 
 func (f *spillFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.spill, "spill", "", "hold the layers as files in `DIR` (made if missing), memory bounding one partition's work;\nan interrupted run can be continued with --resume DIR")
 	fs.StringVar(&f.resume, "resume", "", "continue the spilled run in `DIR` from its last complete partition")
 	fs.BoolVar(&f.keep, "keep", false, "with --spill or --resume, leave the files at the end")
+	fs.BoolVar(&f.noEstimate, "no-disk-estimate", false, "with --spill, start without estimating the disk the run needs at most\n(each layer is still checked before it is written)")
 }
 
 // load returns the spill asked for.
@@ -77,8 +78,10 @@ func (f *spillFlags) load() (search.Spill, error) {
 		return search.Spill{}, cli.Usagef("give --spill DIR or --resume DIR, not both")
 	case f.keep && f.spill == "" && f.resume == "":
 		return search.Spill{}, cli.Usagef("--keep needs --spill DIR or --resume DIR")
+	case f.noEstimate && f.spill == "":
+		return search.Spill{}, cli.Usagef("--no-disk-estimate needs --spill DIR (a resumed run is not estimated)")
 	case f.resume != "":
 		return search.Spill{Dir: f.resume, Resume: true, Keep: f.keep}, nil
 	}
-	return search.Spill{Dir: f.spill, Keep: f.keep}, nil
+	return search.Spill{Dir: f.spill, Keep: f.keep, NoEstimate: f.noEstimate}, nil
 }

@@ -48,10 +48,15 @@ func ExitCode(prog string, err error, stderr io.Writer) int {
 func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // Message returns err as one line; a search's memory refusal in it is set
-// to name the flag that sets the budget (MemoryError.Setting).
+// to name the flag that sets the budget (MemoryError.Setting), and a
+// spilled run's refusal by its estimate the flag that starts it without
+// (DiskError.Setting).
 func Message(err error) string {
 	if me, ok := errors.AsType[*search.MemoryError](err); ok && me.Setting == "" {
 		me.Setting = "--mem"
+	}
+	if de, ok := errors.AsType[*search.DiskError](err); ok && de.Bound && de.Setting == "" {
+		de.Setting = "--no-disk-estimate"
 	}
 	return OneLine(err.Error())
 }

@@ -130,7 +130,7 @@ func (s *Spilled) CheckRunDisk(ctx context.Context, first *layered.Layer, within
 		what = fmt.Sprintf("the run (extrapolated from its first %d of %d layers)", est.Exact, est.Layers)
 	}
 	if est.Need > free {
-		return &spill.NoSpaceError{Path: s.Dir.Path, Free: free, Need: est.Need, What: what}
+		return &spill.NoSpaceError{Path: s.Dir.Path, Free: free, Need: est.Need, What: what, Bound: true}
 	}
 	return nil
 }

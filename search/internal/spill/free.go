@@ -14,6 +14,12 @@ type NoSpaceError struct {
 	Path       string
 	Free, Need int64
 	What       string
+	// Bound is set where Need bounds the most a whole run holds on disk,
+	// estimated before it starts: the run can stay well below it.
+	// Setting, if set with it, names what starts a run without that
+	// estimate, such as a command's flag; the message names it.
+	Bound   bool
+	Setting string
 }
 
 // As makes errors.As find e as its public twin, search.DiskError (see
@@ -21,8 +27,15 @@ type NoSpaceError struct {
 func (e *NoSpaceError) As(target any) bool { return twin.As(e, target) }
 
 func (e *NoSpaceError) Error() string {
-	return fmt.Sprintf("spill: %s has %s free, %s needs about %s", e.Path,
+	msg := fmt.Sprintf("spill: %s has %s free, %s needs about %s", e.Path,
 		humanize.IBytes(uint64(e.Free)), e.What, humanize.IBytes(uint64(e.Need)))
+	switch {
+	case e.Bound && e.Setting != "":
+		msg += fmt.Sprintf(" at most; %s starts it anyway, each layer checked before it is written", e.Setting)
+	case e.Bound:
+		msg += " at most"
+	}
+	return msg
 }
 
 // Free returns the bytes free to an unprivileged user on the file system
