@@ -165,11 +165,12 @@
 // run killed at any point from there, to the same counts. Before a new
 // run writes a file, the disk it needs at its fullest (every layer's
 // partitions and the widest layer's runs) is estimated from its first
-// layers, run in memory for a couple of seconds, their growth extrapolated
-// and their file measured, and a run that would not fit the free space is
-// refused with a DiskError; each layer's need (its runs and partitions,
-// at the bytes a position the layer above took) is checked again before
-// it is expanded.
+// layers, run in memory for a couple of seconds or until the estimate is
+// half the free space or less, their growth extrapolated and their file
+// measured, and a run that would not fit the free space is refused with a
+// DiskError (Bound set: the estimate is a bound, which Spill.NoEstimate
+// skips); each layer's need (its runs and partitions, at the bytes a
+// position the layer above took) is checked again before it is expanded.
 //
 // # Winnable positions
 //

@@ -77,6 +77,13 @@ type DiskEstimate struct {
 // winnable files hold fewer positions than the forward files and no
 // counts; they and the random player's chance files come on top.
 func (s *Spilled) EstimateDisk(ctx context.Context, first *layered.Layer, within time.Duration) (DiskEstimate, error) {
+	return s.estimateDisk(ctx, first, within, nil)
+}
+
+// estimateDisk is EstimateDisk, its sample ended early, where fits is
+// set, once fits says yes to the estimate from the layers run so far
+// (from the third on).
+func (s *Spilled) estimateDisk(ctx context.Context, first *layered.Layer, within time.Duration, fits func(need int64) bool) (DiskEstimate, error) {
 	var est DiskEstimate
 	e := s.steps.e
 	g := e.Gen()
@@ -84,8 +91,28 @@ func (s *Spilled) EstimateDisk(ctx context.Context, first *layered.Layer, within
 	expander := func() (*layered.Expander, error) {
 		return layered.NewExpander(layered.Paths, layered.Setup{Gen: g, Mem: memory.New(room), Workers: e.Workers()})
 	}
-	more := func(run int, elapsed time.Duration) bool { return run < 3 || elapsed < within }
-	sizes, biggest, err := SampleLayers(ctx, first, expander, more, nil)
+	fit := false
+	more := func(run int, elapsed time.Duration) bool { return run < 3 || elapsed < within && !fit }
+	var visit func(e *layered.Expander, cur, next *layered.Layer) error
+	if fits != nil {
+		sizes, biggest := []int64{int64(first.Len())}, first
+		visit = func(_ *layered.Expander, _, next *layered.Layer) error {
+			sizes = append(sizes, int64(next.Len()))
+			if next.Len() > biggest.Len() {
+				biggest = next
+			}
+			if len(sizes) < 4 || next.Len() == 0 {
+				return nil
+			}
+			per, err := FileBytes(biggest)
+			if err != nil {
+				return err
+			}
+			fit = fits(runBytes(per, Extrapolate(g.Board.Holes(), g.Group.Len(), first.Pegs(), sizes), s.Partitions))
+			return nil
+		}
+	}
+	sizes, biggest, err := SampleLayers(ctx, first, expander, more, visit)
 	if err != nil {
 		return est, err
 	}
@@ -104,7 +131,9 @@ func (s *Spilled) EstimateDisk(ctx context.Context, first *layered.Layer, within
 // first that would not fit the free space of its directory's file system:
 // at once where even layers as large as the board allows would fit (32
 // bytes a position, the most a key and its count take), else by the
-// estimate of EstimateDisk (its sample run for about within).
+// estimate of EstimateDisk (its sample run for about within, or until
+// its estimate is half the free space or less: a run with room to spare
+// is not held up).
 func (s *Spilled) CheckRunDisk(ctx context.Context, first *layered.Layer, within time.Duration) error {
 	free := s.knobs.Free
 	if free <= 0 {
@@ -121,7 +150,7 @@ func (s *Spilled) CheckRunDisk(ctx context.Context, first *layered.Layer, within
 	if runBytes(32, most, s.Partitions) <= free {
 		return nil
 	}
-	est, err := s.EstimateDisk(ctx, first, within)
+	est, err := s.estimateDisk(ctx, first, within, func(need int64) bool { return need <= free/2 })
 	if err != nil {
 		return err
 	}
