@@ -137,6 +137,7 @@ func TestErrors(t *testing.T) {
 		{[]string{"explore", "--spill", "a", "--resume", "b"}, 2, "--spill DIR or --resume DIR, not both"},
 		{[]string{"explore", "--keep"}, 2, "--keep needs --spill DIR or --resume DIR"},
 		{[]string{"explore", "--no-disk-estimate"}, 2, "--no-disk-estimate needs --spill DIR"},
+		{[]string{"report", "--out", "x", "--no-disk-estimate"}, 2, "--no-disk-estimate needs --spill DIR"},
 		{[]string{"explore", "--resume", "testdata", "--no-disk-estimate"}, 2, "--no-disk-estimate needs --spill DIR"},
 		{[]string{"explore", "--spill", "a", "--reachable-only"}, 2, "--spill and --resume are for the full analysis"},
 		{[]string{"explore", "--board", "triangle", "--resume", "testdata"}, 1, "testdata holds no run to resume"},

@@ -23,6 +23,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	seed := fs.Uint64("seed", 1, "seed of the generated levels")
 	compare := fs.String("compare", "", "compare the solver timings with those of the earlier report in `OLD_DIR` (its data/bench-runs.json), as benchstat does")
 	spillDir := fs.String("spill", "", "analyse the boards over --mem again with their layers as files under `DIR` (see explore --spill)")
+	noEstimate := fs.Bool("no-disk-estimate", false, "with --spill, start those runs without estimating the disk they need at most (see explore)")
 	var sf cli.SearchFlags
 	sf.Register(fs, search.DefaultExhaustiveMemory)
 	if err := cli.Parse(fs, args); err != nil {
@@ -30,6 +31,9 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if *out == "" {
 		return cli.Usagef("--out DIR is required")
+	}
+	if *noEstimate && *spillDir == "" {
+		return cli.Usagef("--no-disk-estimate needs --spill DIR")
 	}
 	quickSet := false
 	fs.Visit(func(f *flag.Flag) { quickSet = quickSet || f.Name == "quick" })
@@ -45,7 +49,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	opt := build.Options{Full: *full, Seed: *seed, Workers: sf.Workers, Memory: budget, Spill: *spillDir, Compare: *compare}
+	opt := build.Options{Full: *full, Seed: *seed, Workers: sf.Workers, Memory: budget, Spill: *spillDir, NoDiskEstimate: *noEstimate, Compare: *compare}
 	if isTerminal(stderr) {
 		opt.Progress = func(step string) { fmt.Fprintf(stderr, "\r\033[K%s", step) }
 	}

@@ -46,7 +46,7 @@ func (b *builder) boards(ctx context.Context) (Section, error) {
 			if errors.Is(err, search.ErrMemory) && b.opt.Spill != "" {
 				b.progress("exploring " + name + " spilled")
 				opt := b.exploreOptions()
-				opt.Spill = search.Spill{Dir: filepath.Join(b.opt.Spill, fileName(name))}
+				opt.Spill = search.Spill{Dir: filepath.Join(b.opt.Spill, fileName(name)), NoEstimate: b.opt.NoDiskEstimate}
 				a, err = search.Explore(ctx, prob, opt)
 			}
 			switch {

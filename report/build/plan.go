@@ -29,6 +29,9 @@ type Options struct {
 	// that pass Memory run again with their layers on disk (search.Spill),
 	// each in a directory of its own, removed once done.
 	Spill string
+	// NoDiskEstimate starts those spilled runs without the estimate of
+	// the disk they need (search.Spill.NoEstimate).
+	NoDiskEstimate bool
 	// Compare, if set, is the directory of an earlier report whose solver
 	// timings (data/bench-runs.json) the solver section compares with
 	// this run's.
