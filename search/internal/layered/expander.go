@@ -191,6 +191,17 @@ func ExpansionBytes(n int64) float64 {
 	return float64(n) * perParent
 }
 
+// Held bytes: about what a child counted in 64 bits takes in an
+// expansion that keeps it (NextPart, a spilled layer held whole) in its
+// bucket's table (at tableFill, a quarter spare), and in the layer
+// collected from the tables; and what the workers' lists of a round may
+// keep beside them where the budget is tight (minKeptLists).
+const (
+	HeldTableBytes = 16 * 10 / tableFill * 5 / 4
+	HeldLayerBytes = 16
+	HeldListBytes  = minKeptLists
+)
+
 // jumpsPerParent returns the children a parent is expected to have in the
 // next round: as many as in the last round (rounded up), and at least ten.
 // Fewer would make a round of more parents, too many for its lists where

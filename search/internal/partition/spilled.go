@@ -370,36 +370,24 @@ const maxParts = 16
 // parts returns the fewest parts (a power of two, at most child's
 // partitions and maxParts) that the expansion of layer pegs, held (cur
 // bytes), may keep the children of at once within what the budget has
-// left beside the lists of a round, at tableBytes a child expected in its
-// bucket's table and collected bytes in the layer made from them; zero
+// left beside the lists of a round, at the bytes layered reckons a child
+// held takes in its bucket's table and in the layer made from them; zero
 // where not even maxParts would. In one part, the layer held goes before
 // the children are collected.
 func (s *Spilled) parts(pegs int, cur int64, child *spill.LayerState) int {
 	mem := s.steps.e.Mem()
-	room := float64(mem.Limit() - mem.Used() - roundBytes)
+	room := float64(mem.Limit() - mem.Used() - layered.HeldListBytes)
 	c := float64(s.expect(pegs))
-	if max(tableBytes*c, (tableBytes+collected)*c-float64(cur)) <= room {
+	if max(layered.HeldTableBytes*c, (layered.HeldTableBytes+layered.HeldLayerBytes)*c-float64(cur)) <= room {
 		return 1
 	}
 	for parts := 2; parts <= min(child.Partitions, maxParts); parts *= 2 {
-		if (tableBytes+collected)*c/float64(parts) <= room {
+		if (layered.HeldTableBytes+layered.HeldLayerBytes)*c/float64(parts) <= room {
 			return parts
 		}
 	}
 	return 0
 }
-
-// tableBytes is about what a child of a layer's expansion holds in its
-// bucket's table (16 bytes, a key and a count in 64 bits, at six tenths
-// full, a quarter spare), and collected in the layer made from the tables;
-// roundBytes about what the lists of a round hold, at the fewest children
-// the expander makes a round of where the budget is tight (layered's
-// tightRoundRecords), and that it keeps between layers.
-const (
-	tableBytes = 16 * 10 / 6 * 5 / 4
-	collected  = 16
-	roundBytes = 64 << 20
-)
 
 // readLayer reads layer pegs, l, whole, keys and counts (in 64 bits where
 // they all fit: layered.NewNarrow), charged to the budget; nil where it
