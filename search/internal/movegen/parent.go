@@ -25,6 +25,28 @@ type Parent struct {
 	kernel  *kernel
 	jumps   []int16              // MoveRanks's, in Go
 	scratch *[kernelScratch]byte // MoveRanks's, in assembly
+	batch   *batchRoom           // MoveRanksBatch's, where it runs in assembly
+	// bimgs holds the images of the last MoveRanksBatch's parents where
+	// it runs in Go, NSym each; batched, whether it ran in assembly.
+	bimgs   []engine.Position
+	batched bool
+}
+
+// MaxBatch is the most parents MoveRanksBatch takes at once.
+const MaxBatch = 32
+
+// batchJumps is the most jumps a board may have for MoveRanksBatch to run
+// in assembly: the assembly stores each parent's index under its jumps as
+// two vectors, 128 bytes.
+const batchJumps = 128
+
+// batchRoom is what movesRanksBatchAVX512 writes besides its children:
+// the parents' images, and the jumps of all of them (a byte each, and the
+// vector stored past the last) with each one's parent.
+type batchRoom struct {
+	imgs [MaxBatch][8]engine.Position
+	jids [MaxBatch*batchJumps + 64]byte
+	pids [MaxBatch*batchJumps + 128]byte
 }
 
 // NewParent returns a Parent for gen's positions.
@@ -33,6 +55,9 @@ func (m *Gen) NewParent() *Parent {
 		avx512: m.images8 != nil && haveAVX512(), kernel: m.kernel}
 	if w.kernel != nil {
 		w.scratch = new([kernelScratch]byte)
+		if m.imageIndex != nil && len(m.Jumps) <= batchJumps {
+			w.batch = new(batchRoom)
+		}
 	}
 	return w
 }
@@ -134,4 +159,47 @@ func (w *Parent) MoveChildren(dst []engine.Position, mover engine.Position) []en
 	dst = slices.Grow(dst, kernelScratch)
 	c := movesRanksAVX512(w.kernel, uint64(mover), (*[8]uint64)(unsafe.Pointer(&w.img8)), nil, nil, 0, w.scratch, (*uint64)(unsafe.Pointer(unsafe.SliceData(dst[n:n+1]))))
 	return dst[:n+c]
+}
+
+// MoveRanksBatch appends to dst the numbers by d of the canonical children
+// of each of ps (at most MaxBatch) by the legal jumps of movers[i] (ps[i]
+// where movers is nil), parent after parent, as Set(ps[i]) and
+// MoveRanks(dst, movers[i], d) would, and writes to ends[i] how many
+// children ps[:i+1] have. BatchImages(i) then returns ps[i]'s images, as
+// Set returns them. Where it runs in assembly the children of all the
+// parents are made in one loop: made a parent at a time, each parent's
+// loop ended with a mispredicted branch, and the next parent's jumps and
+// images waited for it.
+func (w *Parent) MoveRanksBatch(dst []uint64, ps, movers []engine.Position, d *key.Dense, ends []int32) []uint64 {
+	if len(ps) > MaxBatch {
+		panic("movegen: MoveRanksBatch of more than MaxBatch parents")
+	}
+	if movers == nil {
+		movers = ps
+	}
+	n := len(dst)
+	if w.batched = w.batch != nil && len(ps) > 0; !w.batched {
+		w.bimgs = w.bimgs[:0]
+		for i, p := range ps {
+			w.bimgs = append(w.bimgs, w.Set(p)...)
+			dst, _ = w.MoveRanks(dst, movers[i], d)
+			ends[i] = int32(len(dst) - n)
+		}
+		return dst
+	}
+	dst = slices.Grow(dst, len(ps)*len(w.gen.Jumps))
+	cum, lowRank, low := d.Tables()
+	r := w.batch
+	c := movesRanksBatchAVX512(w.kernel, w.gen.imageIndex, (*uint64)(unsafe.Pointer(&ps[0])), (*uint64)(unsafe.Pointer(&movers[0])), len(ps),
+		(*[8]uint64)(unsafe.Pointer(&r.imgs[0])), &cum[0], &lowRank[0], uint64(low), &r.jids[0], &r.pids[0], &ends[0], unsafe.SliceData(dst[n:n+1]))
+	return dst[:n+c]
+}
+
+// BatchImages returns the images of parent i of the last MoveRanksBatch,
+// as Set returns them; they are valid until the next call.
+func (w *Parent) BatchImages(i int) []engine.Position {
+	if w.batched {
+		return w.batch.imgs[i][:w.gen.NSym]
+	}
+	return w.bimgs[i*w.gen.NSym : (i+1)*w.gen.NSym]
 }

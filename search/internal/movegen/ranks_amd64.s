@@ -155,6 +155,132 @@ done:
 	VZEROUPPER
 	RET
 
+// MOVESAT is MOVES writing the indices at R15 and leaving R15 past them:
+// a batch's parents' jumps one after another.
+#define MOVESAT \
+	MOVQ 0(AX), R9 \
+	PDEPQ R9, R8, R10 \
+	ANDNQ R9, R10, R11 \
+	MOVQ 8(AX), R12 \
+	LEAQ 48(AX), SI \
+	TESTQ R12, R12 \
+	JEQ foundat \
+groupsat: \
+	MOVQ 8(SI), CX \
+	SHRXQ CX, R10, R13 \
+	MOVQ 16(SI), CX \
+	SHLXQ CX, R13, R13 \
+	MOVQ 24(SI), CX \
+	SHRXQ CX, R11, R14 \
+	MOVQ 32(SI), CX \
+	SHLXQ CX, R14, R14 \
+	ANDQ R10, R13 \
+	ANDQ R14, R13 \
+	ANDQ 0(SI), R13 \
+	KMOVQ R13, K1 \
+	VMOVDQU8 40(SI), Z3 \
+	VPCOMPRESSB.Z Z3, K1, Z4 \
+	VMOVDQU8 Z4, (R15) \
+	POPCNTQ R13, R13 \
+	ADDQ R13, R15 \
+	ADDQ $104, SI \
+	DECQ R12 \
+	JNE groupsat \
+foundat:
+
+// func movesRanksBatchAVX512(k *kernel, idx *[8][64]byte, ps *uint64, movers *uint64, n int, imgs *[8]uint64, cum *uint32, lowRank *uint16, low uint64, jids *byte, pids *byte, ends *int32, dst *uint64) int
+//
+// movesRanksAVX512 for n parents at once, so that the children of all of
+// them are made in one loop, not a loop a parent whose end (a different
+// number of children each time) the processor mispredicts, and whose
+// parent's jumps and images wait for it: first each parent's eight images
+// (as imagesBITALG) into imgs; then each mover's legal jumps (MOVESAT)
+// into jids, the parent's index under each in pids (a vector of it
+// stored, at most 128 jumps a parent) and where its jumps end in ends;
+// then each child, from its parent's images in imgs. It returns how many
+// children there are.
+TEXT ·movesRanksBatchAVX512(SB), NOSPLIT, $8-112
+	// The images.
+	MOVQ idx+8(FP), AX
+	MOVQ ps+16(FP), SI
+	MOVQ n+32(FP), CX
+	MOVQ imgs+40(FP), DI
+images:
+	VPBROADCASTQ (SI), Z0
+	VPSHUFBITQMB 0(AX), Z0, K1
+	KMOVQ K1, 0(DI)
+	VPSHUFBITQMB 64(AX), Z0, K1
+	KMOVQ K1, 8(DI)
+	VPSHUFBITQMB 128(AX), Z0, K1
+	KMOVQ K1, 16(DI)
+	VPSHUFBITQMB 192(AX), Z0, K1
+	KMOVQ K1, 24(DI)
+	VPSHUFBITQMB 256(AX), Z0, K1
+	KMOVQ K1, 32(DI)
+	VPSHUFBITQMB 320(AX), Z0, K1
+	KMOVQ K1, 40(DI)
+	VPSHUFBITQMB 384(AX), Z0, K1
+	KMOVQ K1, 48(DI)
+	VPSHUFBITQMB 448(AX), Z0, K1
+	KMOVQ K1, 56(DI)
+	ADDQ $8, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNE images
+	// The jumps.
+	MOVQ k+0(FP), AX
+	MOVQ movers+24(FP), BX
+	MOVQ jids+72(FP), DI
+	MOVQ DI, R15
+	XORQ DX, DX
+moves:
+	MOVQ (BX)(DX*8), R8
+	MOVQ R15, 0(SP) // where this parent's jumps start
+	MOVESAT
+	MOVQ 0(SP), R9
+	SUBQ DI, R9
+	MOVQ pids+80(FP), R10
+	VPBROADCASTB DX, Z5
+	VMOVDQU8 Z5, (R10)(R9*1)
+	VMOVDQU8 Z5, 64(R10)(R9*1)
+	MOVQ R15, R9
+	SUBQ DI, R9
+	MOVQ ends+88(FP), R10
+	MOVL R9, (R10)(DX*4)
+	INCQ DX
+	CMPQ DX, n+32(FP)
+	JNE moves
+	// The children.
+	MOVQ R15, DX
+	SUBQ DI, DX
+	MOVQ DX, ret+104(FP)
+	JEQ done
+	MOVQ 16(AX), BX // images8
+	MOVQ imgs+40(FP), AX
+	MOVQ pids+80(FP), R15
+	MOVQ cum+48(FP), R12
+	MOVQ lowRank+56(FP), R13
+	MOVQ low+64(FP), CX
+	MOVQ dst+96(FP), SI
+	MOVQ $1, R14
+	SHLQ CX, R14
+	DECQ R14
+children:
+	MOVBQZX (R15), R9
+	SHLQ $6, R9
+	VMOVDQU (AX)(R9*1), Y0
+	VMOVDQU 32(AX)(R9*1), Y5
+	MOVBQZX (DI), R8
+	CHILD(SI)
+	INCQ DI
+	INCQ R15
+	ADDQ $8, SI
+	DECQ DX
+	JNE children
+done:
+	VZEROUPPER
+	RET
+
 // IMAGE writes image s of the position in Z0 to dst[s] (DI), by the bit
 // indices idx[s] (AX).
 #define IMAGE(s) \

@@ -175,6 +175,20 @@ func BenchmarkRanks(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(children), "ns/child")
 		})
+		if w.batch == nil {
+			continue
+		}
+		// Their parents a batch at a time (MoveRanksBatch).
+		b.Run("code=avx512-batch", func(b *testing.B) {
+			dst := make([]uint64, 0, MaxBatch*len(gen.Jumps))
+			ends := make([]int32, MaxBatch)
+			for b.Loop() {
+				for i := 0; i < len(ps); i += MaxBatch {
+					dst = w.MoveRanksBatch(dst[:0], ps[i:min(len(ps), i+MaxBatch)], nil, d, ends)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(children), "ns/child")
+		})
 	}
 }
 
@@ -314,5 +328,72 @@ func TestImagesAgree(t *testing.T) {
 	})
 	if haveImagesBITALG() && !ran {
 		t.Error("no generator found its images by imagesBITALG on a processor that runs it")
+	}
+}
+
+// TestMoveRanksBatch checks Parent.MoveRanksBatch, in assembly where the
+// generator has a kernel and in Go, against Set and MoveRanks a parent at
+// a time: batches of 1 to MaxBatch parents, their movers the parents or
+// their complements, numbered by the numbering of the first child's pegs
+// and class (a child of another class numbered by the same tables).
+func TestMoveRanksBatch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	batched := 0
+	eachGenerator(t, []string{"english", "french", "triangle", "triangle:7", "wiegleb", "diamond", "triangle:9"}, func(b *engine.Board, gen *Gen, numbering func(int, engine.Class) *key.Dense) {
+		if numbering == nil {
+			return
+		}
+		for _, asm := range []bool{true, false} {
+			w, one := gen.NewParent(), gen.NewParent()
+			if asm && w.batch == nil {
+				continue
+			}
+			if !asm {
+				w.batch = nil
+			}
+			for range 300 {
+				ps := make([]engine.Position, 1+rng.IntN(MaxBatch))
+				var movers []engine.Position
+				undo := rng.IntN(2) == 0
+				for i := range ps {
+					ps[i] = randomPosition(rng, b)
+					if undo {
+						movers = append(movers, b.Full()&^ps[i])
+					}
+				}
+				d := numbering(ps[0].Pegs(), b.Class(ps[0]))
+				if d == nil {
+					continue
+				}
+				var want []uint64
+				var wantEnds []int32
+				var wantImgs [][]engine.Position
+				for i, p := range ps {
+					wantImgs = append(wantImgs, slices.Clone(one.Set(p)))
+					mover := p
+					if undo {
+						mover = movers[i]
+					}
+					want, _ = one.MoveRanks(want, mover, d)
+					wantEnds = append(wantEnds, int32(len(want)))
+				}
+				ends := make([]int32, len(ps))
+				got := w.MoveRanksBatch([]uint64{7}, ps, movers, d, ends)
+				if got[0] != 7 || !slices.Equal(got[1:], want) || !slices.Equal(ends, wantEnds) {
+					t.Fatalf("%s, asm %v, %d parents, undo %v: numbers %v ends %v, want %v ends %v", b.Name(), asm, len(ps), undo, got[1:], ends, want, wantEnds)
+				}
+				for i := range ps {
+					if !slices.Equal(w.BatchImages(i), wantImgs[i]) {
+						t.Fatalf("%s, asm %v: images of parent %d = %v, want %v", b.Name(), asm, i, w.BatchImages(i), wantImgs[i])
+					}
+				}
+				if asm {
+					batched++
+				}
+			}
+		}
+	})
+	if haveMovesAVX512() && haveImagesBITALG() && batched == 0 {
+		t.Error("no batch ran in assembly on a processor that runs it")
 	}
 }
