@@ -34,6 +34,12 @@
 	MOVWQZX (R13)(R8*2), R11 \
 	ADDQ R11, R10
 
+// LOWMASK leaves in R14 the mask of the low part of RANK, of CX bits.
+#define LOWMASK \
+	MOVQ $1, R14 \
+	SHLQ CX, R14 \
+	DECQ R14
+
 // CHILD writes to (dst) the canonical child by jump R8 (LEAST), numbered
 // (RANK) unless cum (R12) is nil. It uses R8-R11.
 #define CHILD(dst) \
@@ -59,9 +65,7 @@ TEXT ·ranksAVX512(SB), NOSPLIT, $0-64
 	MOVQ lowRank+40(FP), R13
 	MOVQ low+48(FP), CX
 	MOVQ dst+56(FP), DI
-	MOVQ $1, R14
-	SHLQ CX, R14
-	DECQ R14 // the low part's mask
+	LOWMASK
 	VMOVDQU (AX), Y0
 	VMOVDQU 32(AX), Y5
 	TESTQ DX, DX
@@ -77,23 +81,39 @@ done:
 	VZEROUPPER
 	RET
 
-// MOVES writes to (DI) the indices of the jumps legal in the position in
-// R8, a byte each, for the kernel at AX, and leaves their number in R15:
-// the position in lattice order is PDEP(R8, latFull) (holes are numbered
-// row by row, lattice bits too), each shift group's legal from holes are
+// IMAGE writes image s of the position in Z0 to dst[s] (DI), by the bit
+// indices idx[s] (AX).
+#define IMAGE(s) \
+	VPSHUFBITQMB (s*64)(AX), Z0, K1 \
+	KMOVQ K1, (s*8)(DI)
+
+// IMAGES writes the eight images of the position in Z0 to (DI).
+#define IMAGES \
+	IMAGE(0) \
+	IMAGE(1) \
+	IMAGE(2) \
+	IMAGE(3) \
+	IMAGE(4) \
+	IMAGE(5) \
+	IMAGE(6) \
+	IMAGE(7)
+
+// MOVESAT writes at R15 the indices of the jumps legal in the position in
+// R8, a byte each, for the kernel at AX, and leaves R15 past them: the
+// position in lattice order is PDEP(R8, latFull) (holes are numbered row
+// by row, lattice bits too), each shift group's legal from holes are
 // found as ShiftGroup.Legal finds them, and the indices of their jumps are
 // written out by VPCOMPRESSB under them, with no branch on which are
 // legal: compressed into Z4 and stored whole (compressed straight to
 // memory, the store took 9-10 % of the English full analysis), the
 // next group's overwriting what follows the legal ones. It uses R9-R14,
 // CX, SI, K1, Z3 and Z4.
-#define MOVES \
+#define MOVESAT \
 	MOVQ 0(AX), R9 \
 	PDEPQ R9, R8, R10 \
 	ANDNQ R9, R10, R11 \
 	MOVQ 8(AX), R12 \
 	LEAQ 48(AX), SI \
-	MOVQ DI, R15 \
 	TESTQ R12, R12 \
 	JEQ found \
 groups: \
@@ -117,7 +137,12 @@ groups: \
 	ADDQ $104, SI \
 	DECQ R12 \
 	JNE groups \
-found: \
+found:
+
+// MOVES is MOVESAT writing at (DI), leaving the number of jumps in R15.
+#define MOVES \
+	MOVQ DI, R15 \
+	MOVESAT \
 	SUBQ DI, R15
 
 // func movesRanksAVX512(k *kernel, mover uint64, img *[8]uint64, cum *uint32, lowRank *uint16, low uint64, scratch *[kernelScratch]byte, dst *uint64) int
@@ -140,9 +165,7 @@ TEXT ·movesRanksAVX512(SB), NOSPLIT, $0-72
 	MOVQ lowRank+32(FP), R13
 	MOVQ low+40(FP), CX
 	MOVQ dst+56(FP), SI
-	MOVQ $1, R14
-	SHLQ CX, R14
-	DECQ R14
+	LOWMASK
 	MOVQ R15, DX
 loop:
 	MOVBQZX (DI), R8
@@ -154,39 +177,6 @@ loop:
 done:
 	VZEROUPPER
 	RET
-
-// MOVESAT is MOVES writing the indices at R15 and leaving R15 past them:
-// a batch's parents' jumps one after another.
-#define MOVESAT \
-	MOVQ 0(AX), R9 \
-	PDEPQ R9, R8, R10 \
-	ANDNQ R9, R10, R11 \
-	MOVQ 8(AX), R12 \
-	LEAQ 48(AX), SI \
-	TESTQ R12, R12 \
-	JEQ foundat \
-groupsat: \
-	MOVQ 8(SI), CX \
-	SHRXQ CX, R10, R13 \
-	MOVQ 16(SI), CX \
-	SHLXQ CX, R13, R13 \
-	MOVQ 24(SI), CX \
-	SHRXQ CX, R11, R14 \
-	MOVQ 32(SI), CX \
-	SHLXQ CX, R14, R14 \
-	ANDQ R10, R13 \
-	ANDQ R14, R13 \
-	ANDQ 0(SI), R13 \
-	KMOVQ R13, K1 \
-	VMOVDQU8 40(SI), Z3 \
-	VPCOMPRESSB.Z Z3, K1, Z4 \
-	VMOVDQU8 Z4, (R15) \
-	POPCNTQ R13, R13 \
-	ADDQ R13, R15 \
-	ADDQ $104, SI \
-	DECQ R12 \
-	JNE groupsat \
-foundat:
 
 // func movesRanksBatchAVX512(k *kernel, idx *[8][64]byte, ps *uint64, movers *uint64, n int, imgs *[8]uint64, cum *uint32, lowRank *uint16, low uint64, jids *byte, pids *byte, ends *int32, dst *uint64) int
 //
@@ -207,22 +197,7 @@ TEXT ·movesRanksBatchAVX512(SB), NOSPLIT, $8-112
 	MOVQ imgs+40(FP), DI
 images:
 	VPBROADCASTQ (SI), Z0
-	VPSHUFBITQMB 0(AX), Z0, K1
-	KMOVQ K1, 0(DI)
-	VPSHUFBITQMB 64(AX), Z0, K1
-	KMOVQ K1, 8(DI)
-	VPSHUFBITQMB 128(AX), Z0, K1
-	KMOVQ K1, 16(DI)
-	VPSHUFBITQMB 192(AX), Z0, K1
-	KMOVQ K1, 24(DI)
-	VPSHUFBITQMB 256(AX), Z0, K1
-	KMOVQ K1, 32(DI)
-	VPSHUFBITQMB 320(AX), Z0, K1
-	KMOVQ K1, 40(DI)
-	VPSHUFBITQMB 384(AX), Z0, K1
-	KMOVQ K1, 48(DI)
-	VPSHUFBITQMB 448(AX), Z0, K1
-	KMOVQ K1, 56(DI)
+	IMAGES
 	ADDQ $8, SI
 	ADDQ $64, DI
 	DECQ CX
@@ -262,9 +237,7 @@ moves:
 	MOVQ lowRank+56(FP), R13
 	MOVQ low+64(FP), CX
 	MOVQ dst+96(FP), SI
-	MOVQ $1, R14
-	SHLQ CX, R14
-	DECQ R14
+	LOWMASK
 children:
 	MOVBQZX (R15), R9
 	SHLQ $6, R9
@@ -281,12 +254,6 @@ done:
 	VZEROUPPER
 	RET
 
-// IMAGE writes image s of the position in Z0 to dst[s] (DI), by the bit
-// indices idx[s] (AX).
-#define IMAGE(s) \
-	VPSHUFBITQMB (s*64)(AX), Z0, K1 \
-	KMOVQ K1, (s*8)(DI)
-
 // func imagesBITALG(idx *[8][64]byte, p uint64, dst *[8]uint64)
 //
 // The eight images of p, each by one VPSHUFBITQMB (AVX-512 BITALG): bit j
@@ -295,13 +262,6 @@ TEXT ·imagesBITALG(SB), NOSPLIT, $0-24
 	MOVQ idx+0(FP), AX
 	VPBROADCASTQ p+8(FP), Z0
 	MOVQ dst+16(FP), DI
-	IMAGE(0)
-	IMAGE(1)
-	IMAGE(2)
-	IMAGE(3)
-	IMAGE(4)
-	IMAGE(5)
-	IMAGE(6)
-	IMAGE(7)
+	IMAGES
 	VZEROUPPER
 	RET
