@@ -171,8 +171,8 @@ func (w *Parent) MoveChildren(dst []engine.Position, mover engine.Position) []en
 // loop ended with a mispredicted branch, and the next parent's jumps and
 // images waited for it.
 func (w *Parent) MoveRanksBatch(dst []uint64, ps, movers []engine.Position, d *key.Dense, ends []int32) []uint64 {
-	if len(ps) > MaxBatch {
-		panic("movegen: MoveRanksBatch of more than MaxBatch parents")
+	if len(ps) > MaxBatch || len(movers) > 0 && len(movers) != len(ps) || len(ends) < len(ps) {
+		panic("movegen: MoveRanksBatch of more than MaxBatch parents, or movers or ends not as many")
 	}
 	if movers == nil {
 		movers = ps
