@@ -318,8 +318,8 @@ func (e *Expander) denseChunk(w *workerState, cur *Layer, set []uint64, d *key.D
 		n := len(buf)
 		buf = w.par.MoveRanksBatch(buf, batch, movers, d, ends[:len(batch)])
 		prev := int32(0)
-		for i, p := range batch {
-			w.stats.Raw += orbitSize(w.par.BatchImages(i), p)
+		for i := range batch {
+			w.stats.Raw += w.par.BatchOrbit(i)
 			if ends[i] == prev {
 				w.stats.DeadEnds++
 			}

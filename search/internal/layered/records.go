@@ -118,7 +118,7 @@ func (w *workerState) movers(ps []engine.Position, b *engine.Board, undo bool) [
 // position whose jumps make its children: p, or with undo its complement
 // (whose jumps undone make its parents).
 func (w *workerState) load(gen *movegen.Gen, p engine.Position, undo bool) (mover engine.Position) {
-	w.stats.Raw += orbitSize(w.par.Set(p), p)
+	w.stats.Raw += movegen.OrbitSize(w.par.Set(p), p)
 	if undo {
 		return gen.Board.Full() &^ p
 	}

@@ -27,8 +27,10 @@ type Parent struct {
 	scratch *[kernelScratch]byte // MoveRanks's, in assembly
 	batch   *batchRoom           // MoveRanksBatch's, where it runs in assembly
 	// bimgs holds the images of the last MoveRanksBatch's parents where
-	// it runs in Go, NSym each; batched, whether it ran in assembly.
+	// it runs in Go, NSym each, and borbit the sizes of their orbits;
+	// batched, whether it ran in assembly.
 	bimgs   []engine.Position
+	borbit  []int64
 	batched bool
 }
 
@@ -45,8 +47,12 @@ const batchJumps = 128
 // vector stored past the last) with each one's parent.
 type batchRoom struct {
 	imgs [MaxBatch][8]engine.Position
-	jids [MaxBatch*batchJumps + 64]byte
-	pids [MaxBatch*batchJumps + 128]byte
+	// fixed[i] is how many of parent i's eight images are itself, and
+	// orbit[f] the size of the orbit of a parent with f.
+	fixed [MaxBatch]byte
+	orbit [9]int64
+	jids  [MaxBatch*batchJumps + 64]byte
+	pids  [MaxBatch*batchJumps + 128]byte
 }
 
 // NewParent returns a Parent for gen's positions.
@@ -57,6 +63,11 @@ func (m *Gen) NewParent() *Parent {
 		w.scratch = new([kernelScratch]byte)
 		if m.imageIndex != nil && len(m.Jumps) <= batchJumps {
 			w.batch = new(batchRoom)
+			// The images past the group's are the identity's, the
+			// parent itself.
+			for f := 9 - m.NSym; f <= 8; f++ {
+				w.batch.orbit[f] = int64(m.NSym / (f - (8 - m.NSym)))
+			}
 		}
 	}
 	return w
@@ -179,9 +190,11 @@ func (w *Parent) MoveRanksBatch(dst []uint64, ps, movers []engine.Position, d *k
 	}
 	n := len(dst)
 	if w.batched = w.batch != nil && len(ps) > 0; !w.batched {
-		w.bimgs = w.bimgs[:0]
+		w.bimgs, w.borbit = w.bimgs[:0], w.borbit[:0]
 		for i, p := range ps {
-			w.bimgs = append(w.bimgs, w.Set(p)...)
+			imgs := w.Set(p)
+			w.bimgs = append(w.bimgs, imgs...)
+			w.borbit = append(w.borbit, OrbitSize(imgs, p))
 			dst, _ = w.MoveRanks(dst, movers[i], d)
 			ends[i] = int32(len(dst) - n)
 		}
@@ -191,7 +204,7 @@ func (w *Parent) MoveRanksBatch(dst []uint64, ps, movers []engine.Position, d *k
 	cum, lowRank, low := d.Tables()
 	r := w.batch
 	c := movesRanksBatchAVX512(w.kernel, w.gen.imageIndex, (*uint64)(unsafe.Pointer(&ps[0])), (*uint64)(unsafe.Pointer(&movers[0])), len(ps),
-		(*[8]uint64)(unsafe.Pointer(&r.imgs[0])), &cum[0], &lowRank[0], uint64(low), &r.jids[0], &r.pids[0], &ends[0], unsafe.SliceData(dst[n:n+1]))
+		(*[8]uint64)(unsafe.Pointer(&r.imgs[0])), &cum[0], &lowRank[0], uint64(low), &r.jids[0], &r.pids[0], &ends[0], unsafe.SliceData(dst[n:n+1]), &r.fixed[0])
 	return dst[:n+c]
 }
 
@@ -202,4 +215,25 @@ func (w *Parent) BatchImages(i int) []engine.Position {
 		return w.batch.imgs[i][:w.gen.NSym]
 	}
 	return w.bimgs[i*w.gen.NSym : (i+1)*w.gen.NSym]
+}
+
+// BatchOrbit returns the size of the orbit of parent i of the last
+// MoveRanksBatch (see OrbitSize), found with its images.
+func (w *Parent) BatchOrbit(i int) int64 {
+	if w.batched {
+		return w.batch.orbit[w.batch.fixed[i]]
+	}
+	return w.borbit[i]
+}
+
+// OrbitSize returns how many distinct positions imgs, the images of p
+// under a group, are: the group's size over the symmetries that fix p.
+func OrbitSize(imgs []engine.Position, p engine.Position) int64 {
+	fixed := 0
+	for _, img := range imgs {
+		if img == p {
+			fixed++
+		}
+	}
+	return int64(len(imgs) / fixed)
 }

@@ -178,18 +178,19 @@ done:
 	VZEROUPPER
 	RET
 
-// func movesRanksBatchAVX512(k *kernel, idx *[8][64]byte, ps *uint64, movers *uint64, n int, imgs *[8]uint64, cum *uint32, lowRank *uint16, low uint64, jids *byte, pids *byte, ends *int32, dst *uint64) int
+// func movesRanksBatchAVX512(k *kernel, idx *[8][64]byte, ps *uint64, movers *uint64, n int, imgs *[8]uint64, cum *uint32, lowRank *uint16, low uint64, jids *byte, pids *byte, ends *int32, dst *uint64, fixed *byte) int
 //
 // movesRanksAVX512 for n parents at once, so that the children of all of
 // them are made in one loop, not a loop a parent whose end (a different
 // number of children each time) the processor mispredicts, and whose
 // parent's jumps and images wait for it: first each parent's eight images
-// (as imagesBITALG) into imgs; then each mover's legal jumps (MOVESAT)
+// (as imagesBITALG) into imgs, and how many are the parent itself into
+// fixed; then each mover's legal jumps (MOVESAT)
 // into jids, the parent's index under each in pids (a vector of it
 // stored, at most 128 jumps a parent) and where its jumps end in ends;
 // then each child, from its parent's images in imgs. It returns how many
 // children there are.
-TEXT ·movesRanksBatchAVX512(SB), NOSPLIT, $8-112
+TEXT ·movesRanksBatchAVX512(SB), NOSPLIT, $8-120
 	// The images.
 	MOVQ idx+8(FP), AX
 	MOVQ ps+16(FP), SI
@@ -202,6 +203,24 @@ images:
 	ADDQ $64, DI
 	DECQ CX
 	JNE images
+	// How many of each parent's images are itself, into fixed (its orbit
+	// is its symmetries over those, the images past the group's, the
+	// identity, less), read once all are written.
+	MOVQ ps+16(FP), SI
+	MOVQ n+32(FP), CX
+	MOVQ imgs+40(FP), DI
+	MOVQ fixed+104(FP), R8
+fixed:
+	VPBROADCASTQ (SI), Z0
+	VPCMPEQQ (DI), Z0, K2
+	KMOVW K2, R9
+	POPCNTL R9, R9
+	MOVB R9, (R8)
+	ADDQ $8, SI
+	ADDQ $64, DI
+	INCQ R8
+	DECQ CX
+	JNE fixed
 	// The jumps.
 	MOVQ k+0(FP), AX
 	MOVQ movers+24(FP), BX
@@ -228,7 +247,7 @@ moves:
 	// The children.
 	MOVQ R15, DX
 	SUBQ DI, DX
-	MOVQ DX, ret+104(FP)
+	MOVQ DX, ret+112(FP)
 	JEQ done
 	MOVQ 16(AX), BX // images8
 	MOVQ imgs+40(FP), AX

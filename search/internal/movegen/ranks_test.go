@@ -333,15 +333,24 @@ func TestImagesAgree(t *testing.T) {
 
 // TestMoveRanksBatch checks Parent.MoveRanksBatch, in assembly where the
 // generator has a kernel and in Go, against Set and MoveRanks a parent at
-// a time: batches of 1 to MaxBatch parents, their movers the parents or
-// their complements, numbered by the numbering of the first child's pegs
-// and class (a child of another class numbered by the same tables).
+// a time, and BatchOrbit against the parents' distinct images: batches of
+// 1 to MaxBatch parents, their movers the parents or their complements,
+// numbered by one numbering (a child of another peg count or class
+// numbered by the same tables).
 func TestMoveRanksBatch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 16))
 	batched := 0
 	eachGenerator(t, []string{"english", "french", "triangle", "triangle:7", "wiegleb", "diamond", "triangle:9"}, func(b *engine.Board, gen *Gen, numbering func(int, engine.Class) *key.Dense) {
 		if numbering == nil {
 			return
+		}
+		g := gen.Group
+		// One numbering for every batch (each takes a table over the
+		// high parts to make): both ways number every child by its
+		// tables, whatever its pegs and class.
+		d := numbering(b.Holes()/2, b.Class(b.Start()))
+		if d == nil {
+			t.Fatalf("%s: no numbering of %d pegs", b.Name(), b.Holes()/2)
 		}
 		for _, asm := range []bool{true, false} {
 			w, one := gen.NewParent(), gen.NewParent()
@@ -361,10 +370,6 @@ func TestMoveRanksBatch(t *testing.T) {
 						movers = append(movers, b.Full()&^ps[i])
 					}
 				}
-				d := numbering(ps[0].Pegs(), b.Class(ps[0]))
-				if d == nil {
-					continue
-				}
 				var want []uint64
 				var wantEnds []int32
 				var wantImgs [][]engine.Position
@@ -382,9 +387,16 @@ func TestMoveRanksBatch(t *testing.T) {
 				if got[0] != 7 || !slices.Equal(got[1:], want) || !slices.Equal(ends, wantEnds) {
 					t.Fatalf("%s, asm %v, %d parents, undo %v: numbers %v ends %v, want %v ends %v", b.Name(), asm, len(ps), undo, got[1:], ends, want, wantEnds)
 				}
-				for i := range ps {
+				for i, p := range ps {
 					if !slices.Equal(w.BatchImages(i), wantImgs[i]) {
 						t.Fatalf("%s, asm %v: images of parent %d = %v, want %v", b.Name(), asm, i, w.BatchImages(i), wantImgs[i])
+					}
+					// The orbit counted from scratch: its distinct images.
+					distinct := g.Images(p, make([]engine.Position, g.Len()))
+					slices.Sort(distinct)
+					distinct = slices.Compact(distinct)
+					if got := w.BatchOrbit(i); got != int64(len(distinct)) {
+						t.Fatalf("%s, asm %v: orbit of %s = %d, want %d", b.Name(), asm, b.Line(p), got, len(distinct))
 					}
 				}
 				if asm {
