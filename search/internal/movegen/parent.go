@@ -26,10 +26,8 @@ type Parent struct {
 	jumps   []int16              // MoveRanks's, in Go
 	scratch *[kernelScratch]byte // MoveRanks's, in assembly
 	batch   *batchRoom           // MoveRanksBatch's, where it runs in assembly
-	// bimgs holds the images of the last MoveRanksBatch's parents where
-	// it runs in Go, NSym each, and borbit the sizes of their orbits;
-	// batched, whether it ran in assembly.
-	bimgs   []engine.Position
+	// borbit holds the sizes of the orbits of the last MoveRanksBatch's
+	// parents where it runs in Go; batched, whether it ran in assembly.
 	borbit  []int64
 	batched bool
 }
@@ -176,8 +174,8 @@ func (w *Parent) MoveChildren(dst []engine.Position, mover engine.Position) []en
 // of each of ps (at most MaxBatch) by the legal jumps of movers[i] (ps[i]
 // where movers is nil), parent after parent, as Set(ps[i]) and
 // MoveRanks(dst, movers[i], d) would, and writes to ends[i] how many
-// children ps[:i+1] have. BatchImages(i) then returns ps[i]'s images, as
-// Set returns them. Where it runs in assembly the children of all the
+// children ps[:i+1] have; BatchOrbit(i) then returns the size of ps[i]'s
+// orbit. Where it runs in assembly the children of all the
 // parents are made in one loop: made a parent at a time, each parent's
 // loop ended with a mispredicted branch, and the next parent's jumps and
 // images waited for it.
@@ -190,11 +188,9 @@ func (w *Parent) MoveRanksBatch(dst []uint64, ps, movers []engine.Position, d *k
 	}
 	n := len(dst)
 	if w.batched = w.batch != nil && len(ps) > 0; !w.batched {
-		w.bimgs, w.borbit = w.bimgs[:0], w.borbit[:0]
+		w.borbit = w.borbit[:0]
 		for i, p := range ps {
-			imgs := w.Set(p)
-			w.bimgs = append(w.bimgs, imgs...)
-			w.borbit = append(w.borbit, OrbitSize(imgs, p))
+			w.borbit = append(w.borbit, OrbitSize(w.Set(p), p))
 			dst, _ = w.MoveRanks(dst, movers[i], d)
 			ends[i] = int32(len(dst) - n)
 		}
@@ -206,15 +202,6 @@ func (w *Parent) MoveRanksBatch(dst []uint64, ps, movers []engine.Position, d *k
 	c := movesRanksBatchAVX512(w.kernel, w.gen.imageIndex, (*uint64)(unsafe.Pointer(&ps[0])), (*uint64)(unsafe.Pointer(&movers[0])), len(ps),
 		(*[8]uint64)(unsafe.Pointer(&r.imgs[0])), &cum[0], &lowRank[0], uint64(low), &r.jids[0], &r.pids[0], &ends[0], unsafe.SliceData(dst[n:n+1]), &r.fixed[0])
 	return dst[:n+c]
-}
-
-// BatchImages returns the images of parent i of the last MoveRanksBatch,
-// as Set returns them; they are valid until the next call.
-func (w *Parent) BatchImages(i int) []engine.Position {
-	if w.batched {
-		return w.batch.imgs[i][:w.gen.NSym]
-	}
-	return w.bimgs[i*w.gen.NSym : (i+1)*w.gen.NSym]
 }
 
 // BatchOrbit returns the size of the orbit of parent i of the last

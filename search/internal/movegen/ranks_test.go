@@ -372,9 +372,8 @@ func TestMoveRanksBatch(t *testing.T) {
 				}
 				var want []uint64
 				var wantEnds []int32
-				var wantImgs [][]engine.Position
 				for i, p := range ps {
-					wantImgs = append(wantImgs, slices.Clone(one.Set(p)))
+					one.Set(p)
 					mover := p
 					if undo {
 						mover = movers[i]
@@ -388,9 +387,6 @@ func TestMoveRanksBatch(t *testing.T) {
 					t.Fatalf("%s, asm %v, %d parents, undo %v: numbers %v ends %v, want %v ends %v", b.Name(), asm, len(ps), undo, got[1:], ends, want, wantEnds)
 				}
 				for i, p := range ps {
-					if !slices.Equal(w.BatchImages(i), wantImgs[i]) {
-						t.Fatalf("%s, asm %v: images of parent %d = %v, want %v", b.Name(), asm, i, w.BatchImages(i), wantImgs[i])
-					}
 					// The orbit counted from scratch: its distinct images.
 					distinct := g.Images(p, make([]engine.Position, g.Len()))
 					slices.Sort(distinct)
