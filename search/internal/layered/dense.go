@@ -301,17 +301,31 @@ func (e *Expander) denseChunk(w *workerState, cur *Layer, set []uint64, d *key.D
 	// A layer found in a bitset is of its numbering's class, the
 	// children's: a jump keeps the class, and so do the symmetries.
 	check := !cur.allOf(class)
+	if check {
+		for _, p := range w.parents {
+			if b.Class(p) != class {
+				return children, false
+			}
+		}
+	}
 	buf := w.ranks[:0]
-	for _, p := range w.parents {
-		if check && b.Class(p) != class {
-			return children, false
+	var ends [movegen.MaxBatch]int32
+	// A batch of parents' children made together (Parent.MoveRanksBatch).
+	for ps := w.parents; len(ps) > 0; {
+		batch := ps[:min(len(ps), movegen.MaxBatch)]
+		ps = ps[len(batch):]
+		movers := w.movers(batch, b, e.undo)
+		n := len(buf)
+		buf = w.par.MoveRanksBatch(buf, batch, movers, d, ends[:len(batch)])
+		prev := int32(0)
+		for i := range batch {
+			w.stats.Raw += w.par.BatchOrbit(i)
+			if ends[i] == prev {
+				w.stats.DeadEnds++
+			}
+			prev = ends[i]
 		}
-		var n int
-		buf, n = w.par.MoveRanks(buf, w.load(e.gen, p, e.undo), d)
-		if n == 0 {
-			w.stats.DeadEnds++
-		}
-		children += int64(n)
+		children += int64(len(buf) - n)
 		if len(buf) >= denseBatch {
 			setBits(set, buf)
 			buf = buf[:0]
@@ -581,7 +595,8 @@ func meetingDense(ctx context.Context, from *Layer, goal []uint64, goalLayer *La
 	type state struct {
 		par   *movegen.Parent
 		ps    []engine.Position
-		found []uint64 // nonzero where a child is in goal
+		comps []engine.Position // a batch of ps's complements
+		found []uint64          // nonzero where a child is in goal
 		ranks []uint64
 		owner []int32
 	}
@@ -612,17 +627,28 @@ func meetingDense(ctx context.Context, from *Layer, goal []uint64, goalLayer *La
 			}
 			ranks, owner = ranks[:0], owner[:0]
 		}
-		for j, p := range ps {
-			if check && b.Class(p) != fromClass {
-				other.Store(true)
-				return
+		// A batch of parents' children made together
+		// (Parent.MoveRanksBatch), from the complements' images.
+		var ends [movegen.MaxBatch]int32
+		for j := 0; j < len(ps); {
+			batch := ps[j:min(len(ps), j+movegen.MaxBatch)]
+			st.comps = st.comps[:0]
+			for _, p := range batch {
+				if check && b.Class(p) != fromClass {
+					other.Store(true)
+					return
+				}
+				st.comps = append(st.comps, b.Complement(p))
 			}
-			w.Set(b.Complement(p))
-			var n int
-			ranks, n = w.MoveRanks(ranks, p, d)
-			for range n {
-				owner = append(owner, int32(j))
+			ranks = w.MoveRanksBatch(ranks, st.comps, batch, d, ends[:len(batch)])
+			prev := int32(0)
+			for i, e := range ends[:len(batch)] {
+				for range e - prev {
+					owner = append(owner, int32(j+i))
+				}
+				prev = e
 			}
+			j += len(batch)
 			if len(ranks) >= denseBatch {
 				test()
 			}

@@ -56,8 +56,10 @@
 // key.Ranker numbers the positions of one peg count and position class
 // densely in two table reads, and each worker sets the bit of each child's
 // number in a bitset of its own, a batch of children at a time so that
-// their cache misses overlap. A parent's children are made canonical and
-// numbered together (movegen.Parent.Ranks, in assembly with AVX-512). The next layer is the set bits read in
+// their cache misses overlap. The children of a batch of parents are made
+// canonical and numbered together (movegen.Parent.MoveRanksBatch, in
+// assembly with AVX-512), as they are where Games, Win and MeetingKeys
+// look them up. The next layer is the set bits read in
 // order, made mixed keys, and sorted unless the caller takes them in the
 // order of their numbers (Scanned, Layer.Sort). On the English
 // board the widest layer's bitset is 9 MB a worker. Where the symmetries

@@ -13,6 +13,7 @@ import (
 	"pegs/engine"
 	"pegs/search/internal/key"
 	"pegs/search/internal/memory"
+	"pegs/search/internal/movegen"
 	"pegs/search/internal/pool"
 )
 
@@ -275,7 +276,7 @@ func (x *expansion[R]) expandChunk(w *workerState, lo, hi int) {
 		default:
 			p = key.Unmix(cur.keys[i])
 		}
-		raw := orbitSize(par.Set(p), p)
+		raw := movegen.OrbitSize(par.Set(p), p)
 		w.stats.Raw += raw
 		mover := p // whose jumps make the children
 		if undo {
@@ -450,18 +451,6 @@ func (x *expansion[R]) finish(ctx context.Context) (*Layer, Stats, error) {
 		e.ratios = append(e.ratios, float64(next.Size())/float64(x.n))
 	}
 	return next, st, err
-}
-
-// orbitSize returns how many distinct positions imgs, the images of p
-// under a group, are: the group's size over the symmetries that fix p.
-func orbitSize(imgs []engine.Position, p engine.Position) int64 {
-	fixed := 0
-	for _, img := range imgs {
-		if img == p {
-			fixed++
-		}
-	}
-	return int64(len(imgs) / fixed)
 }
 
 // bucketOf returns the bucket of a mixed key among 1<<bits: its top bits.

@@ -438,16 +438,23 @@ func (g *gameSums) sumDense(st *gameChunk) (of, miss bool) {
 		}
 		ranks, ends, who = ranks[:0], ends[:0], who[:0]
 	}
-	for j, p := range st.ps {
-		st.par.Set(p)
-		var c int
-		ranks, c = st.par.MoveRanks(ranks, p, g.d)
-		if c == 0 {
-			sums[j] = exact.U128{Lo: 1}
-			continue
+	var batchEnds [movegen.MaxBatch]int32
+	// A batch of parents' children made together (Parent.MoveRanksBatch).
+	for j := 0; j < len(st.ps); {
+		batch := st.ps[j:min(len(st.ps), j+movegen.MaxBatch)]
+		n := len(ranks)
+		ranks = st.par.MoveRanksBatch(ranks, batch, nil, g.d, batchEnds[:len(batch)])
+		prev := int32(0)
+		for i, e := range batchEnds[:len(batch)] {
+			if e == prev {
+				sums[j+i] = exact.U128{Lo: 1}
+				continue
+			}
+			prev = e
+			ends = append(ends, int32(n)+e)
+			who = append(who, int32(j+i))
 		}
-		ends = append(ends, int32(len(ranks)))
-		who = append(who, int32(j))
+		j += len(batch)
 		if len(ranks) >= denseBatch {
 			sum()
 		}

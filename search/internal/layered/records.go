@@ -76,6 +76,9 @@ type workerState struct {
 	// kids holds the children of the parent being expanded into bitsets
 	// (see childrenOf).
 	kids []engine.Position
+	// undone holds the complements of a batch of parents, whose jumps
+	// undone make their parents (see movers).
+	undone []engine.Position
 	// lows holds the children waiting for their bits by bucket, the bits
 	// of their positions below the bucket's (see scatter).
 	lows  *blockLists
@@ -97,11 +100,25 @@ func (w *workerState) childrenOf(gen *movegen.Gen, p engine.Position, undo bool)
 	return w.kids
 }
 
+// movers returns the positions whose jumps make the children of ps, as
+// load does for one: ps itself (nil), or with undo their complements on
+// board b.
+func (w *workerState) movers(ps []engine.Position, b *engine.Board, undo bool) []engine.Position {
+	if !undo {
+		return nil
+	}
+	w.undone = w.undone[:0]
+	for _, p := range ps {
+		w.undone = append(w.undone, b.Full()&^p)
+	}
+	return w.undone
+}
+
 // load loads p into w.par, counts its orbit in w's stats, and returns the
 // position whose jumps make its children: p, or with undo its complement
 // (whose jumps undone make its parents).
 func (w *workerState) load(gen *movegen.Gen, p engine.Position, undo bool) (mover engine.Position) {
-	w.stats.Raw += orbitSize(w.par.Set(p), p)
+	w.stats.Raw += movegen.OrbitSize(w.par.Set(p), p)
 	if undo {
 		return gen.Board.Full() &^ p
 	}

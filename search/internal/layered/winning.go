@@ -317,16 +317,18 @@ func (w *Winning) sum(ctx context.Context, gen *movegen.Gen, below *Winning, wor
 		for at := lo; at < hi; {
 			// A batch of parents: their children, then their places,
 			// then the sums.
-			end := min(hi, at+32)
+			end := min(hi, at+movegen.MaxBatch)
 			places := st.places[:0]
 			st.jumps = st.jumps[:0]
 			if below.d != nil {
-				for i := at; i < end; i++ {
-					p := w.Pos[i]
-					st.par.Set(p)
-					var c int
-					places, c = st.par.MoveRanks(places, p, below.d)
-					st.jumps = append(st.jumps, int32(c))
+				// Made together (Parent.MoveRanksBatch).
+				var ends [movegen.MaxBatch]int32
+				batch := w.Pos[at:end]
+				places = st.par.MoveRanksBatch(places, batch, nil, below.d, ends[:len(batch)])
+				prev := int32(0)
+				for _, e := range ends[:len(batch)] {
+					st.jumps = append(st.jumps, e-prev)
+					prev = e
 				}
 				set, before := below.pl.bl.sets[0], below.pl.before[0]
 				prefetchBits(&set[0], &before[0], places)

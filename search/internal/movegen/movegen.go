@@ -10,9 +10,13 @@
 // Parent.MoveRanks finds the legal jumps too: the position put in lattice
 // order by one PDEP, each shift group's legal jumps written out by one
 // VPCOMPRESSB under its legal from holes, with no branch on which are legal
-// (the loops of AppendMoves end at a different jump each time). Elsewhere
-// the same is done in Go; TestRanksAgree and TestMoveRanksAgree check that
-// the two agree.
+// (the loops of AppendMoves end at a different jump each time).
+// Parent.MoveRanksBatch does that for up to MaxBatch parents in one call:
+// their images, then their jumps, then all their children in one loop,
+// whose end is the one mispredicted branch of the batch (a parent at a
+// time, each parent's loop ended in one, and the next parent's jumps
+// waited on it). Elsewhere the same is done in Go; TestRanksAgree,
+// TestMoveRanksAgree and TestMoveRanksBatch check that the two agree.
 package movegen
 
 import (

@@ -25,6 +25,32 @@ type Parent struct {
 	kernel  *kernel
 	jumps   []int16              // MoveRanks's, in Go
 	scratch *[kernelScratch]byte // MoveRanks's, in assembly
+	batch   *batchRoom           // MoveRanksBatch's, where it runs in assembly
+	// borbit holds the sizes of the orbits of the last MoveRanksBatch's
+	// parents where it runs in Go; batched, whether it ran in assembly.
+	borbit  []int64
+	batched bool
+}
+
+// MaxBatch is the most parents MoveRanksBatch takes at once.
+const MaxBatch = 32
+
+// batchJumps is the most jumps a board may have for MoveRanksBatch to run
+// in assembly: the assembly stores each parent's index under its jumps as
+// two vectors, 128 bytes.
+const batchJumps = 128
+
+// batchRoom is what movesRanksBatchAVX512 writes besides its children:
+// the parents' images, and the jumps of all of them (a byte each, and the
+// vector stored past the last) with each one's parent.
+type batchRoom struct {
+	imgs [MaxBatch][8]engine.Position
+	// fixed[i] is how many of parent i's eight images are itself, and
+	// orbit[f] the size of the orbit of a parent with f.
+	fixed [MaxBatch]byte
+	orbit [9]int64
+	jids  [MaxBatch*batchJumps + 64]byte
+	pids  [MaxBatch*batchJumps + 128]byte
 }
 
 // NewParent returns a Parent for gen's positions.
@@ -33,6 +59,14 @@ func (m *Gen) NewParent() *Parent {
 		avx512: m.images8 != nil && haveAVX512(), kernel: m.kernel}
 	if w.kernel != nil {
 		w.scratch = new([kernelScratch]byte)
+		if m.imageIndex != nil && len(m.Jumps) <= batchJumps {
+			w.batch = new(batchRoom)
+			// The images past the group's are the identity's, the
+			// parent itself.
+			for f := 9 - m.NSym; f <= 8; f++ {
+				w.batch.orbit[f] = int64(m.NSym / (f - (8 - m.NSym)))
+			}
+		}
 	}
 	return w
 }
@@ -134,4 +168,59 @@ func (w *Parent) MoveChildren(dst []engine.Position, mover engine.Position) []en
 	dst = slices.Grow(dst, kernelScratch)
 	c := movesRanksAVX512(w.kernel, uint64(mover), (*[8]uint64)(unsafe.Pointer(&w.img8)), nil, nil, 0, w.scratch, (*uint64)(unsafe.Pointer(unsafe.SliceData(dst[n:n+1]))))
 	return dst[:n+c]
+}
+
+// MoveRanksBatch appends to dst the numbers by d of the canonical children
+// of each of ps (at most MaxBatch) by the legal jumps of movers[i] (ps[i]
+// where movers is nil), parent after parent, as Set(ps[i]) and
+// MoveRanks(dst, movers[i], d) would, and writes to ends[i] how many
+// children ps[:i+1] have; BatchOrbit(i) then returns the size of ps[i]'s
+// orbit. Where it runs in assembly the children of all the
+// parents are made in one loop: made a parent at a time, each parent's
+// loop ended with a mispredicted branch, and the next parent's jumps and
+// images waited for it.
+func (w *Parent) MoveRanksBatch(dst []uint64, ps, movers []engine.Position, d *key.Dense, ends []int32) []uint64 {
+	if len(ps) > MaxBatch || len(movers) > 0 && len(movers) != len(ps) || len(ends) < len(ps) {
+		panic("movegen: MoveRanksBatch of more than MaxBatch parents, or movers or ends not as many")
+	}
+	if movers == nil {
+		movers = ps
+	}
+	n := len(dst)
+	if w.batched = w.batch != nil && len(ps) > 0; !w.batched {
+		w.borbit = w.borbit[:0]
+		for i, p := range ps {
+			w.borbit = append(w.borbit, OrbitSize(w.Set(p), p))
+			dst, _ = w.MoveRanks(dst, movers[i], d)
+			ends[i] = int32(len(dst) - n)
+		}
+		return dst
+	}
+	dst = slices.Grow(dst, len(ps)*len(w.gen.Jumps))
+	cum, lowRank, low := d.Tables()
+	r := w.batch
+	c := movesRanksBatchAVX512(w.kernel, w.gen.imageIndex, (*uint64)(unsafe.Pointer(&ps[0])), (*uint64)(unsafe.Pointer(&movers[0])), len(ps),
+		(*[8]uint64)(unsafe.Pointer(&r.imgs[0])), &cum[0], &lowRank[0], uint64(low), &r.jids[0], &r.pids[0], &ends[0], unsafe.SliceData(dst[n:n+1]), &r.fixed[0])
+	return dst[:n+c]
+}
+
+// BatchOrbit returns the size of the orbit of parent i of the last
+// MoveRanksBatch (see OrbitSize), found with its images.
+func (w *Parent) BatchOrbit(i int) int64 {
+	if w.batched {
+		return w.batch.orbit[w.batch.fixed[i]]
+	}
+	return w.borbit[i]
+}
+
+// OrbitSize returns how many distinct positions imgs, the images of p
+// under a group, are: the group's size over the symmetries that fix p.
+func OrbitSize(imgs []engine.Position, p engine.Position) int64 {
+	fixed := 0
+	for _, img := range imgs {
+		if img == p {
+			fixed++
+		}
+	}
+	return int64(len(imgs) / fixed)
 }

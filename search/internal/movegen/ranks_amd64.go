@@ -41,3 +41,12 @@ func haveImagesBITALG() bool {
 //
 //go:noescape
 func imagesBITALG(idx *[8][64]byte, p uint64, dst *[8]uint64)
+
+// movesRanksBatchAVX512 is movesRanksAVX512 for n parents ps at once (n
+// at least one), their images found as imagesBITALG finds them by idx:
+// it writes their images to imgs, how many of each parent's eight are
+// itself to fixed, where each parent's children end in dst to ends, and returns how many children there are; jids and pids are
+// its room for the jumps and their parents (see Parent.MoveRanksBatch).
+//
+//go:noescape
+func movesRanksBatchAVX512(k *kernel, idx *[8][64]byte, ps *uint64, movers *uint64, n int, imgs *[8]uint64, cum *uint32, lowRank *uint16, low uint64, jids *byte, pids *byte, ends *int32, dst *uint64, fixed *byte) int

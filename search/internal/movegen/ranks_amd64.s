@@ -34,6 +34,12 @@
 	MOVWQZX (R13)(R8*2), R11 \
 	ADDQ R11, R10
 
+// LOWMASK leaves in R14 the mask of the low part of RANK, of CX bits.
+#define LOWMASK \
+	MOVQ $1, R14 \
+	SHLQ CX, R14 \
+	DECQ R14
+
 // CHILD writes to (dst) the canonical child by jump R8 (LEAST), numbered
 // (RANK) unless cum (R12) is nil. It uses R8-R11.
 #define CHILD(dst) \
@@ -59,9 +65,7 @@ TEXT ·ranksAVX512(SB), NOSPLIT, $0-64
 	MOVQ lowRank+40(FP), R13
 	MOVQ low+48(FP), CX
 	MOVQ dst+56(FP), DI
-	MOVQ $1, R14
-	SHLQ CX, R14
-	DECQ R14 // the low part's mask
+	LOWMASK
 	VMOVDQU (AX), Y0
 	VMOVDQU 32(AX), Y5
 	TESTQ DX, DX
@@ -77,23 +81,39 @@ done:
 	VZEROUPPER
 	RET
 
-// MOVES writes to (DI) the indices of the jumps legal in the position in
-// R8, a byte each, for the kernel at AX, and leaves their number in R15:
-// the position in lattice order is PDEP(R8, latFull) (holes are numbered
-// row by row, lattice bits too), each shift group's legal from holes are
+// IMAGE writes image s of the position in Z0 to dst[s] (DI), by the bit
+// indices idx[s] (AX).
+#define IMAGE(s) \
+	VPSHUFBITQMB (s*64)(AX), Z0, K1 \
+	KMOVQ K1, (s*8)(DI)
+
+// IMAGES writes the eight images of the position in Z0 to (DI).
+#define IMAGES \
+	IMAGE(0) \
+	IMAGE(1) \
+	IMAGE(2) \
+	IMAGE(3) \
+	IMAGE(4) \
+	IMAGE(5) \
+	IMAGE(6) \
+	IMAGE(7)
+
+// MOVESAT writes at R15 the indices of the jumps legal in the position in
+// R8, a byte each, for the kernel at AX, and leaves R15 past them: the
+// position in lattice order is PDEP(R8, latFull) (holes are numbered row
+// by row, lattice bits too), each shift group's legal from holes are
 // found as ShiftGroup.Legal finds them, and the indices of their jumps are
 // written out by VPCOMPRESSB under them, with no branch on which are
 // legal: compressed into Z4 and stored whole (compressed straight to
 // memory, the store took 9-10 % of the English full analysis), the
 // next group's overwriting what follows the legal ones. It uses R9-R14,
 // CX, SI, K1, Z3 and Z4.
-#define MOVES \
+#define MOVESAT \
 	MOVQ 0(AX), R9 \
 	PDEPQ R9, R8, R10 \
 	ANDNQ R9, R10, R11 \
 	MOVQ 8(AX), R12 \
 	LEAQ 48(AX), SI \
-	MOVQ DI, R15 \
 	TESTQ R12, R12 \
 	JEQ found \
 groups: \
@@ -117,7 +137,12 @@ groups: \
 	ADDQ $104, SI \
 	DECQ R12 \
 	JNE groups \
-found: \
+found:
+
+// MOVES is MOVESAT writing at (DI), leaving the number of jumps in R15.
+#define MOVES \
+	MOVQ DI, R15 \
+	MOVESAT \
 	SUBQ DI, R15
 
 // func movesRanksAVX512(k *kernel, mover uint64, img *[8]uint64, cum *uint32, lowRank *uint16, low uint64, scratch *[kernelScratch]byte, dst *uint64) int
@@ -140,9 +165,7 @@ TEXT ·movesRanksAVX512(SB), NOSPLIT, $0-72
 	MOVQ lowRank+32(FP), R13
 	MOVQ low+40(FP), CX
 	MOVQ dst+56(FP), SI
-	MOVQ $1, R14
-	SHLQ CX, R14
-	DECQ R14
+	LOWMASK
 	MOVQ R15, DX
 loop:
 	MOVBQZX (DI), R8
@@ -155,11 +178,100 @@ done:
 	VZEROUPPER
 	RET
 
-// IMAGE writes image s of the position in Z0 to dst[s] (DI), by the bit
-// indices idx[s] (AX).
-#define IMAGE(s) \
-	VPSHUFBITQMB (s*64)(AX), Z0, K1 \
-	KMOVQ K1, (s*8)(DI)
+// func movesRanksBatchAVX512(k *kernel, idx *[8][64]byte, ps *uint64, movers *uint64, n int, imgs *[8]uint64, cum *uint32, lowRank *uint16, low uint64, jids *byte, pids *byte, ends *int32, dst *uint64, fixed *byte) int
+//
+// movesRanksAVX512 for n parents at once, so that the children of all of
+// them are made in one loop, not a loop a parent whose end (a different
+// number of children each time) the processor mispredicts, and whose
+// parent's jumps and images wait for it: first each parent's eight images
+// (as imagesBITALG) into imgs, and how many are the parent itself into
+// fixed; then each mover's legal jumps (MOVESAT)
+// into jids, the parent's index under each in pids (a vector of it
+// stored, at most 128 jumps a parent) and where its jumps end in ends;
+// then each child, from its parent's images in imgs. It returns how many
+// children there are.
+TEXT ·movesRanksBatchAVX512(SB), NOSPLIT, $8-120
+	// The images.
+	MOVQ idx+8(FP), AX
+	MOVQ ps+16(FP), SI
+	MOVQ n+32(FP), CX
+	MOVQ imgs+40(FP), DI
+images:
+	VPBROADCASTQ (SI), Z0
+	IMAGES
+	ADDQ $8, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNE images
+	// How many of each parent's images are itself, into fixed (its orbit
+	// is its symmetries over those, the images past the group's, the
+	// identity, less), read once all are written.
+	MOVQ ps+16(FP), SI
+	MOVQ n+32(FP), CX
+	MOVQ imgs+40(FP), DI
+	MOVQ fixed+104(FP), R8
+fixed:
+	VPBROADCASTQ (SI), Z0
+	VPCMPEQQ (DI), Z0, K2
+	KMOVW K2, R9
+	POPCNTL R9, R9
+	MOVB R9, (R8)
+	ADDQ $8, SI
+	ADDQ $64, DI
+	INCQ R8
+	DECQ CX
+	JNE fixed
+	// The jumps.
+	MOVQ k+0(FP), AX
+	MOVQ movers+24(FP), BX
+	MOVQ jids+72(FP), DI
+	MOVQ DI, R15
+	XORQ DX, DX
+moves:
+	MOVQ (BX)(DX*8), R8
+	MOVQ R15, 0(SP) // where this parent's jumps start
+	MOVESAT
+	MOVQ 0(SP), R9
+	SUBQ DI, R9
+	MOVQ pids+80(FP), R10
+	VPBROADCASTB DX, Z5
+	VMOVDQU8 Z5, (R10)(R9*1)
+	VMOVDQU8 Z5, 64(R10)(R9*1)
+	MOVQ R15, R9
+	SUBQ DI, R9
+	MOVQ ends+88(FP), R10
+	MOVL R9, (R10)(DX*4)
+	INCQ DX
+	CMPQ DX, n+32(FP)
+	JNE moves
+	// The children.
+	MOVQ R15, DX
+	SUBQ DI, DX
+	MOVQ DX, ret+112(FP)
+	JEQ done
+	MOVQ 16(AX), BX // images8
+	MOVQ imgs+40(FP), AX
+	MOVQ pids+80(FP), R15
+	MOVQ cum+48(FP), R12
+	MOVQ lowRank+56(FP), R13
+	MOVQ low+64(FP), CX
+	MOVQ dst+96(FP), SI
+	LOWMASK
+children:
+	MOVBQZX (R15), R9
+	SHLQ $6, R9
+	VMOVDQU (AX)(R9*1), Y0
+	VMOVDQU 32(AX)(R9*1), Y5
+	MOVBQZX (DI), R8
+	CHILD(SI)
+	INCQ DI
+	INCQ R15
+	ADDQ $8, SI
+	DECQ DX
+	JNE children
+done:
+	VZEROUPPER
+	RET
 
 // func imagesBITALG(idx *[8][64]byte, p uint64, dst *[8]uint64)
 //
@@ -169,13 +281,6 @@ TEXT ·imagesBITALG(SB), NOSPLIT, $0-24
 	MOVQ idx+0(FP), AX
 	VPBROADCASTQ p+8(FP), Z0
 	MOVQ dst+16(FP), DI
-	IMAGE(0)
-	IMAGE(1)
-	IMAGE(2)
-	IMAGE(3)
-	IMAGE(4)
-	IMAGE(5)
-	IMAGE(6)
-	IMAGE(7)
+	IMAGES
 	VZEROUPPER
 	RET

@@ -23,3 +23,7 @@ func haveImagesBITALG() bool { return false }
 func imagesBITALG(idx *[8][64]byte, p uint64, dst *[8]uint64) {
 	panic("movegen: no AVX-512 here")
 }
+
+func movesRanksBatchAVX512(k *kernel, idx *[8][64]byte, ps *uint64, movers *uint64, n int, imgs *[8]uint64, cum *uint32, lowRank *uint16, low uint64, jids *byte, pids *byte, ends *int32, dst *uint64, fixed *byte) int {
+	panic("movegen: no AVX-512 here")
+}

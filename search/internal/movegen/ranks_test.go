@@ -175,6 +175,20 @@ func BenchmarkRanks(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(children), "ns/child")
 		})
+		if w.batch == nil {
+			continue
+		}
+		// Their parents a batch at a time (MoveRanksBatch).
+		b.Run("code=avx512-batch", func(b *testing.B) {
+			dst := make([]uint64, 0, MaxBatch*len(gen.Jumps))
+			ends := make([]int32, MaxBatch)
+			for b.Loop() {
+				for i := 0; i < len(ps); i += MaxBatch {
+					dst = w.MoveRanksBatch(dst[:0], ps[i:min(len(ps), i+MaxBatch)], nil, d, ends)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(children), "ns/child")
+		})
 	}
 }
 
@@ -314,5 +328,80 @@ func TestImagesAgree(t *testing.T) {
 	})
 	if haveImagesBITALG() && !ran {
 		t.Error("no generator found its images by imagesBITALG on a processor that runs it")
+	}
+}
+
+// TestMoveRanksBatch checks Parent.MoveRanksBatch, in assembly where the
+// generator has a kernel and in Go, against Set and MoveRanks a parent at
+// a time, and BatchOrbit against the parents' distinct images: batches of
+// 1 to MaxBatch parents, their movers the parents or their complements,
+// numbered by one numbering (a child of another peg count or class
+// numbered by the same tables).
+func TestMoveRanksBatch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	batched := 0
+	eachGenerator(t, []string{"english", "french", "triangle", "triangle:7", "wiegleb", "diamond", "triangle:9"}, func(b *engine.Board, gen *Gen, numbering func(int, engine.Class) *key.Dense) {
+		if numbering == nil {
+			return
+		}
+		g := gen.Group
+		// One numbering for every batch (each takes a table over the
+		// high parts to make): both ways number every child by its
+		// tables, whatever its pegs and class.
+		d := numbering(b.Holes()/2, b.Class(b.Start()))
+		if d == nil {
+			t.Fatalf("%s: no numbering of %d pegs", b.Name(), b.Holes()/2)
+		}
+		for _, asm := range []bool{true, false} {
+			w, one := gen.NewParent(), gen.NewParent()
+			if asm && w.batch == nil {
+				continue
+			}
+			if !asm {
+				w.batch = nil
+			}
+			for range 300 {
+				ps := make([]engine.Position, 1+rng.IntN(MaxBatch))
+				var movers []engine.Position
+				undo := rng.IntN(2) == 0
+				for i := range ps {
+					ps[i] = randomPosition(rng, b)
+					if undo {
+						movers = append(movers, b.Full()&^ps[i])
+					}
+				}
+				var want []uint64
+				var wantEnds []int32
+				for i, p := range ps {
+					one.Set(p)
+					mover := p
+					if undo {
+						mover = movers[i]
+					}
+					want, _ = one.MoveRanks(want, mover, d)
+					wantEnds = append(wantEnds, int32(len(want)))
+				}
+				ends := make([]int32, len(ps))
+				got := w.MoveRanksBatch([]uint64{7}, ps, movers, d, ends)
+				if got[0] != 7 || !slices.Equal(got[1:], want) || !slices.Equal(ends, wantEnds) {
+					t.Fatalf("%s, asm %v, %d parents, undo %v: numbers %v ends %v, want %v ends %v", b.Name(), asm, len(ps), undo, got[1:], ends, want, wantEnds)
+				}
+				for i, p := range ps {
+					// The orbit counted from scratch: its distinct images.
+					distinct := g.Images(p, make([]engine.Position, g.Len()))
+					slices.Sort(distinct)
+					distinct = slices.Compact(distinct)
+					if got := w.BatchOrbit(i); got != int64(len(distinct)) {
+						t.Fatalf("%s, asm %v: orbit of %s = %d, want %d", b.Name(), asm, b.Line(p), got, len(distinct))
+					}
+				}
+				if asm {
+					batched++
+				}
+			}
+		}
+	})
+	if haveMovesAVX512() && haveImagesBITALG() && batched == 0 {
+		t.Error("no batch ran in assembly on a processor that runs it")
 	}
 }
