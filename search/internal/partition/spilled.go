@@ -166,7 +166,7 @@ func (s *Spilled) expandLayer(ctx context.Context, pegs int, l *spill.LayerState
 	child := d.M.Layers[pegs-1]
 	if child == nil {
 		child = d.NewLayer(pegs-1, s.Partitions(s.expect(pegs)))
-		if err := d.Save(); err != nil {
+		if err := d.SaveLater(); err != nil {
 			return err
 		}
 	}
@@ -331,13 +331,10 @@ func (s *Spilled) expandHeld(ctx context.Context, pegs int, l, child *spill.Laye
 			return Header(spill.LayerFile, pegs-1, q, child.Partitions, 0)
 		})
 		if err == nil {
-			err = s.Dir.Sync()
-		}
-		if err == nil {
 			for i, r := range records {
 				child.Complete[q+i], child.Records[q+i] = true, r
 			}
-			err = s.Dir.Save()
+			err = s.Dir.SaveLater() // once the part's files are synced, while the run goes on
 		}
 		if err != nil || per < child.Partitions {
 			mem.Give(next.Bytes())
@@ -360,7 +357,7 @@ func (s *Spilled) expandHeld(ctx context.Context, pegs int, l, child *spill.Laye
 	l.Expanded[0] = &spill.Stats{Positions: st.Positions, Raw: st.Raw, DeadEnds: st.DeadEnds, Games: st.Games}
 	s.Held++
 	s.Expanded.Add(int64(l.Partitions))
-	return true, s.Dir.Save()
+	return true, s.Dir.SaveLater()
 }
 
 // maxParts bounds the parts that expandHeld expands a layer in: each part
@@ -572,16 +569,13 @@ func (s *Spilled) walkHeld(ctx context.Context, pegs int, l *spill.LayerState) (
 	records, err := s.steps.split(ctx, Local{Dir: s.Dir, Later: true}, layered.NewLayer(pegs, win), 0, l.Partitions, l.Partitions, func(q int) spill.Header {
 		return Header(spill.WinnableFile, pegs, q, l.Partitions, 0)
 	})
-	if err == nil {
-		err = s.Dir.Sync()
-	}
 	if err != nil {
 		return false, err
 	}
 	for q, r := range records {
 		l.Won[q], l.Winnable[q] = true, r
 	}
-	return true, s.Dir.Save()
+	return true, s.Dir.SaveLater() // once the files are synced, while the walk goes on
 }
 
 // readKeys reads the keys of the files of kind of partitions 0 to parts-1
@@ -701,6 +695,25 @@ func (s *Spilled) ranges(sizes []int64, bytes func(n int64) int64) [][2]int {
 	return append(ranges, [2]int{lo, len(sizes)})
 }
 
+// DropLayers removes the partition files of layers 2 to p0 whose
+// winnable positions are all written, on a goroutine of the directory's
+// once the manifest's saves queued before are done (spill.Dir.RemoveLater),
+// and returns at once: past the walk back a run reads them no more, nor
+// does its resume, which reads the winnable and chance files and layer
+// 1's (for the finishes). For a run that clears its directory at its
+// end, so that their removal overlaps the chances.
+func (s *Spilled) DropLayers(p0 int) error {
+	var hs []spill.Header
+	for pegs := 2; pegs <= p0; pegs++ {
+		if l := s.Dir.M.Layers[pegs]; l != nil && l.AllWon() {
+			for q := range l.Partitions {
+				hs = append(hs, Header(spill.LayerFile, pegs, q, l.Partitions, 0))
+			}
+		}
+	}
+	return s.Dir.RemoveLater(hs)
+}
+
 // Chances finds the random player's chance of winning (see
 // layered.Chances) from each winnable position of the layers in the
 // directory, from one peg up to p0, written as chance files, and returns
@@ -726,6 +739,9 @@ func (s *Spilled) Chances(ctx context.Context, p0 int) (exact.U128, bool, error)
 			ranges = s.ranges(sizes, func(n int64) int64 { return n*24 + key.IndexBytes(int(n)) })
 		}
 		s.Passes = max(s.Passes, len(ranges))
+		if s.Progress != nil {
+			s.Progress("chance", pegs, 0, int(total(l.Winnable)))
+		}
 		for i, r := range ranges {
 			prev, vals, held, err := s.steps.ChanceSet(ctx, pegs-1, len(sizes), r, sizes)
 			if err != nil {

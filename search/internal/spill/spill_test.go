@@ -261,6 +261,52 @@ func TestManifest(t *testing.T) {
 	}
 }
 
+// TestSaveLater checks that the manifest saved later is, once waited
+// for, the newest one queued, and that a save that failed is reported by
+// Wait and by the next SaveLater and Save.
+func TestSaveLater(t *testing.T) {
+	dir := t.TempDir()
+	prob := map[string]string{"board": "english", "start": "d4"}
+	d, err := Start(dir, prob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := d.NewLayer(31, 4)
+	for q := range 4 {
+		l.Complete[q], l.Records[q] = true, int64(q+1)
+		if err := d.SaveLater(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := d.Close(); err != nil { // waits for the saves
+		t.Fatal(err)
+	}
+	r, err := Resume(dir, prob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.M.Layers[31]; !got.Done() || got.Positions() != 10 {
+		t.Errorf("resumed layer %+v, want all 4 partitions complete, 10 positions", got)
+	}
+	// A directory gone makes the sync and the manifest's write fail.
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.SaveLater(); err != nil {
+		t.Fatalf("SaveLater returned %v before its save ran", err)
+	}
+	if err := r.Wait(); err == nil {
+		t.Error("Wait: no error from a save into a directory removed")
+	}
+	if err := r.SaveLater(); err == nil {
+		t.Error("SaveLater: no error after a save failed")
+	}
+	if err := r.Save(); err == nil {
+		t.Error("Save: no error after a save failed")
+	}
+	r.Close()
+}
+
 // TestNoSpace checks the free-space check against this file system.
 func TestNoSpace(t *testing.T) {
 	d, err := Start(t.TempDir(), nil)
