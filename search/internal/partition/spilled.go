@@ -539,12 +539,12 @@ func (s *Spilled) walkHeld(ctx context.Context, pegs int, l *spill.LayerState) (
 		return false, nil
 	}
 	mem := s.steps.e.Mem()
-	next, err := s.readKeys(ctx, spill.WinnableFile, pegs-1, below.Partitions, total(below.Winnable))
+	next, err := s.readKeys(ctx, spill.WinnableFile, pegs-1, below.Winnable)
 	if next == nil || err != nil {
 		return false, err
 	}
 	defer mem.Give(int64(len(next)) * 8)
-	keys, err := s.readKeys(ctx, spill.LayerFile, pegs, l.Partitions, l.Positions())
+	keys, err := s.readKeys(ctx, spill.LayerFile, pegs, l.Records)
 	if keys == nil || err != nil {
 		return false, err
 	}
@@ -578,29 +578,19 @@ func (s *Spilled) walkHeld(ctx context.Context, pegs int, l *spill.LayerState) (
 	return true, s.Dir.SaveLater() // once the files are synced, while the walk goes on
 }
 
-// readKeys reads the keys of the files of kind of partitions 0 to parts-1
-// of layer pegs, n in all, charged to the budget; nil where they do not
-// fit.
-func (s *Spilled) readKeys(ctx context.Context, kind spill.Kind, pegs, parts int, n int64) ([]uint64, error) {
+// readKeys reads the keys of the files of kind of the partitions of
+// layer pegs, sizes[q] records in partition q, charged to the budget; nil
+// where they do not fit.
+func (s *Spilled) readKeys(ctx context.Context, kind spill.Kind, pegs int, sizes []int64) ([]uint64, error) {
 	mem := s.steps.e.Mem()
+	n := total(sizes)
 	if mem.Take(n*8, "the keys of a spilled layer") != nil {
 		return nil, nil
 	}
-	keys := make([]uint64, 0, n)
-	for q := range parts {
-		r, err := s.steps.st.Open(ctx, Header(kind, pegs, q, parts, 0))
-		if err != nil {
-			mem.Give(n * 8)
-			return nil, err
-		}
-		for r.Next() {
-			keys = append(keys, r.Key())
-		}
-		r.Close()
-		if err := r.Err(); err != nil {
-			mem.Give(n * 8)
-			return nil, err
-		}
+	keys := make([]uint64, n)
+	if err := s.steps.readParts(ctx, func(q int) spill.Header { return Header(kind, pegs, q, len(sizes), 0) }, sizes, 0, len(sizes), keys, nil); err != nil {
+		mem.Give(n * 8)
+		return nil, err
 	}
 	return keys, nil
 }

@@ -103,6 +103,36 @@ func TestRoundTrip(t *testing.T) {
 			if !slices.Equal(gotKeys, keys) || !slices.Equal(gotCounts, counts) {
 				t.Errorf("read back %d keys and %d counts, differing from the %d written", len(gotKeys), len(gotCounts), len(keys))
 			}
+			// ReadInto fills slices of the file's records, and calls a file
+			// of more or fewer records than expected corrupt.
+			for _, n := range []int{c.n, c.n - 1, c.n + 1} {
+				if n < 0 {
+					continue
+				}
+				r, err := d.Open(c.h)
+				if err != nil {
+					t.Fatal(err)
+				}
+				intoKeys, intoCounts := make([]uint64, n), make([]exact.U128, n)
+				err = ReadInto(r, intoKeys, intoCounts)
+				r.Close()
+				if n != c.n {
+					if !errors.Is(err, ErrCorrupt) {
+						t.Errorf("ReadInto %d records of a file of %d: %v, want ErrCorrupt", n, c.n, err)
+					}
+					continue
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := counts
+				if want == nil {
+					want = make([]exact.U128, n)
+				}
+				if !slices.Equal(intoKeys, keys) || !slices.Equal(intoCounts, want) {
+					t.Errorf("ReadInto read %d keys and counts differing from the %d written", n, len(keys))
+				}
+			}
 			var buf bytes.Buffer
 			w, err := NewWriter(&buf, "buffer", c.h)
 			if err != nil {
