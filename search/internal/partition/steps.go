@@ -408,26 +408,38 @@ func (s *Steps) mergeInto(ctx context.Context, open func([]int) (*spill.Merger, 
 }
 
 // read reads the file h of n records (-1 where the caller does not know
-// how many), charged to the budget as what: it returns what to give back.
+// how many: a file of another count is corrupt), charged to the budget as
+// what: it returns what to give back.
 func (s *Steps) read(ctx context.Context, h spill.Header, n, perRecord int64, what string) ([]uint64, []exact.U128, int64, error) {
 	mem := s.e.Mem()
-	if n >= 0 {
-		if err := mem.Take(n*perRecord, what); err != nil {
+	if n < 0 {
+		keys, vals, err := Read(ctx, s.st, h)
+		if err != nil {
 			return nil, nil, 0, err
 		}
-	}
-	keys, vals, err := Read(ctx, s.st, h)
-	if err != nil {
-		if n >= 0 {
-			mem.Give(n * perRecord)
-		}
-		return nil, nil, 0, err
-	}
-	if n < 0 {
 		n = int64(len(keys))
 		if err := mem.Take(n*perRecord, what); err != nil {
 			return nil, nil, 0, err
 		}
+		return keys, vals, n * perRecord, nil
+	}
+	if err := mem.Take(n*perRecord, what); err != nil {
+		return nil, nil, 0, err
+	}
+	r, err := s.st.Open(ctx, h)
+	if err != nil {
+		mem.Give(n * perRecord)
+		return nil, nil, 0, err
+	}
+	defer r.Close()
+	keys := make([]uint64, n)
+	var vals []exact.U128
+	if r.Header().Counts {
+		vals = make([]exact.U128, n)
+	}
+	if err := spill.ReadInto(r, keys, vals); err != nil {
+		mem.Give(n * perRecord)
+		return nil, nil, 0, err
 	}
 	return keys, vals, n * perRecord, nil
 }
