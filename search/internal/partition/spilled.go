@@ -200,7 +200,9 @@ func (s *Spilled) expandLayer(ctx context.Context, pegs int, l *spill.LayerState
 		done += int(l.Records[p])
 		l.Expanded[p] = &spill.Stats{Positions: st.Positions, Raw: st.Raw, DeadEnds: st.DeadEnds, Games: st.Games, Chunks: chunks}
 		s.Expanded.Add(1)
-		if err := d.Save(); err != nil {
+		// Once the partition's runs are synced, while the next partition
+		// is expanded; the merge's Save waits for it.
+		if err := d.SaveLater(); err != nil {
 			return err
 		}
 	}
@@ -465,8 +467,8 @@ func runSources(parent *spill.LayerState) []int {
 
 // expandPartition expands partition p of layer pegs, l, into runs for
 // the groups of the next layer (see Steps.Expand), the partition read
-// whole and charged to the budget, and syncs the runs together, before
-// the manifest counts them.
+// whole and charged to the budget; the runs are left unsynced, for the
+// save of the manifest that counts them to sync together (Dir.SaveLater).
 func (s *Spilled) expandPartition(ctx context.Context, pegs, p int, l *spill.LayerState, groups, done, total int) (layered.Stats, int, error) {
 	mem := s.steps.e.Mem()
 	n := l.Records[p]
@@ -489,7 +491,7 @@ func (s *Spilled) expandPartition(ctx context.Context, pegs, p int, l *spill.Lay
 	if chunks > 1 {
 		s.Chunked.Add(1)
 	}
-	return st, chunks, s.Dir.Sync()
+	return st, chunks, nil
 }
 
 // WalkBack finds the winnable positions of the layers in the directory,
