@@ -149,6 +149,11 @@ func exploreSpilled(ctx context.Context, a *Analysis, prob Problem, gen *movegen
 		if err != nil {
 			return err
 		}
+		if !opt.Spill.Keep {
+			if err := s.DropLayers(p0); err != nil {
+				return err
+			}
+		}
 		v, ok, err := s.Chances(ctx, p0)
 		if err != nil {
 			return err
@@ -161,6 +166,9 @@ func exploreSpilled(ctx context.Context, a *Analysis, prob Problem, gen *movegen
 	}
 	if opt.NoGames {
 		a.Games = nil
+	}
+	if err := d.Wait(); err != nil { // the manifest's last saves
+		return err
 	}
 	if !opt.Spill.Keep {
 		if err := d.Clear(); err != nil {

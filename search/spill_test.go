@@ -415,7 +415,8 @@ func TestSpillReversal(t *testing.T) {
 }
 
 // TestSpillCancelled cancels spilled runs mid-way, as Ctrl-C does, in the
-// forward pass and in the walk back, and checks that each returns
+// forward pass, in the walk back and in the chances (past DropLayers),
+// and checks that each returns
 // context.Canceled with the layers it finished and that the resumed run
 // gives the analysis of a run in memory.
 func TestSpillCancelled(t *testing.T) {
@@ -430,7 +431,7 @@ func TestSpillCancelled(t *testing.T) {
 	if testing.Short() {
 		positions = 100 // still 2-3 partitions in the layers cancelled in
 	}
-	for _, at := range []Progress{{Phase: "forward", Pegs: 9}, {Phase: "backward", Pegs: 8}} {
+	for _, at := range []Progress{{Phase: "forward", Pegs: 9}, {Phase: "backward", Pegs: 8}, {Phase: "chance", Pegs: 8}} {
 		t.Run(at.Phase, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "spill")
 			ctx, cancel := context.WithCancel(context.Background())
@@ -444,6 +445,23 @@ func TestSpillCancelled(t *testing.T) {
 			a, err := Explore(ctx, prob, o)
 			if !errors.Is(err, context.Canceled) || a == nil || len(a.Layers) == 0 {
 				t.Fatalf("cancelled at %+v: %v, %v", at, a, err)
+			}
+			if at.Phase == "chance" {
+				// The layers' files are gone, all but one peg's, which the
+				// resumed run reads (and the empty layer's).
+				files, _ := filepath.Glob(filepath.Join(dir, "layer*"))
+				one := 0
+				for _, f := range files {
+					switch name := filepath.Base(f); {
+					case strings.HasPrefix(name, "layer01-"):
+						one++
+					case !strings.HasPrefix(name, "layer00-"):
+						t.Errorf("%s is left past the walk back", name)
+					}
+				}
+				if one == 0 {
+					t.Error("layer 1's files are gone")
+				}
 			}
 			o.Progress, o.Spill.Resume = nil, true
 			got, err := Explore(context.Background(), prob, o)

@@ -73,7 +73,13 @@
 // layer's keys and the winnable positions below fit, undoes the jumps into
 // those (layered.ParentsOf) rather than expanding the layer (Walk). The
 // directory's manifest records each partition done, so that a killed run
-// resumes from its last complete partition; a layer's partition count is
-// fixed from an estimate of its size, and before a run EstimateDisk
-// checks that its files fit the disk (Extrapolate, SampleLayers).
+// resumes from its last complete partition. A layer's files written at
+// once are synced together, and the manifest that counts them saved, on
+// a goroutine of the directory's while the next layer is expanded
+// (spill.Dir.SaveLater), so that the disk's waits overlap the work;
+// once the walk back is done, a run that clears its directory at its end
+// removes the layers' files while it finds the chances (DropLayers). A
+// layer's partition count is fixed from an estimate of its size, and
+// before a run EstimateDisk checks that its files fit the disk
+// (Extrapolate, SampleLayers).
 package partition

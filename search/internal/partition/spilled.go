@@ -166,7 +166,7 @@ func (s *Spilled) expandLayer(ctx context.Context, pegs int, l *spill.LayerState
 	child := d.M.Layers[pegs-1]
 	if child == nil {
 		child = d.NewLayer(pegs-1, s.Partitions(s.expect(pegs)))
-		if err := d.Save(); err != nil {
+		if err := d.SaveLater(); err != nil {
 			return err
 		}
 	}
@@ -200,7 +200,9 @@ func (s *Spilled) expandLayer(ctx context.Context, pegs int, l *spill.LayerState
 		done += int(l.Records[p])
 		l.Expanded[p] = &spill.Stats{Positions: st.Positions, Raw: st.Raw, DeadEnds: st.DeadEnds, Games: st.Games, Chunks: chunks}
 		s.Expanded.Add(1)
-		if err := d.Save(); err != nil {
+		// Once the partition's runs are synced, while the next partition
+		// is expanded; the merge's Save waits for it.
+		if err := d.SaveLater(); err != nil {
 			return err
 		}
 	}
@@ -331,13 +333,10 @@ func (s *Spilled) expandHeld(ctx context.Context, pegs int, l, child *spill.Laye
 			return Header(spill.LayerFile, pegs-1, q, child.Partitions, 0)
 		})
 		if err == nil {
-			err = s.Dir.Sync()
-		}
-		if err == nil {
 			for i, r := range records {
 				child.Complete[q+i], child.Records[q+i] = true, r
 			}
-			err = s.Dir.Save()
+			err = s.Dir.SaveLater() // once the part's files are synced, while the run goes on
 		}
 		if err != nil || per < child.Partitions {
 			mem.Give(next.Bytes())
@@ -360,7 +359,7 @@ func (s *Spilled) expandHeld(ctx context.Context, pegs int, l, child *spill.Laye
 	l.Expanded[0] = &spill.Stats{Positions: st.Positions, Raw: st.Raw, DeadEnds: st.DeadEnds, Games: st.Games}
 	s.Held++
 	s.Expanded.Add(int64(l.Partitions))
-	return true, s.Dir.Save()
+	return true, s.Dir.SaveLater()
 }
 
 // maxParts bounds the parts that expandHeld expands a layer in: each part
@@ -468,8 +467,8 @@ func runSources(parent *spill.LayerState) []int {
 
 // expandPartition expands partition p of layer pegs, l, into runs for
 // the groups of the next layer (see Steps.Expand), the partition read
-// whole and charged to the budget, and syncs the runs together, before
-// the manifest counts them.
+// whole and charged to the budget; the runs are left unsynced, for the
+// save of the manifest that counts them to sync together (Dir.SaveLater).
 func (s *Spilled) expandPartition(ctx context.Context, pegs, p int, l *spill.LayerState, groups, done, total int) (layered.Stats, int, error) {
 	mem := s.steps.e.Mem()
 	n := l.Records[p]
@@ -492,7 +491,7 @@ func (s *Spilled) expandPartition(ctx context.Context, pegs, p int, l *spill.Lay
 	if chunks > 1 {
 		s.Chunked.Add(1)
 	}
-	return st, chunks, s.Dir.Sync()
+	return st, chunks, nil
 }
 
 // WalkBack finds the winnable positions of the layers in the directory,
@@ -542,12 +541,12 @@ func (s *Spilled) walkHeld(ctx context.Context, pegs int, l *spill.LayerState) (
 		return false, nil
 	}
 	mem := s.steps.e.Mem()
-	next, err := s.readKeys(ctx, spill.WinnableFile, pegs-1, below.Partitions, total(below.Winnable))
+	next, err := s.readKeys(ctx, spill.WinnableFile, pegs-1, below.Winnable)
 	if next == nil || err != nil {
 		return false, err
 	}
 	defer mem.Give(int64(len(next)) * 8)
-	keys, err := s.readKeys(ctx, spill.LayerFile, pegs, l.Partitions, l.Positions())
+	keys, err := s.readKeys(ctx, spill.LayerFile, pegs, l.Records)
 	if keys == nil || err != nil {
 		return false, err
 	}
@@ -572,41 +571,28 @@ func (s *Spilled) walkHeld(ctx context.Context, pegs int, l *spill.LayerState) (
 	records, err := s.steps.split(ctx, Local{Dir: s.Dir, Later: true}, layered.NewLayer(pegs, win), 0, l.Partitions, l.Partitions, func(q int) spill.Header {
 		return Header(spill.WinnableFile, pegs, q, l.Partitions, 0)
 	})
-	if err == nil {
-		err = s.Dir.Sync()
-	}
 	if err != nil {
 		return false, err
 	}
 	for q, r := range records {
 		l.Won[q], l.Winnable[q] = true, r
 	}
-	return true, s.Dir.Save()
+	return true, s.Dir.SaveLater() // once the files are synced, while the walk goes on
 }
 
-// readKeys reads the keys of the files of kind of partitions 0 to parts-1
-// of layer pegs, n in all, charged to the budget; nil where they do not
-// fit.
-func (s *Spilled) readKeys(ctx context.Context, kind spill.Kind, pegs, parts int, n int64) ([]uint64, error) {
+// readKeys reads the keys of the files of kind of the partitions of
+// layer pegs, sizes[q] records in partition q, charged to the budget; nil
+// where they do not fit.
+func (s *Spilled) readKeys(ctx context.Context, kind spill.Kind, pegs int, sizes []int64) ([]uint64, error) {
 	mem := s.steps.e.Mem()
+	n := total(sizes)
 	if mem.Take(n*8, "the keys of a spilled layer") != nil {
 		return nil, nil
 	}
-	keys := make([]uint64, 0, n)
-	for q := range parts {
-		r, err := s.steps.st.Open(ctx, Header(kind, pegs, q, parts, 0))
-		if err != nil {
-			mem.Give(n * 8)
-			return nil, err
-		}
-		for r.Next() {
-			keys = append(keys, r.Key())
-		}
-		r.Close()
-		if err := r.Err(); err != nil {
-			mem.Give(n * 8)
-			return nil, err
-		}
+	keys := make([]uint64, n)
+	if err := s.steps.readParts(ctx, func(q int) spill.Header { return Header(kind, pegs, q, len(sizes), 0) }, sizes, 0, len(sizes), keys, nil); err != nil {
+		mem.Give(n * 8)
+		return nil, err
 	}
 	return keys, nil
 }
@@ -701,6 +687,25 @@ func (s *Spilled) ranges(sizes []int64, bytes func(n int64) int64) [][2]int {
 	return append(ranges, [2]int{lo, len(sizes)})
 }
 
+// DropLayers removes the partition files of layers 2 to p0 whose
+// winnable positions are all written, on a goroutine of the directory's
+// once the manifest's saves queued before are done (spill.Dir.RemoveLater),
+// and returns at once: past the walk back a run reads them no more, nor
+// does its resume, which reads the winnable and chance files and layer
+// 1's (for the finishes). For a run that clears its directory at its
+// end, so that their removal overlaps the chances.
+func (s *Spilled) DropLayers(p0 int) error {
+	var hs []spill.Header
+	for pegs := 2; pegs <= p0; pegs++ {
+		if l := s.Dir.M.Layers[pegs]; l != nil && l.AllWon() {
+			for q := range l.Partitions {
+				hs = append(hs, Header(spill.LayerFile, pegs, q, l.Partitions, 0))
+			}
+		}
+	}
+	return s.Dir.RemoveLater(hs)
+}
+
 // Chances finds the random player's chance of winning (see
 // layered.Chances) from each winnable position of the layers in the
 // directory, from one peg up to p0, written as chance files, and returns
@@ -726,6 +731,9 @@ func (s *Spilled) Chances(ctx context.Context, p0 int) (exact.U128, bool, error)
 			ranges = s.ranges(sizes, func(n int64) int64 { return n*24 + key.IndexBytes(int(n)) })
 		}
 		s.Passes = max(s.Passes, len(ranges))
+		if s.Progress != nil {
+			s.Progress("chance", pegs, 0, int(total(l.Winnable)))
+		}
 		for i, r := range ranges {
 			prev, vals, held, err := s.steps.ChanceSet(ctx, pegs-1, len(sizes), r, sizes)
 			if err != nil {

@@ -408,28 +408,73 @@ func (s *Steps) mergeInto(ctx context.Context, open func([]int) (*spill.Merger, 
 }
 
 // read reads the file h of n records (-1 where the caller does not know
-// how many), charged to the budget as what: it returns what to give back.
+// how many: a file of another count is corrupt), charged to the budget as
+// what: it returns what to give back.
 func (s *Steps) read(ctx context.Context, h spill.Header, n, perRecord int64, what string) ([]uint64, []exact.U128, int64, error) {
 	mem := s.e.Mem()
-	if n >= 0 {
-		if err := mem.Take(n*perRecord, what); err != nil {
+	if n < 0 {
+		keys, vals, err := Read(ctx, s.st, h)
+		if err != nil {
 			return nil, nil, 0, err
 		}
-	}
-	keys, vals, err := Read(ctx, s.st, h)
-	if err != nil {
-		if n >= 0 {
-			mem.Give(n * perRecord)
-		}
-		return nil, nil, 0, err
-	}
-	if n < 0 {
 		n = int64(len(keys))
 		if err := mem.Take(n*perRecord, what); err != nil {
 			return nil, nil, 0, err
 		}
+		return keys, vals, n * perRecord, nil
+	}
+	if err := mem.Take(n*perRecord, what); err != nil {
+		return nil, nil, 0, err
+	}
+	r, err := s.st.Open(ctx, h)
+	if err != nil {
+		mem.Give(n * perRecord)
+		return nil, nil, 0, err
+	}
+	defer r.Close()
+	keys := make([]uint64, n)
+	var vals []exact.U128
+	if r.Header().Counts {
+		vals = make([]exact.U128, n)
+	}
+	if err := spill.ReadInto(r, keys, vals); err != nil {
+		mem.Give(n * perRecord)
+		return nil, nil, 0, err
 	}
 	return keys, vals, n * perRecord, nil
+}
+
+// readParts reads the files h(q) of partitions lo to hi-1, of sizes[q]
+// records each, into keys and, unless nil, vals, which hold them all in
+// order: the files in parallel, each into its own range. A partition of
+// no records is not read.
+func (s *Steps) readParts(ctx context.Context, h func(q int) spill.Header, sizes []int64, lo, hi int, keys []uint64, vals []exact.U128) error {
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(pool.Size(s.e.Workers()))
+	var off int64
+	for q := lo; q < hi; q++ {
+		n := sizes[q]
+		k, v := keys[off:off+n], vals
+		if vals != nil {
+			v = vals[off : off+n]
+		}
+		off += n
+		if n == 0 {
+			continue
+		}
+		g.Go(func() error {
+			if err := gctx.Err(); err != nil {
+				return err
+			}
+			r, err := s.st.Open(gctx, h(q))
+			if err != nil {
+				return err
+			}
+			defer r.Close()
+			return spill.ReadInto(r, k, v)
+		})
+	}
+	return g.Wait()
 }
 
 // WinSet reads the winnable positions of partitions r of layer pegs (of
@@ -453,12 +498,15 @@ func (s *Steps) WinSet(ctx context.Context, pegs, parts int, r [2]int, sizes []i
 	}
 	var keys []uint64
 	if sizes != nil {
-		keys = make([]uint64, 0, total(sizes[r[0]:r[1]]))
+		keys = make([]uint64, total(sizes[r[0]:r[1]]))
+		if err := s.readParts(ctx, func(q int) spill.Header { return Header(spill.WinnableFile, pegs, q, parts, 0) }, sizes, r[0], r[1], keys, nil); err != nil {
+			mem.Give(held)
+			return nil, 0, err
+		}
 	}
-	for q := r[0]; q < r[1]; q++ {
+	for q := r[0]; q < r[1] && sizes == nil; q++ {
 		part, _, err := Read(ctx, s.st, Header(spill.WinnableFile, pegs, q, parts, 0))
 		if err != nil {
-			mem.Give(held)
 			return nil, 0, err
 		}
 		keys = append(keys, part...)
@@ -663,15 +711,15 @@ func (s *Steps) ChanceSet(ctx context.Context, pegs, parts int, r [2]int, sizes 
 		if err := mem.Take(held, what); err != nil {
 			return nil, nil, 0, err
 		}
-		keys, vals = make([]uint64, 0, n), make([]exact.U128, 0, n)
-	}
-	for q := r[0]; q < r[1]; q++ {
-		if sizes != nil && sizes[q] == 0 {
-			continue
+		keys, vals = make([]uint64, n), make([]exact.U128, n)
+		if err := s.readParts(ctx, func(q int) spill.Header { return Header(spill.ChanceFile, pegs, q, parts, 0) }, sizes, r[0], r[1], keys, vals); err != nil {
+			mem.Give(held)
+			return nil, nil, 0, err
 		}
+	}
+	for q := r[0]; q < r[1] && sizes == nil; q++ {
 		k, v, err := Read(ctx, s.st, Header(spill.ChanceFile, pegs, q, parts, 0))
 		if err != nil {
-			mem.Give(held)
 			return nil, nil, 0, err
 		}
 		keys, vals = append(keys, k...), append(vals, v...)

@@ -37,7 +37,7 @@ func Read(ctx context.Context, st Store, h spill.Header) ([]uint64, []exact.U128
 // are synced as they are written (unless the directory's NoSync, or
 // Later), as a resume trusts them; runs and chance files are not, being
 // made again from synced files where a crash loses them (a layer's runs
-// are synced together, before the manifest counts them: Dir.Sync).
+// are synced together, before the manifest counts them: Dir.SaveLater).
 type Local struct {
 	Dir *spill.Dir
 	// Later leaves every file unsynced as it is written, for the caller

@@ -1,6 +1,7 @@
 package spill
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"pegs/search/atomicfile"
 	"pegs/search/internal/exact"
@@ -96,6 +98,13 @@ type Dir struct {
 	mu     sync.Mutex
 	onDisk int64
 	Peak   int64
+	// saving is closed when the last job queued by SaveLater or
+	// RemoveLater is done, nil before any; lastSave is the flag that
+	// marks the last job queued superseded, where that job is a save;
+	// saveErr holds the first job that failed. All three under mu.
+	saving   chan struct{}
+	lastSave *atomic.Bool
+	saveErr  error
 }
 
 // fsBlock is the block a file system gives a file's bytes in: a small
@@ -146,7 +155,11 @@ func (d *Dir) Close() error {
 	if d.lock == nil {
 		return nil
 	}
+	werr := d.Wait()
 	err := d.lock.Close()
+	if werr != nil {
+		err = werr
+	}
 	d.lock = nil
 	return err
 }
@@ -226,12 +239,125 @@ func describe(p map[string]string) string {
 
 // Save writes the manifest through atomicfile (temporary file, sync,
 // rename, directory sync), or with NoSync through a temporary file and a
-// rename alone.
+// rename alone, once the saves queued by SaveLater are done.
 func (d *Dir) Save() error {
+	if err := d.Wait(); err != nil {
+		return err
+	}
+	b, err := d.marshal()
+	if err != nil {
+		return err
+	}
+	return d.write(b)
+}
+
+// SaveLater saves the manifest as it is now once every file written so
+// far is on disk (Sync), on a goroutine of its own, and returns at once:
+// a layer's partitions written unsynced (Local.Later) are counted on
+// disk only once durable, while the run goes on to the next layer rather
+// than waiting for the disk. Saves are done in the order queued (one
+// queued behind a newer one is skipped, the newer's sync covering its
+// files); Save and Clear wait for them first, and Wait and Close wait
+// for them and return the first error, which a later SaveLater returns
+// too.
+func (d *Dir) SaveLater() error {
+	b, err := d.marshal()
+	if err != nil {
+		return err
+	}
+	return d.later(true, func(latest bool) error {
+		if !latest {
+			return nil
+		}
+		if err := d.Sync(); err != nil {
+			return err
+		}
+		return d.write(b)
+	})
+}
+
+// RemoveLater removes the files hs, as Remove, on a goroutine of its own
+// once the saves queued before are done, and returns at once: files that
+// the manifest on disk no longer needs go while the run goes on (their
+// blocks freed, which on a file system mounted with discard took half a
+// second for the English analysis's layers). Wait, Close and Clear wait
+// for it.
+func (d *Dir) RemoveLater(hs []Header) error {
+	return d.later(false, func(bool) error {
+		for _, h := range hs {
+			if err := d.Remove(h); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// later runs job on a goroutine of its own once the jobs queued before it
+// are done, unless one failed; latest tells a save's job whether the job
+// queued right after it is no save (which would write a newer manifest
+// after a sync of its own, before any other job).
+func (d *Dir) later(save bool, job func(latest bool) error) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.saveErr != nil {
+		return d.saveErr
+	}
+	if save && d.lastSave != nil {
+		d.lastSave.Store(true)
+	}
+	superseded := new(atomic.Bool)
+	d.lastSave = nil
+	if save {
+		d.lastSave = superseded
+	}
+	prev, done := d.saving, make(chan struct{})
+	d.saving = done
+	go func() {
+		defer close(done)
+		if prev != nil {
+			<-prev
+		}
+		d.mu.Lock()
+		failed := d.saveErr != nil
+		d.mu.Unlock()
+		if failed {
+			return
+		}
+		if err := job(!superseded.Load()); err != nil {
+			d.mu.Lock()
+			d.saveErr = cmp.Or(d.saveErr, err)
+			d.mu.Unlock()
+		}
+	}()
+	return nil
+}
+
+// Wait waits for the saves and removals queued by SaveLater and
+// RemoveLater, and returns the first error of one.
+func (d *Dir) Wait() error {
+	d.mu.Lock()
+	done := d.saving
+	d.mu.Unlock()
+	if done != nil {
+		<-done
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.saveErr
+}
+
+// marshal returns the manifest's bytes as it is now.
+func (d *Dir) marshal() ([]byte, error) {
 	b, err := json.MarshalIndent(d.M, "", " ")
 	if err != nil {
-		return fmt.Errorf("spill: %w", err)
+		return nil, fmt.Errorf("spill: %w", err)
 	}
+	return b, nil
+}
+
+// write writes b as the manifest (see Save).
+func (d *Dir) write(b []byte) error {
 	path := filepath.Join(d.Path, ManifestName)
 	if d.NoSync {
 		if err := os.WriteFile(path+".tmp", b, 0o644); err != nil {
@@ -323,6 +449,7 @@ func (d *Dir) Remove(h Header) error {
 // Clear removes the directory's spill files and manifest, and the
 // directory itself if that leaves it empty.
 func (d *Dir) Clear() error {
+	d.Wait() // no save left to write a manifest after it is gone; a failed one matters no more
 	// The manifest goes first: a run killed while its files go leaves
 	// files no manifest counts, which a new run overwrites, never a
 	// manifest counting files that are gone.

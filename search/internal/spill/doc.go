@@ -90,8 +90,10 @@
 // Every file, the manifest too, is written under a temporary name
 // (NAME.tmp; the manifest's is made by package atomicfile), synced, renamed to its name, and the directory synced: a
 // file under its own name is complete. The manifest is written after the
-// files it counts, so what it says is complete is on disk; a run killed at
-// any point (SIGKILL, power loss) leaves at worst temporary files, which
+// files it counts, and after a sync of the file system where they were
+// written unsynced (Dir.SaveLater, which does both on a goroutine of its
+// own while the run goes on), so what it says is complete is on disk; a
+// run killed at any point (SIGKILL, power loss) leaves at worst temporary files, which
 // are overwritten, and files the manifest does not count yet, which are
 // written again. Runs are removed only once the partition merged from them
 // is counted.

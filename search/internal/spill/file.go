@@ -493,6 +493,32 @@ func (r *Reader) readBlock() error {
 	return nil
 }
 
+// ReadInto reads a whole file from r into keys and, unless nil, counts
+// (left zero where the file has none), which hold as many records as the
+// file: a file of more or fewer records is corrupt.
+func ReadInto(r *Reader, keys []uint64, counts []exact.U128) error {
+	n := 0
+	for r.err == nil && !r.done {
+		if r.err = r.readBlock(); r.err != nil {
+			break
+		}
+		if len(r.keys) > len(keys)-n {
+			r.err = r.corrupt(fmt.Sprintf("more records than the %d expected", len(keys)))
+			break
+		}
+		copy(keys[n:], r.keys)
+		if counts != nil {
+			copy(counts[n:], r.counts)
+		}
+		n += len(r.keys)
+	}
+	r.i = len(r.keys)
+	if r.err == nil && n != len(keys) {
+		r.err = r.corrupt(fmt.Sprintf("%d records, not the %d expected", n, len(keys)))
+	}
+	return r.err
+}
+
 // ReadAll reads a whole file from r: its keys and, if it has them, counts.
 func ReadAll(r *Reader) ([]uint64, []exact.U128, error) {
 	var keys []uint64

@@ -103,6 +103,36 @@ func TestRoundTrip(t *testing.T) {
 			if !slices.Equal(gotKeys, keys) || !slices.Equal(gotCounts, counts) {
 				t.Errorf("read back %d keys and %d counts, differing from the %d written", len(gotKeys), len(gotCounts), len(keys))
 			}
+			// ReadInto fills slices of the file's records, and calls a file
+			// of more or fewer records than expected corrupt.
+			for _, n := range []int{c.n, c.n - 1, c.n + 1} {
+				if n < 0 {
+					continue
+				}
+				r, err := d.Open(c.h)
+				if err != nil {
+					t.Fatal(err)
+				}
+				intoKeys, intoCounts := make([]uint64, n), make([]exact.U128, n)
+				err = ReadInto(r, intoKeys, intoCounts)
+				r.Close()
+				if n != c.n {
+					if !errors.Is(err, ErrCorrupt) {
+						t.Errorf("ReadInto %d records of a file of %d: %v, want ErrCorrupt", n, c.n, err)
+					}
+					continue
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := counts
+				if want == nil {
+					want = make([]exact.U128, n)
+				}
+				if !slices.Equal(intoKeys, keys) || !slices.Equal(intoCounts, want) {
+					t.Errorf("ReadInto read %d keys and counts differing from the %d written", n, len(keys))
+				}
+			}
 			var buf bytes.Buffer
 			w, err := NewWriter(&buf, "buffer", c.h)
 			if err != nil {
@@ -259,6 +289,52 @@ func TestManifest(t *testing.T) {
 	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the directory is left after Clear: %v", err)
 	}
+}
+
+// TestSaveLater checks that the manifest saved later is, once waited
+// for, the newest one queued, and that a save that failed is reported by
+// Wait and by the next SaveLater and Save.
+func TestSaveLater(t *testing.T) {
+	dir := t.TempDir()
+	prob := map[string]string{"board": "english", "start": "d4"}
+	d, err := Start(dir, prob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := d.NewLayer(31, 4)
+	for q := range 4 {
+		l.Complete[q], l.Records[q] = true, int64(q+1)
+		if err := d.SaveLater(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := d.Close(); err != nil { // waits for the saves
+		t.Fatal(err)
+	}
+	r, err := Resume(dir, prob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.M.Layers[31]; !got.Done() || got.Positions() != 10 {
+		t.Errorf("resumed layer %+v, want all 4 partitions complete, 10 positions", got)
+	}
+	// A directory gone makes the sync and the manifest's write fail.
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.SaveLater(); err != nil {
+		t.Fatalf("SaveLater returned %v before its save ran", err)
+	}
+	if err := r.Wait(); err == nil {
+		t.Error("Wait: no error from a save into a directory removed")
+	}
+	if err := r.SaveLater(); err == nil {
+		t.Error("SaveLater: no error after a save failed")
+	}
+	if err := r.Save(); err == nil {
+		t.Error("Save: no error after a save failed")
+	}
+	r.Close()
 }
 
 // TestNoSpace checks the free-space check against this file system.
