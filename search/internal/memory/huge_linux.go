@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"runtime"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -23,8 +24,7 @@ func advise(p unsafe.Pointer, n uintptr) {
 	if hi <= lo {
 		return
 	}
-	b := unsafe.Slice((*byte)(unsafe.Add(p, lo-uintptr(p))), hi-lo)
-	_ = unix.Madvise(b, unix.MADV_HUGEPAGE)
+	_ = madvise(p, lo, hi, unix.MADV_HUGEPAGE)
 }
 
 // populate asks the kernel to write in the pages of the n bytes at p, the
@@ -38,6 +38,19 @@ func populate(p unsafe.Pointer, n uintptr) bool {
 	const page = 4096
 	lo := uintptr(p) &^ (page - 1)
 	hi := (uintptr(p) + n + page - 1) &^ (page - 1)
-	b := unsafe.Slice((*byte)(unsafe.Add(p, -int(uintptr(p)-lo))), hi-lo)
-	return unix.Madvise(b, unix.MADV_POPULATE_WRITE) == nil
+	return madvise(p, lo, hi, unix.MADV_POPULATE_WRITE) == nil
+}
+
+// madvise gives advice on the pages from lo to hi, addresses of the memory
+// at p, whose object (or mapping) p keeps alive through the call. It makes
+// no slice of them: the whole pages of an array reach past its object (to
+// the rest of its span's last page), which a Go slice may not (checkptr,
+// in race builds, stops the program at such a slice).
+func madvise(p unsafe.Pointer, lo, hi uintptr, advice int) error {
+	_, _, errno := unix.Syscall(unix.SYS_MADVISE, lo, hi-lo, uintptr(advice))
+	runtime.KeepAlive(p)
+	if errno != 0 {
+		return errno
+	}
+	return nil
 }
