@@ -59,7 +59,8 @@
 // their cache misses overlap. The children of a batch of parents are made
 // canonical and numbered together (movegen.Parent.MoveRanksBatch, in
 // assembly with AVX-512), as they are where Games, Win and MeetingKeys
-// look them up. The next layer is the set bits read in
+// look them up, and, not numbered (MoveChildrenBatch), where an
+// expansion into tables makes them (expandChunk). The next layer is the set bits read in
 // order, made mixed keys, and sorted unless the caller takes them in the
 // order of their numbers (Scanned, Layer.Sort). On the English
 // board the widest layer's bitset is 9 MB a worker. Where the symmetries

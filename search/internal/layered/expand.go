@@ -10,7 +10,6 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"pegs/engine"
 	"pegs/search/internal/key"
 	"pegs/search/internal/memory"
 	"pegs/search/internal/movegen"
@@ -253,91 +252,81 @@ func (x *expansion[R]) round(ctx context.Context, idle chan *workerState, lo, hi
 }
 
 // expandChunk appends the children of parents lo..hi to w's lists: the
-// hot loop of every layered search. It stays one loop, its locals in
-// registers, for every kind of child: split into a method a parent it
-// ran 7-10% slower (BenchmarkExplore/board=english, full and winnable at
-// two workers).
+// hot loop of every layered search. The children of a batch of parents
+// are made together (Parent.MoveChildrenBatch, in assembly where the dense
+// pass's are), then go to their lists a parent at a time; the loop stays
+// one loop, its locals in registers, for every kind of child: split into
+// a method a parent it ran 7-10% slower (BenchmarkExplore/board=english,
+// full and winnable at two workers).
 func (x *expansion[R]) expandChunk(w *workerState, lo, hi int) {
 	e, cur := x.e, x.cur
-	if x.coded {
-		w.parents = cur.stored.Positions(w.parents[:0], lo, hi)
+	if e.pack != nil {
+		x.expandTagged(w, lo, hi)
+		return
 	}
-	gen, par, pack := e.gen, &w.par, e.pack
-	coded, bare, undo := x.coded, x.bare, e.undo
-	keyShift, bb := x.keyShift, uint(x.bbits)
-	full := gen.Board.Full()
-	for i := lo; i < hi; i++ {
-		var p engine.Position
-		switch {
-		case coded:
-			p = w.parents[i-lo]
-		case pack != nil:
-			p = pack.Pos(cur.keys[i])
-		default:
-			p = key.Unmix(cur.keys[i])
-		}
-		raw := movegen.OrbitSize(par.Set(p), p)
-		w.stats.Raw += raw
-		mover := p // whose jumps make the children
-		if undo {
-			mover = full &^ p
-		}
-		if bare {
-			// Each child's key as its jump is found (see
-			// movegen.Gen.AppendMoves).
-			q, empty := gen.LatticeOf(mover)
-			children := 0
-			for gi := range gen.Groups {
-				sg := &gen.Groups[gi]
-				for f := sg.Legal(q, empty); f != 0; f &= f - 1 {
-					k := key.Mix(par.Child(sg.First(f))) << keyShift
+	w.parents = cur.parentsAt(w.parents, lo, hi)
+	board, par := e.gen.Board, &w.par
+	bare, keyShift, bb := x.bare, x.keyShift, uint(x.bbits)
+	var ends [movegen.MaxBatch]int32
+	for i0 := lo; i0 < hi; i0 += movegen.MaxBatch {
+		batch := w.parents[i0-lo : min(hi, i0+movegen.MaxBatch)-lo]
+		w.kids = par.MoveChildrenBatch(w.kids[:0], batch, w.movers(batch, board, e.undo), ends[:len(batch)])
+		start := int32(0)
+		for j := range batch {
+			w.stats.Raw += par.BatchOrbit(j)
+			kids := w.kids[start:ends[j]]
+			start = ends[j]
+			if bare {
+				// Each child's key (see movegen.Gen.AppendMoves).
+				for _, c := range kids {
+					k := key.Mix(c) << keyShift
 					b := bucketOf(k, bb)
 					w.keys[b] = append(w.keys[b], k)
-					children++
 				}
+				if len(kids) == 0 {
+					w.stats.DeadEnds++
+				}
+				continue
 			}
-			if children == 0 {
-				w.stats.DeadEnds++
-			}
-			continue
-		}
-		if pack != nil {
-			w.moves = gen.AppendMoves(w.moves[:0], mover)
-			x.tagged(w, cur.keys[i]&pack.Tags, raw)
-			continue
-		}
-		// Past here the children carry path counts, each made as its
-		// jump is found.
-		m := cur.Count(i)
-		q, empty := gen.LatticeOf(mover)
-		children := 0
-		if w.paths != nil {
-			for gi := range gen.Groups {
-				sg := &gen.Groups[gi]
-				for f := sg.Legal(q, empty); f != 0; f &= f - 1 {
-					ck := key.Mix(par.Child(sg.First(f)))
+			// Past here the children carry path counts.
+			m := cur.Count(i0 + j)
+			if w.paths != nil {
+				for _, c := range kids {
+					ck := key.Mix(c)
 					b := bucketOf(ck, bb)
 					w.paths[b] = append(w.paths[b], paths{ck, m.Lo})
-					children++
 				}
-			}
-		} else {
-			for gi := range gen.Groups {
-				sg := &gen.Groups[gi]
-				for f := sg.Legal(q, empty); f != 0; f &= f - 1 {
-					ck := key.Mix(par.Child(sg.First(f)))
+			} else {
+				for _, c := range kids {
+					ck := key.Mix(c)
 					b := bucketOf(ck, bb)
 					w.recs[b] = append(w.recs[b], record{ck, m})
-					children++
 				}
 			}
+			if len(kids) == 0 {
+				w.stats.DeadEnds++
+				s, of := w.stats.Games.Add(m)
+				w.stats.overflow = w.stats.overflow || of
+				w.stats.Games = s
+			}
 		}
-		if children == 0 {
-			w.stats.DeadEnds++
-			s, of := w.stats.Games.Add(m)
-			w.stats.overflow = w.stats.overflow || of
-			w.stats.Games = s
+	}
+}
+
+// expandTagged is expandChunk for children with the tags of the starts
+// that reach them (Expander.pack): a parent at a time.
+func (x *expansion[R]) expandTagged(w *workerState, lo, hi int) {
+	e, cur, pack := x.e, x.cur, x.e.pack
+	for i := lo; i < hi; i++ {
+		p := pack.Pos(cur.keys[i])
+		raw := movegen.OrbitSize(w.par.Set(p), p)
+		w.stats.Raw += raw
+		mover := p // whose jumps make the children
+		if e.undo {
+			mover = e.gen.Board.Full() &^ p
 		}
+		w.moves = e.gen.AppendMoves(w.moves[:0], mover)
+		x.tagged(w, cur.keys[i]&pack.Tags, raw)
 	}
 }
 

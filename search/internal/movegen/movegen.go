@@ -15,7 +15,8 @@
 // their images, then their jumps, then all their children in one loop,
 // whose end is the one mispredicted branch of the batch (a parent at a
 // time, each parent's loop ended in one, and the next parent's jumps
-// waited on it). Elsewhere the same is done in Go; TestRanksAgree,
+// waited on it); MoveChildrenBatch, the same children not numbered, for
+// an expansion into tables of keys. Elsewhere the same is done in Go; TestRanksAgree,
 // TestMoveRanksAgree and TestMoveRanksBatch check that the two agree.
 package movegen
 

@@ -180,8 +180,21 @@ func (w *Parent) MoveChildren(dst []engine.Position, mover engine.Position) []en
 // loop ended with a mispredicted branch, and the next parent's jumps and
 // images waited for it.
 func (w *Parent) MoveRanksBatch(dst []uint64, ps, movers []engine.Position, d *key.Dense, ends []int32) []uint64 {
+	return w.moveBatch(dst, ps, movers, d, ends)
+}
+
+// MoveChildrenBatch is MoveRanksBatch with the canonical children
+// themselves, not numbered, as MoveChildren finds them: for an expansion
+// into tables of keys, not bitsets.
+func (w *Parent) MoveChildrenBatch(dst, ps, movers []engine.Position, ends []int32) []engine.Position {
+	return asPositions(w.moveBatch(asWords(dst), ps, movers, nil, ends))
+}
+
+// moveBatch is MoveRanksBatch, and with d nil MoveChildrenBatch (the
+// assembly's cum nil).
+func (w *Parent) moveBatch(dst []uint64, ps, movers []engine.Position, d *key.Dense, ends []int32) []uint64 {
 	if len(ps) > MaxBatch || len(movers) > 0 && len(movers) != len(ps) || len(ends) < len(ps) {
-		panic("movegen: MoveRanksBatch of more than MaxBatch parents, or movers or ends not as many")
+		panic("movegen: a batch of more than MaxBatch parents, or movers or ends not as many")
 	}
 	if movers == nil {
 		movers = ps
@@ -191,17 +204,37 @@ func (w *Parent) MoveRanksBatch(dst []uint64, ps, movers []engine.Position, d *k
 		w.borbit = w.borbit[:0]
 		for i, p := range ps {
 			w.borbit = append(w.borbit, OrbitSize(w.Set(p), p))
-			dst, _ = w.MoveRanks(dst, movers[i], d)
+			if d != nil {
+				dst, _ = w.MoveRanks(dst, movers[i], d)
+			} else {
+				dst = asWords(w.MoveChildren(asPositions(dst), movers[i]))
+			}
 			ends[i] = int32(len(dst) - n)
 		}
 		return dst
 	}
+	var cum *uint32
+	var lowRank *uint16
+	var low uint
+	if d != nil {
+		c, lr, l := d.Tables()
+		cum, lowRank, low = &c[0], &lr[0], l
+	}
 	dst = slices.Grow(dst, len(ps)*len(w.gen.Jumps))
-	cum, lowRank, low := d.Tables()
 	r := w.batch
 	c := movesRanksBatchAVX512(w.kernel, w.gen.imageIndex, (*uint64)(unsafe.Pointer(&ps[0])), (*uint64)(unsafe.Pointer(&movers[0])), len(ps),
-		(*[8]uint64)(unsafe.Pointer(&r.imgs[0])), &cum[0], &lowRank[0], uint64(low), &r.jids[0], &r.pids[0], &ends[0], unsafe.SliceData(dst[n:n+1]), &r.fixed[0])
+		(*[8]uint64)(unsafe.Pointer(&r.imgs[0])), cum, lowRank, uint64(low), &r.jids[0], &r.pids[0], &ends[0], unsafe.SliceData(dst[n:n+1]), &r.fixed[0])
 	return dst[:n+c]
+}
+
+// asWords and asPositions view a slice of positions as the words they are
+// and back, its length and capacity kept.
+func asWords(s []engine.Position) []uint64 {
+	return unsafe.Slice((*uint64)(unsafe.SliceData(s)), cap(s))[:len(s)]
+}
+
+func asPositions(s []uint64) []engine.Position {
+	return unsafe.Slice((*engine.Position)(unsafe.SliceData(s)), cap(s))[:len(s)]
 }
 
 // BatchOrbit returns the size of the orbit of parent i of the last

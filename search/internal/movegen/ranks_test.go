@@ -331,7 +331,8 @@ func TestImagesAgree(t *testing.T) {
 	}
 }
 
-// TestMoveRanksBatch checks Parent.MoveRanksBatch, in assembly where the
+// TestMoveRanksBatch checks Parent.MoveRanksBatch (and
+// MoveChildrenBatch), in assembly where the
 // generator has a kernel and in Go, against Set and MoveRanks a parent at
 // a time, and BatchOrbit against the parents' distinct images: batches of
 // 1 to MaxBatch parents, their movers the parents or their complements,
@@ -371,6 +372,7 @@ func TestMoveRanksBatch(t *testing.T) {
 					}
 				}
 				var want []uint64
+				var wantKids []engine.Position
 				var wantEnds []int32
 				for i, p := range ps {
 					one.Set(p)
@@ -379,12 +381,19 @@ func TestMoveRanksBatch(t *testing.T) {
 						mover = movers[i]
 					}
 					want, _ = one.MoveRanks(want, mover, d)
+					wantKids = one.MoveChildren(wantKids, mover)
 					wantEnds = append(wantEnds, int32(len(want)))
 				}
 				ends := make([]int32, len(ps))
 				got := w.MoveRanksBatch([]uint64{7}, ps, movers, d, ends)
 				if got[0] != 7 || !slices.Equal(got[1:], want) || !slices.Equal(ends, wantEnds) {
 					t.Fatalf("%s, asm %v, %d parents, undo %v: numbers %v ends %v, want %v ends %v", b.Name(), asm, len(ps), undo, got[1:], ends, want, wantEnds)
+				}
+				// The same batch's children, not numbered
+				// (MoveChildrenBatch).
+				kids := w.MoveChildrenBatch([]engine.Position{7}, ps, movers, ends)
+				if kids[0] != 7 || !slices.Equal(kids[1:], wantKids) || !slices.Equal(ends, wantEnds) {
+					t.Fatalf("%s, asm %v, %d parents, undo %v: children %v ends %v, want %v ends %v", b.Name(), asm, len(ps), undo, kids[1:], ends, wantKids, wantEnds)
 				}
 				for i, p := range ps {
 					// The orbit counted from scratch: its distinct images.
