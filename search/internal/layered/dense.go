@@ -129,7 +129,17 @@ func (e *Expander) expandDense(ctx context.Context, cur *Layer, num *numbering) 
 		// The workers' bitsets merged, each class's in the first.
 		merged := make([][]uint64, len(sets))
 		for s := range sets {
-			merged[s] = mergeSets(sets[s], nil, e.workers)[0]
+			// The layer keeps the bitset with least room, and those
+			// with more are spared for the next layer's (see roomFor).
+			byWorker := sets[s]
+			least := 0
+			for i, set := range byWorker {
+				if cap(set) < cap(byWorker[least]) {
+					least = i
+				}
+			}
+			byWorker[0], byWorker[least] = byWorker[least], byWorker[0]
+			merged[s] = mergeSets(byWorker, nil, e.workers)[0]
 			for _, set := range sets[s][1:] {
 				e.mem.Spare(set)
 			}
