@@ -266,7 +266,11 @@ func (e *Expander) markDense(ctx context.Context, cur *Layer, num *numbering) (s
 // be set directly (not scattered) within what the budget has left, so
 // that a growing layer's bitsets reuse the last one's, spared; else none
 // more than each bitset's words. Where a layer takes fresh memory for its
-// bitsets the kernel writes its pages in and the runtime clears them.
+// bitsets the kernel writes its pages in and the runtime clears them:
+// the English winnable set's process (two workers, layers of 0.7 to 9 MB
+// bitsets a worker) took 9.0 thousand page faults and 0.66 s of CPU
+// before, 7.5 thousand and 0.62 s with the room (medians of 15 runs each,
+// alternated, the machine loaded by two other searches).
 func (e *Expander) roomFor(cur *Layer, num *numbering, nw int) []int {
 	room := make([]int, len(num.ds))
 	pegs := cur.pegs - 2 // the next layer's children's
