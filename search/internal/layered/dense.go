@@ -200,7 +200,7 @@ func (e *Expander) markDense(ctx context.Context, cur *Layer, num *numbering) (s
 	// Arrays the budget keeps from earlier bitsets are cleared instead
 	// (see memory.Budget.TakeWords), and those made fresh have room for
 	// the next layer's bitsets where those are larger (see roomFor).
-	room := e.roomFor(cur, num, nw)
+	room := e.roomFor(num, nw)
 	var made errgroup.Group
 	for i := range nw {
 		made.Go(func() error {
@@ -261,21 +261,22 @@ func (e *Expander) markDense(ctx context.Context, cur *Layer, num *numbering) (s
 }
 
 // roomFor returns the words, by slot of num, that the workers' bitsets
-// for cur's children are made with room for (memory.Budget.TakeWordsRoom):
-// those of the bitsets of the layer after, where they are larger and would
-// be set directly (not scattered) within what the budget has left, so
-// that a growing layer's bitsets reuse the last one's, spared; else none
-// more than each bitset's words. Where a layer takes fresh memory for its
+// for the children numbered by num (parents, undoing jumps) are made with
+// room for (memory.Budget.TakeWordsRoom, which takes room only where it
+// is more than the words): those of the bitsets of the layer after, where
+// these would be set directly (not scattered) within what the budget has
+// left, so that a growing layer's bitsets reuse the last one's, spared;
+// else none. Where a layer takes fresh memory for its
 // bitsets the kernel writes its pages in and the runtime clears them:
 // the English winnable set's process (two workers, layers of 0.7 to 9 MB
 // bitsets a worker) took 9.0 thousand page faults and 0.66 s of CPU
 // before, 7.5 thousand and 0.62 s with the room (medians of 15 runs each,
 // alternated, the machine loaded by two other searches).
-func (e *Expander) roomFor(cur *Layer, num *numbering, nw int) []int {
+func (e *Expander) roomFor(num *numbering, nw int) []int {
 	room := make([]int, len(num.ds))
-	pegs := cur.pegs - 2 // the next layer's children's
+	pegs := num.ds[0].Pegs() - 1 // the next layer's children's
 	if e.undo {
-		pegs = cur.pegs
+		pegs += 2 // parents'
 	}
 	r := e.gen.Ranker()
 	if r == nil || pegs < 0 || pegs > e.gen.Board.Holes() {
