@@ -117,6 +117,9 @@ func (r *Ranker) Layer(pegs int, c engine.Class) *Dense {
 // Class returns the class of the positions d numbers.
 func (d *Dense) Class() engine.Class { return d.class }
 
+// Pegs returns the pegs of the positions d numbers.
+func (d *Dense) Pegs() int { return d.pegs }
+
 // Board returns the board whose positions d numbers.
 func (d *Dense) Board() *engine.Board { return d.r.board }
 

@@ -552,3 +552,43 @@ func TestScatter(t *testing.T) {
 // taken less the spare arrays it keeps for reuse (see
 // memory.Budget.Spare).
 func inUse(mem *memory.Budget) int64 { return mem.Used() - mem.Spared() }
+
+// TestRoomFor checks the room that markDense makes the workers' bitsets
+// with: the words of the next layer's bitsets, going on from the English
+// centre game's 22-peg layer (its children's, of 21 pegs, then 20) and,
+// undoing jumps, from its 21-peg layer (22 pegs, then 23); none where the
+// next layer's bitsets would be scattered or pass half what the budget
+// has left.
+func TestRoomFor(t *testing.T) {
+	bd := engine.English()
+	gen := movegen.New(bd, bd.Symmetry())
+	r := gen.Ranker()
+	class := bd.Class(bd.Start())
+	words := func(pegs int) int { return int((r.Layer(pegs, class).Size() + 63) / 64) }
+	cases := []struct {
+		name      string
+		pegs      int
+		undo      bool
+		limit     int64
+		scatterAt int64
+		want      int
+	}{
+		{"pegs=22", 22, false, 1 << 32, 0, words(20)},
+		{"undo/pegs=21", 21, true, 1 << 32, 0, words(23)},
+		{"pegs=22/scattered", 22, false, 1 << 32, 1, 0},
+		{"pegs=22/budget", 22, false, 8 * int64(words(20)), 0, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := &Expander{gen: gen, workers: 2, mem: memory.New(c.limit), undo: c.undo, scatterAt: c.scatterAt}
+			child := c.pegs - 1
+			if c.undo {
+				child = c.pegs + 1
+			}
+			num := numberingOf(r.Layer(child, class))
+			if got := e.roomFor(num, e.nworkers()); len(got) != 1 || got[0] != c.want {
+				t.Errorf("roomFor = %v, want [%d]", got, c.want)
+			}
+		})
+	}
+}

@@ -163,7 +163,22 @@ func Touched[T any](n int) []T {
 // fresh huge page took about 4 ms to fault in, and making the bitsets of
 // the English winnable set's widest layers took 6-19 ms a layer.
 func (b *Budget) TakeWords(n int, what string) ([]uint64, error) {
-	return b.takeWords(n, what, true)
+	return b.takeWords(n, n, what, true, false)
+}
+
+// TakeWordsRoom is TakeWords for an array that a caller takes again,
+// larger, soon after, such as a worker's bitset of each of a search's
+// growing layers: where no spare array has room for n words, the fresh
+// one has room words (room more than n), so that the next call, spared
+// this array, finds it large enough. It returns n zero words and charges
+// the array's capacity, cap(s)*8 bytes, which the caller gives back
+// (Give) before it spares the array (Spare). A spare reused is charged
+// its capacity as it was. (The English winnable set's bitsets, each
+// worker's layer by layer, took fresh memory at every layer, the last
+// one's always too small: 0.7 to 9 MB a worker, 66 MB in all, written in
+// by the kernel and cleared by the runtime.)
+func (b *Budget) TakeWordsRoom(n, room int, what string) ([]uint64, error) {
+	return b.takeWords(n, max(n, room), what, true, true)
 }
 
 // TakeWordsToFill is TakeWords for a caller that writes every word
@@ -175,12 +190,15 @@ func (b *Budget) TakeWords(n int, what string) ([]uint64, error) {
 // written a page, the English full analysis's counts of complete games
 // took 45-50 ms of its 2 s on one core while the other waited.
 func (b *Budget) TakeWordsToFill(n int, what string) ([]uint64, error) {
-	return b.takeWords(n, what, false)
+	return b.takeWords(n, n, what, false, false)
 }
 
 // takeWords is TakeWords, with zero its words cleared or fresh ones
-// touched, else left for the caller to fill.
-func (b *Budget) takeWords(n int, what string, zero bool) ([]uint64, error) {
+// touched, else left for the caller to fill. A fresh array has room words
+// (n or more) where the budget allows, else n. With byCap the array is
+// charged by its capacity, fresh or spare (TakeWordsRoom), else by its n
+// words.
+func (b *Budget) takeWords(n, room int, what string, zero, byCap bool) ([]uint64, error) {
 	b.mu.Lock()
 	best := -1
 	for i, s := range b.spare {
@@ -191,18 +209,23 @@ func (b *Budget) takeWords(n int, what string, zero bool) ([]uint64, error) {
 	if best < 0 {
 		b.mu.Unlock()
 		b.dropSpares(n)
-		if err := b.Take(int64(n)*8, what); err != nil {
-			return nil, err
+		if room == n || b.Take(int64(room)*8, what) != nil {
+			if err := b.Take(int64(n)*8, what); err != nil {
+				return nil, err
+			}
+			room = n
 		}
 		if !zero {
-			return Make[uint64](n), nil
+			return Make[uint64](room)[:n], nil
 		}
-		return Touched[uint64](n), nil
+		return Touched[uint64](room)[:n], nil
 	}
 	s := b.spare[best][:n]
 	b.spare = slices.Delete(b.spare, best, best+1)
 	b.mu.Unlock()
-	b.used.Add(int64(n-cap(s)) * 8) // no more than the spare's: nothing to refuse
+	if !byCap {
+		b.used.Add(int64(n-cap(s)) * 8) // no more than the spare's: nothing to refuse
+	}
 	if zero {
 		clear(s)
 	}

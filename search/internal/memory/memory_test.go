@@ -159,3 +159,48 @@ func TestTakeWordsToFill(t *testing.T) {
 		t.Errorf("TakeWordsToFill past the limit = %v, want ErrExceeded", err)
 	}
 }
+
+// TestTakeWordsRoom checks that TakeWordsRoom makes a fresh array with
+// the room asked for, charged by its capacity, that the next call, the
+// array spared, reuses it, its words cleared, still charged by its
+// capacity, and that room the budget would refuse is not asked for: the
+// array then has n words, or the call is refused as TakeWords is.
+func TestTakeWordsRoom(t *testing.T) {
+	const n = minSpare
+	mem := New(8 * n * 8)
+	s, err := mem.TakeWordsRoom(n, 3*n, "a test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s) != n || cap(s) != 3*n || mem.Used() != 3*n*8 {
+		t.Fatalf("len %d, cap %d, Used %d, want %d, %d and %d", len(s), cap(s), mem.Used(), n, 3*n, 3*n*8)
+	}
+	s[n-1] = 4
+	mem.Give(int64(cap(s)) * 8)
+	mem.Spare(s)
+	peak := mem.Peak()
+	got, err := mem.TakeWordsRoom(2*n, 4*n, "a test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &got[0] != &s[0] || len(got) != 2*n || got[n-1] != 0 {
+		t.Errorf("TakeWordsRoom(%d) did not reuse the spare, cleared", 2*n)
+	}
+	if mem.Used() != 3*n*8 || mem.Spared() != 0 || mem.Peak() != peak {
+		t.Errorf("Used %d, Spared %d, Peak %d after reuse, want %d, 0 and %d", mem.Used(), mem.Spared(), mem.Peak(), 3*n*8, peak)
+	}
+	// 3n words held: room for 8n more is refused, n words are not.
+	small, err := mem.TakeWordsRoom(4*n, 8*n, "a test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(small) != 4*n || cap(small) != 4*n || mem.Used() != 7*n*8 {
+		t.Errorf("len %d, cap %d, Used %d past the room the budget has, want %d, %d and %d", len(small), cap(small), mem.Used(), 4*n, 4*n, 7*n*8)
+	}
+	if _, err := mem.TakeWordsRoom(2*n, 2*n, "a test"); !errors.Is(err, ErrExceeded) {
+		t.Errorf("TakeWordsRoom past the limit = %v, want ErrExceeded", err)
+	}
+	if mem.Used() != 7*n*8 {
+		t.Errorf("Used = %d after a refused TakeWordsRoom, want %d", mem.Used(), 7*n*8)
+	}
+}
