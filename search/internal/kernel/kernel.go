@@ -139,6 +139,9 @@ func ChunkCount(n, workers int) int { return pool.ChunkCount(n, workers) }
 // Chunks is pool.Chunks.
 func Chunks(n, workers int, f func(c, lo, hi int)) { pool.Chunks(n, workers, f) }
 
+// Split is pool.Split.
+func Split(n, workers, chunks int, f func(c, lo, hi int)) { pool.Split(n, workers, chunks, f) }
+
 // The depth-first solver (package dfs).
 type (
 	SolveConfig = dfs.Config
