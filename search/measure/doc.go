@@ -26,11 +26,12 @@
 // made keys and a child found by a key.Index of them. The parents are measured a batch at a time:
 // their children placed first, then the children's measures asked for
 // together, then each parent summed, so that the cache misses of a batch
-// overlap. What every position has is held in an array a measure, in its
-// layer's order: the P1 player's expected jumps (12 bytes), the complete
-// games (4 bytes, the few counts past 2^32 apart in 16, placed by a
-// count of bits as the winnable positions are) and a byte for its longest game and
-// whether it is won or stuck; what only a winnable one has (P0, P1,
+// overlap. What every position has is held in two arrays, in its layer's
+// order: a cell of the P1 player's expected jumps (12 bytes) and the
+// complete games (4 bytes, the few counts past 2^32 apart in 16, placed by
+// a count of bits as the winnable positions are), read in one cache line,
+// and a byte for its longest game and whether it is won or stuck; what
+// only a winnable one has (P0, P1,
 // solutions, the foresight vector), for the winnable positions alone, in
 // their order, a position's place among them a count of the bits of a
 // bitset of the layer's winnable ones. A layer's measures are held until

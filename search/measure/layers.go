@@ -15,20 +15,17 @@ import (
 
 // values holds the measures of one layer's positions (one peg count), in
 // the order of its keys: what the layer above reads of its children. What
-// every position has is held in an array a measure: the P1 player's
-// expected jumps (12 bytes), the complete games (4 bytes, the rare
-// larger counts apart, see games) and a byte of meta, a child's read in a cache line
-// of each, the last two arrays a few megabytes that mostly stay in the
+// every position has is held in two arrays: its cells (the P1 player's
+// expected jumps and the complete games, 16 bytes, the rare larger counts
+// of games apart, see games) and a byte of meta, a child's read in a
+// cache line of each, the meta a few megabytes that mostly stay in the
 // shared cache; what only a winnable one has is held for those alone, in
 // their order, found by a count of set bits.
 type values struct {
 	pos   positions // the canonical positions, until measured
 	place *placer   // a child's place among them
-	// lens holds the P1 player's expected jumps from each position
-	// (fixed point, lenOne is 1, short of the true value by less than
-	// longest units, one per division on the way down), in 12 bytes.
-	lens  []len96
-	games games
+	cells []cell
+	games games   // the games past 32 bits
 	meta  []uint8 // longest game | flagWin | flagStuck
 	// winBits has bit i set where position i can win: a winnable
 	// position's place among the winnable ones is its rank (see winAt).
@@ -40,10 +37,10 @@ type values struct {
 	foreAt []uint32
 	fore   []kernel.U128
 	bytes  int64 // charged to the budget, but for sums' and words'
-	// sums holds the memory of lens, games and wins, which only the
+	// sums holds the memory of cells, games and wins, which only the
 	// measure pass of the layer above reads (see dropSums): the words of
-	// lens, games and wins (see fill) and the bytes of the games past 32
-	// bits. words holds the memory of meta, foreAt and fore.
+	// cells and wins (see fill) and the bytes of the games past 32 bits.
+	// words holds the memory of meta, foreAt and fore.
 	sums  sums
 	words [][]uint64
 }
@@ -53,6 +50,18 @@ type values struct {
 type sums struct {
 	words [][]uint64
 	bytes int64
+}
+
+// cell is what the measure pass of the layer above sums of a position:
+// len, the P1 player's expected jumps from it (fixed point, lenOne is 1,
+// short of the true value by less than longest units, one per division
+// on the way down), and its complete games in 32 bits, or bigGames where
+// they are past (see games). Its 16 bytes are read in one cache line:
+// the games in an array of their own cost the English Full level's
+// grade a cache miss more a child.
+type cell struct {
+	len   len96
+	games uint32
 }
 
 // len96 is an expected number of jumps in the fixed point of lenOne, at
@@ -74,20 +83,18 @@ func (l *len96) get() kernel.U128 {
 	return kernel.U128{Lo: l.lo(), Hi: uint64(binary.LittleEndian.Uint32(l[8:]))}
 }
 
-// games holds the complete games from each position of a layer: in 32
-// bits where they fit (small), the others marked there by bigGames and
-// held in 128 in over, in the order of their positions, a position's
+// games holds the complete games of a layer's positions past 32 bits
+// (marked bigGames in their cells) in 128 in over, in the order of their positions, a position's
 // place among them a count of the set bits of overBits before it (see
 // setOver). Most positions of the widest layers have fewer than 2^32
 // (the English board's layer of 17 pegs 1,089 of 2.6 million more): 8
 // bytes a position there would hold 24 MB more at its peak.
 type games struct {
-	small    []uint32
 	overBits rankBits
 	over     []kernel.U128
 }
 
-// bigGames marks a position of games.small whose games are in over.
+// bigGames marks a cell whose games are in games.over.
 const bigGames = math.MaxUint32
 
 // bigGame is a position's games past 32 bits, as a chunk finds it.
@@ -142,11 +149,12 @@ func (r *rankBits) rank(i int) int {
 	return int(r.before[w]) + bits.OnesCount64(r.set[w]&(1<<(i%64)-1))
 }
 
-func (g *games) at(i int) kernel.U128 {
-	if x := g.small[i]; x != bigGames {
+// gamesAt returns the complete games from position i.
+func (v *values) gamesAt(i int) kernel.U128 {
+	if x := v.cells[i].games; x != bigGames {
 		return kernel.U128{Lo: uint64(x)}
 	}
-	return g.over[g.overBits.rank(i)]
+	return v.games.over[v.games.overBits.rank(i)]
 }
 
 // fill returns n values of T, zero, in words taken from mem
@@ -453,7 +461,7 @@ func (v *values) dropSums(mem *kernel.Budget) {
 	for _, w := range v.sums.words {
 		mem.GiveMapped(w)
 	}
-	v.lens, v.games, v.wins, v.sums = nil, games{}, nil, sums{}
+	v.cells, v.games, v.wins, v.sums = nil, games{}, nil, sums{}
 }
 
 // free gives v's memory back to mem, if v is not nil; again, it does
@@ -554,11 +562,7 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, er
 		return nil, err
 	}
 	var arr []uint64
-	if v.lens, arr, err = fill[len96](n, ls.mem, what); err != nil {
-		return nil, err
-	}
-	v.sums.words = append(v.sums.words, arr)
-	if v.games.small, arr, err = fill[uint32](n, ls.mem, what); err != nil {
+	if v.cells, arr, err = fill[cell](n, ls.mem, what); err != nil {
 		return nil, err
 	}
 	v.sums.words = append(v.sums.words, arr)
@@ -766,7 +770,7 @@ func (ls *layers) measureChunk(v, below *values, cur *cursor, lo, hi int) chunkO
 func (v *values) touch(places []uint64) uint64 {
 	var sum uint64
 	for _, j := range places {
-		sum += v.lens[j].lo() + uint64(v.meta[j]) + uint64(v.games.small[j])
+		sum += v.cells[j].len.lo() + uint64(v.meta[j])
 	}
 	return sum
 }
@@ -782,8 +786,7 @@ func errMissing(p engine.Position) error {
 // foresightChunk).
 func (ls *layers) measureOne(v, below *values, i int, p engine.Position, ks []uint64, out *chunkOut) {
 	if len(ks) == 0 {
-		v.lens[i] = len96{}
-		v.games.small[i] = 1
+		v.cells[i] = cell{games: 1}
 		if ls.goal.Reached(p) {
 			v.meta[i] = flagWin
 			out.wins.add(winOut{winVals{p0: kernel.ProbOne, p1: kernel.ProbOne, sol: kernel.U128{Lo: 1}}, uint32(out.fore), kernel.Mix(p)})
@@ -801,18 +804,18 @@ func (ls *layers) measureOne(v, below *values, i int, p engine.Position, ks []ui
 	for _, j := range ks {
 		m := below.meta[j]
 		longest = max(longest, m&longestMask)
-		games, _ = games.Add(below.games.at(int(j)))
+		games, _ = games.Add(below.gamesAt(int(j)))
 		win = win || m&flagWin != 0
 		if m&flagStuck == 0 {
 			allowed++
-			length, _ = length.Add(below.lens[j].get())
+			length, _ = length.Add(below.cells[j].len.get())
 		}
 	}
 	if allowed == 0 {
 		// Every jump sticks: the player has no choice to make (and no
 		// child can win, so P1 stays 0).
 		for _, j := range ks {
-			length, _ = length.Add(below.lens[j].get())
+			length, _ = length.Add(below.cells[j].len.get())
 		}
 		allowed = len(ks)
 	}
@@ -820,11 +823,10 @@ func (ls *layers) measureOne(v, below *values, i int, p engine.Position, ks []ui
 	// Sums of at most a few hundred children cannot overflow: see
 	// exact.ProbOne and lenOne.
 	len1, _ := lenOne.Add(kernel.DivFloor(length, uint64(allowed)))
-	v.lens[i] = newLen96(len1)
+	v.cells[i] = cell{len: newLen96(len1), games: bigGames}
 	if games.Hi == 0 && games.Lo < bigGames {
-		v.games.small[i] = uint32(games.Lo)
+		v.cells[i].games = uint32(games.Lo)
 	} else {
-		v.games.small[i] = bigGames
 		out.big.add(bigGame{i, games})
 	}
 	if !win {
