@@ -590,7 +590,7 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, er
 			outs[c].err = err
 			return
 		}
-		outs[c] = ls.measureChunk(v, below, &curs[c], lo, hi)
+		outs[c] = ls.measureChunk(v, below, curs[c], lo, hi)
 	})
 	fores, wins, big, fored := 0, 0, 0, 0
 	for c := range outs {
@@ -709,11 +709,12 @@ type winKid struct {
 	longest uint8
 }
 
-// measureChunk measures positions lo..hi of v, read by cur (at lo), from
+// measureChunk measures positions lo..hi of v, read by cur (at lo, a
+// copy: the chunks' cursors side by side would share cache lines), from
 // their children in below, a batch of parents at a time: their children's
 // places found first, then the children's cells asked for, then each
 // parent measured.
-func (ls *layers) measureChunk(v, below *values, cur *cursor, lo, hi int) chunkOut {
+func (ls *layers) measureChunk(v, below *values, cur cursor, lo, hi int) chunkOut {
 	var out chunkOut
 	par := ls.gen.NewParent()
 	var places []uint64 // the batch's children's numbers or places
