@@ -290,17 +290,33 @@ func (pl *placer) placeKeys(dst []uint64, cs []engine.Position) ([]uint64, bool)
 // winners is what the measures after the walk need of a layer: its
 // winnable positions, sorted, indexed, with their P1.
 type winners struct {
-	keys  []uint64
-	index *kernel.Index
-	p1    []kernel.U128
+	// keys are the positions' keys in their layer's order, until
+	// indexed: by sorted where the positions they are come in ascending
+	// order (the layer's numbers, see positions), else by index.
+	keys   []uint64
+	n      int
+	sorted *kernel.Sorted
+	index  *kernel.Index
+	p1     []kernel.U128
+}
+
+// place returns the place of the canonical position c among w's, and
+// whether it is one of them.
+func (w *winners) place(c engine.Position) (int, bool) {
+	switch {
+	case w == nil:
+		return 0, false
+	case w.sorted != nil:
+		return w.sorted.Find(c)
+	case w.index != nil:
+		return w.index.Find(kernel.Mix(c))
+	}
+	return 0, false
 }
 
 // find returns whether the canonical position c is winnable, and its P1.
 func (w *winners) find(c engine.Position) (kernel.U128, bool) {
-	if w == nil || w.index == nil {
-		return kernel.U128{}, false
-	}
-	j, ok := w.index.Find(kernel.Mix(c))
+	j, ok := w.place(c)
 	if !ok {
 		return kernel.U128{}, false
 	}
@@ -902,7 +918,7 @@ func (ls *layers) keepWinners(pegs int, v *values) error {
 	if err := ls.mem.Take(int64(n)*16, "the winnable positions' P1"); err != nil {
 		return err
 	}
-	w := &winners{keys: v.winKeys, p1: make([]kernel.U128, n)}
+	w := &winners{keys: v.winKeys, n: n, p1: make([]kernel.U128, n)}
 	for k := range v.wins {
 		w.p1[k] = v.wins[k].p1
 	}
@@ -914,10 +930,26 @@ func (ls *layers) keepWinners(pegs int, v *values) error {
 // indexWinners indexes the winnable positions of every layer, once the
 // layers are measured and let go: the indexes, two to four slots a
 // position, would otherwise be held through the measures of the widest
-// layers (30 MB of the English Full level's peak).
+// layers (30 MB of the English Full level's peak). A layer whose
+// positions come in ascending order (those read from a bitset of their
+// numbers) is indexed by them (kernel.Sorted): the English Full level's
+// par found its 8 to 15 million children's places in a hash index 0.5 s
+// of CPU, a cache miss each.
 func (ls *layers) indexWinners() error {
 	for _, w := range ls.win {
 		if w == nil || len(w.keys) == 0 {
+			continue
+		}
+		ps := make([]engine.Position, len(w.keys))
+		for k, key := range w.keys {
+			ps[k] = kernel.Unmix(key)
+		}
+		if s, ok := kernel.NewSorted(ps); ok {
+			// The positions take the keys' place and charge.
+			if err := ls.mem.Take(kernel.SortedBytes(len(ps))-int64(len(ps))*8, "the index of the winnable positions"); err != nil {
+				return err
+			}
+			w.sorted, w.keys = s, nil
 			continue
 		}
 		if err := ls.mem.Take(kernel.IndexBytes(len(w.keys)), "the index of the winnable positions"); err != nil {
@@ -960,7 +992,7 @@ func newWinNumbers(win []*winners) *winNumbers {
 	for pegs, l := range win {
 		w.base[pegs+1] = w.base[pegs]
 		if l != nil {
-			w.base[pegs+1] += len(l.keys)
+			w.base[pegs+1] += l.n
 		}
 	}
 	return w
@@ -970,10 +1002,10 @@ func (w *winNumbers) Len() int { return w.base[len(w.base)-1] }
 
 func (w *winNumbers) Number(c engine.Position) (int, bool) {
 	pegs := c.Pegs()
-	if pegs >= len(w.win) || w.win[pegs] == nil || w.win[pegs].index == nil {
+	if pegs >= len(w.win) {
 		return 0, false
 	}
-	j, ok := w.win[pegs].index.Find(kernel.Mix(c))
+	j, ok := w.win[pegs].place(c)
 	return w.base[pegs] + j, ok
 }
 
