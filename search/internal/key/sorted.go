@@ -2,6 +2,7 @@ package key
 
 import (
 	"math/bits"
+	"slices"
 
 	"pegs/engine"
 )
@@ -43,7 +44,7 @@ func NewSorted(ps []engine.Position) (*Sorted, bool) {
 	n := runs(len(ps))
 	s := &Sorted{ps: ps, start: make([]uint32, n+1)}
 	if len(ps) > 0 {
-		s.shift = uint(max(0, bits.Len64(uint64(ps[len(ps)-1]))-bits.Len(uint(n-1))))
+		s.shift = runShift(ps[len(ps)-1], n)
 	}
 	h := 0
 	for k, p := range ps {
@@ -55,6 +56,52 @@ func NewSorted(ps []engine.Position) (*Sorted, bool) {
 		s.start[h] = uint32(len(ps))
 	}
 	return s, true
+}
+
+// runShift returns the shift of a Sorted of n runs whose largest
+// position is most: the bits above it number n at most.
+func runShift(most engine.Position, n int) uint {
+	return uint(max(0, bits.Len64(uint64(most))-bits.Len(uint(n-1))))
+}
+
+// SortedOf returns the index of ps, distinct and fewer than 2^32, in any
+// order, which it leaves as they were: its positions sorted by their runs
+// (a pass that moves each into its run's next place, counted first), then
+// each run, short, sorted alone, far quicker than a comparison sort of
+// them all (pdqsort took 0.14 s of the English centre game's 1.6 million
+// winnable positions).
+func SortedOf(ps []engine.Position) *Sorted {
+	n := runs(len(ps))
+	s := &Sorted{ps: make([]engine.Position, len(ps)), start: make([]uint32, n+1)}
+	if len(ps) == 0 {
+		return s
+	}
+	s.shift = runShift(slices.Max(ps), n)
+	for _, p := range ps {
+		s.start[uint64(p)>>s.shift+1]++
+	}
+	for h := 1; h <= n; h++ {
+		s.start[h] += s.start[h-1]
+	}
+	next := slices.Clone(s.start[:n])
+	for _, p := range ps {
+		h := uint64(p) >> s.shift
+		s.ps[next[h]] = p
+		next[h]++
+	}
+	for h := range n {
+		run := s.ps[s.start[h]:s.start[h+1]]
+		if len(run) > 16 {
+			slices.Sort(run)
+			continue
+		}
+		for i := 1; i < len(run); i++ { // a few: no call a run
+			for j := i; j > 0 && run[j] < run[j-1]; j-- {
+				run[j], run[j-1] = run[j-1], run[j]
+			}
+		}
+	}
+	return s
 }
 
 // Len returns the number of positions s indexes.

@@ -11,7 +11,8 @@ import (
 
 // TestSorted checks Sorted against a map: every position indexed is found
 // at its place, and others, between them, below and above them, are not;
-// positions out of order are refused.
+// SortedOf of them shuffled is the same index; NewSorted refuses positions
+// out of order.
 func TestSorted(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 60))
 	for _, c := range []struct {
@@ -59,6 +60,11 @@ func TestSorted(t *testing.T) {
 						t.Fatalf("Find(%#x) = %d, %v, want %d, %v", uint64(q), got, ok, want, in)
 					}
 				}
+			}
+			shuffled := slices.Clone(ps)
+			rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+			if of := SortedOf(shuffled); !slices.Equal(of.ps, s.ps) || !slices.Equal(of.start, s.start) || of.shift != s.shift {
+				t.Errorf("SortedOf of the positions shuffled is not NewSorted of them in order")
 			}
 			if c.n >= 2 {
 				ps[0], ps[1] = ps[1], ps[0]
