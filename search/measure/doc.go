@@ -26,11 +26,12 @@
 // made keys and a child found by a key.Index of them. The parents are measured a batch at a time:
 // their children placed first, then the children's measures asked for
 // together, then each parent summed, so that the cache misses of a batch
-// overlap. What every position has is held in an array a measure, in its
-// layer's order: the P1 player's expected jumps (12 bytes), the complete
-// games (4 bytes, the few counts past 2^32 apart in 16, placed by a
-// count of bits as the winnable positions are) and a byte for its longest game and
-// whether it is won or stuck; what only a winnable one has (P0, P1,
+// overlap. What every position has is held in two arrays, in its layer's
+// order: a cell of the P1 player's expected jumps (12 bytes) and the
+// complete games (4 bytes, the few counts past 2^32 apart in 16, placed by
+// a count of bits as the winnable positions are), read in one cache line,
+// and a byte for its longest game and whether it is won or stuck; what
+// only a winnable one has (P0, P1,
 // solutions, the foresight vector), for the winnable positions alone, in
 // their order, a position's place among them a count of the bits of a
 // bitset of the layer's winnable ones. A layer's measures are held until
@@ -41,8 +42,10 @@
 // UniqueFirst, the par) is kept of every layer, its winnable positions
 // with their P1, indexed once every layer is measured. In a level of 21 pegs or more, the
 // layers are found on GOMAXPROCS goroutines and a layer of 4096 positions
-// or more is measured in contiguous chunks on as many; a position's
-// measures do not depend on the chunks, so neither do the results. Past
+// or more is measured in contiguous chunks on as many, 32 a goroutine
+// (see chunkCount), each goroutine taking the next as it finishes one; a
+// position's measures do not depend on the chunks, so neither do the
+// results. Past
 // its memory budget Level stops with a *search.MemoryError; the budget is
 // charged with every array above as it is made.
 //
@@ -53,9 +56,10 @@
 // what Level did before (BenchmarkLevel's 80 drawn English levels and
 // Pyramid at GOMAXPROCS 1, once: 12.6 s of CPU against 15.2 s). The
 // English board's 32-peg start, 23.5 million positions, peaks at 228 MiB
-// of its budget, and its grade (pegs grade) at 279-282 MB of resident
-// memory (generate's BenchmarkGrade level=Full: 260 MiB), on a busy
-// machine: a layer's measures live in memory mapped outside the Go heap
+// of its budget, and its grade (pegs grade) at 281-285 MB of resident
+// memory (generate's BenchmarkGrade level=Full: 260-272 MiB), on a busy
+// machine (279-282 MB with four chunks a goroutine, their outputs held
+// together till the layer's end): a layer's measures live in memory mapped outside the Go heap
 // (memory.Budget.TakeMapped), which goes back to the system as soon as the
 // layer above has read them, and the heap is trimmed once, before the
 // largest pair of layers is measured. Before, 370-392 MB (peak 257 MiB:

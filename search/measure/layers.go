@@ -7,7 +7,6 @@ import (
 	"iter"
 	"math"
 	"math/bits"
-	"slices"
 	"unsafe"
 
 	"pegs/engine"
@@ -16,20 +15,17 @@ import (
 
 // values holds the measures of one layer's positions (one peg count), in
 // the order of its keys: what the layer above reads of its children. What
-// every position has is held in an array a measure: the P1 player's
-// expected jumps (12 bytes), the complete games (4 bytes, the rare
-// larger counts apart, see games) and a byte of meta, a child's read in a cache line
-// of each, the last two arrays a few megabytes that mostly stay in the
+// every position has is held in two arrays: its cells (the P1 player's
+// expected jumps and the complete games, 16 bytes, the rare larger counts
+// of games apart, see games) and a byte of meta, a child's read in a
+// cache line of each, the meta a few megabytes that mostly stay in the
 // shared cache; what only a winnable one has is held for those alone, in
 // their order, found by a count of set bits.
 type values struct {
 	pos   positions // the canonical positions, until measured
 	place *placer   // a child's place among them
-	// lens holds the P1 player's expected jumps from each position
-	// (fixed point, lenOne is 1, short of the true value by less than
-	// longest units, one per division on the way down), in 12 bytes.
-	lens  []len96
-	games games
+	cells []cell
+	games games   // the games past 32 bits
 	meta  []uint8 // longest game | flagWin | flagStuck
 	// winBits has bit i set where position i can win: a winnable
 	// position's place among the winnable ones is its rank (see winAt).
@@ -41,10 +37,10 @@ type values struct {
 	foreAt []uint32
 	fore   []kernel.U128
 	bytes  int64 // charged to the budget, but for sums' and words'
-	// sums holds the memory of lens, games and wins, which only the
+	// sums holds the memory of cells, games and wins, which only the
 	// measure pass of the layer above reads (see dropSums): the words of
-	// lens, games and wins (see fill) and the bytes of the games past 32
-	// bits. words holds the memory of meta, foreAt and fore.
+	// cells and wins (see fill) and the bytes of the games past 32 bits.
+	// words holds the memory of meta, foreAt and fore.
 	sums  sums
 	words [][]uint64
 }
@@ -54,6 +50,18 @@ type values struct {
 type sums struct {
 	words [][]uint64
 	bytes int64
+}
+
+// cell is what the measure pass of the layer above sums of a position:
+// len, the P1 player's expected jumps from it (fixed point, lenOne is 1,
+// short of the true value by less than longest units, one per division
+// on the way down), and its complete games in 32 bits, or bigGames where
+// they are past (see games). Its 16 bytes are read in one cache line:
+// the games in an array of their own cost the English Full level's
+// grade a cache miss more a child.
+type cell struct {
+	len   len96
+	games uint32
 }
 
 // len96 is an expected number of jumps in the fixed point of lenOne, at
@@ -75,20 +83,18 @@ func (l *len96) get() kernel.U128 {
 	return kernel.U128{Lo: l.lo(), Hi: uint64(binary.LittleEndian.Uint32(l[8:]))}
 }
 
-// games holds the complete games from each position of a layer: in 32
-// bits where they fit (small), the others marked there by bigGames and
-// held in 128 in over, in the order of their positions, a position's
+// games holds the complete games of a layer's positions past 32 bits
+// (marked bigGames in their cells) in 128 in over, in the order of their positions, a position's
 // place among them a count of the set bits of overBits before it (see
 // setOver). Most positions of the widest layers have fewer than 2^32
 // (the English board's layer of 17 pegs 1,089 of 2.6 million more): 8
 // bytes a position there would hold 24 MB more at its peak.
 type games struct {
-	small    []uint32
 	overBits rankBits
 	over     []kernel.U128
 }
 
-// bigGames marks a position of games.small whose games are in over.
+// bigGames marks a cell whose games are in games.over.
 const bigGames = math.MaxUint32
 
 // bigGame is a position's games past 32 bits, as a chunk finds it.
@@ -143,11 +149,12 @@ func (r *rankBits) rank(i int) int {
 	return int(r.before[w]) + bits.OnesCount64(r.set[w]&(1<<(i%64)-1))
 }
 
-func (g *games) at(i int) kernel.U128 {
-	if x := g.small[i]; x != bigGames {
+// gamesAt returns the complete games from position i.
+func (v *values) gamesAt(i int) kernel.U128 {
+	if x := v.cells[i].games; x != bigGames {
 		return kernel.U128{Lo: uint64(x)}
 	}
-	return g.over[g.overBits.rank(i)]
+	return v.games.over[v.games.overBits.rank(i)]
 }
 
 // fill returns n values of T, zero, in words taken from mem
@@ -283,17 +290,33 @@ func (pl *placer) placeKeys(dst []uint64, cs []engine.Position) ([]uint64, bool)
 // winners is what the measures after the walk need of a layer: its
 // winnable positions, sorted, indexed, with their P1.
 type winners struct {
-	keys  []uint64
-	index *kernel.Index
-	p1    []kernel.U128
+	// keys are the positions' keys in their layer's order, until
+	// indexed: by sorted where the positions they are come in ascending
+	// order (the layer's numbers, see positions), else by index.
+	keys   []uint64
+	n      int
+	sorted *kernel.Sorted
+	index  *kernel.Index
+	p1     []kernel.U128
+}
+
+// place returns the place of the canonical position c among w's, and
+// whether it is one of them.
+func (w *winners) place(c engine.Position) (int, bool) {
+	switch {
+	case w == nil:
+		return 0, false
+	case w.sorted != nil:
+		return w.sorted.Find(c)
+	case w.index != nil:
+		return w.index.Find(kernel.Mix(c))
+	}
+	return 0, false
 }
 
 // find returns whether the canonical position c is winnable, and its P1.
 func (w *winners) find(c engine.Position) (kernel.U128, bool) {
-	if w == nil || w.index == nil {
-		return kernel.U128{}, false
-	}
-	j, ok := w.index.Find(kernel.Mix(c))
+	j, ok := w.place(c)
 	if !ok {
 		return kernel.U128{}, false
 	}
@@ -329,6 +352,28 @@ const parallelFrom = 1 << 12
 // level=generated: 78.6 s of CPU at GOMAXPROCS 2 against 70.4 s for the
 // depth-first walk, 12.6 s against 15.2 s at GOMAXPROCS 1).
 const parallelPegs = 21
+
+// chunkCount is how many chunks a pass over n positions of a layer on
+// workers goroutines splits them into: with one, kernel.ChunkCount's;
+// with more, chunkEach a worker but none of fewer than chunkLeast
+// positions, taken by the workers as each finishes one, so that one
+// worker is left alone at a layer's end with a small chunk (a chunk's
+// positions vary in cost: with four a worker, a trace of the English
+// Full level's grade had one goroutine alone for 7 % of its measure
+// passes and 12 % of its foresight passes, with 32 for 5 and 6 %, on a
+// loaded machine).
+func chunkCount(n, workers int) int {
+	c := kernel.ChunkCount(n, workers)
+	if workers == 1 {
+		return c
+	}
+	return max(c, min(chunkEach*workers, n/chunkLeast))
+}
+
+const (
+	chunkEach  = 32
+	chunkLeast = 1024
+)
 
 // batch is about how many children a goroutine looks up together: their
 // numbers, then their places, then their measures, so that their cache
@@ -432,7 +477,7 @@ func (v *values) dropSums(mem *kernel.Budget) {
 	for _, w := range v.sums.words {
 		mem.GiveMapped(w)
 	}
-	v.lens, v.games, v.wins, v.sums = nil, games{}, nil, sums{}
+	v.cells, v.games, v.wins, v.sums = nil, games{}, nil, sums{}
 }
 
 // free gives v's memory back to mem, if v is not nil; again, it does
@@ -486,13 +531,15 @@ type winPos struct {
 // as large as the blocks before it together up to winBlock: a slice grown
 // by append would make about five times its final size (large slices grow
 // by a quarter), garbage that the heap held at the English board's widest
-// layers (tens of megabytes a layer).
+// layers (tens of megabytes a layer). A chunk's last block is part
+// empty: of 4096 items at most, the English Full level's grade held 1 MB
+// more resident (median of five, 64 chunks a layer) than of 1024.
 type blocks[T any] struct {
 	blocks [][]T
 	n      int
 }
 
-const winBlock = 4096
+const winBlock = 1024
 
 func (b *blocks[T]) add(w T) {
 	if k := len(b.blocks) - 1; k < 0 || len(b.blocks[k]) == cap(b.blocks[k]) {
@@ -533,11 +580,7 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, er
 		return nil, err
 	}
 	var arr []uint64
-	if v.lens, arr, err = fill[len96](n, ls.mem, what); err != nil {
-		return nil, err
-	}
-	v.sums.words = append(v.sums.words, arr)
-	if v.games.small, arr, err = fill[uint32](n, ls.mem, what); err != nil {
+	if v.cells, arr, err = fill[cell](n, ls.mem, what); err != nil {
 		return nil, err
 	}
 	v.sums.words = append(v.sums.words, arr)
@@ -551,13 +594,19 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, er
 	if n < parallelFrom {
 		workers = 1
 	}
-	outs := make([]chunkOut, kernel.ChunkCount(n, workers))
-	kernel.Chunks(n, workers, func(c, lo, hi int) {
+	chunks := chunkCount(n, workers)
+	starts := make([]int, chunks)
+	for c := range starts {
+		starts[c] = c * n / chunks // as kernel.Split bounds chunk c
+	}
+	curs := v.pos.cursors(starts)
+	outs := make([]chunkOut, chunks)
+	kernel.Split(n, workers, chunks, func(c, lo, hi int) {
 		if err := ls.ctx.Err(); err != nil {
 			outs[c].err = err
 			return
 		}
-		outs[c] = ls.measureChunk(v, below, lo, hi)
+		outs[c] = ls.measureChunk(v, below, curs[c], lo, hi)
 	})
 	fores, wins, big, fored := 0, 0, 0, 0
 	for c := range outs {
@@ -593,21 +642,31 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, er
 	if err := ls.mem.Take(int64(wins)*8, "the winnable positions' keys"); err != nil {
 		return nil, err
 	}
-	v.winKeys = make([]uint64, 0, wins) // charged as keepWinners's
+	v.winKeys = make([]uint64, wins) // charged as keepWinners's
 	// The winnable positions with a foresight vector, in order, for the
 	// second pass to split evenly.
-	toFore := make([]winPos, 0, fored)
-	base := 0
-	for c := range outs {
-		for w := range all(outs[c:c+1], func(o *chunkOut) *blocks[winOut] { return &o.wins }) {
-			k := len(v.winKeys)
-			v.wins[k], v.foreAt[k] = w.winVals, uint32(base)+w.foreAt
-			v.winKeys = append(v.winKeys, w.key)
-		}
-		toFore = slices.AppendSeq(toFore, all(outs[c:c+1], func(o *chunkOut) *blocks[winPos] { return &o.fored }))
-		base += outs[c].fore
-		outs[c] = chunkOut{}
+	toFore := make([]winPos, fored)
+	// Each chunk's items land after the chunks' before it, a chunk a
+	// goroutine.
+	type at struct{ win, fore, fored int }
+	ats := make([]at, len(outs))
+	for c := 1; c < len(outs); c++ {
+		o := &outs[c-1]
+		ats[c] = at{ats[c-1].win + o.wins.n, ats[c-1].fore + o.fore, ats[c-1].fored + o.fored.n}
 	}
+	kernel.Split(len(outs), workers, len(outs), func(c, _, _ int) {
+		k := ats[c].win
+		for w := range all(outs[c:c+1], func(o *chunkOut) *blocks[winOut] { return &o.wins }) {
+			v.wins[k], v.foreAt[k], v.winKeys[k] = w.winVals, uint32(ats[c].fore)+w.foreAt, w.key
+			k++
+		}
+		k = ats[c].fored
+		for w := range all(outs[c:c+1], func(o *chunkOut) *blocks[winPos] { return &o.fored }) {
+			toFore[k] = w
+			k++
+		}
+		outs[c] = chunkOut{}
+	})
 	// The win bits, a run of words a chunk.
 	kernel.Chunks(words, workers, func(_, lo, hi int) {
 		for w := lo; w < hi; w++ {
@@ -635,8 +694,9 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, er
 	}
 	v.words = append(v.words, arr)
 	if fores > 0 {
-		errs := make([]error, kernel.ChunkCount(len(toFore), workers))
-		kernel.Chunks(len(toFore), workers, func(c, lo, hi int) {
+		fchunks := chunkCount(len(toFore), workers)
+		errs := make([]error, fchunks)
+		kernel.Split(len(toFore), workers, fchunks, func(c, lo, hi int) {
 			errs[c] = ls.foresightChunk(v, below, toFore[lo:hi])
 		})
 		for _, err := range errs {
@@ -665,10 +725,12 @@ type winKid struct {
 	longest uint8
 }
 
-// measureChunk measures positions lo..hi of v from their children in
-// below, a batch of parents at a time: their children's places found
-// first, then the children's cells asked for, then each parent measured.
-func (ls *layers) measureChunk(v, below *values, lo, hi int) chunkOut {
+// measureChunk measures positions lo..hi of v, read by cur (at lo, a
+// copy: the chunks' cursors side by side would share cache lines), from
+// their children in below, a batch of parents at a time: their children's
+// places found first, then the children's cells asked for, then each
+// parent measured.
+func (ls *layers) measureChunk(v, below *values, cur cursor, lo, hi int) chunkOut {
 	var out chunkOut
 	par := ls.gen.NewParent()
 	var places []uint64 // the batch's children's numbers or places
@@ -693,7 +755,6 @@ func (ls *layers) measureChunk(v, below *values, lo, hi int) chunkOut {
 		places, ends, who = places[:0], ends[:0], who[:0]
 		return true
 	}
-	cur := v.pos.cursorAt(lo)
 	var p engine.Position
 	for range hi - lo {
 		p = cur.next()
@@ -728,7 +789,7 @@ func (ls *layers) measureChunk(v, below *values, lo, hi int) chunkOut {
 func (v *values) touch(places []uint64) uint64 {
 	var sum uint64
 	for _, j := range places {
-		sum += v.lens[j].lo() + uint64(v.meta[j]) + uint64(v.games.small[j])
+		sum += v.cells[j].len.lo() + uint64(v.meta[j])
 	}
 	return sum
 }
@@ -744,8 +805,7 @@ func errMissing(p engine.Position) error {
 // foresightChunk).
 func (ls *layers) measureOne(v, below *values, i int, p engine.Position, ks []uint64, out *chunkOut) {
 	if len(ks) == 0 {
-		v.lens[i] = len96{}
-		v.games.small[i] = 1
+		v.cells[i] = cell{games: 1}
 		if ls.goal.Reached(p) {
 			v.meta[i] = flagWin
 			out.wins.add(winOut{winVals{p0: kernel.ProbOne, p1: kernel.ProbOne, sol: kernel.U128{Lo: 1}}, uint32(out.fore), kernel.Mix(p)})
@@ -763,18 +823,18 @@ func (ls *layers) measureOne(v, below *values, i int, p engine.Position, ks []ui
 	for _, j := range ks {
 		m := below.meta[j]
 		longest = max(longest, m&longestMask)
-		games, _ = games.Add(below.games.at(int(j)))
+		games, _ = games.Add(below.gamesAt(int(j)))
 		win = win || m&flagWin != 0
 		if m&flagStuck == 0 {
 			allowed++
-			length, _ = length.Add(below.lens[j].get())
+			length, _ = length.Add(below.cells[j].len.get())
 		}
 	}
 	if allowed == 0 {
 		// Every jump sticks: the player has no choice to make (and no
 		// child can win, so P1 stays 0).
 		for _, j := range ks {
-			length, _ = length.Add(below.lens[j].get())
+			length, _ = length.Add(below.cells[j].len.get())
 		}
 		allowed = len(ks)
 	}
@@ -782,11 +842,10 @@ func (ls *layers) measureOne(v, below *values, i int, p engine.Position, ks []ui
 	// Sums of at most a few hundred children cannot overflow: see
 	// exact.ProbOne and lenOne.
 	len1, _ := lenOne.Add(kernel.DivFloor(length, uint64(allowed)))
-	v.lens[i] = newLen96(len1)
+	v.cells[i] = cell{len: newLen96(len1), games: bigGames}
 	if games.Hi == 0 && games.Lo < bigGames {
-		v.games.small[i] = uint32(games.Lo)
+		v.cells[i].games = uint32(games.Lo)
 	} else {
-		v.games.small[i] = bigGames
 		out.big.add(bigGame{i, games})
 	}
 	if !win {
@@ -859,7 +918,7 @@ func (ls *layers) keepWinners(pegs int, v *values) error {
 	if err := ls.mem.Take(int64(n)*16, "the winnable positions' P1"); err != nil {
 		return err
 	}
-	w := &winners{keys: v.winKeys, p1: make([]kernel.U128, n)}
+	w := &winners{keys: v.winKeys, n: n, p1: make([]kernel.U128, n)}
 	for k := range v.wins {
 		w.p1[k] = v.wins[k].p1
 	}
@@ -871,10 +930,26 @@ func (ls *layers) keepWinners(pegs int, v *values) error {
 // indexWinners indexes the winnable positions of every layer, once the
 // layers are measured and let go: the indexes, two to four slots a
 // position, would otherwise be held through the measures of the widest
-// layers (30 MB of the English Full level's peak).
+// layers (30 MB of the English Full level's peak). A layer whose
+// positions come in ascending order (those read from a bitset of their
+// numbers) is indexed by them (kernel.Sorted): the English Full level's
+// par found its 8 to 15 million children's places in a hash index 0.5 s
+// of CPU, a cache miss each.
 func (ls *layers) indexWinners() error {
 	for _, w := range ls.win {
 		if w == nil || len(w.keys) == 0 {
+			continue
+		}
+		ps := make([]engine.Position, len(w.keys))
+		for k, key := range w.keys {
+			ps[k] = kernel.Unmix(key)
+		}
+		if s, ok := kernel.NewSorted(ps); ok {
+			// The positions take the keys' place and charge.
+			if err := ls.mem.Take(kernel.SortedBytes(len(ps))-int64(len(ps))*8, "the index of the winnable positions"); err != nil {
+				return err
+			}
+			w.sorted, w.keys = s, nil
 			continue
 		}
 		if err := ls.mem.Take(kernel.IndexBytes(len(w.keys)), "the index of the winnable positions"); err != nil {
@@ -917,7 +992,7 @@ func newWinNumbers(win []*winners) *winNumbers {
 	for pegs, l := range win {
 		w.base[pegs+1] = w.base[pegs]
 		if l != nil {
-			w.base[pegs+1] += len(l.keys)
+			w.base[pegs+1] += l.n
 		}
 	}
 	return w
@@ -927,10 +1002,10 @@ func (w *winNumbers) Len() int { return w.base[len(w.base)-1] }
 
 func (w *winNumbers) Number(c engine.Position) (int, bool) {
 	pegs := c.Pegs()
-	if pegs >= len(w.win) || w.win[pegs] == nil || w.win[pegs].index == nil {
+	if pegs >= len(w.win) {
 		return 0, false
 	}
-	j, ok := w.win[pegs].index.Find(kernel.Mix(c))
+	j, ok := w.win[pegs].place(c)
 	return w.base[pegs] + j, ok
 }
 

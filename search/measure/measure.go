@@ -88,7 +88,7 @@ var ErrRounding = errors.New("cannot be given correctly rounded")
 // correctly rounded: each value is short of the true one by less than
 // the root's longest units.
 func (m *Metrics) round(v *values, i int, curve []kernel.U128) error {
-	nw, length := v.winVals(i), v.lens[i].get()
+	nw, length := v.winVals(i), v.cells[i].len.get()
 	units := uint64(v.longest(i))
 	var bad []string
 	get := func(x kernel.Fixed, what string) float64 {
@@ -156,7 +156,7 @@ func LevelIf(ctx context.Context, b *engine.Board, start engine.Position, goal e
 		return Metrics{}, false, err
 	}
 	root := ls.root
-	m = Metrics{Pegs: start.Pegs(), Reachable: ls.reachable, Winnable: ls.winnable, Solutions: root.winVals(0).sol.Big(), Games: root.games.at(0).Big()}
+	m = Metrics{Pegs: start.Pegs(), Reachable: ls.reachable, Winnable: ls.winnable, Solutions: root.winVals(0).sol.Big(), Games: root.gamesAt(0).Big()}
 	if err := m.round(root, 0, curve(root, 0)); err != nil {
 		return Metrics{}, false, err
 	}

@@ -53,30 +53,36 @@ type cursor struct {
 	lows   []uint32
 }
 
-// cursorAt returns a cursor at position i of ps.
-func (ps *positions) cursorAt(i int) cursor {
-	c := cursor{ps: ps, i: i}
-	if ps.d == nil || i >= ps.n {
-		return c
-	}
-	// The number of position i: the set bit with i before it.
-	w, before := 0, 0
-	for ; ; w++ {
-		if k := bits.OnesCount64(ps.set[w]); before+k <= i {
-			before += k
+// cursors returns a cursor at each position of at, which ascend, found
+// in one scan of ps's bitset (a layer's chunks start so, see chunkCount).
+func (ps *positions) cursors(at []int) []cursor {
+	cs := make([]cursor, len(at))
+	w, before := 0, 0 // a word of the bitset and the bits set before it
+	for k, i := range at {
+		c := cursor{ps: ps, i: i}
+		if ps.d == nil || i >= ps.n {
+			cs[k] = c
 			continue
 		}
-		break
+		// The number of position i: the set bit with i before it.
+		for ; ; w++ {
+			if n := bits.OnesCount64(ps.set[w]); before+n <= i {
+				before += n
+				continue
+			}
+			break
+		}
+		x := ps.set[w]
+		for range i - before {
+			x &= x - 1
+		}
+		c.r = uint64(w)*64 + uint64(bits.TrailingZeros64(x))
+		c.h = ps.d.Part(c.r)
+		c.lo, c.hi = ps.d.Range(c.h)
+		c.high, c.lows = ps.d.Lows(c.h)
+		cs[k] = c
 	}
-	x := ps.set[w]
-	for range i - before {
-		x &= x - 1
-	}
-	c.r = uint64(w)*64 + uint64(bits.TrailingZeros64(x))
-	c.h = ps.d.Part(c.r)
-	c.lo, c.hi = ps.d.Range(c.h)
-	c.high, c.lows = ps.d.Lows(c.h)
-	return c
+	return cs
 }
 
 // next returns the cursor's position and moves it to the next; there

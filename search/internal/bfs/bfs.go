@@ -95,8 +95,10 @@ type side struct {
 	shift  uint
 	levels [][]node
 	// lists holds each chunk's children between levels, for the next
-	// level's chunks to reuse (see expand).
-	lists [][]reached
+	// level's chunks to reuse (see expand), and listed the children a
+	// parent of the last level expanded listed, on average.
+	lists  [][]reached
+	listed float64
 	// moves calls visit with each position one move away from p in the
 	// side's direction.
 	moves func(p engine.Position, visit func(engine.Position) movegen.Step)
@@ -279,6 +281,13 @@ func (s *side) expand(ctx context.Context, group *engine.Group, win Winnable, ot
 			return
 		}
 		list := found1[c][:0]
+		// A list too short for the chunk's children, as the last
+		// level's parents had them and a quarter more, is made at that
+		// size once: grown by appends, the lists of the English centre
+		// game's widest levels were copied a few times each.
+		if want := int(s.listed*float64(hi-lo)*5/4) + 16; cap(list) < want {
+			list = make([]reached, 0, want)
+		}
 		stop := false
 		for i := lo; i < hi && !stop; i++ {
 			s.moves(last[i].pos, func(q engine.Position) movegen.Step {
@@ -319,6 +328,7 @@ func (s *side) expand(ctx context.Context, group *engine.Group, win Winnable, ot
 	for _, list := range found1 {
 		most += len(list)
 	}
+	s.listed = float64(most) / float64(len(last))
 	next := make([]node, 0, most)
 	for _, list := range found1 {
 		for _, r := range list {

@@ -46,6 +46,7 @@ type (
 	Dir      = key.Dir
 	Index    = key.Index
 	RankList = key.RankList
+	Sorted   = key.Sorted
 )
 
 // MaxDenseHoles is key.MaxDenseHoles.
@@ -77,6 +78,12 @@ func NewIndex(keys []uint64) *Index { return key.NewIndex(keys) }
 
 // IndexBytes is key.IndexBytes.
 func IndexBytes(n int) int64 { return key.IndexBytes(n) }
+
+// NewSorted is key.NewSorted.
+func NewSorted(ps []engine.Position) (*Sorted, bool) { return key.NewSorted(ps) }
+
+// SortedBytes is key.SortedBytes.
+func SortedBytes(n int) int64 { return key.SortedBytes(n) }
 
 // NewRankList is key.NewRankList.
 func NewRankList(ranks []uint64) *RankList { return key.NewRankList(ranks) }
@@ -138,6 +145,9 @@ func ChunkCount(n, workers int) int { return pool.ChunkCount(n, workers) }
 
 // Chunks is pool.Chunks.
 func Chunks(n, workers int, f func(c, lo, hi int)) { pool.Chunks(n, workers, f) }
+
+// Split is pool.Split.
+func Split(n, workers, chunks int, f func(c, lo, hi int)) { pool.Split(n, workers, chunks, f) }
 
 // The depth-first solver (package dfs).
 type (

@@ -1,7 +1,8 @@
 // Package key holds the layered searches' positions as 64-bit keys:
 // mixed and packed forms, their radix sorts, read-only hash sets with a
-// Bloom filter, set operations on sorted keys, and combinatorial ranks
-// coded as gaps.
+// Bloom filter, set operations on sorted keys, positions in ascending
+// order indexed by their high bits (Sorted), and combinatorial ranks coded
+// as gaps.
 //
 // # Mixed keys
 //

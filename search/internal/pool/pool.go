@@ -25,11 +25,19 @@ func Size(workers int) int {
 // order on the calling goroutine: the small levels that package generate
 // measures by the thousand then start no goroutine at all.
 func Chunks(n, workers int, f func(c, lo, hi int)) {
+	Split(n, workers, ChunkCount(n, workers), f)
+}
+
+// Split is Chunks with the count of chunks given (at most n, at least 1):
+// work whose chunks vary in cost is split finer, each worker taking the
+// next chunk as it finishes one, so that one worker is left alone at the
+// end with a small chunk rather than a large one.
+func Split(n, workers, chunks int, f func(c, lo, hi int)) {
 	if n == 0 {
 		return
 	}
 	w := Size(workers)
-	chunks := ChunkCount(n, workers)
+	chunks = max(1, min(n, chunks))
 	if w == 1 {
 		for c := range chunks {
 			f(c, c*n/chunks, (c+1)*n/chunks)

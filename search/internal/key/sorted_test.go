@@ -1,0 +1,77 @@
+package key
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"pegs/engine"
+)
+
+// TestSorted checks Sorted against a map: every position indexed is found
+// at its place, and others, between them, below and above them, are not;
+// SortedOf of them shuffled is the same index; NewSorted refuses positions
+// out of order.
+func TestSorted(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 60))
+	for _, c := range []struct {
+		n    int
+		bits uint
+	}{{0, 33}, {1, 33}, {2, 3}, {7, 33}, {1000, 33}, {1000, 12}, {5000, 64}} {
+		t.Run(fmt.Sprintf("n=%d/bits=%d", c.n, c.bits), func(t *testing.T) {
+			at := map[engine.Position]int{}
+			var ps []engine.Position
+			for len(ps) < c.n {
+				p := engine.Position(rng.Uint64() >> (64 - c.bits))
+				if c.bits < 64 && rng.IntN(3) == 0 {
+					p &= 1<<(c.bits/2) - 1 // crowd some at the bottom
+				}
+				if _, ok := at[p]; !ok {
+					at[p] = 0
+					ps = append(ps, p)
+				}
+			}
+			slices.Sort(ps)
+			for k, p := range ps {
+				at[p] = k
+			}
+			s, ok := NewSorted(ps)
+			if !ok {
+				t.Fatal("NewSorted refused positions in order")
+			}
+			if s.Len() != c.n {
+				t.Errorf("Len = %d, want %d", s.Len(), c.n)
+			}
+			for k, p := range ps {
+				if got, ok := s.Find(p); !ok || got != k {
+					t.Fatalf("Find(%#x) = %d, %v, want %d, true", uint64(p), got, ok, k)
+				}
+			}
+			for range 20000 {
+				p := engine.Position(rng.Uint64() >> (64 - c.bits))
+				want, in := at[p]
+				for _, q := range []engine.Position{p, p + 1, p - 1, ^engine.Position(0)} {
+					want, in := want, in
+					if q != p {
+						want, in = at[q]
+					}
+					if got, ok := s.Find(q); ok != in || (ok && got != want) {
+						t.Fatalf("Find(%#x) = %d, %v, want %d, %v", uint64(q), got, ok, want, in)
+					}
+				}
+			}
+			shuffled := slices.Clone(ps)
+			rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+			if of := SortedOf(shuffled); !slices.Equal(of.ps, s.ps) || !slices.Equal(of.start, s.start) || of.shift != s.shift {
+				t.Errorf("SortedOf of the positions shuffled is not NewSorted of them in order")
+			}
+			if c.n >= 2 {
+				ps[0], ps[1] = ps[1], ps[0]
+				if _, ok := NewSorted(ps); ok {
+					t.Error("NewSorted took positions out of order")
+				}
+			}
+		})
+	}
+}
