@@ -167,7 +167,8 @@ func (s *Spilled) CheckRunDisk(ctx context.Context, first *layered.Layer, within
 // runBytes returns a bound on the most a spilled run holds on disk, its
 // layers of sizes positions at perPosition bytes each, in files of which
 // each takes whole blocks (partitions returning a layer's partition
-// count): every layer's partitions, which stay to the end; the walk
+// count): every layer's partitions, held until the walk back is done
+// (to the end where the run keeps its files: DropLayers); the walk
 // back's winnable and chance files, of no more positions than the layer
 // and no more bytes a position; and the runs of the widest layer as it is
 // merged, which hold each of its positions about once for every partition
