@@ -27,10 +27,11 @@
 // their children placed first, then the children's measures asked for
 // together, then each parent summed, so that the cache misses of a batch
 // overlap. What every position has is held in two arrays, in its layer's
-// order: a cell of the P1 player's expected jumps (12 bytes) and the
-// complete games (4 bytes, the few counts past 2^32 apart in 16, placed by
-// a count of bits as the winnable positions are), read in one cache line,
-// and a byte for its longest game and whether it is won or stuck; what
+// order: a cell of the P1 player's expected jumps (11 bytes), a byte for
+// its longest game and whether it is won or stuck, and the complete games
+// (4 bytes, the few counts past 2^32 apart in 16, placed by a count of
+// bits as the winnable positions are), read in one cache line, and that
+// byte again in an array of its own, which the foresight pass reads; what
 // only a winnable one has (P0, P1,
 // solutions, the foresight vector), for the winnable positions alone, in
 // their order, a position's place among them a count of the bits of a
@@ -114,14 +115,14 @@
 // Every probability and expectation (P0, P1, W_k, 1/W_k, the mean attempt,
 // J1) is the exact value correctly rounded to float64. The walk keeps them
 // in fixed point (probabilities in 128 bits, units of 2^-118; numbers of
-// jumps in 96, units of 2^-90), where a sum is exact and a mean over a
+// jumps in 88, units of 2^-82), where a sum is exact and a mean over a
 // position's jumps rounds down by less than one unit; a value is thus
 // short of the true one by less than one unit per jump of the longest
 // game below it. Metrics gives a value only once the float64 nearest to
 // the bottom of that interval is also nearest to its top (for 1/W_k and
 // J1, to the quotient's interval, found in 320-bit arithmetic), so it is
 // the float64 nearest to the true value; should an interval straddle a
-// rounding point (about as likely as a value falling within 2^-85 of
+// rounding point (about as likely as a value falling within 2^-77 of
 // one), Level says so with ErrRounding rather than guess. (Sums and
 // divisions in float64 drift in the last digit or two: J1 of a triangle
 // level comes out 53.00000000000001 where it is 53.)

@@ -16,10 +16,10 @@ import (
 // values holds the measures of one layer's positions (one peg count), in
 // the order of its keys: what the layer above reads of its children. What
 // every position has is held in two arrays: its cells (the P1 player's
-// expected jumps and the complete games, 16 bytes, the rare larger counts
-// of games apart, see games) and a byte of meta, a child's read in a
-// cache line of each, the meta a few megabytes that mostly stay in the
-// shared cache; what only a winnable one has is held for those alone, in
+// expected jumps, its meta byte and the complete games, 16 bytes, the
+// rare larger counts of games apart, see games), a child's read in one
+// cache line, and its meta byte again, which the foresight pass reads
+// once the cells are let go (see dropSums); what only a winnable one has is held for those alone, in
 // their order, found by a count of set bits.
 type values struct {
 	pos   positions // the canonical positions, until measured
@@ -55,32 +55,34 @@ type sums struct {
 // cell is what the measure pass of the layer above sums of a position:
 // len, the P1 player's expected jumps from it (fixed point, lenOne is 1,
 // short of the true value by less than longest units, one per division
-// on the way down), and its complete games in 32 bits, or bigGames where
-// they are past (see games). Its 16 bytes are read in one cache line:
-// the games in an array of their own cost the English Full level's
-// grade a cache miss more a child.
+// on the way down), its meta byte (as in values.meta) and its complete
+// games in 32 bits, or bigGames where they are past (see games). Its 16
+// bytes are read in one cache line: the games in an array of their own
+// cost the English Full level's grade a cache miss more a child, and the
+// meta there another (a line of the meta array, of 3.6 MB at the widest
+// layer, which the caches mostly held).
 type cell struct {
-	len   len96
+	len   len88
+	meta  uint8
 	games uint32
 }
 
-// len96 is an expected number of jumps in the fixed point of lenOne, at
-// most 63, in 96 bits, little-endian: the widest array of a layer, three
-// quarters the size of a kernel.U128's (at the English board's widest
-// layers, 25 MB less held).
-type len96 [12]byte
+// len88 is an expected number of jumps in the fixed point of lenOne, at
+// most 63, in 88 bits, little-endian: the widest array of a layer, with
+// the meta byte and the games the size of a kernel.U128.
+type len88 [11]byte
 
-func newLen96(x kernel.U128) len96 {
-	var l len96
+func newLen88(x kernel.U128) len88 {
+	var l len88
 	binary.LittleEndian.PutUint64(l[:8], x.Lo)
-	binary.LittleEndian.PutUint32(l[8:], uint32(x.Hi))
+	l[8], l[9], l[10] = byte(x.Hi), byte(x.Hi>>8), byte(x.Hi>>16)
 	return l
 }
 
-func (l *len96) lo() uint64 { return binary.LittleEndian.Uint64(l[:8]) }
+func (l *len88) lo() uint64 { return binary.LittleEndian.Uint64(l[:8]) }
 
-func (l *len96) get() kernel.U128 {
-	return kernel.U128{Lo: l.lo(), Hi: uint64(binary.LittleEndian.Uint32(l[8:]))}
+func (l *len88) get() kernel.U128 {
+	return kernel.U128{Lo: l.lo(), Hi: uint64(l[8]) | uint64(l[9])<<8 | uint64(l[10])<<16}
 }
 
 // games holds the complete games of a layer's positions past 32 bits
@@ -789,7 +791,7 @@ func (ls *layers) measureChunk(v, below *values, cur cursor, lo, hi int) chunkOu
 func (v *values) touch(places []uint64) uint64 {
 	var sum uint64
 	for _, j := range places {
-		sum += v.cells[j].len.lo() + uint64(v.meta[j])
+		sum += v.cells[j].len.lo()
 	}
 	return sum
 }
@@ -805,12 +807,11 @@ func errMissing(p engine.Position) error {
 // foresightChunk).
 func (ls *layers) measureOne(v, below *values, i int, p engine.Position, ks []uint64, out *chunkOut) {
 	if len(ks) == 0 {
-		v.cells[i] = cell{games: 1}
+		v.cells[i] = cell{games: 1, meta: flagStuck}
+		v.meta[i] = flagStuck
 		if ls.goal.Reached(p) {
-			v.meta[i] = flagWin
+			v.cells[i].meta, v.meta[i] = flagWin, flagWin
 			out.wins.add(winOut{winVals{p0: kernel.ProbOne, p1: kernel.ProbOne, sol: kernel.U128{Lo: 1}}, uint32(out.fore), kernel.Mix(p)})
-		} else {
-			v.meta[i] = flagStuck
 		}
 		return
 	}
@@ -821,7 +822,7 @@ func (ls *layers) measureOne(v, below *values, i int, p engine.Position, ks []ui
 	var length, games kernel.U128
 	allowed := 0
 	for _, j := range ks {
-		m := below.meta[j]
+		m := below.cells[j].meta
 		longest = max(longest, m&longestMask)
 		games, _ = games.Add(below.gamesAt(int(j)))
 		win = win || m&flagWin != 0
@@ -842,7 +843,7 @@ func (ls *layers) measureOne(v, below *values, i int, p engine.Position, ks []ui
 	// Sums of at most a few hundred children cannot overflow: see
 	// exact.ProbOne and lenOne.
 	len1, _ := lenOne.Add(kernel.DivFloor(length, uint64(allowed)))
-	v.cells[i] = cell{len: newLen96(len1), games: bigGames}
+	v.cells[i] = cell{len: newLen88(len1), meta: longest, games: bigGames}
 	if games.Hi == 0 && games.Lo < bigGames {
 		v.cells[i].games = uint32(games.Lo)
 	} else {
@@ -852,12 +853,13 @@ func (ls *layers) measureOne(v, below *values, i int, p engine.Position, ks []ui
 		v.meta[i] = longest
 		return
 	}
+	v.cells[i].meta = longest | flagWin
 	v.meta[i] = longest | flagWin
 	// A stuck child cannot win, so P1's sum over the winnable children is
 	// its sum over the allowed ones.
 	var p0, p1, sol kernel.U128
 	for _, j := range ks {
-		if below.win(int(j)) {
+		if below.cells[j].meta&flagWin != 0 {
 			cw := &below.wins[below.winAt(int(j))]
 			p0, _ = p0.Add(cw.p0)
 			p1, _ = p1.Add(cw.p1)

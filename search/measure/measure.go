@@ -66,9 +66,9 @@ func (m Metrics) WinShare() float64 {
 }
 
 // lenBits are the fraction bits of the fixed point of a number of jumps,
-// and lenOne is 1 in it: one of at most 63 fits in 96 bits (a layer holds
-// them so, see len96), and a sum over a position's children in 128.
-const lenBits = 90
+// and lenOne is 1 in it: one of at most 63 fits in 88 bits (a layer holds
+// them so, see len88), and a sum over a position's children in 128.
+const lenBits = 82
 
 var lenOne = kernel.U128{Hi: 1 << (lenBits - 64)}
 
@@ -80,7 +80,7 @@ func lenFixed(v kernel.U128, units uint64) kernel.Fixed {
 
 // ErrRounding reports a figure whose fixed-point bounds straddle a float64
 // rounding point, so that it cannot be given correctly rounded (as likely
-// as a figure landing within 2^-90 of such a point).
+// as a figure landing within 2^-77 of such a point).
 var ErrRounding = errors.New("cannot be given correctly rounded")
 
 // round sets m's probabilities and expectations from the root's
