@@ -3,6 +3,7 @@ package key
 import (
 	"math"
 	"math/bits"
+	"sync"
 
 	"pegs/engine"
 )
@@ -29,7 +30,19 @@ type Ranker struct {
 	lows    [][]uint32
 	classes int
 	board   *engine.Board
+	// made holds the last numberings Layer made, which it hands out again:
+	// a layered search asks for a layer's as it sizes the bitsets of the
+	// layer before (see layered's roomFor) and again as it expands into
+	// them, and each one made is a table of 256 KiB on the English board
+	// whose pages fault in, on the search's one goroutine between layers.
+	mu   sync.Mutex
+	made [rankerKept]*Dense
+	next int // the slot of made that Layer fills next
 }
+
+// rankerKept is how many numberings a Ranker keeps (see Ranker.made): a
+// layer's and the next one's, in each class the search uses at once.
+const rankerKept = 4
 
 // MaxDenseHoles is the most holes a Ranker takes: its tables, read for
 // every child, are then 2 MiB each or less. The low part is at most 18
@@ -96,6 +109,23 @@ type Dense struct {
 // Layer returns the numbering of the positions of pegs pegs in class c,
 // or nil if they are 2^32 or more.
 func (r *Ranker) Layer(pegs int, c engine.Class) *Dense {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, d := range r.made {
+		if d != nil && d.pegs == pegs && d.class == c {
+			return d
+		}
+	}
+	d := r.layer(pegs, c)
+	if d != nil {
+		r.made[r.next] = d
+		r.next = (r.next + 1) % rankerKept
+	}
+	return d
+}
+
+// layer is Layer, the numbering made.
+func (r *Ranker) layer(pegs int, c engine.Class) *Dense {
 	d := &Dense{r: r, pegs: pegs, class: c, cum: make([]uint32, len(r.hiClass)+1)}
 	var n uint64
 	for h := range r.hiClass {

@@ -138,3 +138,45 @@ func TestClassKept(t *testing.T) {
 		}
 	}
 }
+
+// TestLayerKept checks that Layer hands out a numbering it made again,
+// asked for the same peg count and class, and that one handed out again
+// or made after others pushed it out numbers as a fresh one does: the
+// English board's layers asked for in a search's order, each twice, then
+// the first again.
+func TestLayerKept(t *testing.T) {
+	b, err := engine.Lookup("english")
+	if err != nil {
+		t.Fatal(err)
+	}
+	centre, err := b.Hole("d4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRanker(b)
+	c := b.Class(b.Full() &^ engine.Position(1) << centre)
+	first := r.Layer(31, c)
+	for pegs := 31; pegs >= 1; pegs-- {
+		d := r.Layer(pegs, c)
+		if again := r.Layer(pegs, c); again != d {
+			t.Fatalf("pegs=%d: Layer made the numbering again rather than hand out the one it made", pegs)
+		}
+		if d.Pegs() != pegs || d.Class() != c {
+			t.Fatalf("pegs=%d: Layer handed out the numbering of %d pegs, class %d", pegs, d.Pegs(), d.Class())
+		}
+	}
+	again, fresh := r.Layer(31, c), r.layer(31, c)
+	if again == first {
+		t.Error("Layer kept the first numbering past rankerKept others")
+	}
+	for _, d := range []*Dense{first, again} {
+		if d.Size() != fresh.Size() || d.Parts() != fresh.Parts() {
+			t.Fatalf("a numbering handed out has %d positions in %d parts, a fresh one %d in %d", d.Size(), d.Parts(), fresh.Size(), fresh.Parts())
+		}
+		for h := range fresh.Parts() {
+			if lo, hi := d.Range(h); lo != uint64(fresh.cum[h]) || hi != uint64(fresh.cum[h+1]) {
+				t.Fatalf("part %d: numbers %d..%d, a fresh numbering's %d..%d", h, lo, hi, fresh.cum[h], fresh.cum[h+1])
+			}
+		}
+	}
+}

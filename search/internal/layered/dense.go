@@ -440,7 +440,12 @@ func setSlotBits(sets [][]uint64, tagged []uint64) {
 // their bits: set in one loop with nothing else between them, the bits'
 // cache misses overlap; set as each child was found, one miss at a time
 // stalled the search (BenchmarkNextLayer from=18, bitset, one worker:
-// 418 ms a layer so, 348 ms batched).
+// 418 ms a layer so, 348 ms batched). Batches of 64, 1024 and 4096, and
+// a batch's bits set only once the next was made (its words asked for
+// meanwhile), made the English centre game's forward pass no clearly
+// faster at one worker (its CPU time, 8 or 16 runs each alternated in one
+// process: medians of their ratios 0.82 to 1.04, those of 16 runs 0.97
+// and 0.98, on a machine loaded three to six times over its two cores).
 const denseBatch = 256
 
 // setBits sets the bits numbered ranks in set: on amd64 in assembly
