@@ -145,3 +145,42 @@ func TestDropParts(t *testing.T) {
 		t.Errorf("the budget holds %d bytes, want the layers' %d", used, got.Bytes()+cur.Bytes())
 	}
 }
+
+// BenchmarkNextCounted measures a counted expansion of the English centre
+// game's 17-peg layer (sorted keys, path counts) by the tables and
+// folded by number (see expandFolded), and of the same layer held by
+// number (see TakeFolded), as a spilled run holds it.
+func BenchmarkNextCounted(b *testing.B) {
+	gen, layers := englishLayers(b, 17)
+	cur, _ := counted(layers[17])
+	byNumber := &Layer{pegs: 17, narrow: cur.narrow}
+	byNumber.dense = asBitLayer(b, gen, cur).dense
+	asKeys := &Layer{pegs: 17, dense: byNumber.dense}
+	if err := asKeys.Keyed(context.Background(), 2, memory.New(1<<32)); err != nil {
+		b.Fatal(err)
+	}
+	// The counts in the order of the numbers.
+	at := map[uint64]uint64{}
+	for i, k := range cur.keys {
+		at[k] = cur.narrow[i]
+	}
+	byNumber.narrow = make([]uint64, asKeys.Len())
+	for i, k := range asKeys.keys {
+		byNumber.narrow[i] = at[k]
+	}
+	for _, store := range []string{"tables", "folded", "held"} {
+		b.Run(fmt.Sprintf("from=17/store=%s/workers=2", store), func(b *testing.B) {
+			l := cur
+			if store == "held" {
+				l = byNumber
+			}
+			for b.Loop() {
+				e := &Expander{gen: gen, workers: 2, mem: memory.New(1 << 33), counts: true, noDense: store == "tables"}
+				if _, _, err := e.Next(context.Background(), l); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(l.Size()), "parents")
+		})
+	}
+}
