@@ -144,6 +144,18 @@
 // Expander over a Layer made of the partition (NewCounted, Slice), on
 // local disk (--spill) and as a Beam pipeline (search/cluster).
 //
+// A counted layer whose children are numbered as the dense pass numbers
+// them (one class, bitsets set directly) folds their paths by number
+// (expandFolded): its children's bits are marked, then each parent's
+// children are made again, placed among the set bits as Games places
+// them, and its count added at that place in an array of each worker's;
+// only then does each distinct child go into its bucket's table, with
+// its paths, to be sorted by key. The children folded are kept for each
+// part of a layer expanded in parts (NextPart), which then costs a scan
+// of their bitset rather than an expansion, and after the last part are
+// the next layer whole, by number (TakeFolded): a spilled run holds
+// them so, and expands them in the order of their numbers.
+//
 // # Meeting in the middle
 //
 // Meet searches from the start and from the goal (forward play from the

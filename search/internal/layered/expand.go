@@ -47,6 +47,10 @@ type expansion[R rec] struct {
 	workers   []*workerState
 	listBytes int64 // the workers' lists, charged to the budget
 	done      atomic.Int64
+	// emit, if set, appends the children of units lo..hi to w's lists in
+	// place of expandChunk: those of a layer whose paths were folded by
+	// number (see expandFolded).
+	emit func(w *workerState, lo, hi int)
 }
 
 // expand is Next for one kind of child: lists picks a worker's lists of
@@ -84,7 +88,7 @@ func expand[R rec](ctx context.Context, e *Expander, cur *Layer, lists func(*wor
 }
 
 func newExpansion[R rec](e *Expander, cur *Layer, lists func(*workerState) *[][]R) (*expansion[R], error) {
-	x := &expansion[R]{e: e, cur: cur, n: cur.Len(), lists: lists, keyShift: e.keyShift(),
+	x := &expansion[R]{e: e, cur: cur, n: cur.Size(), lists: lists, keyShift: e.keyShift(),
 		coded: cur.keys == nil && cur.stored != nil, size: int64(unsafe.Sizeof(*new(R))),
 		closed: e.within != nil || e.withinCode != nil, bare: !e.counts && e.pack == nil}
 	if x.keyShift != 0 {
@@ -223,6 +227,10 @@ func (x *expansion[R]) prepareWorkers() (chan *workerState, int) {
 // puts their children in the tables.
 func (x *expansion[R]) round(ctx context.Context, idle chan *workerState, lo, hi, chunk int) error {
 	err := pool.Each(ctx, idle, lo, hi, chunk, func(w *workerState, clo, chi int) {
+		if x.emit != nil {
+			x.emit(w, clo, chi)
+			return
+		}
 		x.expandChunk(w, clo, chi)
 		if x.e.progress != nil {
 			x.e.progress(int(x.done.Add(int64(chi-clo))), x.n)
@@ -239,7 +247,7 @@ func (x *expansion[R]) round(ctx context.Context, idle chan *workerState, lo, hi
 			children += int64(len(o))
 		}
 	}
-	if hi-lo >= 1024 {
+	if hi-lo >= 1024 && x.emit == nil {
 		x.e.perParent = float64(children) / float64(hi-lo)
 	}
 	if lb > x.listBytes {

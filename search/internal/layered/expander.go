@@ -162,6 +162,12 @@ type Expander struct {
 	// expandDense): the board or the symmetries do not allow them, or a
 	// layer was of two classes.
 	noDense bool
+	// fold, if set, holds the children of a layer expanded in parts,
+	// their paths summed by number, for its next part (see
+	// expandFolded).
+	fold *folded
+	// keepFold keeps fold past the last part, for TakeFolded.
+	keepFold bool
 	// scatterAt, if set, is the bytes of bitsets past which they are set
 	// by scatter instead of scatterBytes (for tests).
 	scatterAt int64
@@ -293,16 +299,17 @@ func (e *Expander) NextWithin(ctx context.Context, cur, within *Layer) (*Layer, 
 // to parents from it. A spilled layer too large to expand whole is
 // expanded in parts, the parent layer held once. With last, the
 // caller's last use of cur, cur is let go (Layer.Release) once its
-// positions are expanded, before the children are collected.
+// positions are expanded, before the children are collected, and the
+// children of all parts may be had whole after it (TakeFolded).
 func (e *Expander) NextPart(ctx context.Context, cur *Layer, part, parts int, last bool) (*Layer, Stats, error) {
 	if parts < 1 || parts&(parts-1) != 0 || part < 0 || part >= parts {
 		return nil, Stats{}, fmt.Errorf("%w: part %d of %d", ErrSetup, part, parts)
 	}
-	e.part, e.parts = part, parts
+	e.part, e.parts, e.keepFold = part, parts, last
 	if last {
 		e.spent = func(l *Layer) { l.Release(e.mem) }
 	}
-	defer func() { e.part, e.parts, e.spent = 0, 0, nil }()
+	defer func() { e.part, e.parts, e.spent, e.keepFold = 0, 0, nil, false }()
 	return e.Next(ctx, cur)
 }
 
@@ -315,6 +322,23 @@ func doing(err error, what string) {
 
 // Grow is Next without the note on a memory error.
 func (e *Expander) Grow(ctx context.Context, cur *Layer) (*Layer, Stats, error) {
+	if e.fold != nil && e.fold.cur != cur {
+		e.dropFold() // of a layer given up
+	}
+	if e.counts && narrowEnough(cur, e.tuning.narrowBelow()) {
+		if num := e.foldFor(cur); num != nil {
+			if next, st, ok, err := e.expandFolded(ctx, cur, num); ok {
+				return next, st, err
+			}
+		}
+	}
+	if e.counts {
+		// A layer held as a bitset with its counts in that order (see
+		// TakeFolded) is expanded from keys in that order.
+		if err := cur.Keyed(ctx, e.workers, e.mem); err != nil {
+			return nil, Stats{}, err
+		}
+	}
 	if e.counts && narrowEnough(cur, e.tuning.narrowBelow()) {
 		return expand(ctx, e, cur, func(w *workerState) *[][]paths { return &w.paths })
 	}

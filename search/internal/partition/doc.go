@@ -65,7 +65,9 @@
 // expanded again for each part of them, a range of the next layer's
 // partitions (layered.Expander.NextPart), in as few parts as fit. The
 // children found in one part are held in turn, so that the next layer
-// reads no file. Runs and the merge are for layers too large for that:
+// reads no file; where the expander kept the children of all parts
+// whole, by number (layered.Expander.TakeFolded), those are held
+// instead. Runs and the merge are for layers too large for that:
 // the English analysis within 256 MiB holds every layer (in one part, its
 // parents let go before its children are collected) and writes 307 MiB,
 // where with runs it wrote 1,716 MiB (BenchmarkExplore's store=disk case,

@@ -41,9 +41,10 @@ type Spilled struct {
 	Held  int64
 	steps *Steps
 	knobs Knobs
-	// held is the layer last found in one part by expandHeld, kept in
-	// memory (charged to the budget) for the next layer's expansion,
-	// which then reads no file; nil when none is.
+	// held is the layer last found in one part by expandHeld, or in
+	// parts where the expander kept its children whole (TakeFolded),
+	// kept in memory (charged to the budget) for the next layer's
+	// expansion, which then reads no file; nil when none is.
 	held *layered.Layer
 	// tooMany is the fewest positions of a layer whose expansion in
 	// parts passed the budget (zero before one did): larger layers are
@@ -282,6 +283,8 @@ func (s *Spilled) expandHeld(ctx context.Context, pegs int, l, child *spill.Laye
 	}
 	cur := s.held
 	s.held = nil
+	// What the expander keeps of cur for its next part goes with it.
+	defer s.steps.e.DropParts()
 	if cur == nil || cur.Pegs() != pegs {
 		if cur != nil {
 			mem.Give(cur.Bytes())
@@ -313,7 +316,7 @@ func (s *Spilled) expandHeld(ctx context.Context, pegs int, l, child *spill.Laye
 		next, pst, err := s.steps.e.NextPart(ctx, cur, q/per, parts, last)
 		if errors.Is(err, memory.ErrExceeded) && parts < min(child.Partitions, maxParts) {
 			parts *= 2
-			if cur.Len() == 0 { // let go by its last part
+			if cur.Size() == 0 { // let go by its last part
 				if cur, err = s.readLayer(ctx, pegs, l); cur == nil || err != nil {
 					return false, err
 				}
@@ -338,10 +341,17 @@ func (s *Spilled) expandHeld(ctx context.Context, pegs int, l, child *spill.Laye
 			}
 			err = s.Dir.SaveLater() // once the part's files are synced, while the run goes on
 		}
-		if err != nil || per < child.Partitions {
+		keep := next
+		if f := s.steps.e.TakeFolded(); f != nil {
+			// The children of all parts, numbered, held in place of
+			// the part's keys (see layered.Expander.TakeFolded).
 			mem.Give(next.Bytes())
+			keep = f
+		}
+		if err != nil || keep == next && per < child.Partitions {
+			mem.Give(keep.Bytes())
 		} else {
-			s.held = next
+			s.held = keep
 		}
 		if err != nil {
 			mem.Give(cur.Bytes())

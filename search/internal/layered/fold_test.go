@@ -1,0 +1,186 @@
+package layered
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"pegs/search/internal/memory"
+)
+
+// counted returns a copy of l's keys with path counts (any, below 2^51),
+// charged to a budget of its own.
+func counted(l *Layer) (*Layer, *memory.Budget) {
+	c := &Layer{pegs: l.pegs, keys: slices.Clone(l.keys), narrow: make([]uint64, l.Len())}
+	for i := range c.narrow {
+		c.narrow[i] = uint64(i%997+1) << (i % 40)
+	}
+	mem := memory.New(1 << 32)
+	mem.Take(c.Bytes(), "the test's layer")
+	return c, mem
+}
+
+// TestExpandFolded checks that a counted layer whose paths are folded by
+// number is the layer the tables find, counts and stats, on one worker
+// and two: whole, in two parts, and the children of the parts taken whole
+// as their bitset (TakeFolded), which are expanded again by number
+// as the tables expand them. The English centre game's layer of 23 pegs.
+func TestExpandFolded(t *testing.T) {
+	gen, layers := englishLayers(t, 23)
+	ctx := context.Background()
+	for _, w := range []int{1, 2} {
+		t.Run(fmt.Sprintf("workers=%d", w), func(t *testing.T) {
+			if testing.Short() && w == 1 {
+				t.Skip("-short: two workers only")
+			}
+			tablesOf := func() *Expander {
+				return &Expander{gen: gen, workers: w, mem: memory.New(1 << 32), counts: true, noDense: true}
+			}
+			cur, _ := counted(layers[23])
+			want, wantSt, err := tablesOf().Next(ctx, cur)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check := func(what string, got *Layer, gotSt Stats) {
+				t.Helper()
+				if diff := cmp.Diff(want.keys, got.keys); diff != "" {
+					t.Errorf("%s: keys (-tables +folded):\n%s", what, diff)
+				}
+				if diff := cmp.Diff(want.narrow, got.narrow); diff != "" {
+					t.Errorf("%s: counts (-tables +folded):\n%s", what, diff)
+				}
+				if diff := cmp.Diff(wantSt, gotSt, cmp.AllowUnexported(Stats{})); diff != "" {
+					t.Errorf("%s: stats (-tables +folded):\n%s", what, diff)
+				}
+			}
+
+			cur, mem := counted(layers[23])
+			e := &Expander{gen: gen, workers: w, mem: mem, counts: true}
+			if e.foldFor(cur) == nil {
+				t.Fatal("foldFor: no fold for this layer")
+			}
+			got, gotSt, err := e.Next(ctx, cur)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check("whole", got, gotSt)
+			if used := inUse(mem); used != got.Bytes()+cur.Bytes() {
+				t.Errorf("whole: the budget holds %d bytes, want the layers' %d", used, got.Bytes()+cur.Bytes())
+			}
+
+			cur, mem = counted(layers[23])
+			e = &Expander{gen: gen, workers: w, mem: mem, counts: true}
+			parts := &Layer{pegs: 22}
+			for q := range 2 {
+				got, gotSt, err := e.NextPart(ctx, cur, q, 2, q == 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if q == 0 && e.TakeFolded() != nil {
+					t.Error("TakeFolded gave the children before the last part")
+				}
+				parts.keys, parts.narrow = append(parts.keys, got.keys...), append(parts.narrow, got.narrow...)
+				mem.Give(got.Bytes())
+				if q == 1 {
+					check("parts", parts, gotSt)
+				}
+			}
+			held := e.TakeFolded()
+			if held == nil || held.dense == nil {
+				t.Fatal("TakeFolded: no children after the last part")
+			}
+			if used := inUse(mem); used != held.Bytes() {
+				t.Errorf("parts: the budget holds %d bytes with the children held, want their %d", used, held.Bytes())
+			}
+			// Held by number, the same positions and counts; expanded so,
+			// the layer the tables find from the sorted one.
+			byKey := map[uint64]uint64{}
+			for i, k := range want.keys {
+				byKey[k] = want.narrow[i]
+			}
+			asKeys := &Layer{pegs: 22, narrow: held.narrow}
+			asKeys.dense = held.dense
+			if err := asKeys.Keyed(ctx, w, memory.New(1<<32)); err != nil {
+				t.Fatal(err)
+			}
+			if asKeys.Len() != len(byKey) {
+				t.Fatalf("the children held are %d positions, want %d", asKeys.Len(), len(byKey))
+			}
+			for i, k := range asKeys.keys {
+				if m, ok := byKey[k]; !ok || m != asKeys.narrow[i] {
+					t.Fatalf("the child held with key %#x counts %d paths, want %d (found %v)", k, asKeys.narrow[i], m, ok)
+				}
+			}
+			want, wantSt, err = tablesOf().Next(ctx, want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, gotSt, err = e.Next(ctx, held)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check("held", got, gotSt)
+		})
+	}
+}
+
+// TestDropParts checks that an expander lets go the children it keeps
+// for a layer's next part when the caller gives the layer up.
+func TestDropParts(t *testing.T) {
+	gen, layers := englishLayers(t, 23)
+	cur, mem := counted(layers[23])
+	e := &Expander{gen: gen, workers: 2, mem: mem, counts: true}
+	got, _, err := e.NextPart(context.Background(), cur, 0, 2, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.fold == nil {
+		t.Fatal("no children kept for the next part")
+	}
+	e.DropParts()
+	if used := inUse(mem); used != got.Bytes()+cur.Bytes() {
+		t.Errorf("the budget holds %d bytes, want the layers' %d", used, got.Bytes()+cur.Bytes())
+	}
+}
+
+// BenchmarkNextCounted measures a counted expansion of the English centre
+// game's 17-peg layer (sorted keys, path counts) by the tables and
+// folded by number (see expandFolded), and of the same layer held by
+// number (see TakeFolded), as a spilled run holds it.
+func BenchmarkNextCounted(b *testing.B) {
+	gen, layers := englishLayers(b, 17)
+	cur, _ := counted(layers[17])
+	byNumber := &Layer{pegs: 17, narrow: cur.narrow}
+	byNumber.dense = asBitLayer(b, gen, cur).dense
+	asKeys := &Layer{pegs: 17, dense: byNumber.dense}
+	if err := asKeys.Keyed(context.Background(), 2, memory.New(1<<32)); err != nil {
+		b.Fatal(err)
+	}
+	// The counts in the order of the numbers.
+	at := map[uint64]uint64{}
+	for i, k := range cur.keys {
+		at[k] = cur.narrow[i]
+	}
+	byNumber.narrow = make([]uint64, asKeys.Len())
+	for i, k := range asKeys.keys {
+		byNumber.narrow[i] = at[k]
+	}
+	for _, store := range []string{"tables", "folded", "held"} {
+		b.Run(fmt.Sprintf("from=17/store=%s/workers=2", store), func(b *testing.B) {
+			l := cur
+			if store == "held" {
+				l = byNumber
+			}
+			for b.Loop() {
+				e := &Expander{gen: gen, workers: 2, mem: memory.New(1 << 33), counts: true, noDense: store == "tables"}
+				if _, _, err := e.Next(context.Background(), l); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(l.Size()), "parents")
+		})
+	}
+}
