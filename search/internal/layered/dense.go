@@ -2,6 +2,7 @@ package layered
 
 import (
 	"context"
+	"math"
 	"math/bits"
 	"slices"
 	"sync/atomic"
@@ -368,6 +369,8 @@ func (e *Expander) denseChunk(w *workerState, cur *Layer, set []uint64, d *key.D
 	}
 	buf := w.ranks[:0]
 	var ends [movegen.MaxBatch]int32
+	keep, raw := e.kept != nil, w.stats.Raw
+	w.keptRanks, w.keptN = w.keptRanks[:0], w.keptN[:0]
 	// A batch of parents' children made together (Parent.MoveRanksBatch).
 	for ps := w.parents; len(ps) > 0; {
 		batch := ps[:min(len(ps), movegen.MaxBatch)]
@@ -381,7 +384,16 @@ func (e *Expander) denseChunk(w *workerState, cur *Layer, set []uint64, d *key.D
 			if ends[i] == prev {
 				w.stats.DeadEnds++
 			}
+			if keep {
+				keep = ends[i]-prev <= math.MaxUint8
+				w.keptN = append(w.keptN, uint8(ends[i]-prev))
+			}
 			prev = ends[i]
+		}
+		if keep {
+			for _, r := range buf[n:] {
+				w.keptRanks = append(w.keptRanks, uint32(r))
+			}
 		}
 		children += int64(len(buf) - n)
 		if len(buf) >= denseBatch {
@@ -391,6 +403,9 @@ func (e *Expander) denseChunk(w *workerState, cur *Layer, set []uint64, d *key.D
 	}
 	setBits(set, buf)
 	w.ranks = buf[:0]
+	if keep {
+		e.kept.keep(e.mem, lo, w, w.stats.Raw-raw)
+	}
 	return children, true
 }
 

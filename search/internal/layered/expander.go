@@ -168,6 +168,9 @@ type Expander struct {
 	fold *folded
 	// keepFold keeps fold past the last part, for TakeFolded.
 	keepFold bool
+	// kept, while a fold marks its children (see foldPaths), takes the
+	// numbers the mark pass makes, chunk by chunk, for the fold to read.
+	kept *keptRanks
 	// scatterAt, if set, is the bytes of bitsets past which they are set
 	// by scatter instead of scatterBytes (for tests).
 	scatterAt int64

@@ -185,21 +185,32 @@ func (e *Expander) expandFolded(ctx context.Context, cur *Layer, num *numbering)
 
 // fold finds cur's children and the paths to each, summed by number: the
 // children's numbers are first marked in bitsets, as the dense pass does
-// (markDense); then each parent's children are made again, numbered,
-// placed among the set bits (as Games places them; see placesIn) and the
-// parent's count added at its place in an array of each worker's, and
-// the arrays summed. ok is false, with nothing held, where a child is of
+// (markDense), which keeps their numbers where the budget has room (see
+// keptRanks); then each parent's children's numbers, kept or made again,
+// are placed among the set bits (as Games places them; see placesIn) and
+// the parent's count added at each place in an array of each worker's,
+// and the arrays summed. ok is false, with nothing held, where a child is of
 // a class num does not number or the budget refuses the bitsets or
 // arrays.
 func (e *Expander) foldPaths(ctx context.Context, cur *Layer, num *numbering) (f *folded, ok bool, err error) {
+	nw, d := e.nworkers(), num.ds[0]
+	// The children's numbers the mark pass makes kept for the fold where
+	// they are below 2^32 and the budget has room (see keptRanks).
+	var kept *keptRanks
+	if d.Size() <= 1<<32 {
+		chunk := cur.chunkUnits(nw)
+		kept = &keptRanks{chunk: chunk, chunks: make([]keptChunk, (cur.units()+chunk-1)/chunk)}
+	}
+	e.kept = kept
 	sets, bitBytes, _, ok, err := e.markDense(ctx, cur, num)
+	e.kept = nil
+	defer kept.free(e.mem)
 	if !ok || errors.Is(err, memory.ErrExceeded) {
 		return nil, false, nil
 	}
 	if err != nil {
 		return nil, true, err
 	}
-	nw, d := e.nworkers(), num.ds[0]
 	// The workers' bitsets merged into the first; the others spared.
 	set := mergeSets(sets[0], nil, e.workers)[0]
 	f = &folded{cur: cur, set: set, bytes: bitBytes}
@@ -222,12 +233,21 @@ func (e *Expander) foldPaths(ctx context.Context, cur *Layer, num *numbering) (f
 	if f.kids, err = newBitLayer(ctx, num, [][]uint64{set}, cur.pegs-1, nw); err != nil {
 		return fail(err)
 	}
-	if f.pl, err = placesOf(f.kids, nw, e.mem); err != nil {
+	// Where the budget refuses the places or the sums, the numbers kept
+	// are let go first.
+	f.pl, err = placesOf(f.kids, nw, e.mem)
+	if errors.Is(err, memory.ErrExceeded) && kept.free(e.mem) {
+		f.pl, err = placesOf(f.kids, nw, e.mem)
+	}
+	if err != nil {
 		return fail(err)
 	}
 	n := f.kids.Size()
 	for i := range nw {
 		c, err := e.mem.TakeWords(n, "the paths to the next layer's positions")
+		if errors.Is(err, memory.ErrExceeded) && kept.free(e.mem) {
+			c, err = e.mem.TakeWords(n, "the paths to the next layer's positions")
+		}
 		if err != nil {
 			return fail(err)
 		}
@@ -250,7 +270,7 @@ func (e *Expander) foldPaths(ctx context.Context, cur *Layer, num *numbering) (f
 	lost := make([]bool, nw)
 	var done atomic.Int64
 	err = pool.Each(ctx, byIndex, 0, cur.units(), cur.chunkUnits(nw), func(i, lo, hi int) {
-		lost[i] = foldChunk(e.states[i], cur, set, f.pl.before[0], d, cnts[i], lo, hi) || lost[i]
+		lost[i] = foldChunk(e.states[i], cur, set, f.pl.before[0], d, kept.at(lo), cnts[i], lo, hi) || lost[i]
 		if e.progress != nil {
 			e.progress(int(done.Add(int64(cur.parentsIn(lo, hi)))), cur.Size())
 		}
@@ -290,45 +310,136 @@ func (e *Expander) foldPaths(ctx context.Context, cur *Layer, num *numbering) (f
 // cnt at the place of each of its children in set (numbered by d, before
 // as in places), and counts the parents' stats in w as expandChunk does;
 // it reports a child whose bit is not set (the bitsets are not of cur's
-// children), and stops there.
-func foldChunk(w *workerState, cur *Layer, set []uint64, before []uint32, d *key.Dense, cnt []uint64, lo, hi int) (lost bool) {
-	w.parents = cur.parentsAt(w.parents, lo, hi)
+// children), and stops there. Where k holds the chunk's children's
+// numbers (see keptRanks) they are read, not made again.
+func foldChunk(w *workerState, cur *Layer, set []uint64, before []uint32, d *key.Dense, k *keptChunk, cnt []uint64, lo, hi int) (lost bool) {
 	base := lo // the place of the first parent, whose counts are in cur's order
 	if cur.dense != nil {
 		base = cur.dense.start(lo)
 	}
 	var ends [movegen.MaxBatch]int32
-	for i0 := 0; i0 < len(w.parents); i0 += movegen.MaxBatch {
-		batch := w.parents[i0:min(len(w.parents), i0+movegen.MaxBatch)]
-		ranks := w.par.MoveRanksBatch(w.ranks[:0], batch, nil, d, ends[:len(batch)])
-		if len(ranks) > 0 {
-			// Each child's place, its count's line asked for (see
-			// placesIn).
-			prefetchBits(&set[0], &before[0], ranks)
-			if placesIn(set, before, ranks, unsafe.Pointer(&cnt[0]), 3) < len(ranks) {
-				w.ranks = ranks
+	if k != nil {
+		w.stats.Raw += k.raw
+		rest := k.ranks
+		for i0 := 0; i0 < len(k.n); i0 += movegen.MaxBatch {
+			ns := k.n[i0:min(len(k.n), i0+movegen.MaxBatch)]
+			end := int32(0)
+			for j, n := range ns {
+				end += int32(n)
+				ends[j] = end
+			}
+			ranks := w.ranks[:0]
+			for _, r := range rest[:end] {
+				ranks = append(ranks, uint64(r))
+			}
+			rest = rest[end:]
+			w.ranks = ranks
+			if foldBatch(w, cur, set, before, cnt, ranks, ends[:len(ns)], base+i0) {
 				return true
 			}
 		}
-		prev := int32(0)
+		return false
+	}
+	w.parents = cur.parentsAt(w.parents, lo, hi)
+	for i0 := 0; i0 < len(w.parents); i0 += movegen.MaxBatch {
+		batch := w.parents[i0:min(len(w.parents), i0+movegen.MaxBatch)]
+		ranks := w.par.MoveRanksBatch(w.ranks[:0], batch, nil, d, ends[:len(batch)])
+		w.ranks = ranks
 		for j := range batch {
 			w.stats.Raw += w.par.BatchOrbit(j)
-			m := cur.Count(base + i0 + j)
-			if ends[j] == prev {
-				w.stats.DeadEnds++
-				s, of := w.stats.Games.Add(m)
-				w.stats.overflow = w.stats.overflow || of
-				w.stats.Games = s
-				continue
-			}
-			// Below 2^51, so no child's sum passes 64 bits (see
-			// narrowEnough).
-			for _, at := range ranks[prev:ends[j]] {
-				cnt[at] += m.Lo
-			}
-			prev = ends[j]
 		}
-		w.ranks = ranks
+		if foldBatch(w, cur, set, before, cnt, ranks, ends[:len(batch)], base+i0) {
+			return true
+		}
 	}
 	return false
+}
+
+// foldBatch is foldChunk's work for a batch of parents, the first at
+// place base of cur, whose children's numbers are ranks, parent j's
+// ending at ends[j]: each child's place found, the parent's count added
+// there, and the dead ends counted; it reports a child whose bit is not
+// set.
+func foldBatch(w *workerState, cur *Layer, set []uint64, before []uint32, cnt []uint64, ranks []uint64, ends []int32, base int) (lost bool) {
+	if len(ranks) > 0 {
+		// Each child's place, its count's line asked for (see
+		// placesIn).
+		prefetchBits(&set[0], &before[0], ranks)
+		if placesIn(set, before, ranks, unsafe.Pointer(&cnt[0]), 3) < len(ranks) {
+			return true
+		}
+	}
+	prev := int32(0)
+	for j, end := range ends {
+		m := cur.Count(base + j)
+		if end == prev {
+			w.stats.DeadEnds++
+			s, of := w.stats.Games.Add(m)
+			w.stats.overflow = w.stats.overflow || of
+			w.stats.Games = s
+			continue
+		}
+		// Below 2^51, so no child's sum passes 64 bits (see
+		// narrowEnough).
+		for _, at := range ranks[prev:end] {
+			cnt[at] += m.Lo
+		}
+		prev = end
+	}
+	return false
+}
+
+// keptRanks holds the numbers of a layer's children that the mark pass
+// of a fold made (see denseChunk), chunk by chunk, with each parent's
+// count of them and the parents' orbits, charged to the budget, for the
+// fold to read rather than make them again (see foldChunk). A chunk the
+// budget has no room for is not kept, and the fold makes its children
+// again. The English full analysis spilled within 256 MiB keeps them all
+// (116 MiB at most, for the layer of 15 pegs) and spent 0.73-0.75 s of
+// CPU in MoveRanksBatch against 1.91-1.94 s before, the fold 1.10-1.37 s
+// against 2.26-2.40 s, the copies kept 0.22-0.24 s (CPU profiles of two
+// runs each, the machine loaded by other work).
+type keptRanks struct {
+	chunk  int         // units a chunk
+	chunks []keptChunk // by chunk, its first unit over chunk
+	bytes  atomic.Int64
+}
+
+// keptChunk is a chunk's part of keptRanks.
+type keptChunk struct {
+	ranks []uint32 // the children's numbers, parent by parent
+	n     []uint8  // each parent's children
+	raw   int64    // the parents' orbits (Stats.Raw)
+}
+
+// keep keeps w's children's numbers and counts for the chunk whose first
+// unit is lo, where mem has room for them.
+func (k *keptRanks) keep(mem *memory.Budget, lo int, w *workerState, raw int64) {
+	bytes := int64(len(w.keptRanks))*4 + int64(len(w.keptN))
+	if mem.Take(bytes, "the numbers of the next layer's positions") != nil {
+		return
+	}
+	k.bytes.Add(bytes)
+	k.chunks[lo/k.chunk] = keptChunk{ranks: slices.Clone(w.keptRanks), n: slices.Clone(w.keptN), raw: raw}
+}
+
+// at returns the chunk whose first unit is lo, or nil where it was not
+// kept (or k is nil).
+func (k *keptRanks) at(lo int) *keptChunk {
+	if k == nil || k.chunks == nil || k.chunks[lo/k.chunk].n == nil {
+		return nil
+	}
+	return &k.chunks[lo/k.chunk]
+}
+
+// free gives k's memory back to mem and reports whether it held any (k
+// may be nil); its chunks are made again after.
+func (k *keptRanks) free(mem *memory.Budget) bool {
+	if k == nil || k.chunks == nil {
+		return false
+	}
+	b := k.bytes.Swap(0)
+	mem.Give(b)
+	k.chunks = nil
+	return b > 0
 }

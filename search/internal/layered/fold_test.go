@@ -184,3 +184,58 @@ func BenchmarkNextCounted(b *testing.B) {
 		})
 	}
 }
+
+// TestFoldKeptWithin checks that a fold whose budget has no room for all
+// the children's numbers of its mark pass (see keptRanks), keeping some
+// or letting them go for its sums, sums the paths a fold with room for
+// them sums, and gives its memory back; at least one such budget folds
+// below the peak of the fold that keeps them all.
+func TestFoldKeptWithin(t *testing.T) {
+	gen, layers := englishLayers(t, 23)
+	ctx := context.Background()
+	cur, mem := counted(layers[23])
+	e := &Expander{gen: gen, workers: 2, mem: mem, counts: true}
+	num := e.foldFor(cur)
+	if num == nil {
+		t.Fatal("foldFor: no fold for this layer")
+	}
+	base := mem.Used()
+	want, ok, err := e.foldPaths(ctx, cur, num)
+	if err != nil || !ok {
+		t.Fatalf("foldPaths: ok %v, %v", ok, err)
+	}
+	full := mem.Peak() - base
+	below := false
+	for _, frac := range []float64{0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.6} {
+		t.Run(fmt.Sprintf("budget=%.2f", frac), func(t *testing.T) {
+			cur, _ := counted(layers[23])
+			mem := memory.New(cur.Bytes() + int64(frac*float64(full)))
+			mem.Take(cur.Bytes(), "the test's layer")
+			e := &Expander{gen: gen, workers: 2, mem: mem, counts: true}
+			got, ok, err := e.foldPaths(ctx, cur, num)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ok {
+				return // the budget refused the fold's bitsets or sums
+			}
+			below = true
+			if diff := cmp.Diff(want.set, got.set); diff != "" {
+				t.Errorf("children (-kept +within):\n%s", diff)
+			}
+			if diff := cmp.Diff(want.sum, got.sum); diff != "" {
+				t.Errorf("paths (-kept +within):\n%s", diff)
+			}
+			if diff := cmp.Diff(want.st, got.st, cmp.AllowUnexported(Stats{})); diff != "" {
+				t.Errorf("stats (-kept +within):\n%s", diff)
+			}
+			got.free(mem)
+			if used := inUse(mem); used != cur.Bytes() {
+				t.Errorf("the budget holds %d bytes, want the layer's %d", used, cur.Bytes())
+			}
+		})
+	}
+	if !below {
+		t.Errorf("no budget below a fold's peak of %d bytes folded", full)
+	}
+}

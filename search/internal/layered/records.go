@@ -73,6 +73,10 @@ type workerState struct {
 	// ranks holds the numbers of children waiting for their bits (see
 	// denseChunk).
 	ranks []uint64
+	// keptRanks and keptN hold a chunk's children's numbers and each
+	// parent's count of them until the chunk is kept (see keptRanks).
+	keptRanks []uint32
+	keptN     []uint8
 	// kids holds the children of the parent being expanded into bitsets
 	// (see childrenOf).
 	kids []engine.Position
