@@ -154,8 +154,8 @@ func TestLimitHeap(t *testing.T) {
 			if budget+runtimeSlack(heap) > heap {
 				t.Errorf("budget %d MiB: with the runtime's slack of %d MiB, past its limit of %d MiB", budget>>20, runtimeSlack(heap)>>20, heap>>20)
 			}
-			if budget <= 0 || mem >= 1<<30 && budget < mem-mem/16 {
-				t.Errorf("budget %d MiB of %d MiB: the search should keep all but a sixteenth of a large --mem", budget>>20, mem>>20)
+			if budget <= 0 || mem >= 1<<30 && budget < mem-mem/32-64<<20 {
+				t.Errorf("budget %d MiB of %d MiB: the search should keep all but a thirty-second and 64 MiB of a large --mem", budget>>20, mem>>20)
 			}
 		})
 	}
