@@ -159,7 +159,7 @@ func TestResumeInUse(t *testing.T) {
 		t.Skip("starts a process")
 	}
 	dir := filepath.Join(t.TempDir(), "spill")
-	args := strings.Fields("explore --board triangle --start 1 --goal any --mem 1MiB")
+	args := strings.Fields("explore --board triangle --start 1 --goal any --mem 4MiB") // a budget of 1 MiB (cli.SplitMem)
 	if err := run(context.Background(), append(args, "--spill", dir, "--keep"), io.Discard, io.Discard); err != nil {
 		t.Fatal(err)
 	}

@@ -123,7 +123,7 @@ func TestErrors(t *testing.T) {
 		{[]string{"solve", "--board", "triangle:12"}, 2, "rows must be 4..10"},
 		{[]string{"explore", "--goal", "fewest"}, 2, "one-peg goal"},
 		{[]string{"explore", "--mem", "1MiB"}, 1, "memory budget exceeded"},
-		{[]string{"explore", "--board", "triangle:8", "--start", "1", "--goal", "any", "--whole-group", "--mem", "2MiB"}, 1, "(budget 2.0 MiB, set with --mem), finding the positions of 28 pegs"},
+		{[]string{"explore", "--board", "triangle:8", "--start", "1", "--goal", "any", "--whole-group", "--mem", "8MiB"}, 1, "(budget 2.0 MiB, set with --mem, less the program's own memory), finding the positions of 28 pegs"},
 		{[]string{"explore", "--whole-group"}, 2, "--whole-group needs --goal any"},
 		{[]string{"explore", "--goal", "any", "--whole-group", "--winnable-only"}, 2, "do not go with --winnable-only"},
 		{[]string{"explore", "--no-games", "--winnable-only"}, 2, "do not go with --winnable-only"},
@@ -142,7 +142,7 @@ func TestErrors(t *testing.T) {
 		{[]string{"explore", "--spill", "a", "--reachable-only"}, 2, "--spill and --resume are for the full analysis"},
 		{[]string{"explore", "--board", "triangle", "--resume", "testdata"}, 1, "testdata holds no run to resume"},
 		{[]string{"explore", "--start", "c1", "--goal", "any", "--mem", "1MiB"}, 1, "--whole-group would count up to the board's symmetry, about 8 times fewer"},
-		{[]string{"explore", "--start", "c1", "--goal", "any", "--whole-group", "--mem", "1MiB"}, 1, "set with --mem), finding the positions of 24 pegs; --no-games would count all but complete games, in less memory"},
+		{[]string{"explore", "--start", "c1", "--goal", "any", "--whole-group", "--mem", "4MiB"}, 1, "set with --mem, less the program's own memory), finding the positions of 24 pegs; --no-games would count all but complete games, in less memory"},
 		{[]string{"explore", "--start", "c1", "--goal", "any", "--whole-group", "--no-games", "--mem", "1MiB"}, 1, "; --reachable-only would count the positions alone"},
 		{[]string{"starts", "--goal", "centre"}, 2, "want any, complement or all"},
 		{[]string{"solve", "--metric", "speed"}, 2, "want jumps or moves"},
@@ -354,7 +354,7 @@ func TestHintOracleLevel(t *testing.T) {
 // refused.
 func TestExploreSpill(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "spill")
-	args := "explore --board triangle --start 1 --goal any --format json --mem 1MiB"
+	args := "explore --board triangle --start 1 --goal any --format json --mem 4MiB" // a budget of 1 MiB (cli.SplitMem)
 	for _, extra := range []string{" --spill " + dir + " --keep", " --resume " + dir} {
 		var stdout, stderr bytes.Buffer
 		if err := run(context.Background(), strings.Fields(args+extra), &stdout, &stderr); err != nil {

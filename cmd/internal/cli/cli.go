@@ -48,12 +48,13 @@ func ExitCode(prog string, err error, stderr io.Writer) int {
 func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // Message returns err as one line; a search's memory refusal in it is set
-// to name the flag that sets the budget (MemoryError.Setting), and a
+// to name the flag that sets the budget (MemoryError.Setting: --mem less
+// what the program itself takes, see SplitMem), and a
 // spilled run's refusal by its estimate the flag that starts it without
 // (DiskError.Setting).
 func Message(err error) string {
 	if me, ok := errors.AsType[*search.MemoryError](err); ok && me.Setting == "" {
-		me.Setting = "--mem"
+		me.Setting = "--mem, less the program's own memory"
 	}
 	if de, ok := errors.AsType[*search.DiskError](err); ok && de.Bound && de.Setting == "" {
 		de.Setting = "--no-disk-estimate"

@@ -275,22 +275,55 @@ func ParseFormat(s string, allowed ...report.Format) (report.Format, error) {
 	return f, nil
 }
 
-// LimitHeap asks the garbage collector to keep the heap near the search's
-// budget, and, unless the command runs many small searches, to collect
-// early: a big search's arrays hold no pointers, so frequent collections
-// cost little and freed layers are reused sooner (English full analysis:
-// 1.8 GB peak RSS at the default, 1.4 GB here, at the same speed). Many
-// small searches allocate fast and keep little, so early collection only
-// costs them time (generating 300 levels: 10-20% slower at 25%). The
-// heap's soft limit is the budget and a sixteenth: with an eighth (and
-// 256 MiB), the French c1 run at --mem 5.75GiB peaked at 6.07 GiB of RSS,
-// freed memory kept; with a sixteenth (and 128 MiB), 5.97 GiB.
-func LimitHeap(budget int64, many bool) {
-	debug.SetMemoryLimit(budget + budget/16 + 128<<20)
+// LimitHeap splits mem, the memory of the whole process (--mem), between
+// the program and its search (see SplitMem), asks the garbage collector to
+// keep the heap within the program's share, and returns the search's
+// budget. Unless the command runs many small searches, it also asks the
+// collector to collect early: a big search's arrays hold no pointers, so
+// frequent collections cost little and freed layers are reused sooner
+// (English full analysis: 1.8 GB peak RSS at the default, 1.4 GB here, at
+// the same speed). Many small searches allocate fast and keep little, so
+// early collection only costs them time (generating 300 levels: 10-20%
+// slower at 25%).
+func LimitHeap(mem int64, many bool) int64 {
+	heap, budget := SplitMem(mem)
+	debug.SetMemoryLimit(heap)
 	if !many {
 		debug.SetGCPercent(25)
 	}
+	return budget
 }
+
+// SplitMem returns what of mem bytes, the process's memory (--mem), the
+// Go runtime may hold (its memory limit: the heap, goroutine stacks and
+// its own metadata) and, of that, the search's budget: mem less the
+// executable's own pages (programBytes), and less what the runtime holds
+// beyond what a search charges (runtimeSlack). The heap's soft limit was
+// the budget and a sixteenth and 128 MiB, so that a search using its
+// budget took that much more: French d3 with complete games at --mem 6GiB
+// peaked at 6.35 GiB of RSS, at 5.6GiB at 6.09 GiB. Below about 64 MiB
+// the program itself takes most of mem: the search gets half of the
+// runtime's share, and the process passes mem.
+func SplitMem(mem int64) (heap, budget int64) {
+	heap = max(mem-programBytes, mem/2)
+	return heap, max(heap-runtimeSlack(heap), heap/2)
+}
+
+// programBytes is what the process takes beside the Go runtime's limit:
+// the executable's own pages (14 MiB of the English spilled run's RSS was
+// its file pages, RssFile), and what the runtime holds past its limit
+// before it hands memory back (3 MiB in that run at --mem 128MiB).
+const programBytes = 20 << 20
+
+// runtimeSlack is what the Go runtime holding heap bytes keeps beyond a
+// search's charges: objects too small to charge and its own metadata (3
+// MiB at a heap of 256 MiB), and garbage not yet collected, which the
+// runtime cannot hand back until a collection frees it, however near its
+// limit. The English spilled run at --mem 128MiB, its runtime's limit 112
+// MiB, peaked at 169, 143, 139 and 126-130 MiB of RSS with 2, 8, 12.6 and
+// 17.75 MiB of slack; the English analysis in memory at --mem 160MiB, with
+// 26 MiB, at 161 MiB.
+func runtimeSlack(heap int64) int64 { return heap/64 + 32<<20 }
 
 // memUnits maps the units --mem takes, in lower case, to the unit
 // humanize.ParseBytes reads with the same meaning: a bare K, M, G or T is
@@ -435,7 +468,7 @@ type SearchFlags struct {
 // search's default budgets).
 func (f *SearchFlags) Register(fs *flag.FlagSet, mem int64) {
 	fs.IntVar(&f.Workers, "workers", 0, "worker goroutines (default: one per CPU)")
-	fs.StringVar(&f.mem, "mem", humanize.IBytes(uint64(mem)), "memory budget; a search stops with a message before passing it")
+	fs.StringVar(&f.mem, "mem", humanize.IBytes(uint64(mem)), "memory budget of the whole process; a search stops with a message before passing it")
 }
 
 // MaxWorkers is the most worker goroutines --workers may ask for: each
@@ -443,8 +476,8 @@ func (f *SearchFlags) Register(fs *flag.FlagSet, mem int64) {
 // memory before the search starts.
 const MaxWorkers = 1024
 
-// Load checks the flags and returns the budget in bytes; it also asks the
-// garbage collector to keep the heap near the budget.
+// Load checks the flags and returns the search's budget in bytes: --mem
+// less the program's own memory (see LimitHeap, which it calls).
 func (f *SearchFlags) Load() (int64, error) {
 	if f.Workers < 0 || f.Workers > MaxWorkers {
 		return 0, Usagef("--workers %d: want 1 to %d (0 or none: one per CPU, %d here)", f.Workers, MaxWorkers, runtime.GOMAXPROCS(0))
@@ -453,6 +486,5 @@ func (f *SearchFlags) Load() (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	LimitHeap(budget, f.Many)
-	return budget, nil
+	return LimitHeap(budget, f.Many), nil
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -133,4 +134,34 @@ func FuzzParseMem(f *testing.F) {
 			t.Fatalf("ParseMem(%q) = %d, written %q, read back as %d, %v", s, n, h, back, err)
 		}
 	})
+}
+
+// TestLimitHeap checks that --mem bounds the whole process: the Go
+// runtime's memory limit leaves room for the executable's own pages
+// within it, and the search's budget leaves the runtime its slack within
+// that, so that a search using all its budget keeps the process within
+// --mem; and that the search keeps nearly all of a large --mem.
+func TestLimitHeap(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	for _, mem := range []int64{128 << 20, 256 << 20, 1 << 30, 6 << 30, 64 << 30} {
+		t.Run(humanize.IBytes(uint64(mem)), func(t *testing.T) {
+			budget := LimitHeap(mem, false)
+			heap := debug.SetMemoryLimit(-1)
+			if heap+programBytes > mem {
+				t.Errorf("the runtime's limit is %d MiB: with the program's %d MiB, past --mem", heap>>20, programBytes>>20)
+			}
+			if budget+runtimeSlack(heap) > heap {
+				t.Errorf("budget %d MiB: with the runtime's slack of %d MiB, past its limit of %d MiB", budget>>20, runtimeSlack(heap)>>20, heap>>20)
+			}
+			if budget <= 0 || mem >= 1<<30 && budget < mem-mem/32-64<<20 {
+				t.Errorf("budget %d MiB of %d MiB: the search should keep all but a thirty-second and 64 MiB of a large --mem", budget>>20, mem>>20)
+			}
+		})
+	}
+	for _, mem := range []int64{1 << 10, 1 << 20, 2 << 20, 48 << 20, 64 << 20} {
+		if heap, budget := SplitMem(mem); budget <= 0 || budget > heap || heap > mem {
+			t.Errorf("SplitMem(%d) = %d, %d: want 0 < budget <= heap <= mem", mem, heap, budget)
+		}
+	}
 }

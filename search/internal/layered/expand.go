@@ -120,14 +120,25 @@ func newExpansion[R rec](e *Expander, cur *Layer, lists func(*workerState) *[][]
 	return x, nil
 }
 
-// free gives back the tables not yet collected and the lists.
+// free gives back the tables not yet collected; the lists the workers
+// keep for the next expansion stay charged, kept by the budget, which
+// lets them go where it is short (see Expander.kept).
 func (x *expansion[R]) free() {
 	for b := range x.tabs {
 		if x.tabs[b].slots != nil {
 			x.tabs[b].free()
 		}
 	}
-	x.e.mem.Give(x.listBytes)
+	if x.listBytes == 0 {
+		return
+	}
+	states := x.e.states
+	x.e.kept = x.e.mem.Keep(x.listBytes, func() {
+		for _, w := range states {
+			w.recs, w.paths, w.keys, w.packs = nil, nil, nil, nil
+		}
+	})
+	x.listBytes = 0
 }
 
 // seed closes the tables on the keys the next layer keeps, if any: from
@@ -177,11 +188,17 @@ func (x *expansion[R]) prepareWorkers() (chan *workerState, int) {
 		}
 	}
 	x.workers = e.states
+	// The lists kept from the last expansion come with their charge,
+	// unless the budget let them go.
+	if e.kept != nil && e.mem.Reclaim(e.kept) {
+		x.listBytes = e.kept.Bytes()
+	}
+	e.kept = nil
 	roundChildren := roundSize(x.n, x.size, e.mem.Limit())
 	// Where the budget is tight, a round's lists take at most half of
 	// what the tables leave at their expected size (closed tables are
-	// already in use).
-	free := e.mem.Limit() - e.mem.Used()
+	// already in use), the lists kept counted as room.
+	free := e.mem.Limit() - e.mem.Used() + x.listBytes
 	if !x.closed {
 		free -= int64(x.tsize) * int64(x.nb) * x.size
 	}
@@ -220,7 +237,26 @@ func (x *expansion[R]) prepareWorkers() (chan *workerState, int) {
 		w.stats = Stats{}
 		idle <- w
 	}
+	// Lists of another kind went, and lists too short for a round were
+	// made anew: the charge follows what the workers hold now where that
+	// is less (round charges what it grows by).
+	if lb := x.heldLists(); lb < x.listBytes {
+		e.mem.Give(x.listBytes - lb)
+		x.listBytes = lb
+	}
 	return idle, roundChildren
+}
+
+// heldLists returns the bytes of the workers' lists of this kind: their
+// capacity.
+func (x *expansion[R]) heldLists() int64 {
+	var lb int64
+	for _, w := range x.workers {
+		for _, o := range *x.lists(w) {
+			lb += int64(cap(o)) * x.size
+		}
+	}
+	return lb
 }
 
 // round expands parents lo..hi in chunks of chunk on the workers, then
@@ -240,10 +276,10 @@ func (x *expansion[R]) round(ctx context.Context, idle chan *workerState, lo, hi
 		return err
 	}
 	// Account for the lists as they stand at their largest.
-	var lb, children int64
+	lb := x.heldLists()
+	var children int64
 	for _, w := range x.workers {
 		for _, o := range *x.lists(w) {
-			lb += int64(cap(o)) * x.size
 			children += int64(len(o))
 		}
 	}

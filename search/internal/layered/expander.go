@@ -152,6 +152,13 @@ type Expander struct {
 	// progress, if set, is called with the number of parents done so far.
 	progress func(done, total int)
 	states   []*workerState
+	// kept is the workers' lists that states keep from the last
+	// expansion for the next, charged to mem and kept there (see
+	// expansion.free), nil when none are: they are the process's memory
+	// all the same (up to a sixteenth of the budget, 64 MiB at least,
+	// held uncharged between expansions, took a spilled run's memory that
+	// far past its budget), and mem lets them go where it is short.
+	kept *memory.Kept
 	// ratios holds, for each layer expanded forward, its distinct
 	// children over its parents (see expect).
 	ratios []float64
@@ -174,6 +181,16 @@ type Expander struct {
 	// scatterAt, if set, is the bytes of bitsets past which they are set
 	// by scatter instead of scatterBytes (for tests).
 	scatterAt int64
+}
+
+// KeptLists returns the bytes of the workers' lists that e keeps from its
+// last expansion for its next, charged to its budget (part of its Used
+// and of its Spared, let go where it is short).
+func (e *Expander) KeptLists() int64 {
+	if e.kept == nil {
+		return 0
+	}
+	return e.mem.KeptBytes(e.kept)
 }
 
 // SetProgress makes e call f, until set again, with the number of parents

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"pegs/engine"
 	"pegs/search/internal/exact"
@@ -112,4 +113,63 @@ func TestNarrowCounts(t *testing.T) {
 		}
 		narrow, wide = n, w
 	}
+}
+
+// TestKeptListsCharged checks that the workers' lists an Expander keeps
+// from one expansion for the next stay charged to its budget while kept,
+// as spare memory: after each layer, what the budget counts beside the
+// layer found covers every list the workers hold; and that a budget found
+// short lets them go.
+func TestKeptListsCharged(t *testing.T) {
+	gen, first := countedStart(t, "5")
+	mem := memory.New(1 << 30)
+	e := &Expander{gen: gen, counts: true, workers: 2, mem: mem}
+	held := func() int64 {
+		var n int64
+		for _, w := range e.states {
+			n += listBytes(w.recs) + listBytes(w.paths) + listBytes(w.keys) + listBytes(w.packs)
+		}
+		return n
+	}
+	l := first()
+	start := l.Pegs()
+	for l.Len() > 0 {
+		next, _, err := e.Next(context.Background(), l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lists := held()
+		if lists == 0 {
+			t.Fatalf("layer of %d pegs: the workers keep no lists; the test needs them kept", next.Pegs())
+		}
+		if got := mem.Used() - next.Bytes(); got < lists {
+			t.Errorf("layer of %d pegs: %d bytes charged beside the layer found, want the %d of the lists the workers keep", next.Pegs(), got, lists)
+		}
+		if got := e.KeptLists(); got != lists || mem.Spared() < lists {
+			t.Errorf("layer of %d pegs: KeptLists = %d, Spared = %d; want the lists' %d", next.Pegs(), got, mem.Spared(), lists)
+		}
+		if l.Pegs() != start { // the start is not charged
+			mem.Give(l.Bytes())
+		}
+		l = next
+	}
+	// A byte more than the budget has left: room made by the lists.
+	before := mem.Used()
+	need := mem.Limit() - before + 1
+	if err := mem.Take(need, "a test's rest"); err != nil {
+		t.Fatalf("Take of a byte past the budget beside the lists: %v, want them let go to make room", err)
+	}
+	mem.Give(need)
+	if lists, kept := held(), e.KeptLists(); lists != 0 || kept != 0 || mem.Used() >= before {
+		t.Errorf("after a Take found the budget short: the workers keep %d bytes of lists, KeptLists %d, Used %d of %d; want them let go", lists, kept, mem.Used(), before)
+	}
+}
+
+// listBytes returns the bytes of lists' capacity.
+func listBytes[R any](lists [][]R) int64 {
+	var n int64
+	for _, o := range lists {
+		n += int64(cap(o)) * int64(unsafe.Sizeof(*new(R)))
+	}
+	return n
 }

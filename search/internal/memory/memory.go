@@ -71,6 +71,14 @@ type Budget struct {
 	mu        sync.Mutex
 	spare     [][]uint64       // arrays kept for TakeWords, charged (see Spare)
 	mapped    map[*uint64]bool // the arrays TakeMapped mapped, by their first word
+	kept      map[*Kept]bool   // memory its owners keep for reuse, charged (see Keep)
+}
+
+// Kept is memory an owner keeps for reuse between uses, charged to a
+// budget that lets it go when short (see Budget.Keep).
+type Kept struct {
+	bytes int64
+	drop  func()
 }
 
 // defaultCollect is how much Give hands back before it asks for a
@@ -283,7 +291,8 @@ func (b *Budget) Spare(s []uint64) {
 }
 
 // Spared returns the bytes of the spare arrays the budget keeps (see
-// Spare), part of Used: Used less Spared is what a search's work holds.
+// Spare) and of the memory owners keep (see Keep), part of Used: Used
+// less Spared is what a search's work holds.
 func (b *Budget) Spared() int64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -291,7 +300,55 @@ func (b *Budget) Spared() int64 {
 	for _, s := range b.spare {
 		n += int64(cap(s)) * 8
 	}
+	for k := range b.kept {
+		n += k.bytes
+	}
 	return n
+}
+
+// Keep marks n bytes of memory the caller has charged, and keeps between
+// its uses (such as a search's lists, made again for each layer), as
+// kept: still charged, counted as spare (Spared), and let go, when a Take
+// finds the budget short (or Trim), by drop, which lets the caller's
+// references to the memory go, and its charge given back. The caller
+// takes it back before it uses the memory again (Reclaim). drop is called
+// with the budget locked: it calls none of the budget's methods.
+func (b *Budget) Keep(n int64, drop func()) *Kept {
+	k := &Kept{bytes: n, drop: drop}
+	b.mu.Lock()
+	if b.kept == nil {
+		b.kept = map[*Kept]bool{}
+	}
+	b.kept[k] = true
+	b.mu.Unlock()
+	return k
+}
+
+// Bytes returns the bytes kept.
+func (k *Kept) Bytes() int64 { return k.bytes }
+
+// Reclaim takes back memory kept (Keep) for the caller's use, its charge
+// the caller's again, and reports true; or reports false if the budget
+// let it go (its drop called, its charge given back).
+func (b *Budget) Reclaim(k *Kept) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.kept[k] {
+		return false
+	}
+	delete(b.kept, k)
+	return true
+}
+
+// KeptBytes returns the bytes of k while the budget keeps it (Keep),
+// else 0.
+func (b *Budget) KeptBytes(k *Kept) int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.kept[k] {
+		return 0
+	}
+	return k.bytes
 }
 
 // Trim lets go of the spare arrays and hands the heap's free memory back
@@ -308,7 +365,7 @@ func (b *Budget) Trim() {
 }
 
 // dropSpares lets go of the spare arrays of fewer than n words (all of
-// them for 0) and returns their bytes, asking for a garbage collection so
+// them, and the memory kept by owners, for 0) and returns their bytes, asking for a garbage collection so
 // that the heap can use their memory again at once: no TakeWords will (the
 // English winnable set at two workers, whose layers grow past each
 // worker's last bitset, ended at 73-79 MiB of RSS so, 80-82 without; the
@@ -323,6 +380,13 @@ func (b *Budget) dropSpares(n int) int64 {
 		}
 		return false
 	})
+	if n == 0 {
+		for k := range b.kept {
+			k.drop()
+			bytes += k.bytes
+		}
+		clear(b.kept)
+	}
 	b.mu.Unlock()
 	if bytes > 0 {
 		b.Give(bytes)

@@ -204,3 +204,29 @@ func TestTakeWordsRoom(t *testing.T) {
 		t.Errorf("Used = %d after a refused TakeWordsRoom, want %d", mem.Used(), 7*n*8)
 	}
 }
+
+// TestKeep checks memory kept by its owner (Keep): charged and counted as
+// spare while kept, taken back with its charge by Reclaim, and let go by
+// a Take that finds the budget short, its drop called and its charge
+// given back, so that Reclaim then reports it gone.
+func TestKeep(t *testing.T) {
+	b := New(1000)
+	if err := b.Take(600, "lists"); err != nil {
+		t.Fatal(err)
+	}
+	dropped := 0
+	k := b.Keep(600, func() { dropped++ })
+	if b.Used() != 600 || b.Spared() != 600 || b.KeptBytes(k) != 600 {
+		t.Errorf("kept: Used %d, Spared %d, KeptBytes %d; want 600 each", b.Used(), b.Spared(), b.KeptBytes(k))
+	}
+	if !b.Reclaim(k) || b.Used() != 600 || b.Spared() != 0 || b.KeptBytes(k) != 0 {
+		t.Errorf("reclaimed: Used %d, Spared %d, KeptBytes %d; want 600, 0, 0", b.Used(), b.Spared(), b.KeptBytes(k))
+	}
+	k = b.Keep(600, func() { dropped++ })
+	if err := b.Take(500, "a layer"); err != nil {
+		t.Fatalf("Take of 500 beside 600 kept of 1000: %v, want the kept let go", err)
+	}
+	if dropped != 1 || b.Used() != 500 || b.Reclaim(k) {
+		t.Errorf("after a short Take: dropped %d times, Used %d, Reclaim true; want once, 500, false", dropped, b.Used())
+	}
+}

@@ -385,7 +385,7 @@ const maxParts = 16
 // the children are collected.
 func (s *Spilled) parts(pegs int, cur int64, child *spill.LayerState) int {
 	mem := s.steps.e.Mem()
-	room := float64(mem.Limit() - mem.Used() - layered.HeldListBytes)
+	room := float64(mem.Limit() - mem.Used() - max(0, layered.HeldListBytes-s.steps.e.KeptLists())) // the lists kept are charged
 	c := float64(s.expect(pegs))
 	if max(layered.HeldTableBytes*c, (layered.HeldTableBytes+layered.HeldLayerBytes)*c-float64(cur)) <= room {
 		return 1

@@ -44,8 +44,10 @@ func TestStepsGiveBack(t *testing.T) {
 	s := NewSteps(Local{Dir: d}, e, Knobs{})
 	given := func(step string, pegs int) {
 		t.Helper()
-		if mem.Used() != 0 {
-			t.Fatalf("%s at %d pegs: %d bytes not given back", step, pegs, mem.Used())
+		// The workers' lists the expander keeps for its next expansion
+		// stay charged, as spare memory (see layered.Expander.KeptLists).
+		if used := mem.Used() - mem.Spared(); used != 0 {
+			t.Fatalf("%s at %d pegs: %d bytes not given back", step, pegs, used)
 		}
 	}
 	first := layered.First(gen.Group, b.Start(), true)
