@@ -122,7 +122,7 @@ func newExpansion[R rec](e *Expander, cur *Layer, lists func(*workerState) *[][]
 
 // free gives back the tables not yet collected; the lists the workers
 // keep for the next expansion stay charged, kept by the budget, which
-// lets them go where it is short (see Expander.kept).
+// lets them go where it is short (see Expander.keptLists).
 func (x *expansion[R]) free() {
 	for b := range x.tabs {
 		if x.tabs[b].slots != nil {
@@ -133,7 +133,7 @@ func (x *expansion[R]) free() {
 		return
 	}
 	states := x.e.states
-	x.e.kept = x.e.mem.Keep(x.listBytes, func() {
+	x.e.keptLists = x.e.mem.Keep(x.listBytes, func() {
 		for _, w := range states {
 			w.recs, w.paths, w.keys, w.packs = nil, nil, nil, nil
 		}
@@ -190,10 +190,10 @@ func (x *expansion[R]) prepareWorkers() (chan *workerState, int) {
 	x.workers = e.states
 	// The lists kept from the last expansion come with their charge,
 	// unless the budget let them go.
-	if e.kept != nil && e.mem.Reclaim(e.kept) {
-		x.listBytes = e.kept.Bytes()
+	if e.keptLists != nil && e.mem.Reclaim(e.keptLists) {
+		x.listBytes = e.keptLists.Bytes()
 	}
-	e.kept = nil
+	e.keptLists = nil
 	roundChildren := roundSize(x.n, x.size, e.mem.Limit())
 	// Where the budget is tight, a round's lists take at most half of
 	// what the tables leave at their expected size (closed tables are

@@ -152,13 +152,13 @@ type Expander struct {
 	// progress, if set, is called with the number of parents done so far.
 	progress func(done, total int)
 	states   []*workerState
-	// kept is the workers' lists that states keep from the last
+	// keptLists is the workers' lists that states keep from the last
 	// expansion for the next, charged to mem and kept there (see
 	// expansion.free), nil when none are: they are the process's memory
 	// all the same (up to a sixteenth of the budget, 64 MiB at least,
 	// held uncharged between expansions, took a spilled run's memory that
 	// far past its budget), and mem lets them go where it is short.
-	kept *memory.Kept
+	keptLists *memory.Kept
 	// ratios holds, for each layer expanded forward, its distinct
 	// children over its parents (see expect).
 	ratios []float64
@@ -187,10 +187,10 @@ type Expander struct {
 // last expansion for its next, charged to its budget (part of its Used
 // and of its Spared, let go where it is short).
 func (e *Expander) KeptLists() int64 {
-	if e.kept == nil {
+	if e.keptLists == nil {
 		return 0
 	}
-	return e.mem.KeptBytes(e.kept)
+	return e.mem.KeptBytes(e.keptLists)
 }
 
 // SetProgress makes e call f, until set again, with the number of parents
