@@ -301,8 +301,8 @@ func LimitHeap(mem int64, many bool) int64 {
 // beyond what a search charges (runtimeSlack). The heap's soft limit was
 // the budget and a sixteenth and 128 MiB, so that a search using its
 // budget took that much more: French d3 with complete games at --mem 6GiB
-// peaked at 6.35 GiB of RSS, at 5.6GiB at 6.09 GiB. Below about 64 MiB
-// the program itself takes most of mem: the search gets half of the
+// peaked at 6.35 GiB of RSS, at 5.6GiB at 6.09 GiB. Below 2*programBytes
+// (56 MiB) the program itself takes most of mem: the search gets half of the
 // runtime's share, and the process passes mem.
 func SplitMem(mem int64) (heap, budget int64) {
 	heap = max(mem-programBytes, mem/2)

@@ -365,8 +365,9 @@ func (b *Budget) Trim() {
 }
 
 // dropSpares lets go of the spare arrays of fewer than n words (all of
-// them, and the memory kept by owners, for 0) and returns their bytes, asking for a garbage collection so
-// that the heap can use their memory again at once: no TakeWords will (the
+// them, and the memory kept by owners, for 0) and returns their bytes,
+// asking for a garbage collection so that the heap can use their memory
+// again at once: no TakeWords will (the
 // English winnable set at two workers, whose layers grow past each
 // worker's last bitset, ended at 73-79 MiB of RSS so, 80-82 without; the
 // same time).
