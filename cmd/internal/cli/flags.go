@@ -303,10 +303,11 @@ func LimitHeap(mem int64, many bool) int64 {
 // budget took that much more: French d3 with complete games at --mem 6GiB
 // peaked at 6.35 GiB of RSS, at 5.6GiB at 6.09 GiB. Below 2*programBytes
 // (56 MiB) the program itself takes most of mem: the search gets half of the
-// runtime's share, and the process passes mem.
+// runtime's share, and the process passes mem. The budget is at least
+// one byte (a budget of 0 means none), as is the runtime's limit.
 func SplitMem(mem int64) (heap, budget int64) {
-	heap = max(mem-programBytes, mem/2)
-	return heap, max(heap-runtimeSlack(heap), heap/2)
+	heap = max(mem-programBytes, mem/2, 1)
+	return heap, max(heap-runtimeSlack(heap), heap/2, 1)
 }
 
 // programBytes is what the process takes beside the Go runtime's limit:

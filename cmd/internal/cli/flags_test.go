@@ -159,7 +159,7 @@ func TestLimitHeap(t *testing.T) {
 			}
 		})
 	}
-	for _, mem := range []int64{1 << 10, 1 << 20, 2 << 20, 48 << 20, 64 << 20} {
+	for _, mem := range []int64{1, 2, 1 << 10, 1 << 20, 2 << 20, 48 << 20, 64 << 20} {
 		if heap, budget := SplitMem(mem); budget <= 0 || budget > heap || heap > mem {
 			t.Errorf("SplitMem(%d) = %d, %d: want 0 < budget <= heap <= mem", mem, heap, budget)
 		}
