@@ -17,8 +17,8 @@
 //
 // A layer measured, its positions are read from its bitset in the order
 // of their numbers (no key made, see positions), and the layer above
-// finds a child there by its number (movegen.Parent.MoveRanks numbers a parent's
-// children together) and a count of the set bits before it in that
+// finds a child there by its number (movegen.Parent.MoveRanksBatch numbers
+// the children of 32 parents in one loop) and a count of the set bits before it in that
 // bitset, each word of which is held beside its count (a cache line a
 // child, in tables of 18 MB at most on the English board that mostly stay
 // in the shared cache); where positions are not numbered (boards past

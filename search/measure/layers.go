@@ -731,7 +731,10 @@ type winKid struct {
 // copy: the chunks' cursors side by side would share cache lines), from
 // their children in below, a batch of parents at a time: their children's
 // places found first, then the children's cells asked for, then each
-// parent measured.
+// parent measured. Where below is numbered, the children of kernel.MaxBatch
+// parents are numbered together (Parent.MoveRanksBatch, one assembly
+// loop for them all rather than one a parent, each ended by a mispredicted
+// branch).
 func (ls *layers) measureChunk(v, below *values, cur cursor, lo, hi int) chunkOut {
 	var out chunkOut
 	par := ls.gen.NewParent()
@@ -739,8 +742,23 @@ func (ls *layers) measureChunk(v, below *values, cur cursor, lo, hi int) chunkOu
 	var kids []engine.Position
 	var ends []int32          // each parent's children end at ends[b] in places
 	var who []engine.Position // the batch's parents, from lo + done on
+	var pend []engine.Position
+	var pendEnds [kernel.MaxBatch]int32
+	// number numbers the children of the parents pend, which are then
+	// the batch's.
+	number := func() {
+		n := int32(len(places))
+		places = par.MoveRanksBatch(places, pend, nil, below.place.d, pendEnds[:len(pend)])
+		for _, e := range pendEnds[:len(pend)] {
+			ends = append(ends, n+e)
+		}
+		who, pend = append(who, pend...), pend[:0]
+	}
 	done := 0
 	flush := func() bool {
+		if len(pend) > 0 {
+			number()
+		}
 		if below != nil && below.place.d != nil && !below.place.placeRanks(places) {
 			return false
 		}
@@ -760,20 +778,24 @@ func (ls *layers) measureChunk(v, below *values, cur cursor, lo, hi int) chunkOu
 	var p engine.Position
 	for range hi - lo {
 		p = cur.next()
-		if below != nil {
-			par.Set(p)
-			if below.place.d != nil {
-				places, _ = par.MoveRanks(places, p, below.place.d)
-			} else {
-				kids = par.MoveChildren(kids[:0], p)
-				var ok bool
-				if places, ok = below.place.placeKeys(places, kids); !ok {
-					out.err = errMissing(p)
-					return out
-				}
+		switch {
+		case below == nil:
+			ends, who = append(ends, int32(len(places))), append(who, p)
+		case below.place.d != nil:
+			if pend = append(pend, p); len(pend) < kernel.MaxBatch {
+				continue
 			}
+			number()
+		default:
+			par.Set(p)
+			kids = par.MoveChildren(kids[:0], p)
+			var ok bool
+			if places, ok = below.place.placeKeys(places, kids); !ok {
+				out.err = errMissing(p)
+				return out
+			}
+			ends, who = append(ends, int32(len(places))), append(who, p)
 		}
-		ends, who = append(ends, int32(len(places))), append(who, p)
 		if len(places) >= batch && !flush() {
 			out.err = errMissing(p)
 			return out
@@ -875,38 +897,56 @@ func (ls *layers) measureOne(v, below *values, i int, p engine.Position, ks []ui
 
 // foresightChunk writes the foresight vectors of the winnable positions
 // fored of v, whose longest games have two jumps or more (see
-// foresightOf), looking their children up in below again.
+// foresightOf), looking their children up in below again, numbered
+// kernel.MaxBatch parents at a time as the measure pass numbers them.
 func (ls *layers) foresightChunk(v, below *values, fored []winPos) error {
 	par := ls.gen.NewParent()
 	var places []uint64
 	var kids []engine.Position
 	var wk []winKid
-	for _, f := range fored {
-		i, p := f.i, f.p
-		longest := v.longest(i)
-		par.Set(p)
-		ok := true
+	var ps [kernel.MaxBatch]engine.Position
+	var ends [kernel.MaxBatch]int32
+	for len(fored) > 0 {
+		fb := fored[:min(len(fored), kernel.MaxBatch)]
+		fored = fored[len(fb):]
+		places = places[:0]
 		if below.place.d != nil {
-			places, _ = par.MoveRanks(places[:0], p, below.place.d)
-			ok = below.place.placeRanks(places)
-		} else {
-			kids = par.MoveChildren(kids[:0], p)
-			places, ok = below.place.placeKeys(places[:0], kids)
-		}
-		if !ok {
-			return errMissing(p)
-		}
-		var lostBy [longestMask + 1]int32
-		wk = wk[:0]
-		for _, j := range places {
-			if !below.win(int(j)) {
-				lostBy[below.longest(int(j))]++
-				continue
+			for b, f := range fb {
+				ps[b] = f.p
 			}
-			wk = append(wk, winKid{at: int32(below.winAt(int(j))), longest: uint8(below.longest(int(j)))})
+			places = par.MoveRanksBatch(places, ps[:len(fb)], nil, below.place.d, ends[:len(fb)])
+			if !below.place.placeRanks(places) {
+				return errMissing(fb[0].p)
+			}
+		} else {
+			for b, f := range fb {
+				par.Set(f.p)
+				kids = par.MoveChildren(kids[:0], f.p)
+				var ok bool
+				if places, ok = below.place.placeKeys(places, kids); !ok {
+					return errMissing(f.p)
+				}
+				ends[b] = int32(len(places))
+			}
 		}
-		at := v.foreAt[v.winAt(i)]
-		foresightOf(v.fore[at:int(at)+longest-1], below, wk, &lostBy, len(places))
+		k := 0
+		for b, f := range fb {
+			ks := places[k:ends[b]]
+			k = int(ends[b])
+			var lostBy [longestMask + 1]int32
+			wk = wk[:0]
+			for _, j := range ks {
+				if !below.win(int(j)) {
+					lostBy[below.longest(int(j))]++
+					continue
+				}
+				wk = append(wk, winKid{at: int32(below.winAt(int(j))), longest: uint8(below.longest(int(j)))})
+			}
+			i := f.i
+			longest := v.longest(i)
+			at := v.foreAt[v.winAt(i)]
+			foresightOf(v.fore[at:int(at)+longest-1], below, wk, &lostBy, len(ks))
+		}
 	}
 	return nil
 }

@@ -104,6 +104,9 @@ type (
 	Parent = movegen.Parent
 )
 
+// MaxBatch is movegen.MaxBatch.
+const MaxBatch = movegen.MaxBatch
+
 // NewGen is movegen.New.
 func NewGen(b *engine.Board, g *engine.Group) *Gen { return movegen.New(b, g) }
 
