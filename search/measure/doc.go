@@ -61,7 +61,9 @@
 // memory (generate's BenchmarkGrade level=Full: 260-272 MiB), on a busy
 // machine (279-282 MB with four chunks a goroutine, their outputs held
 // together till the layer's end): a layer's measures live in memory mapped outside the Go heap
-// (memory.Budget.TakeMapped), which goes back to the system as soon as the
+// (memory.Budget.TakeMapped, its pages written in by the kernel on the
+// level's goroutines at once, as a layer's placer is made, not on one
+// between layers while the others wait), which goes back to the system as soon as the
 // layer above has read them, and the heap is trimmed once, before the
 // largest pair of layers is measured. Before, 370-392 MB (peak 257 MiB:
 // its arrays on the heap, which kept what they let go of, its games in 8

@@ -164,12 +164,12 @@ func (v *values) gamesAt(i int) kernel.U128 {
 // which come and go a layer at a time, mapped outside the Go heap and
 // handed back to the system as soon as the layer above has read them; see
 // dropSums and free), and those words.
-func fill[T any](n int, mem *kernel.Budget, what string) ([]T, []uint64, error) {
+func fill[T any](n int, mem *kernel.Budget, what string, workers int) ([]T, []uint64, error) {
 	if n == 0 {
 		return []T{}, nil, nil
 	}
 	size := int(unsafe.Sizeof(*new(T)))
-	words, err := mem.TakeMapped((n*size+7)/8, what)
+	words, err := mem.TakeMapped((n*size+7)/8, what, workers)
 	if err != nil {
 		return []T{}, words, err
 	}
@@ -251,11 +251,11 @@ type block struct {
 }
 
 // newPlacer returns the placer of ps, a layer of pegs pegs, charged to
-// mem: by their numbers where ps holds them as a bitset (see bitsPlacer),
-// else a key.Index of the keys.
-func newPlacer(ps *positions, pegs int, mem *kernel.Budget) (*placer, error) {
+// mem: by their numbers where ps holds them as a bitset (see bitsPlacer,
+// made on workers goroutines), else a key.Index of the keys.
+func newPlacer(ps *positions, pegs int, mem *kernel.Budget, workers int) (*placer, error) {
 	if ps.d != nil {
-		return bitsPlacer(ps, mem)
+		return bitsPlacer(ps, mem, workers)
 	}
 	pl := &placer{bytes: kernel.IndexBytes(len(ps.keys))}
 	if err := mem.Take(pl.bytes, fmt.Sprintf("the index of the %d positions of %d pegs", len(ps.keys), pegs)); err != nil {
@@ -582,11 +582,11 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, er
 		return nil, err
 	}
 	var arr []uint64
-	if v.cells, arr, err = fill[cell](n, ls.mem, what); err != nil {
+	if v.cells, arr, err = fill[cell](n, ls.mem, what, ls.workers); err != nil {
 		return nil, err
 	}
 	v.sums.words = append(v.sums.words, arr)
-	if v.meta, arr, err = fill[uint8](n, ls.mem, what); err != nil {
+	if v.meta, arr, err = fill[uint8](n, ls.mem, what, ls.workers); err != nil {
 		return nil, err
 	}
 	v.words = append(v.words, arr)
@@ -633,11 +633,11 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, er
 	// One array of the chunks' winVals and their foresight vectors'
 	// places, moved by where each chunk's land; the vectors follow, in a
 	// second pass over the winnable positions.
-	if v.wins, arr, err = fill[winVals](wins, ls.mem, "the winnable positions' measures"); err != nil {
+	if v.wins, arr, err = fill[winVals](wins, ls.mem, "the winnable positions' measures", ls.workers); err != nil {
 		return nil, err
 	}
 	v.sums.words = append(v.sums.words, arr)
-	if v.foreAt, arr, err = fill[uint32](wins, ls.mem, "the winnable positions' measures"); err != nil {
+	if v.foreAt, arr, err = fill[uint32](wins, ls.mem, "the winnable positions' measures", ls.workers); err != nil {
 		return nil, err
 	}
 	v.words = append(v.words, arr)
@@ -691,7 +691,7 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, er
 	}
 	// The vectors, every one written by the foresight pass (see
 	// foresightOf).
-	if v.fore, arr, err = fill[kernel.U128](fores, ls.mem, "foresight vectors"); err != nil {
+	if v.fore, arr, err = fill[kernel.U128](fores, ls.mem, "foresight vectors", ls.workers); err != nil {
 		return nil, err
 	}
 	v.words = append(v.words, arr)
@@ -712,7 +712,7 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, er
 	if below != nil {
 		below.free(ls.mem)
 	}
-	if v.place, err = newPlacer(&v.pos, pegs, ls.mem); err != nil {
+	if v.place, err = newPlacer(&v.pos, pegs, ls.mem, workers); err != nil {
 		return nil, err
 	}
 	v.pos = positions{} // the forward layer's: it lets them go

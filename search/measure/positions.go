@@ -111,17 +111,34 @@ func (c *cursor) next() engine.Position {
 
 // bitsPlacer returns the placer of the positions ps holds as a bitset,
 // its words each beside the count of the set bits before it, charged to
-// mem.
-func bitsPlacer(ps *positions, mem *kernel.Budget) (*placer, error) {
+// mem, made on workers goroutines: the bits set in each run of words
+// counted first, then the runs' blocks written (between two layers, where
+// one goroutine alone kept the others idle).
+func bitsPlacer(ps *positions, mem *kernel.Budget, workers int) (*placer, error) {
 	pl := &placer{d: ps.d}
 	var err error
-	if pl.blocks, pl.words, err = fill[block](len(ps.set), mem, "a layer's numbers"); err != nil {
+	if pl.blocks, pl.words, err = fill[block](len(ps.set), mem, "a layer's numbers", workers); err != nil {
 		return nil, err
 	}
-	n := uint64(0)
-	for w, set := range ps.set {
-		pl.blocks[w] = block{set: set, before: n}
-		n += uint64(bits.OnesCount64(set))
+	words := len(ps.set)
+	chunks := kernel.ChunkCount(words, workers)
+	before := make([]uint64, chunks+1) // the bits set before each run
+	kernel.Split(words, workers, chunks, func(c, lo, hi int) {
+		n := uint64(0)
+		for _, set := range ps.set[lo:hi] {
+			n += uint64(bits.OnesCount64(set))
+		}
+		before[c+1] = n
+	})
+	for c := range chunks {
+		before[c+1] += before[c]
 	}
+	kernel.Split(words, workers, chunks, func(c, lo, hi int) {
+		n := before[c]
+		for w, set := range ps.set[lo:hi] {
+			pl.blocks[lo+w] = block{set: set, before: n}
+			n += uint64(bits.OnesCount64(set))
+		}
+	})
 	return pl, nil
 }

@@ -63,10 +63,10 @@ func vmFlags(a uintptr) (string, error) {
 	return "", fmt.Errorf("no mapping holds %#x", a)
 }
 
-// TestMakePopulates checks that Make has the kernel write in the pages of
-// an array of populateBytes or more: every page of a fresh array is in
-// memory before anything writes it (mincore).
-func TestMakePopulates(t *testing.T) {
+// skipUnlessPopulates skips a test where the kernel does not write pages
+// in ahead (MADV_POPULATE_WRITE, Linux 5.14).
+func skipUnlessPopulates(t *testing.T) {
+	t.Helper()
 	m, err := unix.Mmap(-1, 0, 4096, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE)
 	if err != nil {
 		t.Skipf("mmap: %v", err)
@@ -76,11 +76,13 @@ func TestMakePopulates(t *testing.T) {
 	if err != nil {
 		t.Skipf("a kernel that does not write pages in ahead (MADV_POPULATE_WRITE, Linux 5.14): %v", err)
 	}
-	const n = 16 * populateBytes / 8
-	s, populated := makeArray[uint64](n)
-	if !populated {
-		t.Errorf("makeArray(%d) did not have the kernel write its pages in", n)
-	}
+}
+
+// checkInMemory checks that every page of s is in memory (mincore) and
+// every word of it zero, as a fresh array from what is.
+func checkInMemory(t *testing.T, s []uint64, what string) {
+	t.Helper()
+	n := uintptr(len(s))
 	p := uintptr(unsafe.Pointer(&s[0]))
 	lo := p &^ 4095
 	pages := (p + n*8 - lo + 4095) / 4096
@@ -95,12 +97,46 @@ func TestMakePopulates(t *testing.T) {
 		}
 	}
 	if out > 0 {
-		t.Errorf("%d of the %d pages of a %d KiB array from Make are not in memory", out, pages, n*8>>10)
+		t.Errorf("%d of the %d pages of a %d KiB array from %s are not in memory", out, pages, n*8>>10, what)
 	}
 	for i, v := range s {
 		if v != 0 {
-			t.Fatalf("Make(%d)[%d] = %d, want 0", n, i, v)
+			t.Fatalf("%s(%d)[%d] = %d, want 0", what, n, i, v)
 		}
+	}
+}
+
+// TestMakePopulates checks that Make has the kernel write in the pages of
+// an array of populateBytes or more: every page of a fresh array is in
+// memory before anything writes it (mincore).
+func TestMakePopulates(t *testing.T) {
+	skipUnlessPopulates(t)
+	const n = 16 * populateBytes / 8
+	s, populated := makeArray[uint64](n)
+	if !populated {
+		t.Errorf("makeArray(%d) did not have the kernel write its pages in", n)
+	}
+	checkInMemory(t, s, "Make")
+}
+
+// TestMapWordsPopulates checks that mapWords has every page of its
+// mapping written in, on one goroutine or on several, each a run of huge
+// pages (populateOn), whatever the size: a part ending mid huge page, or
+// a last page part used.
+func TestMapWordsPopulates(t *testing.T) {
+	skipUnlessPopulates(t)
+	for _, c := range []struct{ bytes, workers int }{
+		{populatePart, 2},
+		{3*populatePart + 5*4096 + 8, 2},
+		{5*populatePart/2 + 8, 3},
+		{4 * populatePart, 8},
+	} {
+		s := mapWords(c.bytes/8, c.workers)
+		if s == nil {
+			t.Skip("the kernel maps no memory")
+		}
+		checkInMemory(t, s, fmt.Sprintf("mapWords on %d goroutines", c.workers))
+		unmapWords(s)
 	}
 }
 
@@ -111,7 +147,7 @@ func TestMakePopulates(t *testing.T) {
 func TestTakeMapped(t *testing.T) {
 	b := New(64 << 20)
 	const n = 2 * mapFrom / 8
-	s, err := b.TakeMapped(n, "a test's words")
+	s, err := b.TakeMapped(n, "a test's words", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +174,7 @@ func TestTakeMapped(t *testing.T) {
 	if flags, err := vmFlags(first); err == nil {
 		t.Errorf("the array's memory is still mapped after GiveMapped (flags %q)", flags)
 	}
-	small, err := b.TakeMapped(mapFrom/16, "a test's few words")
+	small, err := b.TakeMapped(mapFrom/16, "a test's few words", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +182,7 @@ func TestTakeMapped(t *testing.T) {
 		t.Errorf("TakeMapped(%d) mapped %d bytes, want them from the heap", len(small), len(small)*8)
 	}
 	b.GiveMapped(small)
-	if _, err := b.TakeMapped(128<<20/8, "too many words"); !errors.Is(err, ErrExceeded) {
+	if _, err := b.TakeMapped(128<<20/8, "too many words", 1); !errors.Is(err, ErrExceeded) {
 		t.Errorf("TakeMapped past the budget = %v, want ErrExceeded", err)
 	}
 	if got := b.Used(); got != 0 {

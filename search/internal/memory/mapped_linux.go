@@ -7,16 +7,16 @@ import (
 )
 
 // mapWords returns n zero words of memory mapped for them alone, outside
-// the Go heap, advised huge and written in (see advise and populate), or
-// nil if the kernel refuses.
-func mapWords(n int) []uint64 {
+// the Go heap, advised huge and written in by up to workers goroutines at
+// once (see advise and populateOn), or nil if the kernel refuses.
+func mapWords(n, workers int) []uint64 {
 	size := mappedSize(n)
 	p, err := unix.MmapPtr(-1, 0, nil, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
 	if err != nil {
 		return nil
 	}
 	advise(p, size)
-	populate(p, size)
+	populateOn(p, size, workers)
 	return unsafe.Slice((*uint64)(p), n)
 }
 

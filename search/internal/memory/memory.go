@@ -470,13 +470,14 @@ const mapFrom = 1 << 20
 // layers' measures of tens of megabytes each come and go layer by layer,
 // held 360-390 MiB from the system for a budget peak of 240-257 MiB).
 // An array never given back stays mapped: the owner gives back every
-// one, on its errors too.
-func (b *Budget) TakeMapped(n int, what string) ([]uint64, error) {
+// one, on its errors too. The kernel writes a mapped array's pages in on
+// up to workers goroutines at once.
+func (b *Budget) TakeMapped(n int, what string, workers int) ([]uint64, error) {
 	if err := b.Take(int64(n)*8, what); err != nil {
 		return nil, err
 	}
 	if n*8 >= mapFrom {
-		if s := mapWords(n); s != nil {
+		if s := mapWords(n, workers); s != nil {
 			b.mu.Lock()
 			if b.mapped == nil {
 				b.mapped = map[*uint64]bool{}
