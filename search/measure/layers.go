@@ -7,6 +7,7 @@ import (
 	"iter"
 	"math"
 	"math/bits"
+	"sync/atomic"
 	"unsafe"
 
 	"pegs/engine"
@@ -88,7 +89,7 @@ func (l *len88) get() kernel.U128 {
 // games holds the complete games of a layer's positions past 32 bits
 // (marked bigGames in their cells) in 128 in over, in the order of their positions, a position's
 // place among them a count of the set bits of overBits before it (see
-// setOver). Most positions of the widest layers have fewer than 2^32
+// newOver and setOver). Most positions of the widest layers have fewer than 2^32
 // (the English board's layer of 17 pegs 1,089 of 2.6 million more): 8
 // bytes a position there would hold 24 MB more at its peak.
 type games struct {
@@ -111,16 +112,19 @@ func overBytes(n, over int) int64 {
 	return int64((n+63)/64)*12 + int64(over)*16
 }
 
-// setOver holds the games past 32 bits of a layer of n positions: count
-// of them, in the order of their positions in big.
-func (g *games) setOver(n, count int, big iter.Seq[bigGame]) {
+// newOver makes room for the games past 32 bits of a layer of n
+// positions, count of them, which setOver then sets, on several
+// goroutines at once, and overBits.count places.
+func (g *games) newOver(n, count int) {
 	g.overBits = newRankBits(n)
-	g.over = make([]kernel.U128, 0, count)
-	for b := range big {
-		g.overBits.set[b.i/64] |= 1 << (b.i % 64)
-		g.over = append(g.over, b.n)
-	}
-	g.overBits.count()
+	g.over = make([]kernel.U128, count)
+}
+
+// setOver sets b, the k-th of its layer's games past 32 bits: a word of
+// overBits may hold two goroutines' bits, set atomically.
+func (g *games) setOver(k int, b bigGame) {
+	atomic.OrUint64(&g.overBits.set[b.i/64], 1<<(b.i%64))
+	g.over[k] = b.n
 }
 
 // rankBits is a bitset of a layer's positions, and the count of the set
@@ -628,7 +632,7 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, er
 			return nil, err
 		}
 		v.sums.bytes += over
-		v.games.setOver(n, big, all(outs, func(o *chunkOut) *blocks[bigGame] { return &o.big }))
+		v.games.newOver(n, big)
 	}
 	// One array of the chunks' winVals and their foresight vectors'
 	// places, moved by where each chunk's land; the vectors follow, in a
@@ -648,13 +652,14 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, er
 	// The winnable positions with a foresight vector, in order, for the
 	// second pass to split evenly.
 	toFore := make([]winPos, fored)
-	// Each chunk's items land after the chunks' before it, a chunk a
-	// goroutine.
-	type at struct{ win, fore, fored int }
+	// Each chunk's items (its winnable positions' measures, those with a
+	// foresight vector, its games past 32 bits) land after the chunks'
+	// before it, a chunk a goroutine.
+	type at struct{ win, fore, fored, big int }
 	ats := make([]at, len(outs))
 	for c := 1; c < len(outs); c++ {
 		o := &outs[c-1]
-		ats[c] = at{ats[c-1].win + o.wins.n, ats[c-1].fore + o.fore, ats[c-1].fored + o.fored.n}
+		ats[c] = at{ats[c-1].win + o.wins.n, ats[c-1].fore + o.fore, ats[c-1].fored + o.fored.n, ats[c-1].big + o.big.n}
 	}
 	kernel.Split(len(outs), workers, len(outs), func(c, _, _ int) {
 		k := ats[c].win
@@ -667,8 +672,16 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, er
 			toFore[k] = w
 			k++
 		}
+		k = ats[c].big
+		for b := range all(outs[c:c+1], func(o *chunkOut) *blocks[bigGame] { return &o.big }) {
+			v.games.setOver(k, b)
+			k++
+		}
 		outs[c] = chunkOut{}
 	})
+	if big > 0 {
+		v.games.overBits.count()
+	}
 	// The win bits, a run of words a chunk.
 	kernel.Chunks(words, workers, func(_, lo, hi int) {
 		for w := lo; w < hi; w++ {
@@ -961,9 +974,11 @@ func (ls *layers) keepWinners(pegs int, v *values) error {
 		return err
 	}
 	w := &winners{keys: v.winKeys, n: n, p1: make([]kernel.U128, n)}
-	for k := range v.wins {
-		w.p1[k] = v.wins[k].p1
-	}
+	kernel.Chunks(n, ls.workers, func(_, lo, hi int) {
+		for k := lo; k < hi; k++ {
+			w.p1[k] = v.wins[k].p1
+		}
+	})
 	v.winKeys = nil
 	ls.win[pegs] = w
 	return nil
@@ -976,29 +991,43 @@ func (ls *layers) keepWinners(pegs int, v *values) error {
 // positions come in ascending order (those read from a bitset of their
 // numbers) is indexed by them (kernel.Sorted): the English Full level's
 // par found its 8 to 15 million children's places in a hash index 0.5 s
-// of CPU, a cache miss each.
+// of CPU, a cache miss each. The layers are indexed on the level's
+// goroutines, a layer each at once.
 func (ls *layers) indexWinners() error {
-	for _, w := range ls.win {
-		if w == nil || len(w.keys) == 0 {
-			continue
-		}
-		ps := make([]engine.Position, len(w.keys))
-		for k, key := range w.keys {
-			ps[k] = kernel.Unmix(key)
-		}
-		if s, ok := kernel.NewSorted(ps); ok {
-			// The positions take the keys' place and charge.
-			if err := ls.mem.Take(kernel.SortedBytes(len(ps))-int64(len(ps))*8, "the index of the winnable positions"); err != nil {
-				return err
-			}
-			w.sorted, w.keys = s, nil
-			continue
-		}
-		if err := ls.mem.Take(kernel.IndexBytes(len(w.keys)), "the index of the winnable positions"); err != nil {
+	errs := make([]error, len(ls.win))
+	kernel.Split(len(ls.win), ls.workers, len(ls.win), func(pegs, _, _ int) {
+		errs[pegs] = ls.win[pegs].makeIndex(ls.mem)
+	})
+	for _, err := range errs {
+		if err != nil {
 			return err
 		}
-		w.index = kernel.NewIndex(w.keys)
 	}
+	return nil
+}
+
+// makeIndex indexes w's positions (see indexWinners), charged to mem, if
+// w holds some.
+func (w *winners) makeIndex(mem *kernel.Budget) error {
+	if w == nil || len(w.keys) == 0 {
+		return nil
+	}
+	ps := make([]engine.Position, len(w.keys))
+	for k, key := range w.keys {
+		ps[k] = kernel.Unmix(key)
+	}
+	if s, ok := kernel.NewSorted(ps); ok {
+		// The positions take the keys' place and charge.
+		if err := mem.Take(kernel.SortedBytes(len(ps))-int64(len(ps))*8, "the index of the winnable positions"); err != nil {
+			return err
+		}
+		w.sorted, w.keys = s, nil
+		return nil
+	}
+	if err := mem.Take(kernel.IndexBytes(len(w.keys)), "the index of the winnable positions"); err != nil {
+		return err
+	}
+	w.index = kernel.NewIndex(w.keys)
 	return nil
 }
 
