@@ -117,7 +117,7 @@ func overBytes(n, over int) int64 {
 // goroutines at once, and overBits.count places.
 func (g *games) newOver(n, count int) {
 	g.overBits = newRankBits(n)
-	g.over = make([]kernel.U128, count)
+	g.over = kernel.Make[kernel.U128](count)
 }
 
 // setOver sets b, the k-th of its layer's games past 32 bits: a word of
@@ -137,7 +137,7 @@ type rankBits struct {
 // newRankBits returns the empty rankBits of n positions.
 func newRankBits(n int) rankBits {
 	words := (n + 63) / 64
-	return rankBits{make([]uint64, words), make([]uint32, words)}
+	return rankBits{kernel.Make[uint64](words), kernel.Make[uint32](words)}
 }
 
 // count counts the set bits before each word, once they are set.
@@ -648,10 +648,10 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, er
 	if err := ls.mem.Take(int64(wins)*8, "the winnable positions' keys"); err != nil {
 		return nil, err
 	}
-	v.winKeys = make([]uint64, wins) // charged as keepWinners's
+	v.winKeys = kernel.Make[uint64](wins) // charged as keepWinners's
 	// The winnable positions with a foresight vector, in order, for the
 	// second pass to split evenly.
-	toFore := make([]winPos, fored)
+	toFore := kernel.Make[winPos](fored)
 	// Each chunk's items (its winnable positions' measures, those with a
 	// foresight vector, its games past 32 bits) land after the chunks'
 	// before it, a chunk a goroutine.
@@ -973,7 +973,7 @@ func (ls *layers) keepWinners(pegs int, v *values) error {
 	if err := ls.mem.Take(int64(n)*16, "the winnable positions' P1"); err != nil {
 		return err
 	}
-	w := &winners{keys: v.winKeys, n: n, p1: make([]kernel.U128, n)}
+	w := &winners{keys: v.winKeys, n: n, p1: kernel.Make[kernel.U128](n)}
 	kernel.Chunks(n, ls.workers, func(_, lo, hi int) {
 		for k := lo; k < hi; k++ {
 			w.p1[k] = v.wins[k].p1
@@ -1012,7 +1012,7 @@ func (w *winners) makeIndex(mem *kernel.Budget) error {
 	if w == nil || len(w.keys) == 0 {
 		return nil
 	}
-	ps := make([]engine.Position, len(w.keys))
+	ps := kernel.Make[engine.Position](len(w.keys))
 	for k, key := range w.keys {
 		ps[k] = kernel.Unmix(key)
 	}
