@@ -46,7 +46,12 @@
 // or more is measured in contiguous chunks on as many, 32 a goroutine
 // (see chunkCount), each goroutine taking the next as it finishes one; a
 // position's measures do not depend on the chunks, so neither do the
-// results. Past
+// results. What is made between two layers' passes (the arrays' pages,
+// the placer, the games past 32 bits set in their places, the winnable
+// positions' P1, and at the end their indexes, a layer each) is made on
+// as many goroutines too: made on one, it kept the other cores waiting
+// (the English Full level's trace had both cores busy 93.9 % of the time
+// before, 95.4 % after, on a loaded machine). Past
 // its memory budget Level stops with a *search.MemoryError; the budget is
 // charged with every array above as it is made.
 //
