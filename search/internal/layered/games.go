@@ -453,30 +453,45 @@ func (g *gameSums) chunk(st *gameChunk, lo, hi int) {
 // one process, one worker, loaded machine), the arrays read at random
 // then a third larger.
 func (g *gameSums) sumDense(st *gameChunk) (of, miss bool) {
-	set, before := g.below.bl.sets[0], g.below.before[0]
 	sums, vals := st.sums, g.vals
-	ranks, ends, who := st.ranks[:0], st.ends[:0], st.who[:0]
-	sum := func() {
-		// Each array's lines asked for a batch ahead of reading them (see
-		// prefetchBits).
-		prefetchBits(&set[0], &before[0], ranks)
-		valsAt, shift := vals.base()
-		if placesIn(set, before, ranks, valsAt, shift) < len(ranks) {
+	dead := func(j int) { sums[j] = exact.U128{Lo: 1} }
+	g.batches(st, dead, func(ranks []uint64, ends, who []int32) {
+		if !g.place(ranks) {
 			miss = true // Games fails
-		} else {
-			switch {
-			case vals.small != nil:
-				sumSmall(sums, vals.small, ranks, ends, who)
-			case vals.narrow != nil:
-				sumNarrow(sums, vals.narrow, ranks, ends, who)
-			default:
-				of = sumWide(sums, vals.wide, ranks, ends, who) || of
-			}
+			return
 		}
-		ranks, ends, who = ranks[:0], ends[:0], who[:0]
-	}
+		switch {
+		case vals.small != nil:
+			sumSmall(sums, vals.small, ranks, ends, who)
+		case vals.narrow != nil:
+			sumNarrow(sums, vals.narrow, ranks, ends, who)
+		default:
+			of = sumWide(sums, vals.wide, ranks, ends, who) || of
+		}
+	})
+	return of, miss
+}
+
+// place turns the numbers ranks of children in the layer below into
+// their places (see placesIn), each array's lines asked for a batch ahead
+// of reading them (see prefetchBits), and reports whether every child is
+// there.
+func (g *gameSums) place(ranks []uint64) bool {
+	set, before := g.below.bl.sets[0], g.below.before[0]
+	prefetchBits(&set[0], &before[0], ranks)
+	valsAt, shift := g.vals.base()
+	return placesIn(set, before, ranks, valsAt, shift) == len(ranks)
+}
+
+// batches makes the numbers of the children of st's parents in the layer
+// below, a batch of parents at a time (Parent.MoveRanksBatch), calls dead
+// with the place in the chunk of each parent without a child, and hands
+// sum the numbers made (ranks, each parent's run of them ending at ends[b]
+// for the parent at who[b]) once they are denseBatch or more, and at the
+// end.
+func (g *gameSums) batches(st *gameChunk, dead func(j int), sum func(ranks []uint64, ends, who []int32)) {
+	ranks, ends, who := st.ranks[:0], st.ends[:0], st.who[:0]
 	var batchEnds [movegen.MaxBatch]int32
-	// A batch of parents' children made together (Parent.MoveRanksBatch).
 	for j := 0; j < len(st.ps); {
 		batch := st.ps[j:min(len(st.ps), j+movegen.MaxBatch)]
 		n := len(ranks)
@@ -484,7 +499,7 @@ func (g *gameSums) sumDense(st *gameChunk) (of, miss bool) {
 		prev := int32(0)
 		for i, e := range batchEnds[:len(batch)] {
 			if e == prev {
-				sums[j+i] = exact.U128{Lo: 1}
+				dead(j + i)
 				continue
 			}
 			prev = e
@@ -493,12 +508,12 @@ func (g *gameSums) sumDense(st *gameChunk) (of, miss bool) {
 		}
 		j += len(batch)
 		if len(ranks) >= denseBatch {
-			sum()
+			sum(ranks, ends, who)
+			ranks, ends, who = ranks[:0], ends[:0], who[:0]
 		}
 	}
-	sum()
+	sum(ranks, ends, who)
 	st.ranks, st.ends, st.who = ranks, ends, who
-	return of, miss
 }
 
 // sumDenseOut is sumDense for sums that fit in 64 bits, out and vals each
@@ -507,57 +522,33 @@ func (g *gameSums) sumDense(st *gameChunk) (of, miss bool) {
 // store copies out. Games of the English centre game took 3-5 % less CPU
 // time at one worker (medians of the ratios of 8 runs each, alternated in
 // one process, twice; the machine loaded four times over); at two, 1.06
-// and 0.99, no clear change. It returns the largest sum, and whether a child is missing from
-// the layer below.
+// and 0.99, no clear change. It returns the largest sum, and whether a
+// child is missing from the layer below.
 func (g *gameSums) sumDenseOut(st *gameChunk, base int) (most uint64, miss bool) {
-	set, before := g.below.bl.sets[0], g.below.before[0]
 	vals, out := g.vals, g.out
 	n := len(st.ps)
-	ranks, ends, who := st.ranks[:0], st.ends[:0], st.who[:0]
-	sum := func() {
-		prefetchBits(&set[0], &before[0], ranks)
-		valsAt, shift := vals.base()
-		if placesIn(set, before, ranks, valsAt, shift) < len(ranks) {
+	dead := func(j int) {
+		out.setOne(base + j)
+		most = max(most, 1)
+	}
+	g.batches(st, dead, func(ranks []uint64, ends, who []int32) {
+		if !g.place(ranks) {
 			miss = true // Games fails
-		} else {
-			var m uint64
-			switch {
-			case out.small != nil && vals.small != nil:
-				m = sumTo(out.small[base:base+n], vals.small, ranks, ends, who)
-			case out.small != nil:
-				m = sumTo(out.small[base:base+n], vals.narrow, ranks, ends, who)
-			case vals.small != nil:
-				m = sumTo(out.narrow[base:base+n], vals.small, ranks, ends, who)
-			default:
-				m = sumTo(out.narrow[base:base+n], vals.narrow, ranks, ends, who)
-			}
-			most = max(most, m)
+			return
 		}
-		ranks, ends, who = ranks[:0], ends[:0], who[:0]
-	}
-	var batchEnds [movegen.MaxBatch]int32
-	for j := 0; j < n; {
-		batch := st.ps[j:min(n, j+movegen.MaxBatch)]
-		k := len(ranks)
-		ranks = st.par.MoveRanksBatch(ranks, batch, nil, g.d, batchEnds[:len(batch)])
-		prev := int32(0)
-		for i, e := range batchEnds[:len(batch)] {
-			if e == prev {
-				out.setOne(base + j + i) // a dead end
-				most = max(most, 1)
-				continue
-			}
-			prev = e
-			ends = append(ends, int32(k)+e)
-			who = append(who, int32(j+i))
+		var m uint64
+		switch {
+		case out.small != nil && vals.small != nil:
+			m = sumTo(out.small[base:base+n], vals.small, ranks, ends, who)
+		case out.small != nil:
+			m = sumTo(out.small[base:base+n], vals.narrow, ranks, ends, who)
+		case vals.small != nil:
+			m = sumTo(out.narrow[base:base+n], vals.small, ranks, ends, who)
+		default:
+			m = sumTo(out.narrow[base:base+n], vals.narrow, ranks, ends, who)
 		}
-		j += len(batch)
-		if len(ranks) >= denseBatch {
-			sum()
-		}
-	}
-	sum()
-	st.ranks, st.ends, st.who = ranks, ends, who
+		most = max(most, m)
+	})
 	return most, miss
 }
 
