@@ -47,6 +47,7 @@ func Games(ctx context.Context, gen *movegen.Gen, layers []*Layer, cfg Config, t
 		below.free(mem)
 		vals.free(mem)
 	}()
+	growth := 0.0 // the last layer's largest count over its layer below's
 	for i := len(layers) - 1; i >= 0; i-- {
 		l := layers[i]
 		loaded := l.dense == nil && l.keys == nil && l.stored != nil
@@ -55,7 +56,16 @@ func Games(ctx context.Context, gen *movegen.Gen, layers []*Layer, cfg Config, t
 				return exact.U128{}, err
 			}
 		}
-		out, err := gamesOf(ctx, gen, l, below, vals, nw, t.narrowBelow(), cfg.Progress, mem)
+		guess := uint64(math.MaxUint64) // this layer's largest count
+		if growth > 0 && vals.max.Hi == 0 && float64(vals.max.Lo)*growth < math.MaxUint64/2 {
+			guess = uint64(float64(vals.max.Lo) * growth)
+		}
+		out, err := gamesOf(ctx, gen, l, below, vals, nw, t, guess, cfg.Progress, mem)
+		if err == nil && vals.max.Hi == 0 && vals.max.Lo > 0 && out.max.Hi == 0 {
+			growth = float64(out.max.Lo) / float64(vals.max.Lo)
+		} else {
+			growth = 0
+		}
 		if err == nil {
 			below.free(mem)
 			vals.free(mem)
@@ -291,8 +301,14 @@ var errLost = errors.New("layered: a child is missing from the layer below")
 // the largest of vals is under narrowBelow (at most 2^55, so that
 // maxJumps of them fit in 64 bits), and small (32 bits) where the board's
 // jumps times it fit in 32 bits as well; else wide (see gamesWidth).
-// Where they all fit in fewer bits after all, they are copied down (see
-// narrowed).
+// Where they would be narrow but the layer below is one bitset, they are
+// small where guess, its largest times their growth from the layer
+// before (see Games), fits: a sum past 32 bits (past t's SmallAbove) is
+// kept aside as sumDenseOut makes it, and those kept widen the counts to
+// 64 bits (widened) once all are summed. In the English full analysis the
+// layer of 16 pegs's so fit, and no longer took 64 bits a position copied
+// down to 32: its peak charge fell from 126 to 108 MiB. Where they all
+// fit in fewer bits after all, they are copied down (see narrowed).
 //
 // Each worker sums a chunk of parents at a time (gameSums): by the
 // numbers of their children where the layer below is one dense bitset,
@@ -300,17 +316,25 @@ var errLost = errors.New("layered: a child is missing from the layer below")
 // (sumDenseOut), else into 128-bit sums (sumDense, a loop for each width
 // of vals); else by looking each child up (sumFound); those 128-bit sums
 // it then stores in out's width (store).
-func gamesOf(ctx context.Context, gen *movegen.Gen, l *Layer, below *places, vals counts, nw int, narrowBelow uint64, progress Progress, mem *memory.Budget) (counts, error) {
+func gamesOf(ctx context.Context, gen *movegen.Gen, l *Layer, below *places, vals counts, nw int, t Tuning, guess uint64, progress Progress, mem *memory.Budget) (counts, error) {
 	n := l.Size()
-	out, err := makeCounts(n, gamesWidth(gen, below, vals, narrowBelow), mem)
-	if err != nil {
-		return out, err
-	}
-	g := &gameSums{l: l, below: below, vals: vals, out: &out}
+	w := gamesWidth(gen, below, vals, t.narrowBelow())
+	g := &gameSums{l: l, below: below, vals: vals, small: t.smallAbove()}
 	// One numbering of the layer below: its children numbered in a batch.
 	if below != nil && below.bl != nil && len(below.bl.num.ds) == 1 {
 		g.d = below.bl.num.ds[0]
+		if w == narrow && guess <= g.small {
+			// Counted as they are made (sumDenseOut), sums past 32 bits are
+			// kept aside for a widening: the layer's counts are guessed to
+			// fit in 32 bits, as its layer below's times their growth.
+			w = small
+		}
 	}
+	out, err := makeCounts(n, w, mem)
+	if err != nil {
+		return out, err
+	}
+	g.out = &out
 	idle := make(chan *gameChunk, nw)
 	for range nw {
 		idle <- &gameChunk{par: gen.NewParent()}
@@ -327,6 +351,9 @@ func gamesOf(ctx context.Context, gen *movegen.Gen, l *Layer, below *places, val
 	}
 	if err == nil && g.overflow.Load() {
 		err = ErrOverflow
+	}
+	if err == nil && len(g.above) > 0 {
+		out, err = widened(out, g.above, nw, mem)
 	}
 	if err != nil {
 		out.free(mem)
@@ -370,7 +397,9 @@ type gameSums struct {
 	vals     counts
 	d        *key.Dense // the layer below's one numbering, or nil
 	out      *counts
-	mu       sync.Mutex // guards out.max
+	small    uint64       // the largest sum small counts take (Tuning.SmallAbove)
+	above    []aboveSmall // the sums past it, where out is small (sumDenseOut)
+	mu       sync.Mutex   // guards out.max and above
 	lost     atomic.Bool
 	overflow atomic.Bool
 }
@@ -384,6 +413,7 @@ type gameChunk struct {
 	ranks []uint64
 	owner []int32
 	sums  []exact.U128 // a chunk's, then copied out
+	above []aboveSmall // a chunk's sums past small counts (sumDenseOut)
 	ends  []int32      // where each parent's children end in a batch
 	who   []int32      // each of those parents' place in the chunk
 }
@@ -539,34 +569,48 @@ func (g *gameSums) sumDenseOut(st *gameChunk, base int) (most uint64, miss bool)
 		var m uint64
 		switch {
 		case out.small != nil && vals.small != nil:
-			m = sumTo(out.small[base:base+n], vals.small, ranks, ends, who)
+			m, st.above = sumTo(out.small[base:base+n], vals.small, ranks, ends, who, g.small, st.above)
 		case out.small != nil:
-			m = sumTo(out.small[base:base+n], vals.narrow, ranks, ends, who)
+			m, st.above = sumTo(out.small[base:base+n], vals.narrow, ranks, ends, who, g.small, st.above)
 		case vals.small != nil:
-			m = sumTo(out.narrow[base:base+n], vals.small, ranks, ends, who)
+			m, _ = sumTo(out.narrow[base:base+n], vals.small, ranks, ends, who, math.MaxUint64, nil)
 		default:
-			m = sumTo(out.narrow[base:base+n], vals.narrow, ranks, ends, who)
+			m, _ = sumTo(out.narrow[base:base+n], vals.narrow, ranks, ends, who, math.MaxUint64, nil)
 		}
 		most = max(most, m)
 	})
+	if len(st.above) > 0 {
+		g.mu.Lock()
+		for _, a := range st.above {
+			g.above = append(g.above, aboveSmall{base + a.at, a.sum})
+		}
+		g.mu.Unlock()
+		st.above = st.above[:0]
+	}
 	return most, miss
 }
 
 // sumTo writes to dst[who[b]] the sum of the counts of vals at the places
 // in ranks of the parent's children, ranks[ends[b-1]:ends[b]], and returns
-// the largest: each fits in 64 bits and in dst's width (see gamesWidth).
-func sumTo[D, V uint32 | uint64](dst []D, vals []V, ranks []uint64, ends, who []int32) (most uint64) {
+// the largest: each fits in 64 bits (see gamesWidth). A sum past limit
+// (where dst's width may not hold it) is appended to above, with its
+// place in dst, and dst holds 0 there.
+func sumTo[D, V uint32 | uint64](dst []D, vals []V, ranks []uint64, ends, who []int32, limit uint64, above []aboveSmall) (most uint64, _ []aboveSmall) {
 	k := 0
 	for b, e := range ends {
 		var s uint64
 		for _, i := range ranks[k:e] {
 			s += uint64(vals[i])
 		}
-		dst[who[b]] = D(s)
+		v := D(s)
+		if s > limit {
+			above, v = append(above, aboveSmall{int(who[b]), s}), 0 // set in by widened
+		}
+		dst[who[b]] = v
 		most = max(most, s)
 		k = int(e)
 	}
-	return most
+	return most, above
 }
 
 // sumSmall sums into sums[who[b]] the counts of small, in 32 bits, at the
@@ -700,6 +744,34 @@ func (c counts) setOne(i int) {
 	} else {
 		c.narrow[i] = 1
 	}
+}
+
+// widened returns small counts c in 64 bits, with the sums that did not
+// fit, above (place, sum), set in, and frees c; it returns c, and an
+// error, where the budget refuses the copy.
+func widened(c counts, above []aboveSmall, nw int, mem *memory.Budget) (counts, error) {
+	out, err := makeCounts(c.len(), narrow, mem)
+	if err != nil {
+		return c, err
+	}
+	pool.Chunks(c.len(), nw, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			out.narrow[i] = uint64(c.small[i])
+		}
+	})
+	for _, a := range above {
+		out.narrow[a.at] = a.sum
+	}
+	out.max = c.max
+	c.free(mem)
+	return out, nil
+}
+
+// aboveSmall is a sum that did not fit in a layer's small counts, and its
+// place.
+type aboveSmall struct {
+	at  int
+	sum uint64
 }
 
 // narrowed returns c's counts in w bits, each of which holds them, copied
