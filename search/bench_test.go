@@ -72,7 +72,7 @@ var french = flag.Bool("french", false, "run BenchmarkExplore on the French boar
 // analysis runs twice more, store=memory with room (no budget) and
 // store=disk spilled (ExploreOptions.Spill) within a budget of 256 MiB,
 // about what `pegs explore --spill DIR --mem 320MiB` leaves the search
-// (see cli.SplitMem). In memory its peak charge is 126 MiB; spilled,
+// (see cli.SplitMem). In memory its peak charge is 108 MiB; spilled,
 // layers are held in memory where they fit beside their expansion, and
 // the fold's sums and kept numbers take the room, so it peaks near 256.
 func BenchmarkExplore(b *testing.B) {

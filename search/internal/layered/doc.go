@@ -126,9 +126,12 @@
 // a batch of parents placed before any count is read, so that their
 // misses overlap; otherwise its key's place by a key.Index. Counts are 32
 // bits where the board's jumps times the layer below's largest fit in
-// them, else 64 where they leave room, moved down where a layer's all fit
-// after all; two layers' are held at a time, each array written whole by
-// the workers, so that its fresh pages fault in on both cores.
+// them, or where the layer below is one bitset and its largest times
+// their growth from the layer before does (the sums past 32 bits then
+// kept aside, and the layer's counts widened if there are any), else 64
+// where they leave room, moved down where a layer's all fit after all;
+// two layers' are held at a time, each array written whole by the
+// workers.
 //
 // Win counts, over the winnable positions alone and from one peg up, the
 // paths from each to the goal and the random player's chance of reaching

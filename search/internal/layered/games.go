@@ -47,6 +47,7 @@ func Games(ctx context.Context, gen *movegen.Gen, layers []*Layer, cfg Config, t
 		below.free(mem)
 		vals.free(mem)
 	}()
+	growth := 0.0 // the last layer's largest count over its layer below's
 	for i := len(layers) - 1; i >= 0; i-- {
 		l := layers[i]
 		loaded := l.dense == nil && l.keys == nil && l.stored != nil
@@ -55,7 +56,16 @@ func Games(ctx context.Context, gen *movegen.Gen, layers []*Layer, cfg Config, t
 				return exact.U128{}, err
 			}
 		}
-		out, err := gamesOf(ctx, gen, l, below, vals, nw, t.narrowBelow(), cfg.Progress, mem)
+		guess := uint64(math.MaxUint64) // this layer's largest count
+		if growth > 0 && vals.max.Hi == 0 && float64(vals.max.Lo)*growth < math.MaxUint64/2 {
+			guess = uint64(float64(vals.max.Lo) * growth)
+		}
+		out, err := gamesOf(ctx, gen, l, below, vals, nw, t, guess, cfg.Progress, mem)
+		if err == nil && vals.max.Hi == 0 && vals.max.Lo > 0 && out.max.Hi == 0 {
+			growth = float64(out.max.Lo) / float64(vals.max.Lo)
+		} else {
+			growth = 0
+		}
 		if err == nil {
 			below.free(mem)
 			vals.free(mem)
@@ -140,7 +150,17 @@ const (
 // go before where it has them (the English full analysis so took 172 MiB
 // of RSS against 203, and a third less system time, its arrays no longer
 // waiting for a collection as garbage while new ones were made), else
-// fresh ones, which fault in as the caller's workers write them.
+// fresh ones, whose pages the kernel writes in at once (see memory.Make)
+// on Games's one goroutine while its workers wait: 0.1 to 180 ms for
+// each of the English full analysis's arrays of 8 to 26 MB on this
+// project's VM, the host busy.
+//
+// Made ahead, the layer above's counts taken on a goroutine of their own
+// while a layer's were summed, Games no longer waited for the kernel to
+// write fresh pages in (the traces' time with no goroutine running fell
+// in each of three runs), but the English full analysis's peak charge
+// rose from 126 to 146 MiB and its wall and CPU time did not change
+// measurably on a loaded machine: not done.
 func makeCounts(n int, w width, mem *memory.Budget) (counts, error) {
 	words := n
 	switch w {
@@ -281,24 +301,40 @@ var errLost = errors.New("layered: a child is missing from the layer below")
 // the largest of vals is under narrowBelow (at most 2^55, so that
 // maxJumps of them fit in 64 bits), and small (32 bits) where the board's
 // jumps times it fit in 32 bits as well; else wide (see gamesWidth).
-// Where they all fit in fewer bits after all, they are copied down (see
-// narrowed).
+// Where they would be narrow but the layer below is one bitset, they are
+// small where guess, its largest times their growth from the layer
+// before (see Games), fits: a sum past 32 bits (past t's SmallAbove) is
+// kept aside as sumDenseOut makes it, and those kept widen the counts to
+// 64 bits (widened) once all are summed. In the English full analysis the
+// layer of 16 pegs's so fit, and no longer took 64 bits a position copied
+// down to 32: its peak charge fell from 126 to 108 MiB. Where they all
+// fit in fewer bits after all, they are copied down (see narrowed).
 //
 // Each worker sums a chunk of parents at a time (gameSums): by the
-// numbers of their children where the layer below is one dense bitset
-// (sumDense, a loop for each width of vals), else by looking each child
-// up (sumFound); then stores them in out's width (store).
-func gamesOf(ctx context.Context, gen *movegen.Gen, l *Layer, below *places, vals counts, nw int, narrowBelow uint64, progress Progress, mem *memory.Budget) (counts, error) {
+// numbers of their children where the layer below is one dense bitset,
+// each sum written to out as it is made where it fits in 64 bits
+// (sumDenseOut), else into 128-bit sums (sumDense, a loop for each width
+// of vals); else by looking each child up (sumFound); those 128-bit sums
+// it then stores in out's width (store).
+func gamesOf(ctx context.Context, gen *movegen.Gen, l *Layer, below *places, vals counts, nw int, t Tuning, guess uint64, progress Progress, mem *memory.Budget) (counts, error) {
 	n := l.Size()
-	out, err := makeCounts(n, gamesWidth(gen, below, vals, narrowBelow), mem)
-	if err != nil {
-		return out, err
-	}
-	g := &gameSums{l: l, below: below, vals: vals, out: &out}
+	w := gamesWidth(gen, below, vals, t.narrowBelow())
+	g := &gameSums{l: l, below: below, vals: vals, small: t.smallAbove()}
 	// One numbering of the layer below: its children numbered in a batch.
 	if below != nil && below.bl != nil && len(below.bl.num.ds) == 1 {
 		g.d = below.bl.num.ds[0]
+		if w == narrow && guess <= g.small {
+			// Counted as they are made (sumDenseOut), sums past 32 bits are
+			// kept aside for a widening: the layer's counts are guessed to
+			// fit in 32 bits, as its layer below's times their growth.
+			w = small
+		}
 	}
+	out, err := makeCounts(n, w, mem)
+	if err != nil {
+		return out, err
+	}
+	g.out = &out
 	idle := make(chan *gameChunk, nw)
 	for range nw {
 		idle <- &gameChunk{par: gen.NewParent()}
@@ -315,6 +351,9 @@ func gamesOf(ctx context.Context, gen *movegen.Gen, l *Layer, below *places, val
 	}
 	if err == nil && g.overflow.Load() {
 		err = ErrOverflow
+	}
+	if err == nil && len(g.above) > 0 {
+		out, err = widened(out, g.above, nw, mem)
 	}
 	if err != nil {
 		out.free(mem)
@@ -358,7 +397,9 @@ type gameSums struct {
 	vals     counts
 	d        *key.Dense // the layer below's one numbering, or nil
 	out      *counts
-	mu       sync.Mutex // guards out.max
+	small    uint64       // the largest sum small counts take (Tuning.SmallAbove)
+	above    []aboveSmall // the sums past it, where out is small (sumDenseOut)
+	mu       sync.Mutex   // guards out.max and above
 	lost     atomic.Bool
 	overflow atomic.Bool
 }
@@ -372,6 +413,7 @@ type gameChunk struct {
 	ranks []uint64
 	owner []int32
 	sums  []exact.U128 // a chunk's, then copied out
+	above []aboveSmall // a chunk's sums past small counts (sumDenseOut)
 	ends  []int32      // where each parent's children end in a batch
 	who   []int32      // each of those parents' place in the chunk
 }
@@ -380,6 +422,19 @@ type gameChunk struct {
 // them.
 func (g *gameSums) chunk(st *gameChunk, lo, hi int) {
 	st.ps = g.l.parentsAt(st.ps, lo, hi)
+	base := lo
+	if g.l.dense != nil {
+		base = g.l.dense.start(lo)
+	}
+	if g.d != nil && g.out.wide == nil && g.vals.wide == nil {
+		// Every sum within 64 bits: each goes to out as it is made.
+		most, miss := g.sumDenseOut(st, base)
+		g.raise(exact.U128{Lo: most})
+		if miss {
+			g.lost.Store(true)
+		}
+		return
+	}
 	st.sums = slices.Grow(st.sums[:0], len(st.ps))[:len(st.ps)]
 	clear(st.sums)
 	var of, miss bool
@@ -392,10 +447,6 @@ func (g *gameSums) chunk(st *gameChunk, lo, hi int) {
 		of, miss = g.sumDense(st)
 	default:
 		of, miss = g.sumFound(st)
-	}
-	base := lo
-	if g.l.dense != nil {
-		base = g.l.dense.start(lo)
 	}
 	g.store(base, st.sums)
 	if of {
@@ -425,32 +476,52 @@ func (g *gameSums) chunk(st *gameChunk, lo, hi int) {
 // ratios); a pipeline of three batches on top of it, a batch's words
 // asked for once it was made, its places found once the next was made
 // and its counts read once the one after was, 1.30 times. Asked for a
-// batch ahead, lines are lost from the caches before they are read.
+// batch ahead, lines are lost from the caches before they are read. Nor
+// did a bitset word and the count before it side by side, 16 bytes a
+// word, so that a child's place is found in one line rather than two:
+// 1.10 times the CPU time and 1.15 the wall (8 runs each alternated in
+// one process, one worker, loaded machine), the arrays read at random
+// then a third larger.
 func (g *gameSums) sumDense(st *gameChunk) (of, miss bool) {
-	set, before := g.below.bl.sets[0], g.below.before[0]
 	sums, vals := st.sums, g.vals
-	ranks, ends, who := st.ranks[:0], st.ends[:0], st.who[:0]
-	sum := func() {
-		// Each array's lines asked for a batch ahead of reading them (see
-		// prefetchBits).
-		prefetchBits(&set[0], &before[0], ranks)
-		valsAt, shift := vals.base()
-		if placesIn(set, before, ranks, valsAt, shift) < len(ranks) {
+	dead := func(j int) { sums[j] = exact.U128{Lo: 1} }
+	g.batches(st, dead, func(ranks []uint64, ends, who []int32) {
+		if !g.place(ranks) {
 			miss = true // Games fails
-		} else {
-			switch {
-			case vals.small != nil:
-				sumSmall(sums, vals.small, ranks, ends, who)
-			case vals.narrow != nil:
-				sumNarrow(sums, vals.narrow, ranks, ends, who)
-			default:
-				of = sumWide(sums, vals.wide, ranks, ends, who) || of
-			}
+			return
 		}
-		ranks, ends, who = ranks[:0], ends[:0], who[:0]
-	}
+		switch {
+		case vals.small != nil:
+			sumSmall(sums, vals.small, ranks, ends, who)
+		case vals.narrow != nil:
+			sumNarrow(sums, vals.narrow, ranks, ends, who)
+		default:
+			of = sumWide(sums, vals.wide, ranks, ends, who) || of
+		}
+	})
+	return of, miss
+}
+
+// place turns the numbers ranks of children in the layer below into
+// their places (see placesIn), each array's lines asked for a batch ahead
+// of reading them (see prefetchBits), and reports whether every child is
+// there.
+func (g *gameSums) place(ranks []uint64) bool {
+	set, before := g.below.bl.sets[0], g.below.before[0]
+	prefetchBits(&set[0], &before[0], ranks)
+	valsAt, shift := g.vals.base()
+	return placesIn(set, before, ranks, valsAt, shift) == len(ranks)
+}
+
+// batches makes the numbers of the children of st's parents in the layer
+// below, a batch of parents at a time (Parent.MoveRanksBatch), calls dead
+// with the place in the chunk of each parent without a child, and hands
+// sum the numbers made (ranks, each parent's run of them ending at ends[b]
+// for the parent at who[b]) once they are denseBatch or more, and at the
+// end.
+func (g *gameSums) batches(st *gameChunk, dead func(j int), sum func(ranks []uint64, ends, who []int32)) {
+	ranks, ends, who := st.ranks[:0], st.ends[:0], st.who[:0]
 	var batchEnds [movegen.MaxBatch]int32
-	// A batch of parents' children made together (Parent.MoveRanksBatch).
 	for j := 0; j < len(st.ps); {
 		batch := st.ps[j:min(len(st.ps), j+movegen.MaxBatch)]
 		n := len(ranks)
@@ -458,7 +529,7 @@ func (g *gameSums) sumDense(st *gameChunk) (of, miss bool) {
 		prev := int32(0)
 		for i, e := range batchEnds[:len(batch)] {
 			if e == prev {
-				sums[j+i] = exact.U128{Lo: 1}
+				dead(j + i)
 				continue
 			}
 			prev = e
@@ -467,12 +538,79 @@ func (g *gameSums) sumDense(st *gameChunk) (of, miss bool) {
 		}
 		j += len(batch)
 		if len(ranks) >= denseBatch {
-			sum()
+			sum(ranks, ends, who)
+			ranks, ends, who = ranks[:0], ends[:0], who[:0]
 		}
 	}
-	sum()
+	sum(ranks, ends, who)
 	st.ranks, st.ends, st.who = ranks, ends, who
-	return of, miss
+}
+
+// sumDenseOut is sumDense for sums that fit in 64 bits, out and vals each
+// 32 or 64 bits a count (see gamesWidth): each parent's sum goes to out,
+// at base on, as it is made, rather than to a chunk's 128-bit sums that
+// store copies out. Games of the English centre game took 3-5 % less CPU
+// time at one worker (medians of the ratios of 8 runs each, alternated in
+// one process, twice; the machine loaded four times over); at two, 1.06
+// and 0.99, no clear change. It returns the largest sum, and whether a
+// child is missing from the layer below.
+func (g *gameSums) sumDenseOut(st *gameChunk, base int) (most uint64, miss bool) {
+	vals, out := g.vals, g.out
+	n := len(st.ps)
+	dead := func(j int) {
+		out.setOne(base + j)
+		most = max(most, 1)
+	}
+	g.batches(st, dead, func(ranks []uint64, ends, who []int32) {
+		if !g.place(ranks) {
+			miss = true // Games fails
+			return
+		}
+		var m uint64
+		switch {
+		case out.small != nil && vals.small != nil:
+			m, st.above = sumTo(out.small[base:base+n], vals.small, ranks, ends, who, g.small, st.above)
+		case out.small != nil:
+			m, st.above = sumTo(out.small[base:base+n], vals.narrow, ranks, ends, who, g.small, st.above)
+		case vals.small != nil:
+			m, _ = sumTo(out.narrow[base:base+n], vals.small, ranks, ends, who, math.MaxUint64, nil)
+		default:
+			m, _ = sumTo(out.narrow[base:base+n], vals.narrow, ranks, ends, who, math.MaxUint64, nil)
+		}
+		most = max(most, m)
+	})
+	if len(st.above) > 0 {
+		g.mu.Lock()
+		for _, a := range st.above {
+			g.above = append(g.above, aboveSmall{base + a.at, a.sum})
+		}
+		g.mu.Unlock()
+		st.above = st.above[:0]
+	}
+	return most, miss
+}
+
+// sumTo writes to dst[who[b]] the sum of the counts of vals at the places
+// in ranks of the parent's children, ranks[ends[b-1]:ends[b]], and returns
+// the largest: each fits in 64 bits (see gamesWidth). A sum past limit
+// (where dst's width may not hold it) is appended to above, with its
+// place in dst, and dst holds 0 there.
+func sumTo[D, V uint32 | uint64](dst []D, vals []V, ranks []uint64, ends, who []int32, limit uint64, above []aboveSmall) (most uint64, _ []aboveSmall) {
+	k := 0
+	for b, e := range ends {
+		var s uint64
+		for _, i := range ranks[k:e] {
+			s += uint64(vals[i])
+		}
+		v := D(s)
+		if s > limit {
+			above, v = append(above, aboveSmall{int(who[b]), s}), 0 // set in by widened
+		}
+		dst[who[b]] = v
+		most = max(most, s)
+		k = int(e)
+	}
+	return most, above
 }
 
 // sumSmall sums into sums[who[b]] the counts of small, in 32 bits, at the
@@ -587,11 +725,53 @@ func (g *gameSums) store(base int, sums []exact.U128) {
 			}
 		}
 	}
+	g.raise(most)
+}
+
+// raise raises out's max to most.
+func (g *gameSums) raise(most exact.U128) {
 	g.mu.Lock()
-	if out.max.Less(most) {
-		out.max = most
+	if g.out.max.Less(most) {
+		g.out.max = most
 	}
 	g.mu.Unlock()
+}
+
+// setOne sets count i of c, 32 or 64 bits, to one.
+func (c counts) setOne(i int) {
+	if c.small != nil {
+		c.small[i] = 1
+	} else {
+		c.narrow[i] = 1
+	}
+}
+
+// widened returns small counts c in 64 bits, with the sums that did not
+// fit, above (place, sum), set in, and frees c; it returns c, and an
+// error, where the budget refuses the copy.
+func widened(c counts, above []aboveSmall, nw int, mem *memory.Budget) (counts, error) {
+	out, err := makeCounts(c.len(), narrow, mem)
+	if err != nil {
+		return c, err
+	}
+	pool.Chunks(c.len(), nw, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			out.narrow[i] = uint64(c.small[i])
+		}
+	})
+	for _, a := range above {
+		out.narrow[a.at] = a.sum
+	}
+	out.max = c.max
+	c.free(mem)
+	return out, nil
+}
+
+// aboveSmall is a sum that did not fit in a layer's small counts, and its
+// place.
+type aboveSmall struct {
+	at  int
+	sum uint64
 }
 
 // narrowed returns c's counts in w bits, each of which holds them, copied

@@ -98,12 +98,14 @@ func TestGames(t *testing.T) {
 			t.Fatalf("%s: %v games, too few to test with", tt.name, want)
 		}
 		for _, held := range []string{"bitsets", "keys", "coded"} {
-			for _, narrowBelow := range []uint64{0, 2} { // default; every count past the first layers' wide
+			// The default; every count past the first layers' wide; every
+			// small count past 2 widened to 64 bits (see gamesOf).
+			for k, tune := range []Tuning{{}, {NarrowBelow: 2}, {SmallAbove: 2}} {
 				for _, w := range []int{1, 2} {
-					if testing.Short() && (w == 2) != (narrowBelow == 2) {
+					if testing.Short() && (w == 2) != (k == 1) {
 						continue // -short: each count width once, each worker count once
 					}
-					t.Run(fmt.Sprintf("%s/held=%s/narrowBelow=%d/workers=%d", tt.name, held, narrowBelow, w), func(t *testing.T) {
+					t.Run(fmt.Sprintf("%s/held=%s/narrowBelow=%d/smallAbove=%d/workers=%d", tt.name, held, tune.NarrowBelow, tune.SmallAbove, w), func(t *testing.T) {
 						mem := memory.New(1 << 32)
 						e := &Expander{gen: gen, workers: w, mem: mem, unsortedKeys: true, bitsets: held == "bitsets"}
 						if held == "coded" {
@@ -123,7 +125,7 @@ func TestGames(t *testing.T) {
 							t.Fatalf("the layers held as bitsets have %d classes at most, want %d", classes, tt.classes)
 						}
 						before := inUse(mem)
-						got, err := Games(context.Background(), gen, fwd, Config{Workers: w}, Tuning{NarrowBelow: narrowBelow}, mem)
+						got, err := Games(context.Background(), gen, fwd, Config{Workers: w}, tune, mem)
 						if err != nil {
 							t.Fatal(err)
 						}

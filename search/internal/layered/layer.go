@@ -2,6 +2,7 @@ package layered
 
 import (
 	"errors"
+	"math"
 	"slices"
 
 	"pegs/engine"
@@ -246,6 +247,10 @@ type Tuning struct {
 	// count paths in 64 bits (see narrowEnough; default 2^51); tests lower
 	// it to make the search use wide records.
 	NarrowBelow uint64
+	// SmallAbove bounds the games Games counts in 32 bits where it guessed
+	// they would fit (see gamesOf; default 2^32-1): a sum above it widens
+	// the layer's counts to 64 bits. Tests lower it to make Games widen.
+	SmallAbove uint64
 	// CodeEvery makes Reach code every layer found in tables as it is
 	// collected, rather than only those that would not fit as keys.
 	CodeEvery bool
@@ -266,6 +271,14 @@ func (t Tuning) narrowBelow() uint64 {
 		return t.NarrowBelow
 	}
 	return 1 << 51
+}
+
+// smallAbove returns SmallAbove or its default.
+func (t Tuning) smallAbove() uint64 {
+	if t.SmallAbove > 0 {
+		return t.SmallAbove
+	}
+	return math.MaxUint32
 }
 
 // ErrOverflow reports a count that passed 128 bits.
