@@ -109,7 +109,7 @@ func newExpansion[R rec](e *Expander, cur *Layer, lists func(*workerState) *[][]
 	x.nb = 1 << uint(x.bbits)
 	// Each bucket's table is sized for its share of the children expected
 	// at tableFill, and doubles past maxLoad.
-	x.tsize = slotsFor(e.expect(x.n)/x.nb, tableFill)
+	x.tsize = slotsFor(e.expectChildren(cur, x.n)/x.nb, tableFill)
 	x.tabs = make([]bucketTable[R], x.nb)
 	for b := range x.tabs {
 		x.tabs[b] = bucketTable[R]{size: x.tsize, bb: uint(x.bbits), mem: e.mem}

@@ -162,6 +162,14 @@ type Expander struct {
 	// ratios holds, for each layer expanded forward, its distinct
 	// children over its parents (see expect).
 	ratios []float64
+	// partsOf is the layer being expanded in parts (NextPart), nil when
+	// none is; partKids is the children its parts found so far, and
+	// partShare the share of its children those parts were (a part of
+	// parts is 1/parts). They size the tables of its next part, and give
+	// its ratio once its last part is done (see expectChildren).
+	partsOf   *Layer
+	partKids  int
+	partShare float64
 	// perParent is the children a parent had in the last round of 1024
 	// parents or more (see jumpsPerParent); zero before one.
 	perParent float64
@@ -314,9 +322,11 @@ func (e *Expander) NextWithin(ctx context.Context, cur, within *Layer) (*Layer, 
 // NextPart is Next keeping only the children in part of parts (a power
 // of two): those whose mixed keys have part as their top log2(parts)
 // bits, a range of the expansion's buckets, the others dropped a bucket
-// at a time before they take room in a table. Its stats are Next's, of
-// all of cur's positions, and the expander learns no ratio of children
-// to parents from it. A spilled layer too large to expand whole is
+// at a time before they take room in a table. Its stats are
+// Next's, of all of cur's positions. The children of cur's parts done
+// so far size the tables of its next (see expectChildren), and once its
+// last part is done the expander learns cur's ratio of children to
+// parents from them, as from a layer expanded whole. A spilled layer too large to expand whole is
 // expanded in parts, the parent layer held once. With last, the
 // caller's last use of cur, cur is let go (Layer.Release) once its
 // positions are expanded, before the children are collected, and the
@@ -330,7 +340,41 @@ func (e *Expander) NextPart(ctx context.Context, cur *Layer, part, parts int, la
 		e.spent = func(l *Layer) { l.Release(e.mem) }
 	}
 	defer func() { e.part, e.parts, e.spent, e.keepFold = 0, 0, nil, false }()
-	return e.Next(ctx, cur)
+	if e.partsOf != cur {
+		e.partsOf, e.partKids, e.partShare = cur, 0, 0
+	}
+	n := cur.Size() // before a last part lets cur go
+	next, st, err := e.Next(ctx, cur)
+	if err != nil {
+		return next, st, err
+	}
+	e.partKids += next.Size()
+	e.partShare += 1 / float64(parts)
+	if last {
+		if parts > 1 && n > 0 && !e.closed() { // a whole layer's is learned as it is collected
+			e.ratios = append(e.ratios, float64(e.partKids)/e.partShare/float64(n))
+		}
+		e.partsOf = nil
+	}
+	return next, st, nil
+}
+
+// closed reports whether the next layer keeps to a layer given (see
+// NextWithin): its ratio of children to parents says nothing of the
+// next.
+func (e *Expander) closed() bool { return e.within != nil || e.withinCode != nil }
+
+// expectChildren returns how many distinct children the n parents of cur
+// are expected to have, for sizing the tables: for a part of a layer
+// expanded in parts, from the children of its parts done so far (French
+// d3's layer of 18 pegs, sized from the last ratio of a whole layer at
+// 1.48 times its children, passed the budget in its first of four parts
+// and went on in eight); else as expect reckons.
+func (e *Expander) expectChildren(cur *Layer, n int) int {
+	if e.parts > 1 && e.partsOf == cur && e.partShare > 0 {
+		return int(float64(e.partKids) / e.partShare)
+	}
+	return e.expect(n)
 }
 
 // doing notes on a memory error what the search was doing.

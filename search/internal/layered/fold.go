@@ -111,7 +111,10 @@ func (e *Expander) TakeFolded() *Layer {
 // DropParts lets go what e keeps of a layer being expanded in parts (see
 // NextPart) for its next part: for a caller that gives the layer up
 // before its last part.
-func (e *Expander) DropParts() { e.dropFold() }
+func (e *Expander) DropParts() {
+	e.dropFold()
+	e.partsOf = nil
+}
 
 // expandFolded is the counted expansion (Paths, counts in 64 bits) of a
 // layer held whole, as a spilled run holds one that fits its budget: the

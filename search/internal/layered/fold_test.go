@@ -239,3 +239,43 @@ func TestFoldKeptWithin(t *testing.T) {
 		t.Errorf("no budget below a fold's peak of %d bytes folded", full)
 	}
 }
+
+// TestNextPartExpects checks that a layer expanded in parts sizes the
+// tables of its later parts from the children its parts found so far,
+// and that the expander learns the layer's ratio of children to parents
+// from its parts, as from the layer expanded whole: where it learned
+// none, the tables of a layer after one in parts were sized from the
+// last layer expanded whole (French d3's of 18 pegs, at 1.48 times its
+// children, passed the budget).
+func TestNextPartExpects(t *testing.T) {
+	gen, layers := englishLayers(t, 23)
+	ctx := context.Background()
+	cur, _ := counted(layers[23])
+	whole := &Expander{gen: gen, workers: 2, mem: memory.New(1 << 32), counts: true, noDense: true}
+	want, _, err := whole.Next(ctx, cur)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &Expander{gen: gen, workers: 2, mem: memory.New(1 << 32), counts: true, noDense: true}
+	found := 0
+	for q := range 4 {
+		if q > 0 {
+			e.part, e.parts = q, 4
+			if got, want := e.expectChildren(cur, cur.Size()), found*4/q; got != want {
+				t.Errorf("part %d: tables sized for %d children, want %d (found %d in %d parts)", q, got, want, found, q)
+			}
+			e.part, e.parts = 0, 0
+		}
+		next, _, err := e.NextPart(ctx, cur, q, 4, q == 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found += next.Size()
+	}
+	if found != want.Size() {
+		t.Fatalf("the parts found %d children, want %d", found, want.Size())
+	}
+	if diff := cmp.Diff(whole.ratios, e.ratios); diff != "" {
+		t.Errorf("ratios learned (-whole +parts):\n%s", diff)
+	}
+}
