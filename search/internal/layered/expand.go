@@ -311,6 +311,10 @@ func (x *expansion[R]) expandChunk(w *workerState, lo, hi int) {
 	w.parents = cur.parentsAt(w.parents, lo, hi)
 	board, par := e.gen.Board, &w.par
 	bare, keyShift, bb := x.bare, x.keyShift, uint(x.bbits)
+	// A counted child outside the part kept (NextPart) is not listed:
+	// its key's top bits are not the part's (a shift by 64, where the
+	// layer is whole, leaves 0 for every key).
+	partShift, part := x.partShift(), uint64(e.part)
 	var ends [movegen.MaxBatch]int32
 	for i0 := lo; i0 < hi; i0 += movegen.MaxBatch {
 		batch := w.parents[i0-lo : min(hi, i0+movegen.MaxBatch)-lo]
@@ -337,12 +341,18 @@ func (x *expansion[R]) expandChunk(w *workerState, lo, hi int) {
 			if w.paths != nil {
 				for _, c := range kids {
 					ck := key.Mix(c)
+					if ck>>partShift != part {
+						continue
+					}
 					b := bucketOf(ck, bb)
 					w.paths[b] = append(w.paths[b], paths{ck, m.Lo})
 				}
 			} else {
 				for _, c := range kids {
 					ck := key.Mix(c)
+					if ck>>partShift != part {
+						continue
+					}
 					b := bucketOf(ck, bb)
 					w.recs[b] = append(w.recs[b], record{ck, m})
 				}
@@ -355,6 +365,12 @@ func (x *expansion[R]) expandChunk(w *workerState, lo, hi int) {
 			}
 		}
 	}
+}
+
+// partShift returns how far down a child's mixed key is shifted to
+// leave its part (see NextPart): 64 where the layer is expanded whole.
+func (x *expansion[R]) partShift() uint {
+	return 64 - uint(bits.TrailingZeros(uint(max(1, x.e.parts))))
 }
 
 // expandTagged is expandChunk for children with the tags of the starts

@@ -321,8 +321,8 @@ func (e *Expander) NextWithin(ctx context.Context, cur, within *Layer) (*Layer, 
 
 // NextPart is Next keeping only the children in part of parts (a power
 // of two): those whose mixed keys have part as their top log2(parts)
-// bits, a range of the expansion's buckets, the others dropped a bucket
-// at a time before they take room in a table. Its stats are
+// bits, a range of the expansion's buckets, the others dropped as they
+// are found, before they take room in a list or a table. Its stats are
 // Next's, of all of cur's positions. The children of cur's parts done
 // so far size the tables of its next (see expectChildren), and once its
 // last part is done the expander learns cur's ratio of children to

@@ -240,6 +240,30 @@ func TestFoldKeptWithin(t *testing.T) {
 	}
 }
 
+// BenchmarkNextPart measures the counted expansion of the English centre
+// game's 17-peg layer by the tables (the path of a layer the fold does
+// not take, as French d3's widest) in parts of its children (NextPart,
+// each part expanding the whole layer again), every part an op.
+func BenchmarkNextPart(b *testing.B) {
+	gen, layers := englishLayers(b, 17)
+	cur, _ := counted(layers[17])
+	for _, parts := range []int{1, 4} {
+		b.Run(fmt.Sprintf("from=17/parts=%d/workers=2", parts), func(b *testing.B) {
+			for b.Loop() {
+				e := &Expander{gen: gen, workers: 2, mem: memory.New(1 << 33), counts: true, noDense: true}
+				for q := range parts {
+					next, _, err := e.NextPart(context.Background(), cur, q, parts, false)
+					if err != nil {
+						b.Fatal(err)
+					}
+					next.Release(e.mem)
+				}
+			}
+			b.ReportMetric(float64(cur.Size()), "parents")
+		})
+	}
+}
+
 // TestNextPartExpects checks that a layer expanded in parts sizes the
 // tables of its later parts from the children its parts found so far,
 // and that the expander learns the layer's ratio of children to parents
