@@ -103,8 +103,8 @@ func newExpansion[R rec](e *Expander, cur *Layer, lists func(*workerState) *[][]
 	for (x.n*2)>>uint(x.bbits) > 4096 && x.bbits < 9 {
 		x.bbits++
 	}
-	for 1<<uint(x.bbits) < e.parts {
-		x.bbits++ // a part is whole buckets (NextPart)
+	for 1<<uint(x.bbits) < max(e.parts, e.buckets) {
+		x.bbits++ // a part is whole buckets (NextPart), and so is a caller's partition (NextPartSorted)
 	}
 	x.nb = 1 << uint(x.bbits)
 	// Each bucket's table is sized for its share of the children expected
@@ -485,6 +485,12 @@ func (x *expansion[R]) finish(ctx context.Context) (*Layer, Stats, error) {
 	}
 	if e.spent != nil {
 		e.spent(x.cur)
+	}
+	if e.sorted != nil && x.keyShift == 0 {
+		// The tables are the caller's now (NextPartSorted).
+		*e.sorted = sortedOf(x.tabs)
+		x.tabs = nil
+		return nil, st, nil
 	}
 	next, err := collect(ctx, e, x.tabs, x.cur.pegs-1, x.keyShift)
 	if err == nil && x.keyShift != 0 {

@@ -122,6 +122,11 @@ type Expander struct {
 	// the range of mixed keys the next layer keeps: the children of other
 	// buckets are dropped before they go into a table (NextPart).
 	part, parts int
+	// buckets, if set, is the fewest buckets an expansion splits its
+	// children into (a power of two), and sorted, if set, takes the
+	// tables in place of the layer collected from them (NextPartSorted).
+	buckets int
+	sorted  **Sorted
 	// seeded, if set, is called once the tables are seeded from within
 	// or withinCode, which expand does not read after that: the caller
 	// may let them go.
@@ -348,7 +353,13 @@ func (e *Expander) NextPart(ctx context.Context, cur *Layer, part, parts int, la
 	if err != nil {
 		return next, st, err
 	}
-	e.partKids += next.Size()
+	found := 0
+	if next != nil {
+		found = next.Size()
+	} else if e.sorted != nil && *e.sorted != nil {
+		found = (*e.sorted).Len()
+	}
+	e.partKids += found
 	e.partShare += 1 / float64(parts)
 	if last {
 		if parts > 1 && n > 0 && !e.closed() { // a whole layer's is learned as it is collected
@@ -357,6 +368,37 @@ func (e *Expander) NextPart(ctx context.Context, cur *Layer, part, parts int, la
 		e.partsOf = nil
 	}
 	return next, st, nil
+}
+
+// NextPartSorted is NextPart for a caller that writes the part's
+// children out rather than holding them: they are left in their
+// buckets' tables, at least buckets of them (a power of two), for the
+// caller to take a bucket at a time in key order (Sorted.Each), each
+// table let go once taken, where NextPart collects them all into a layer
+// first, which takes as many bytes again as the tables hold at the
+// widest moment (16 bytes a child beside about 27). A spilled run so
+// writes a part's children as its partitions of the layer below, whole
+// buckets each (see package partition). Not for a layer kept to
+// (NextWithin).
+func (e *Expander) NextPartSorted(ctx context.Context, cur *Layer, part, parts, buckets int, last bool) (*Sorted, Stats, error) {
+	if buckets < 1 || buckets&(buckets-1) != 0 || e.closed() {
+		return nil, Stats{}, fmt.Errorf("%w: sorted part in %d buckets", ErrSetup, buckets)
+	}
+	var out *Sorted
+	e.buckets, e.sorted = buckets, &out
+	defer func() { e.buckets, e.sorted = 0, nil }()
+	next, st, err := e.NextPart(ctx, cur, part, parts, last)
+	if next != nil { // not found by the tables (a layer's bitsets)
+		next.Release(e.mem)
+		err = errors.Join(err, fmt.Errorf("%w: sorted part found as a layer", ErrSetup))
+	}
+	if err != nil {
+		if out != nil {
+			out.Release()
+		}
+		return nil, st, err
+	}
+	return out, st, nil
 }
 
 // closed reports whether the next layer keeps to a layer given (see

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"pegs/search/internal/exact"
 	"pegs/search/internal/memory"
 )
 
@@ -301,5 +302,65 @@ func TestNextPartExpects(t *testing.T) {
 	}
 	if diff := cmp.Diff(whole.ratios, e.ratios); diff != "" {
 		t.Errorf("ratios learned (-whole +parts):\n%s", diff)
+	}
+}
+
+// TestNextPartSorted checks that the children of a layer's parts left in
+// their tables (NextPartSorted), taken a bucket at a time, are the layer
+// the tables find whole, keys in order and counts, by the tables and
+// folded by number, and that the tables' bytes go back to the budget as
+// their buckets are taken or let go.
+func TestNextPartSorted(t *testing.T) {
+	gen, layers := englishLayers(t, 23)
+	ctx := context.Background()
+	cur, _ := counted(layers[23])
+	want, _, err := (&Expander{gen: gen, workers: 2, mem: memory.New(1 << 32), counts: true, noDense: true}).Next(ctx, cur)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fold := range []bool{false, true} {
+		t.Run(fmt.Sprintf("fold=%v", fold), func(t *testing.T) {
+			cur, mem := counted(layers[23])
+			e := &Expander{gen: gen, workers: 2, mem: mem, counts: true, noDense: !fold}
+			var keys, counts []uint64
+			for q := range 4 {
+				kids, _, err := e.NextPartSorted(ctx, cur, q, 4, 16, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if kids.Buckets() < 16 {
+					t.Fatalf("part %d: %d buckets, want 16 at least", q, kids.Buckets())
+				}
+				n, nb := kids.Len(), kids.Buckets()
+				for b := range nb {
+					if b == q*nb/4+nb/8 { // half the part's buckets taken
+						if used, max := inUse(mem)-cur.Bytes(), int64(n)*HeldTableBytes/2; !fold && (used <= 0 || used > max) {
+							t.Errorf("part %d: half its buckets taken, %d bytes held beside the layer, want some and at most %d", q, used, max)
+						}
+					}
+					err := kids.Each(b, func(k uint64, m exact.U128) error {
+						keys, counts = append(keys, k), append(counts, m.Lo)
+						return nil
+					})
+					if err != nil {
+						t.Fatal(err)
+					}
+				}
+				kids.Release()
+				if used := inUse(mem); !fold && used != cur.Bytes() {
+					t.Errorf("part %d: the budget holds %d bytes with the part written, want the layer's %d", q, used, cur.Bytes())
+				}
+			}
+			e.DropParts() // the fold's children, kept for a last part
+			if used := inUse(mem); used != cur.Bytes() {
+				t.Errorf("the budget holds %d bytes with the parts written, want the layer's %d", used, cur.Bytes())
+			}
+			if diff := cmp.Diff(want.keys, keys); diff != "" {
+				t.Errorf("keys (-whole +parts):\n%s", diff)
+			}
+			if diff := cmp.Diff(want.narrow, counts); diff != "" {
+				t.Errorf("counts (-whole +parts):\n%s", diff)
+			}
+		})
 	}
 }

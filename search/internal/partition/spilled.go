@@ -313,7 +313,16 @@ func (s *Spilled) expandHeld(ctx context.Context, pegs int, l, child *spill.Laye
 			s.steps.e.SetProgress(func(done, _ int) { s.Progress("forward", pegs, done, int(n)) })
 		}
 		last := !slices.Contains(child.Complete[q+per:], false)
-		next, pst, err := s.steps.e.NextPart(ctx, cur, q/per, parts, last)
+		var next *layered.Layer
+		var kids *layered.Sorted
+		var pst layered.Stats
+		var err error
+		if per < child.Partitions {
+			// Written from the tables, not held: no layer collected.
+			kids, pst, err = s.steps.e.NextPartSorted(ctx, cur, q/per, parts, child.Partitions, last)
+		} else {
+			next, pst, err = s.steps.e.NextPart(ctx, cur, q/per, parts, last)
+		}
 		if errors.Is(err, memory.ErrExceeded) && parts < min(child.Partitions, maxParts) {
 			parts *= 2
 			if cur.Size() == 0 { // let go by its last part
@@ -332,9 +341,14 @@ func (s *Spilled) expandHeld(ctx context.Context, pegs int, l, child *spill.Laye
 			mem.Give(cur.Bytes())
 			return false, err
 		}
-		records, err := s.steps.split(ctx, Local{Dir: s.Dir, Later: true}, next, q, per, child.Partitions, func(q int) spill.Header {
-			return Header(spill.LayerFile, pegs-1, q, child.Partitions, 0)
-		})
+		h := func(q int) spill.Header { return Header(spill.LayerFile, pegs-1, q, child.Partitions, 0) }
+		var records []int64
+		if kids != nil {
+			records, err = s.steps.writeSorted(ctx, Local{Dir: s.Dir, Later: true}, kids, q, per, child.Partitions, h)
+			kids.Release()
+		} else {
+			records, err = s.steps.split(ctx, Local{Dir: s.Dir, Later: true}, next, q, per, child.Partitions, h)
+		}
 		if err == nil {
 			for i, r := range records {
 				child.Complete[q+i], child.Records[q+i] = true, r
@@ -345,12 +359,16 @@ func (s *Spilled) expandHeld(ctx context.Context, pegs int, l, child *spill.Laye
 		if f := s.steps.e.TakeFolded(); f != nil {
 			// The children of all parts, numbered, held in place of
 			// the part's keys (see layered.Expander.TakeFolded).
-			mem.Give(next.Bytes())
+			if next != nil {
+				mem.Give(next.Bytes())
+			}
 			keep = f
 		}
-		if err != nil || keep == next && per < child.Partitions {
+		switch {
+		case keep == nil:
+		case err != nil || keep == next && per < child.Partitions:
 			mem.Give(keep.Bytes())
-		} else {
+		default:
 			s.held = keep
 		}
 		if err != nil {
@@ -391,7 +409,7 @@ func (s *Spilled) parts(pegs int, cur int64, child *spill.LayerState) int {
 		return 1
 	}
 	for parts := 2; parts <= min(child.Partitions, maxParts); parts *= 2 {
-		if (layered.HeldTableBytes+layered.HeldLayerBytes)*c/float64(parts) <= room {
+		if layered.HeldTableBytes*c/float64(parts) <= room {
 			return parts
 		}
 	}
