@@ -103,8 +103,8 @@ func newExpansion[R rec](e *Expander, cur *Layer, lists func(*workerState) *[][]
 	for (x.n*2)>>uint(x.bbits) > 4096 && x.bbits < 9 {
 		x.bbits++
 	}
-	for 1<<uint(x.bbits) < max(e.parts, e.buckets) {
-		x.bbits++ // a part is whole buckets (NextPart), and so is a caller's partition (NextPartSorted)
+	for 1<<uint(x.bbits) < e.slices {
+		x.bbits++ // a bucket is of one slice (see Expander.slices)
 	}
 	x.nb = 1 << uint(x.bbits)
 	// Each bucket's table is sized for its share of the children expected
@@ -311,10 +311,8 @@ func (x *expansion[R]) expandChunk(w *workerState, lo, hi int) {
 	w.parents = cur.parentsAt(w.parents, lo, hi)
 	board, par := e.gen.Board, &w.par
 	bare, keyShift, bb := x.bare, x.keyShift, uint(x.bbits)
-	// A counted child outside the part kept (NextPart) is not listed:
-	// its key's top bits are not the part's (a shift by 64, where the
-	// layer is whole, leaves 0 for every key).
-	partShift, part := x.partShift(), uint64(e.part)
+	// A counted child outside the part kept (NextPart) is not listed.
+	partShift, plo, span := e.partRange()
 	var ends [movegen.MaxBatch]int32
 	for i0 := lo; i0 < hi; i0 += movegen.MaxBatch {
 		batch := w.parents[i0-lo : min(hi, i0+movegen.MaxBatch)-lo]
@@ -341,7 +339,7 @@ func (x *expansion[R]) expandChunk(w *workerState, lo, hi int) {
 			if w.paths != nil {
 				for _, c := range kids {
 					ck := key.Mix(c)
-					if ck>>partShift != part {
+					if ck>>partShift-plo >= span {
 						continue
 					}
 					b := bucketOf(ck, bb)
@@ -350,7 +348,7 @@ func (x *expansion[R]) expandChunk(w *workerState, lo, hi int) {
 			} else {
 				for _, c := range kids {
 					ck := key.Mix(c)
-					if ck>>partShift != part {
+					if ck>>partShift-plo >= span {
 						continue
 					}
 					b := bucketOf(ck, bb)
@@ -365,12 +363,6 @@ func (x *expansion[R]) expandChunk(w *workerState, lo, hi int) {
 			}
 		}
 	}
-}
-
-// partShift returns how far down a child's mixed key is shifted to
-// leave its part (see NextPart): 64 where the layer is expanded whole.
-func (x *expansion[R]) partShift() uint {
-	return 64 - uint(bits.TrailingZeros(uint(max(1, x.e.parts))))
 }
 
 // expandTagged is expandChunk for children with the tags of the starts
@@ -421,7 +413,7 @@ func (x *expansion[R]) table(ctx context.Context) error {
 		g.Go(func() error {
 			t := &x.tabs[b]
 			// A bucket outside the part kept (NextPart) is dropped.
-			drop := x.e.parts > 1 && b>>(x.bbits-bits.TrailingZeros(uint(x.e.parts))) != x.e.part
+			drop := x.e.slices > 1 && (b>>(x.bbits-bits.TrailingZeros(uint(x.e.slices))) < x.e.lo || b>>(x.bbits-bits.TrailingZeros(uint(x.e.slices))) >= x.e.hi)
 			for _, w := range x.workers {
 				list := (*x.lists(w))[b]
 				if len(list) == 0 {
@@ -502,7 +494,7 @@ func (x *expansion[R]) finish(ctx context.Context) (*Layer, Stats, error) {
 		})
 		key.Sort(next.keys, e.workers)
 	}
-	if err == nil && !x.closed && x.n > 0 && e.parts <= 1 {
+	if err == nil && !x.closed && x.n > 0 && e.slices <= 1 {
 		e.ratios = append(e.ratios, float64(next.Size())/float64(x.n))
 	}
 	return next, st, err

@@ -285,11 +285,11 @@ func TestNextPartExpects(t *testing.T) {
 	found := 0
 	for q := range 4 {
 		if q > 0 {
-			e.part, e.parts = q, 4
+			e.slices, e.lo, e.hi = 4, q, q+1
 			if got, want := e.expectChildren(cur, cur.Size()), found*4/q; got != want {
 				t.Errorf("part %d: tables sized for %d children, want %d (found %d in %d parts)", q, got, want, found, q)
 			}
-			e.part, e.parts = 0, 0
+			e.slices, e.lo, e.hi = 0, 0, 0
 		}
 		next, _, err := e.NextPart(ctx, cur, q, 4, q == 3)
 		if err != nil {
@@ -306,15 +306,17 @@ func TestNextPartExpects(t *testing.T) {
 }
 
 // TestNextPartSorted checks that the children of a layer's parts left in
-// their tables (NextPartSorted), taken a bucket at a time, are the layer
-// the tables find whole, keys in order and counts, by the tables and
-// folded by number, and that the tables' bytes go back to the budget as
-// their buckets are taken or let go.
+// their tables (NextPartSorted), three uneven ranges of slices taken a
+// bucket at a time, are the layer the tables find whole, keys in order
+// and counts, by the tables and folded by number; that the tables' bytes
+// go back to the budget as their buckets are taken, and the layer's once
+// its last part is expanded; and that the layer's ratio is learned.
 func TestNextPartSorted(t *testing.T) {
 	gen, layers := englishLayers(t, 23)
 	ctx := context.Background()
 	cur, _ := counted(layers[23])
-	want, _, err := (&Expander{gen: gen, workers: 2, mem: memory.New(1 << 32), counts: true, noDense: true}).Next(ctx, cur)
+	whole := &Expander{gen: gen, workers: 2, mem: memory.New(1 << 32), counts: true, noDense: true}
+	want, _, err := whole.Next(ctx, cur)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,8 +325,9 @@ func TestNextPartSorted(t *testing.T) {
 			cur, mem := counted(layers[23])
 			e := &Expander{gen: gen, workers: 2, mem: mem, counts: true, noDense: !fold}
 			var keys, counts []uint64
-			for q := range 4 {
-				kids, _, err := e.NextPartSorted(ctx, cur, q, 4, 16, false)
+			// Three parts of 16 slices, uneven.
+			for q, r := range [][2]int{{0, 6}, {6, 11}, {11, 16}} {
+				kids, _, err := e.NextPartSorted(ctx, cur, r[0], r[1], 16, q == 2)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -333,9 +336,10 @@ func TestNextPartSorted(t *testing.T) {
 				}
 				n, nb := kids.Len(), kids.Buckets()
 				for b := range nb {
-					if b == q*nb/4+nb/8 { // half the part's buckets taken
-						if used, max := inUse(mem)-cur.Bytes(), int64(n)*HeldTableBytes/2; !fold && (used <= 0 || used > max) {
-							t.Errorf("part %d: half its buckets taken, %d bytes held beside the layer, want some and at most %d", q, used, max)
+					if b == (r[0]+r[1])*nb/32 { // about half the part's buckets taken
+						left, all := int64(r[1]*nb/16-b), int64((r[1]-r[0])*nb/16)
+						if used, max := inUse(mem)-cur.Bytes(), int64(n)*HeldTableBytes*left/all; !fold && (used <= 0 || used > max) {
+							t.Errorf("part %d: %d of %d buckets left, %d bytes held beside the layer, want some and at most %d", q, left, all, used, max)
 						}
 					}
 					err := kids.Each(b, func(k uint64, m exact.U128) error {
@@ -351,9 +355,14 @@ func TestNextPartSorted(t *testing.T) {
 					t.Errorf("part %d: the budget holds %d bytes with the part written, want the layer's %d", q, used, cur.Bytes())
 				}
 			}
-			e.DropParts() // the fold's children, kept for a last part
-			if used := inUse(mem); used != cur.Bytes() {
-				t.Errorf("the budget holds %d bytes with the parts written, want the layer's %d", used, cur.Bytes())
+			if held := e.TakeFolded(); held != nil {
+				held.Release(mem) // the fold's children, whole
+			}
+			if used := inUse(mem); used != 0 {
+				t.Errorf("the budget holds %d bytes with the parts written and the layer let go, want none", used)
+			}
+			if diff := cmp.Diff(whole.ratios, e.ratios); diff != "" {
+				t.Errorf("ratios learned (-whole +parts):\n%s", diff)
 			}
 			if diff := cmp.Diff(want.keys, keys); diff != "" {
 				t.Errorf("keys (-whole +parts):\n%s", diff)
