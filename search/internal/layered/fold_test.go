@@ -10,6 +10,7 @@ import (
 
 	"pegs/search/internal/exact"
 	"pegs/search/internal/memory"
+	"pegs/search/internal/movegen"
 )
 
 // counted returns a copy of l's keys with path counts (any, below 2^51),
@@ -265,6 +266,20 @@ func BenchmarkNextPart(b *testing.B) {
 	}
 }
 
+// expandedWhole returns the English centre game's layers from 23 pegs,
+// an expander that expanded the 23-peg layer (with counts; see counted)
+// whole by the tables, and the layer it found.
+func expandedWhole(t *testing.T) (*movegen.Gen, map[int]*Layer, *Expander, *Layer) {
+	gen, layers := englishLayers(t, 23)
+	cur, _ := counted(layers[23])
+	whole := &Expander{gen: gen, workers: 2, mem: memory.New(1 << 32), counts: true, noDense: true}
+	want, _, err := whole.Next(context.Background(), cur)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gen, layers, whole, want
+}
+
 // TestNextPartExpects checks that a layer expanded in parts sizes the
 // tables of its later parts from the children its parts found so far,
 // and that the expander learns the layer's ratio of children to parents
@@ -273,14 +288,9 @@ func BenchmarkNextPart(b *testing.B) {
 // last layer expanded whole (French d3's of 18 pegs, at 1.48 times its
 // children, passed the budget).
 func TestNextPartExpects(t *testing.T) {
-	gen, layers := englishLayers(t, 23)
+	gen, layers, whole, want := expandedWhole(t)
 	ctx := context.Background()
 	cur, _ := counted(layers[23])
-	whole := &Expander{gen: gen, workers: 2, mem: memory.New(1 << 32), counts: true, noDense: true}
-	want, _, err := whole.Next(ctx, cur)
-	if err != nil {
-		t.Fatal(err)
-	}
 	e := &Expander{gen: gen, workers: 2, mem: memory.New(1 << 32), counts: true, noDense: true}
 	found := 0
 	for q := range 4 {
@@ -312,14 +322,8 @@ func TestNextPartExpects(t *testing.T) {
 // go back to the budget as their buckets are taken, and the layer's once
 // its last part is expanded; and that the layer's ratio is learned.
 func TestNextPartSorted(t *testing.T) {
-	gen, layers := englishLayers(t, 23)
+	gen, layers, whole, want := expandedWhole(t)
 	ctx := context.Background()
-	cur, _ := counted(layers[23])
-	whole := &Expander{gen: gen, workers: 2, mem: memory.New(1 << 32), counts: true, noDense: true}
-	want, _, err := whole.Next(ctx, cur)
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, fold := range []bool{false, true} {
 		t.Run(fmt.Sprintf("fold=%v", fold), func(t *testing.T) {
 			cur, mem := counted(layers[23])
