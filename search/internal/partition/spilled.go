@@ -351,6 +351,12 @@ func (s *Spilled) expandHeld(ctx context.Context, pegs int, l, child *spill.Laye
 		if kids != nil {
 			records, err = s.steps.writeSorted(ctx, Local{Dir: s.Dir, Later: true}, kids, q, end-q, child.Partitions, h)
 			kids.Release()
+			// The part's tables, let go a bucket at a time, go back to
+			// the system before the next part's are made or the next
+			// layer is read (see memory.Budget.Trim): French d3 within
+			// --mem 6GiB, its parts written so without this, peaked at
+			// 6.76 GiB of RSS, 5.55 GiB charged.
+			mem.Trim()
 		} else {
 			records, err = s.steps.split(ctx, Local{Dir: s.Dir, Later: true}, next, q, end-q, child.Partitions, h)
 		}
