@@ -101,6 +101,7 @@ func TestSpillHeld(t *testing.T) {
 	}{
 		{"whole", 0, 0},
 		{"parts", 500, 4},
+		{"uneven", 250, 3}, // a third of 16 partitions: parts of 5, 5, 5 and 1
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()

@@ -83,3 +83,87 @@ func collect[R rec](ctx context.Context, e *Expander, tabs []bucketTable[R], peg
 	}
 	return l, g.Wait()
 }
+
+// Sorted is the children of a part of a layer left in their buckets'
+// tables (see Expander.NextPartSorted), charged to the budget until
+// taken: bucket b's children are those whose mixed keys have b as their
+// top log2(Buckets) bits, so the buckets in order are the children in
+// key order.
+type Sorted struct {
+	sizes []int // children by bucket
+	each  func(b int, f func(key uint64, paths exact.U128) error) error
+	free  func()
+}
+
+// sortedOf returns the children in tabs, which it takes.
+func sortedOf[R rec](tabs []bucketTable[R]) *Sorted {
+	s := &Sorted{sizes: make([]int, len(tabs))}
+	for b := range tabs {
+		s.sizes[b] = tabs[b].n
+	}
+	s.each = func(b int, f func(uint64, exact.U128) error) error {
+		t := &tabs[b]
+		if t.slots == nil {
+			return nil
+		}
+		defer t.free()
+		switch recs := any(t.sorted()).(type) {
+		case []paths:
+			for _, r := range recs {
+				if err := f(r.key, exact.U128{Lo: r.m}); err != nil {
+					return err
+				}
+			}
+		case []record:
+			for _, r := range recs {
+				if err := f(r.key, r.m); err != nil {
+					return err
+				}
+			}
+		case []uint64:
+			for _, k := range recs {
+				if err := f(k, exact.U128{}); err != nil {
+					return err
+				}
+			}
+		case []packed:
+			for _, r := range recs {
+				if err := f(uint64(r), exact.U128{}); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	s.free = func() {
+		for b := range tabs {
+			if tabs[b].slots != nil {
+				tabs[b].free()
+			}
+		}
+	}
+	return s
+}
+
+// Buckets returns the buckets s's children are in.
+func (s *Sorted) Buckets() int { return len(s.sizes) }
+
+// Len returns s's children.
+func (s *Sorted) Len() int {
+	n := 0
+	for _, m := range s.sizes {
+		n += m
+	}
+	return n
+}
+
+// Each calls f with each child of bucket b, in key order, with its
+// paths, then lets b's table go, its bytes given back to the budget:
+// a bucket is taken once. Buckets may be taken at once on several
+// goroutines. It stops at f's first error and returns it.
+func (s *Sorted) Each(b int, f func(key uint64, paths exact.U128) error) error {
+	return s.each(b, f)
+}
+
+// Release lets go the tables not yet taken.
+func (s *Sorted) Release() { s.free() }

@@ -147,6 +147,16 @@
 // Expander over a Layer made of the partition (NewCounted, Slice), on
 // local disk (--spill) and as a Beam pipeline (search/cluster).
 //
+// A layer whose children do not fit beside it is expanded in parts, each
+// a range of the children's mixed keys (NextPart): every part expands
+// the whole layer again, listing only its own children, and sizes its
+// tables from the children of the parts before it. NextPartSorted takes
+// any range of slices of the keys (cut by their top bits), so that a
+// caller needs no more parts than its budget asks, and leaves a part's
+// children in the buckets' tables for the caller to write out a bucket
+// at a time in key order (Sorted), each table let go once taken, rather
+// than collecting them into a layer beside the tables.
+//
 // A counted layer whose children are numbered as the dense pass numbers
 // them (one class, bitsets set directly) folds their paths by number
 // (expandFolded): its children's bits are marked, then each parent's

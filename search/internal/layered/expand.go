@@ -103,13 +103,13 @@ func newExpansion[R rec](e *Expander, cur *Layer, lists func(*workerState) *[][]
 	for (x.n*2)>>uint(x.bbits) > 4096 && x.bbits < 9 {
 		x.bbits++
 	}
-	for 1<<uint(x.bbits) < e.parts {
-		x.bbits++ // a part is whole buckets (NextPart)
+	for 1<<uint(x.bbits) < e.slices {
+		x.bbits++ // a bucket is of one slice (see Expander.slices)
 	}
 	x.nb = 1 << uint(x.bbits)
 	// Each bucket's table is sized for its share of the children expected
 	// at tableFill, and doubles past maxLoad.
-	x.tsize = slotsFor(e.expect(x.n)/x.nb, tableFill)
+	x.tsize = slotsFor(e.expectChildren(cur, x.n)/x.nb, tableFill)
 	x.tabs = make([]bucketTable[R], x.nb)
 	for b := range x.tabs {
 		x.tabs[b] = bucketTable[R]{size: x.tsize, bb: uint(x.bbits), mem: e.mem}
@@ -311,6 +311,8 @@ func (x *expansion[R]) expandChunk(w *workerState, lo, hi int) {
 	w.parents = cur.parentsAt(w.parents, lo, hi)
 	board, par := e.gen.Board, &w.par
 	bare, keyShift, bb := x.bare, x.keyShift, uint(x.bbits)
+	// A counted child outside the part kept (NextPart) is not listed.
+	partShift, plo, span := e.partRange()
 	var ends [movegen.MaxBatch]int32
 	for i0 := lo; i0 < hi; i0 += movegen.MaxBatch {
 		batch := w.parents[i0-lo : min(hi, i0+movegen.MaxBatch)-lo]
@@ -337,12 +339,18 @@ func (x *expansion[R]) expandChunk(w *workerState, lo, hi int) {
 			if w.paths != nil {
 				for _, c := range kids {
 					ck := key.Mix(c)
+					if ck>>partShift-plo >= span {
+						continue
+					}
 					b := bucketOf(ck, bb)
 					w.paths[b] = append(w.paths[b], paths{ck, m.Lo})
 				}
 			} else {
 				for _, c := range kids {
 					ck := key.Mix(c)
+					if ck>>partShift-plo >= span {
+						continue
+					}
 					b := bucketOf(ck, bb)
 					w.recs[b] = append(w.recs[b], record{ck, m})
 				}
@@ -405,7 +413,7 @@ func (x *expansion[R]) table(ctx context.Context) error {
 		g.Go(func() error {
 			t := &x.tabs[b]
 			// A bucket outside the part kept (NextPart) is dropped.
-			drop := x.e.parts > 1 && b>>(x.bbits-bits.TrailingZeros(uint(x.e.parts))) != x.e.part
+			drop := x.e.slices > 1 && (b>>(x.bbits-bits.TrailingZeros(uint(x.e.slices))) < x.e.lo || b>>(x.bbits-bits.TrailingZeros(uint(x.e.slices))) >= x.e.hi)
 			for _, w := range x.workers {
 				list := (*x.lists(w))[b]
 				if len(list) == 0 {
@@ -470,6 +478,12 @@ func (x *expansion[R]) finish(ctx context.Context) (*Layer, Stats, error) {
 	if e.spent != nil {
 		e.spent(x.cur)
 	}
+	if e.sorted != nil && x.keyShift == 0 {
+		// The tables are the caller's now (NextPartSorted).
+		*e.sorted = sortedOf(x.tabs)
+		x.tabs = nil
+		return nil, st, nil
+	}
 	next, err := collect(ctx, e, x.tabs, x.cur.pegs-1, x.keyShift)
 	if err == nil && x.keyShift != 0 {
 		// Found as packed words: back to mixed keys, in their order.
@@ -480,7 +494,7 @@ func (x *expansion[R]) finish(ctx context.Context) (*Layer, Stats, error) {
 		})
 		key.Sort(next.keys, e.workers)
 	}
-	if err == nil && !x.closed && x.n > 0 && e.parts <= 1 {
+	if err == nil && !x.closed && x.n > 0 && e.slices <= 1 {
 		e.ratios = append(e.ratios, float64(next.Size())/float64(x.n))
 	}
 	return next, st, err

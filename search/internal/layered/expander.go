@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 
 	"pegs/search/internal/key"
 	"pegs/search/internal/memory"
@@ -118,10 +119,15 @@ type Expander struct {
 	// each table fills in order (see seedCoded); the layer found is turned
 	// back into mixed keys.
 	withinCode *Stored
-	// part of parts (a power of two; parts 0 or 1 for all), if set, is
-	// the range of mixed keys the next layer keeps: the children of other
-	// buckets are dropped before they go into a table (NextPart).
-	part, parts int
+	// slices (a power of two; 0 or 1 for all), if set, cuts the mixed
+	// keys into ranges by their top log2(slices) bits, and the next layer
+	// keeps the children of slices lo to hi-1 alone, a part of it: the
+	// others are dropped as they are found (NextPart, NextPartSorted).
+	// An expansion's buckets are then whole slices.
+	slices, lo, hi int
+	// sorted, if set, takes the tables in place of the layer collected
+	// from them (NextPartSorted).
+	sorted **Sorted
 	// seeded, if set, is called once the tables are seeded from within
 	// or withinCode, which expand does not read after that: the caller
 	// may let them go.
@@ -162,6 +168,14 @@ type Expander struct {
 	// ratios holds, for each layer expanded forward, its distinct
 	// children over its parents (see expect).
 	ratios []float64
+	// partsOf is the layer being expanded in parts (NextPart), nil when
+	// none is; partKids is the children its parts found so far, and
+	// partShare the share of its children those parts were (a part of
+	// parts is 1/parts). They size the tables of its next part, and give
+	// its ratio once its last part is done (see expectChildren).
+	partsOf   *Layer
+	partKids  int
+	partShare float64
 	// perParent is the children a parent had in the last round of 1024
 	// parents or more (see jumpsPerParent); zero before one.
 	perParent float64
@@ -313,24 +327,117 @@ func (e *Expander) NextWithin(ctx context.Context, cur, within *Layer) (*Layer, 
 
 // NextPart is Next keeping only the children in part of parts (a power
 // of two): those whose mixed keys have part as their top log2(parts)
-// bits, a range of the expansion's buckets, the others dropped a bucket
-// at a time before they take room in a table. Its stats are Next's, of
-// all of cur's positions, and the expander learns no ratio of children
-// to parents from it. A spilled layer too large to expand whole is
-// expanded in parts, the parent layer held once. With last, the
-// caller's last use of cur, cur is let go (Layer.Release) once its
-// positions are expanded, before the children are collected, and the
-// children of all parts may be had whole after it (TakeFolded).
+// bits, a range of the expansion's buckets, the others dropped as they
+// are found, before they take room in a list or a table. Its stats are
+// Next's, of all of cur's positions. The children of cur's parts done
+// so far size the tables of its next (see expectChildren), and once its
+// last part is done the expander learns cur's ratio of children to
+// parents from them, as from a layer expanded whole. A spilled layer
+// too large to expand whole is expanded in parts, the parent layer held
+// once. With last, the caller's last use of cur, cur is let go
+// (Layer.Release) once its positions are expanded, before the children
+// are collected, and the children of all parts may be had whole after
+// it (TakeFolded).
 func (e *Expander) NextPart(ctx context.Context, cur *Layer, part, parts int, last bool) (*Layer, Stats, error) {
 	if parts < 1 || parts&(parts-1) != 0 || part < 0 || part >= parts {
 		return nil, Stats{}, fmt.Errorf("%w: part %d of %d", ErrSetup, part, parts)
 	}
-	e.part, e.parts, e.keepFold = part, parts, last
+	return e.nextRange(ctx, cur, part, part+1, parts, last)
+}
+
+// nextRange is NextPart keeping the children of slices lo to hi-1 of
+// slices.
+func (e *Expander) nextRange(ctx context.Context, cur *Layer, lo, hi, slices int, last bool) (*Layer, Stats, error) {
+	e.slices, e.lo, e.hi, e.keepFold = slices, lo, hi, last
 	if last {
 		e.spent = func(l *Layer) { l.Release(e.mem) }
 	}
-	defer func() { e.part, e.parts, e.spent, e.keepFold = 0, 0, nil, false }()
-	return e.Next(ctx, cur)
+	defer func() { e.slices, e.lo, e.hi, e.spent, e.keepFold = 0, 0, 0, nil, false }()
+	if e.partsOf != cur {
+		e.partsOf, e.partKids, e.partShare = cur, 0, 0
+	}
+	n := cur.Size() // before a last part lets cur go
+	next, st, err := e.Next(ctx, cur)
+	if err != nil {
+		return next, st, err
+	}
+	found := 0
+	if next != nil {
+		found = next.Size()
+	} else if e.sorted != nil && *e.sorted != nil {
+		found = (*e.sorted).Len()
+	}
+	e.partKids += found
+	e.partShare += float64(hi-lo) / float64(slices)
+	if last {
+		if slices > 1 && n > 0 && !e.closed() { // a whole layer's is learned as it is collected
+			e.ratios = append(e.ratios, float64(e.partKids)/e.partShare/float64(n))
+		}
+		e.partsOf = nil
+	}
+	return next, st, nil
+}
+
+// NextPartSorted is NextPart for a caller that writes a part's children
+// out rather than holding them: those whose mixed keys' top
+// log2(slices) bits (slices a power of two) are lo to hi-1, any range,
+// left in the buckets' tables, whole slices each, for the caller to take
+// a bucket at a time in key order (Sorted.Each), each table let go once
+// taken, where NextPart collects them all into a layer first, which
+// takes as many bytes again as the tables hold at the widest moment (16
+// bytes a child beside about 27). A spilled run so writes a part's
+// children as a range of its partitions of the layer below (see package
+// partition), in as many parts as its budget needs, not a power of two.
+// Not for a layer kept to (NextWithin).
+func (e *Expander) NextPartSorted(ctx context.Context, cur *Layer, lo, hi, slices int, last bool) (*Sorted, Stats, error) {
+	if slices < 1 || slices&(slices-1) != 0 || lo < 0 || hi <= lo || hi > slices || e.closed() {
+		return nil, Stats{}, fmt.Errorf("%w: slices %d to %d of %d", ErrSetup, lo, hi-1, slices)
+	}
+	var out *Sorted
+	e.sorted = &out
+	defer func() { e.sorted = nil }()
+	next, st, err := e.nextRange(ctx, cur, lo, hi, slices, last)
+	if next != nil { // not found by the tables (a layer's bitsets)
+		next.Release(e.mem)
+		err = errors.Join(err, fmt.Errorf("%w: sorted part found as a layer", ErrSetup))
+	}
+	if err != nil {
+		if out != nil {
+			out.Release()
+		}
+		return nil, st, err
+	}
+	return out, st, nil
+}
+
+// partRange returns how far down a child's mixed key is shifted to leave
+// its slice (see slices), the first slice kept and how many: 64, 0 and 1
+// where the layer is expanded whole (a shift by 64 leaves 0 of every
+// key), so that a child is kept where its slice less the first, unsigned,
+// is below their count.
+func (e *Expander) partRange() (shift uint, lo, span uint64) {
+	if e.slices <= 1 {
+		return 64, 0, 1
+	}
+	return 64 - uint(bits.TrailingZeros(uint(e.slices))), uint64(e.lo), uint64(e.hi - e.lo)
+}
+
+// closed reports whether the next layer keeps to a layer given (see
+// NextWithin): its ratio of children to parents says nothing of the
+// next.
+func (e *Expander) closed() bool { return e.within != nil || e.withinCode != nil }
+
+// expectChildren returns how many distinct children the n parents of cur
+// are expected to have, for sizing the tables: for a part of a layer
+// expanded in parts, from the children of its parts done so far (French
+// d3's layer of 18 pegs, sized from the last ratio of a whole layer at
+// 1.48 times its children, passed the budget in its first of four parts
+// and went on in eight); else as expect reckons.
+func (e *Expander) expectChildren(cur *Layer, n int) int {
+	if e.slices > 1 && e.partsOf == cur && e.partShare > 0 {
+		return int(float64(e.partKids) / e.partShare)
+	}
+	return e.expect(n)
 }
 
 // doing notes on a memory error what the search was doing.

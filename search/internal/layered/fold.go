@@ -3,7 +3,6 @@ package layered
 import (
 	"context"
 	"errors"
-	"math/bits"
 	"slices"
 	"sync/atomic"
 	"unsafe"
@@ -111,7 +110,10 @@ func (e *Expander) TakeFolded() *Layer {
 // DropParts lets go what e keeps of a layer being expanded in parts (see
 // NextPart) for its next part: for a caller that gives the layer up
 // before its last part.
-func (e *Expander) DropParts() { e.dropFold() }
+func (e *Expander) DropParts() {
+	e.dropFold()
+	e.partsOf = nil
+}
 
 // expandFolded is the counted expansion (Paths, counts in 64 bits) of a
 // layer held whole, as a spilled run holds one that fits its budget: the
@@ -149,13 +151,13 @@ func (e *Expander) expandFolded(ctx context.Context, cur *Layer, num *numbering)
 	idle, roundChildren := x.prepareWorkers()
 	// The distinct children of the part kept, each with its paths, into
 	// the tables, in rounds of about roundChildren.
-	partBits := uint(bits.TrailingZeros(uint(max(1, e.parts))))
+	partShift, plo, span := e.partRange()
 	x.emit = func(w *workerState, lo, hi int) {
 		w.parents = f.kids.parentsAt(w.parents, lo, hi)
 		base, bb := f.kids.dense.start(lo), uint(x.bbits)
 		for k, p := range w.parents {
 			ck := key.Mix(p)
-			if partBits > 0 && int(ck>>(64-partBits)) != e.part {
+			if ck>>partShift-plo >= span {
 				continue
 			}
 			b := bucketOf(ck, bb)
@@ -165,7 +167,7 @@ func (e *Expander) expandFolded(ctx context.Context, cur *Layer, num *numbering)
 	for lo := 0; lo < f.kids.units(); {
 		hi := f.kids.unitsUpTo(lo, roundChildren)
 		if err := x.round(ctx, idle, lo, hi, 1); err != nil {
-			if !e.keepFold && e.parts <= 1 {
+			if !e.keepFold && e.slices <= 1 {
 				e.dropFold()
 			}
 			return nil, Stats{}, true, err
@@ -173,7 +175,7 @@ func (e *Expander) expandFolded(ctx context.Context, cur *Layer, num *numbering)
 		lo = hi
 	}
 	st = f.st
-	if !e.keepFold && e.parts <= 1 {
+	if !e.keepFold && e.slices <= 1 {
 		e.dropFold() // before the layer is collected
 	}
 	next, _, err = x.finish(ctx)

@@ -8,7 +8,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"pegs/search/internal/exact"
 	"pegs/search/internal/memory"
+	"pegs/search/internal/movegen"
 )
 
 // counted returns a copy of l's keys with path counts (any, below 2^51),
@@ -237,5 +239,141 @@ func TestFoldKeptWithin(t *testing.T) {
 	}
 	if !below {
 		t.Errorf("no budget below a fold's peak of %d bytes folded", full)
+	}
+}
+
+// BenchmarkNextPart measures the counted expansion of the English centre
+// game's 17-peg layer by the tables (the path of a layer the fold does
+// not take, as French d3's widest) in parts of its children (NextPart,
+// each part expanding the whole layer again), every part an op.
+func BenchmarkNextPart(b *testing.B) {
+	gen, layers := englishLayers(b, 17)
+	cur, _ := counted(layers[17])
+	for _, parts := range []int{1, 4} {
+		b.Run(fmt.Sprintf("from=17/parts=%d/workers=2", parts), func(b *testing.B) {
+			for b.Loop() {
+				e := &Expander{gen: gen, workers: 2, mem: memory.New(1 << 33), counts: true, noDense: true}
+				for q := range parts {
+					next, _, err := e.NextPart(context.Background(), cur, q, parts, false)
+					if err != nil {
+						b.Fatal(err)
+					}
+					next.Release(e.mem)
+				}
+			}
+			b.ReportMetric(float64(cur.Size()), "parents")
+		})
+	}
+}
+
+// expandedWhole returns the English centre game's layers from 23 pegs,
+// an expander that expanded the 23-peg layer (with counts; see counted)
+// whole by the tables, and the layer it found.
+func expandedWhole(t *testing.T) (*movegen.Gen, map[int]*Layer, *Expander, *Layer) {
+	gen, layers := englishLayers(t, 23)
+	cur, _ := counted(layers[23])
+	whole := &Expander{gen: gen, workers: 2, mem: memory.New(1 << 32), counts: true, noDense: true}
+	want, _, err := whole.Next(context.Background(), cur)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gen, layers, whole, want
+}
+
+// TestNextPartExpects checks that a layer expanded in parts sizes the
+// tables of its later parts from the children its parts found so far,
+// and that the expander learns the layer's ratio of children to parents
+// from its parts, as from the layer expanded whole: where it learned
+// none, the tables of a layer after one in parts were sized from the
+// last layer expanded whole (French d3's of 18 pegs, at 1.48 times its
+// children, passed the budget).
+func TestNextPartExpects(t *testing.T) {
+	gen, layers, whole, want := expandedWhole(t)
+	ctx := context.Background()
+	cur, _ := counted(layers[23])
+	e := &Expander{gen: gen, workers: 2, mem: memory.New(1 << 32), counts: true, noDense: true}
+	found := 0
+	for q := range 4 {
+		if q > 0 {
+			e.slices, e.lo, e.hi = 4, q, q+1
+			if got, want := e.expectChildren(cur, cur.Size()), found*4/q; got != want {
+				t.Errorf("part %d: tables sized for %d children, want %d (found %d in %d parts)", q, got, want, found, q)
+			}
+			e.slices, e.lo, e.hi = 0, 0, 0
+		}
+		next, _, err := e.NextPart(ctx, cur, q, 4, q == 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found += next.Size()
+	}
+	if found != want.Size() {
+		t.Fatalf("the parts found %d children, want %d", found, want.Size())
+	}
+	if diff := cmp.Diff(whole.ratios, e.ratios); diff != "" {
+		t.Errorf("ratios learned (-whole +parts):\n%s", diff)
+	}
+}
+
+// TestNextPartSorted checks that the children of a layer's parts left in
+// their tables (NextPartSorted), three uneven ranges of slices taken a
+// bucket at a time, are the layer the tables find whole, keys in order
+// and counts, by the tables and folded by number; that the tables' bytes
+// go back to the budget as their buckets are taken, and the layer's once
+// its last part is expanded; and that the layer's ratio is learned.
+func TestNextPartSorted(t *testing.T) {
+	gen, layers, whole, want := expandedWhole(t)
+	ctx := context.Background()
+	for _, fold := range []bool{false, true} {
+		t.Run(fmt.Sprintf("fold=%v", fold), func(t *testing.T) {
+			cur, mem := counted(layers[23])
+			e := &Expander{gen: gen, workers: 2, mem: mem, counts: true, noDense: !fold}
+			var keys, counts []uint64
+			// Three parts of 16 slices, uneven.
+			for q, r := range [][2]int{{0, 6}, {6, 11}, {11, 16}} {
+				kids, _, err := e.NextPartSorted(ctx, cur, r[0], r[1], 16, q == 2)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if kids.Buckets() < 16 {
+					t.Fatalf("part %d: %d buckets, want 16 at least", q, kids.Buckets())
+				}
+				n, nb := kids.Len(), kids.Buckets()
+				for b := range nb {
+					if b == (r[0]+r[1])*nb/32 { // about half the part's buckets taken
+						left, all := int64(r[1]*nb/16-b), int64((r[1]-r[0])*nb/16)
+						if used, max := inUse(mem)-cur.Bytes(), int64(n)*HeldTableBytes*left/all; !fold && (used <= 0 || used > max) {
+							t.Errorf("part %d: %d of %d buckets left, %d bytes held beside the layer, want some and at most %d", q, left, all, used, max)
+						}
+					}
+					err := kids.Each(b, func(k uint64, m exact.U128) error {
+						keys, counts = append(keys, k), append(counts, m.Lo)
+						return nil
+					})
+					if err != nil {
+						t.Fatal(err)
+					}
+				}
+				kids.Release()
+				if used := inUse(mem); !fold && used != cur.Bytes() {
+					t.Errorf("part %d: the budget holds %d bytes with the part written, want the layer's %d", q, used, cur.Bytes())
+				}
+			}
+			if held := e.TakeFolded(); held != nil {
+				held.Release(mem) // the fold's children, whole
+			}
+			if used := inUse(mem); used != 0 {
+				t.Errorf("the budget holds %d bytes with the parts written and the layer let go, want none", used)
+			}
+			if diff := cmp.Diff(whole.ratios, e.ratios); diff != "" {
+				t.Errorf("ratios learned (-whole +parts):\n%s", diff)
+			}
+			if diff := cmp.Diff(want.keys, keys); diff != "" {
+				t.Errorf("keys (-whole +parts):\n%s", diff)
+			}
+			if diff := cmp.Diff(want.narrow, counts); diff != "" {
+				t.Errorf("counts (-whole +parts):\n%s", diff)
+			}
+		})
 	}
 }

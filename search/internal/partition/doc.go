@@ -61,14 +61,24 @@
 // A layer that fits the budget beside its expansion skips the runs: it
 // is held in memory whole and expanded as in memory, its children written
 // at once as the next layer's partitions, each file written once and
-// read back once; where the children do not fit beside it, the layer is
-// expanded again for each part of them, a range of the next layer's
-// partitions (layered.Expander.NextPart), in as few parts as fit. The
-// children found in one part are held in turn, so that the next layer
-// reads no file; where the expander kept the children of all parts
-// whole, by number (layered.Expander.TakeFolded), those are held
-// instead. Runs and the merge are for layers too large for that:
-// the English analysis within 256 MiB holds every layer (in one part, its
+// read back once. The children found in one part are held in turn, so
+// that the next layer reads no file. Where they do not fit beside it,
+// the layer is expanded again for each part of them, a range of the
+// next layer's partitions, in as few parts as fit, not a power of two
+// (Spilled.parts): each part's children are written from the
+// expansion's tables, a bucket at a time in key order, each table let go
+// once written (layered.Expander.NextPartSorted), never collected into a
+// layer beside them, so that a part holds about 27 bytes a child (32
+// reckoned) rather than 43 (48); each part lists only its own children,
+// and sizes its tables from those of the parts before it. Where the
+// expander kept the children of all parts whole, by number
+// (layered.Expander.TakeFolded), those are held for the next layer. The
+// English game from c1 under the whole board's symmetries (four classes
+// of positions, so no fold), `pegs explore --board english --start c1
+// --goal any --whole-group --spill DIR --mem 512MiB`, so took 32 parts
+// where it took 63 (one of them past the budget), 169 s of CPU against
+// 279 (one run each, the machine loaded). Runs and the merge are for
+// layers too large for that: the English analysis within 256 MiB holds every layer (in one part, its
 // parents let go before its children are collected) and writes 307 MiB,
 // where with runs it wrote 1,716 MiB (BenchmarkExplore's store=disk case,
 // both within 256 MiB). The walk back likewise, where a

@@ -266,14 +266,15 @@ func (s *Spilled) expandLayer(ctx context.Context, pegs int, l *spill.LayerState
 // children as the partitions of the layer below, child, directly: no
 // runs and no merge, each file written once. Where the children do not
 // fit the budget beside the layer, it expands the layer again for each
-// part of them (a range of child's partitions; see
-// layered.Expander.NextPart), in as few parts as fit, twice as many
-// after a part passed the budget, at most maxParts. It reports false
-// where even that does not fit: the partitions of child written so far
-// are counted, and the rest come from runs. The layer is the one held
-// from the last expansion, or read whole; children found in one part
-// are held in turn for the next, where they fit. Partitions of child
-// already complete (a resumed run's) are not made again.
+// part of them (a range of child's partitions, written from the
+// expansion's tables; see layered.Expander.NextPartSorted), in as few
+// parts as fit (see parts), parts half as large after one passed the
+// budget, at most maxParts. It reports false where even that does not
+// fit: the partitions of child written so far are counted, and the rest
+// come from runs. The layer is the one held from the last expansion, or
+// read whole; children found in one part are held in turn for the next,
+// where they fit beside their tables. Partitions of child already
+// complete (a resumed run's) are not made again.
 func (s *Spilled) expandHeld(ctx context.Context, pegs int, l, child *spill.LayerState) (bool, error) {
 	mem := s.steps.e.Mem()
 	n := l.Positions()
@@ -294,28 +295,41 @@ func (s *Spilled) expandHeld(ctx context.Context, pegs int, l, child *spill.Laye
 			return false, err
 		}
 	}
-	parts := s.parts(pegs, cur.Bytes(), child)
-	if parts > 0 && s.knobs.Parts > 0 {
-		parts = min(max(parts, s.knobs.Parts), child.Partitions)
+	per, hold := s.parts(pegs, cur.Bytes(), child)
+	if per > 0 && s.knobs.Parts > 0 {
+		per, hold = max(1, min(per, child.Partitions/s.knobs.Parts)), hold && s.knobs.Parts <= 1
 	}
-	if parts == 0 {
+	if per == 0 {
 		mem.Give(cur.Bytes())
 		return false, nil
 	}
 	var st layered.Stats
 	for q := 0; q < child.Partitions; {
-		per := child.Partitions / parts
-		if !slices.Contains(child.Complete[q:q+per], false) {
-			q += per
+		end := min(q+per, child.Partitions) // the part: child's partitions q to end-1
+		if !slices.Contains(child.Complete[q:end], false) {
+			q = end
 			continue
 		}
 		if s.Progress != nil {
 			s.steps.e.SetProgress(func(done, _ int) { s.Progress("forward", pegs, done, int(n)) })
 		}
-		last := !slices.Contains(child.Complete[q+per:], false)
-		next, pst, err := s.steps.e.NextPart(ctx, cur, q/per, parts, last)
-		if errors.Is(err, memory.ErrExceeded) && parts < min(child.Partitions, maxParts) {
-			parts *= 2
+		last := !slices.Contains(child.Complete[end:], false)
+		var next *layered.Layer
+		var kids *layered.Sorted
+		var pst layered.Stats
+		var err error
+		if hold {
+			next, pst, err = s.steps.e.NextPart(ctx, cur, 0, 1, last)
+		} else {
+			// Written from the tables, not held: no layer collected.
+			kids, pst, err = s.steps.e.NextPartSorted(ctx, cur, q, end, child.Partitions, last)
+		}
+		if errors.Is(err, memory.ErrExceeded) && (hold || per > 1 && (child.Partitions+per/2-1)/(per/2) <= maxParts) {
+			if hold {
+				hold = false
+			} else {
+				per /= 2
+			}
 			if cur.Size() == 0 { // let go by its last part
 				if cur, err = s.readLayer(ctx, pegs, l); cur == nil || err != nil {
 					return false, err
@@ -332,9 +346,20 @@ func (s *Spilled) expandHeld(ctx context.Context, pegs int, l, child *spill.Laye
 			mem.Give(cur.Bytes())
 			return false, err
 		}
-		records, err := s.steps.split(ctx, Local{Dir: s.Dir, Later: true}, next, q, per, child.Partitions, func(q int) spill.Header {
-			return Header(spill.LayerFile, pegs-1, q, child.Partitions, 0)
-		})
+		h := func(q int) spill.Header { return Header(spill.LayerFile, pegs-1, q, child.Partitions, 0) }
+		var records []int64
+		if kids != nil {
+			records, err = s.steps.writeSorted(ctx, Local{Dir: s.Dir, Later: true}, kids, q, end-q, child.Partitions, h)
+			kids.Release()
+			// The part's tables, let go a bucket at a time, go back to
+			// the system before the next part's are made or the next
+			// layer is read (see memory.Budget.Trim): French d3 within
+			// --mem 6GiB, its parts written so without this, peaked at
+			// 6.76 GiB of RSS, 5.55 GiB charged.
+			mem.Trim()
+		} else {
+			records, err = s.steps.split(ctx, Local{Dir: s.Dir, Later: true}, next, q, end-q, child.Partitions, h)
+		}
 		if err == nil {
 			for i, r := range records {
 				child.Complete[q+i], child.Records[q+i] = true, r
@@ -345,19 +370,23 @@ func (s *Spilled) expandHeld(ctx context.Context, pegs int, l, child *spill.Laye
 		if f := s.steps.e.TakeFolded(); f != nil {
 			// The children of all parts, numbered, held in place of
 			// the part's keys (see layered.Expander.TakeFolded).
-			mem.Give(next.Bytes())
+			if next != nil {
+				mem.Give(next.Bytes())
+			}
 			keep = f
 		}
-		if err != nil || keep == next && per < child.Partitions {
+		switch {
+		case keep == nil:
+		case err != nil:
 			mem.Give(keep.Bytes())
-		} else {
+		default:
 			s.held = keep
 		}
 		if err != nil {
 			mem.Give(cur.Bytes())
 			return false, err
 		}
-		st, q = pst, q+per
+		st, q = pst, end
 	}
 	mem.Give(cur.Bytes())
 	// The manifest counts the layer's expansion on its first partition,
@@ -376,26 +405,32 @@ func (s *Spilled) expandHeld(ctx context.Context, pegs int, l, child *spill.Laye
 // expands the whole layer again.
 const maxParts = 16
 
-// parts returns the fewest parts (a power of two, at most child's
-// partitions and maxParts) that the expansion of layer pegs, held (cur
-// bytes), may keep the children of at once within what the budget has
-// left beside the lists of a round, at the bytes layered reckons a child
-// held takes in its bucket's table and in the layer made from them; zero
-// where not even maxParts would. In one part, the layer held goes before
-// the children are collected.
-func (s *Spilled) parts(pegs int, cur int64, child *spill.LayerState) int {
+// parts returns the partitions of child that a part of the expansion of
+// layer pegs, held (cur bytes), writes, where each part's children fit
+// at once in what the budget has left beside the lists of a round, at
+// the bytes layered reckons a child takes in its bucket's table: as few
+// parts as that allows, at most maxParts, not a power of two, about as
+// large each (French d3's layer of 18 pegs within 5.85 GiB, its
+// children's tables reckoned at 6.8 GB with 2.9 GB left beside the layer
+// held: three parts of 11, 11 and 10 of its 32 partitions, where halves
+// pass the budget and quarters make four); zero where not even maxParts
+// would. With hold, one part that also collects the children into a
+// layer, held for the next (the layer held goes before they are
+// collected).
+func (s *Spilled) parts(pegs int, cur int64, child *spill.LayerState) (per int, hold bool) {
 	mem := s.steps.e.Mem()
 	room := float64(mem.Limit() - mem.Used() - max(0, layered.HeldListBytes-s.steps.e.KeptLists())) // the lists kept are charged
 	c := float64(s.expect(pegs))
 	if max(layered.HeldTableBytes*c, (layered.HeldTableBytes+layered.HeldLayerBytes)*c-float64(cur)) <= room {
-		return 1
+		return child.Partitions, true
 	}
-	for parts := 2; parts <= min(child.Partitions, maxParts); parts *= 2 {
-		if (layered.HeldTableBytes+layered.HeldLayerBytes)*c/float64(parts) <= room {
-			return parts
-		}
+	p := child.Partitions
+	fit := int(room / (layered.HeldTableBytes * c) * float64(p)) // the most partitions a part may take
+	if fit < 1 || (p+fit-1)/fit > maxParts {
+		return 0, false
 	}
-	return 0
+	parts := (p + fit - 1) / fit
+	return (p + parts - 1) / parts, false
 }
 
 // readLayer reads layer pegs, l, whole, keys and counts (in 64 bits where

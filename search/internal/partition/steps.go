@@ -222,6 +222,36 @@ func (s *Steps) split(ctx context.Context, st Store, l *layered.Layer, first, n,
 	return records, g.Wait()
 }
 
+// writeSorted writes the children kids, left in their buckets' tables
+// (see layered.Expander.NextPartSorted), as the files h(first) to
+// h(first+n-1) of st: partitions first to first+n-1 of parts of their
+// layer, whole buckets of kids each, files in parallel. It returns their
+// records. Each bucket's table is let go once written.
+func (s *Steps) writeSorted(ctx context.Context, st Store, kids *layered.Sorted, first, n, parts int, h func(q int) spill.Header) ([]int64, error) {
+	per := kids.Buckets() / parts // buckets a partition
+	records := make([]int64, n)
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(pool.Size(s.e.Workers()))
+	for i := range n {
+		q := first + i
+		g.Go(func() error {
+			if err := gctx.Err(); err != nil {
+				return err
+			}
+			return st.Write(gctx, h(q), func(w *spill.Writer) error {
+				for b := q * per; b < (q+1)*per; b++ {
+					if err := kids.Each(b, w.Add); err != nil {
+						return err
+					}
+				}
+				records[i] = w.Records()
+				return nil
+			})
+		})
+	}
+	return records, g.Wait()
+}
+
 // write writes l's keys and counts as the file h of the steps' store and
 // returns its records.
 func (s *Steps) write(ctx context.Context, l *layered.Layer, h spill.Header) (int64, error) {
