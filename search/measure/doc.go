@@ -43,10 +43,11 @@
 // UniqueFirst, the par) is kept of every layer, its winnable positions
 // with their P1, indexed once every layer is measured. In a level of 21 pegs or more, the
 // layers are found on GOMAXPROCS goroutines and a layer of 4096 positions
-// or more is measured in contiguous chunks on as many, 32 a goroutine
-// (see chunkCount), each goroutine taking the next as it finishes one; a
-// position's measures do not depend on the chunks, so neither do the
-// results. What is made between two layers' passes (the arrays' pages,
+// or more is measured in contiguous chunks on as many, each goroutine
+// taking the next as it finishes one, the chunks shrinking as the pass
+// goes (see chunkBounds); a chunk sets its positions' win bits as it
+// ends. A position's measures do not depend on the chunks, so neither do
+// the results. What is made between two layers' passes (the arrays' pages,
 // the placer, the games past 32 bits set in their places, the winnable
 // positions' P1, and at the end their indexes, a layer each) is made on
 // as many goroutines too: made on one, it kept the other cores waiting

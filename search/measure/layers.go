@@ -195,9 +195,48 @@ var lost winVals
 // two flags.
 const (
 	longestMask = 63
-	flagWin     = 64
+	flagWin     = 1 << winShift
 	flagStuck   = 128 // no jump left and the goal not met
 )
+
+// winShift is the bit of flagWin in a meta byte.
+const winShift = 6
+
+// setWins sets the win bits of positions lo..hi-1 of v, a chunk's, from
+// their meta bytes once they are measured, as the chunk's last task (a
+// pass of its own over the layer's meta, after the chunks, kept a core
+// idle at its end): the words the chunk has whole are written, those it
+// shares with the chunks beside it set atomically.
+func (v *values) setWins(lo, hi int) {
+	for w := lo / 64; w*64 < hi; w++ {
+		a, b := max(lo, w*64), min(hi, w*64+64)
+		word := winWord(v.meta[a:b]) << (a % 64)
+		switch {
+		case a == w*64 && (b == w*64+64 || b == len(v.meta)):
+			v.winBits.set[w] = word
+		case word != 0:
+			atomic.OrUint64(&v.winBits.set[w], word)
+		}
+	}
+}
+
+// winWord returns the win flags of meta (at most 64 bytes) as the bits of
+// a word, the first the lowest: eight at a time, each byte's flag moved
+// to its lowest bit and the eight gathered into the top byte by a
+// multiplication.
+func winWord(meta []uint8) uint64 {
+	const ones, gather = 0x0101010101010101, 0x0102040810204080
+	var word uint64
+	k := 0
+	for ; k+8 <= len(meta); k += 8 {
+		x := binary.LittleEndian.Uint64(meta[k:])
+		word |= (x >> winShift & ones * gather >> 56) << k
+	}
+	for ; k < len(meta); k++ {
+		word |= uint64(meta[k]>>winShift&1) << k
+	}
+	return word
+}
 
 // bytesPer is what a position takes besides its measures' arrays (see
 // fill): its win bit and count, rounded up.
@@ -359,27 +398,54 @@ const parallelFrom = 1 << 12
 // depth-first walk, 12.6 s against 15.2 s at GOMAXPROCS 1).
 const parallelPegs = 21
 
-// chunkCount is how many chunks a pass over n positions of a layer on
-// workers goroutines splits them into: with one, kernel.ChunkCount's;
-// with more, chunkEach a worker but none of fewer than chunkLeast
-// positions, taken by the workers as each finishes one, so that one
-// worker is left alone at a layer's end with a small chunk (a chunk's
-// positions vary in cost: with four a worker, a trace of the English
-// Full level's grade had one goroutine alone for 7 % of its measure
-// passes and 12 % of its foresight passes, with 32 for 5 and 6 %, on a
-// loaded machine).
-func chunkCount(n, workers int) int {
-	c := kernel.ChunkCount(n, workers)
-	if workers == 1 {
-		return c
+// chunkBounds returns the chunks a pass over n positions of a layer on
+// workers goroutines splits them into, chunk c being positions bounds[c]
+// to bounds[c+1]-1: with one worker, kernel.ChunkCount's, of equal size;
+// with more, chunks that shrink as the pass goes (guided: each a
+// 1/(chunkGuide·workers) share of the positions left, none of fewer than
+// chunkLeast, or than a 1/(4·workers) share of a small layer), taken in
+// order by the workers as each finishes one, so that a layer's last
+// chunks are small and no worker is left alone long at its end (a
+// chunk's positions vary in cost). With four chunks a worker, a trace of
+// the English Full level's grade had one goroutine alone for 7 % of its
+// measure passes and 12 % of its foresight passes, with 32 equal ones a
+// worker for 5 and 6 % (loaded machine); with those, the last chunks of
+// its widest layers' measure passes ran 12-57 ms, these guided ones
+// (about 95 a layer there) 0.2-0.6 ms (traces of BenchmarkLevel
+// level=full32, loaded machine), the time a core may wait at a layer's
+// end.
+func chunkBounds(n, workers int) []int {
+	if n == 0 {
+		return []int{0}
 	}
-	return max(c, min(chunkEach*workers, n/chunkLeast))
+	if workers == 1 {
+		c := kernel.ChunkCount(n, workers)
+		bounds := make([]int, c+1)
+		for k := range bounds {
+			bounds[k] = k * n / c // as kernel.Split bounds chunk k
+		}
+		return bounds
+	}
+	least := max(1, min(chunkLeast, (n+4*workers-1)/(4*workers)))
+	bounds := []int{0}
+	for lo := 0; lo < n; {
+		lo += min(n-lo, max(least, (n-lo)/(chunkGuide*workers)))
+		bounds = append(bounds, lo)
+	}
+	return bounds
 }
 
 const (
-	chunkEach  = 32
+	chunkGuide = 8
 	chunkLeast = 1024
 )
+
+// splitBounds runs f on each chunk of bounds (see chunkBounds) on workers
+// goroutines, each taking the next as it finishes one.
+func splitBounds(bounds []int, workers int, f func(c, lo, hi int)) {
+	chunks := len(bounds) - 1
+	kernel.Split(chunks, workers, chunks, func(c, _, _ int) { f(c, bounds[c], bounds[c+1]) })
+}
 
 // batch is about how many children a goroutine looks up together: their
 // numbers, then their places, then their measures, so that their cache
@@ -594,25 +660,22 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, er
 		return nil, err
 	}
 	v.words = append(v.words, arr)
-	words := (n + 63) / 64
 	v.winBits = newRankBits(n)
 	workers := ls.workers
 	if n < parallelFrom {
 		workers = 1
 	}
-	chunks := chunkCount(n, workers)
-	starts := make([]int, chunks)
-	for c := range starts {
-		starts[c] = c * n / chunks // as kernel.Split bounds chunk c
-	}
-	curs := v.pos.cursors(starts)
-	outs := make([]chunkOut, chunks)
-	kernel.Split(n, workers, chunks, func(c, lo, hi int) {
+	bounds := chunkBounds(n, workers)
+	curs := v.pos.cursors(bounds[:len(bounds)-1])
+	outs := make([]chunkOut, len(bounds)-1)
+	splitBounds(bounds, workers, func(c, lo, hi int) {
 		if err := ls.ctx.Err(); err != nil {
 			outs[c].err = err
 			return
 		}
-		outs[c] = ls.measureChunk(v, below, curs[c], lo, hi)
+		if outs[c] = ls.measureChunk(v, below, curs[c], lo, hi); outs[c].err == nil {
+			v.setWins(lo, hi)
+		}
 	})
 	fores, wins, big, fored := 0, 0, 0, 0
 	for c := range outs {
@@ -661,7 +724,14 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, er
 		o := &outs[c-1]
 		ats[c] = at{ats[c-1].win + o.wins.n, ats[c-1].fore + o.fore, ats[c-1].fored + o.fored.n, ats[c-1].big + o.big.n}
 	}
-	kernel.Split(len(outs), workers, len(outs), func(c, _, _ int) {
+	// The winnable positions' places are counted meanwhile, as a task
+	// of their own, the first taken.
+	kernel.Split(len(outs)+1, workers, len(outs)+1, func(c, _, _ int) {
+		if c == 0 {
+			v.winBits.count()
+			return
+		}
+		c--
 		k := ats[c].win
 		for w := range all(outs[c:c+1], func(o *chunkOut) *blocks[winOut] { return &o.wins }) {
 			v.wins[k], v.foreAt[k], v.winKeys[k] = w.winVals, uint32(ats[c].fore)+w.foreAt, w.key
@@ -682,19 +752,6 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, er
 	if big > 0 {
 		v.games.overBits.count()
 	}
-	// The win bits, a run of words a chunk.
-	kernel.Chunks(words, workers, func(_, lo, hi int) {
-		for w := lo; w < hi; w++ {
-			var word uint64
-			for i := w * 64; i < min(n, w*64+64); i++ {
-				if v.meta[i]&flagWin != 0 {
-					word |= 1 << (i % 64)
-				}
-			}
-			v.winBits.set[w] = word
-		}
-	})
-	v.winBits.count()
 	// The foresight pass reads of the layer below only its meta, win
 	// bits, foresight vectors and placer: its expected jumps, games and
 	// winVals go first, and make room for this layer's vectors (at the
@@ -709,9 +766,9 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, er
 	}
 	v.words = append(v.words, arr)
 	if fores > 0 {
-		fchunks := chunkCount(len(toFore), workers)
-		errs := make([]error, fchunks)
-		kernel.Split(len(toFore), workers, fchunks, func(c, lo, hi int) {
+		fbounds := chunkBounds(len(toFore), workers)
+		errs := make([]error, len(fbounds)-1)
+		splitBounds(fbounds, workers, func(c, lo, hi int) {
 			errs[c] = ls.foresightChunk(v, below, toFore[lo:hi])
 		})
 		for _, err := range errs {

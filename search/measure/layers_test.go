@@ -95,3 +95,60 @@ func TestPlacersAgree(t *testing.T) {
 		t.Errorf("%d layers read from bitsets, want at least 5 (the forward pass found them in bitsets)", dense)
 	}
 }
+
+// TestChunkBounds checks that a pass's chunks cover its positions in
+// order, none empty, shrinking as it goes on several workers but none
+// under chunkLeast (or a 1/(4·workers) share of a small layer) but the
+// last, and equal on one.
+func TestChunkBounds(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 100, 4096, 5000, 70_000, 2_600_000} {
+		for _, workers := range []int{1, 2, 4} {
+			b := chunkBounds(n, workers)
+			if b[0] != 0 || b[len(b)-1] != n {
+				t.Fatalf("chunkBounds(%d, %d) = %v..%v, want 0..%d", n, workers, b[0], b[len(b)-1], n)
+			}
+			least := max(1, min(chunkLeast, (n+4*workers-1)/(4*workers)))
+			for c := 1; c < len(b); c++ {
+				size := b[c] - b[c-1]
+				switch {
+				case size <= 0:
+					t.Fatalf("chunkBounds(%d, %d): chunk %d is %d..%d", n, workers, c-1, b[c-1], b[c])
+				case workers == 1 && b[c] != c*n/(len(b)-1):
+					t.Errorf("chunkBounds(%d, 1): chunk %d ends at %d, want %d", n, c-1, b[c], c*n/(len(b)-1))
+				case workers > 1 && c+1 < len(b) && size < least:
+					t.Errorf("chunkBounds(%d, %d): chunk %d of %d positions, fewer than %d", n, workers, c-1, size, least)
+				case workers > 1 && c > 1 && size > b[c-1]-b[c-2]:
+					t.Errorf("chunkBounds(%d, %d): chunk %d of %d positions after one of %d", n, workers, c-1, size, b[c-1]-b[c-2])
+				}
+			}
+			if workers == 1 && n > 0 {
+				want := kernel.ChunkCount(n, 1)
+				if len(b)-1 != want {
+					t.Errorf("chunkBounds(%d, 1): %d chunks, want %d", n, len(b)-1, want)
+				}
+			}
+		}
+	}
+}
+
+// TestSetWins checks a layer's win bits set a chunk at a time, chunks
+// sharing words, against its meta bytes read one by one.
+func TestSetWins(t *testing.T) {
+	const n = 1000
+	v := &values{meta: make([]uint8, n), winBits: newRankBits(n)}
+	for i := range v.meta {
+		v.meta[i] = uint8(i*7919%251) &^ flagWin
+		if i%3 == 0 || i%17 == 5 {
+			v.meta[i] |= flagWin
+		}
+	}
+	bounds := []int{0, 5, 64, 70, 200, 256, 257, 700, 999, n}
+	for c := len(bounds) - 2; c >= 0; c-- {
+		v.setWins(bounds[c], bounds[c+1])
+	}
+	for i := range n {
+		if got, want := v.winBits.set[i/64]>>(i%64)&1 == 1, v.meta[i]&flagWin != 0; got != want {
+			t.Fatalf("win bit %d = %v, want %v", i, got, want)
+		}
+	}
+}

@@ -54,7 +54,7 @@ type cursor struct {
 }
 
 // cursors returns a cursor at each position of at, which ascend, found
-// in one scan of ps's bitset (a layer's chunks start so, see chunkCount).
+// in one scan of ps's bitset (a layer's chunks start so, see chunkBounds).
 func (ps *positions) cursors(at []int) []cursor {
 	cs := make([]cursor, len(at))
 	w, before := 0, 0 // a word of the bitset and the bits set before it
