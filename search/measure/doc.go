@@ -31,7 +31,7 @@
 // its longest game and whether it is won or stuck, and the complete games
 // (4 bytes, the few counts past 2^32 apart in 16, placed by a count of
 // bits as the winnable positions are), read in one cache line, and that
-// byte again in an array of its own, which the foresight pass reads; what
+// byte again in an array of its own; what
 // only a winnable one has (P0, P1,
 // solutions, the foresight vector), for the winnable positions alone, in
 // their order, a position's place among them a count of the bits of a
@@ -112,11 +112,14 @@
 // longest game L, in one array a layer. A layer's vectors are written by
 // a second pass over its winnable positions (7 % of the positions of the
 // English board's Full level), once the first has measured the rest and
-// so sized that array: the pass looks their children up again, sums the
-// winnable children's vectors a child at a time (a run of the layer
-// below's array each) and counts the 1s of shorter games and the jumps
-// each player avoids apart, then divides. A layer's vectors are let go
-// once the layer above is measured.
+// so sized that array: the first keeps, for each of them, its children's
+// meta bytes and the winnable ones' places as it finds them (a chunk's,
+// in blocks of its own, see foreKids), and the second sums the winnable
+// children's vectors a child at a time (a run of the layer below's array
+// each) and counts the 1s of shorter games and the jumps each player
+// avoids apart, then divides; it neither numbers nor places the children
+// again, so the layer below's placer goes once the first pass is done.
+// A layer's vectors are let go once the layer above is measured.
 //
 // # Exact to the last digit
 //

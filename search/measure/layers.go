@@ -19,9 +19,10 @@ import (
 // every position has is held in two arrays: its cells (the P1 player's
 // expected jumps, its meta byte and the complete games, 16 bytes, the
 // rare larger counts of games apart, see games), a child's read in one
-// cache line, and its meta byte again, which the foresight pass reads
-// once the cells are let go (see dropSums); what only a winnable one has is held for those alone, in
-// their order, found by a count of set bits.
+// cache line, and its meta byte again, from which the chunk that
+// measured it sets its layer's win bits (see setWins) and the level's
+// start is read (see Level); what only a winnable one has is held for
+// those alone, in their order, found by a count of set bits.
 type values struct {
 	pos   positions // the canonical positions, until measured
 	place *placer   // a child's place among them
@@ -552,6 +553,17 @@ func (v *values) dropSums(mem *kernel.Budget) {
 	v.cells, v.games, v.wins, v.sums = nil, games{}, nil, sums{}
 }
 
+// dropPlacer gives back to mem the memory of v's placer, once the layer
+// above has placed its children.
+func (v *values) dropPlacer(mem *kernel.Budget) {
+	if v.place == nil {
+		return
+	}
+	mem.Give(v.place.bytes)
+	mem.GiveMapped(v.place.words)
+	v.place = nil
+}
+
 // free gives v's memory back to mem, if v is not nil; again, it does
 // nothing.
 func (v *values) free(mem *kernel.Budget) {
@@ -559,11 +571,8 @@ func (v *values) free(mem *kernel.Budget) {
 		return
 	}
 	v.dropSums(mem)
+	v.dropPlacer(mem)
 	mem.Give(v.bytes)
-	if v.place != nil {
-		mem.Give(v.place.bytes)
-		mem.GiveMapped(v.place.words)
-	}
 	for _, w := range v.words {
 		mem.GiveMapped(w)
 	}
@@ -573,11 +582,12 @@ func (v *values) free(mem *kernel.Budget) {
 // chunkOut is what measuring a chunk of a layer's positions makes besides
 // their cells and meta: its winnable positions' winVals and where their
 // foresight vectors will start (foreAt, from the chunk's start; fore
-// counts them), its positions with a jump and their jumps.
+// counts them), what the foresight pass reads of their children (see
+// foreKids), its positions with a jump and their jumps.
 type chunkOut struct {
 	wins         blocks[winOut]
-	fored        blocks[winPos]  // its winnable positions with a foresight vector
 	big          blocks[bigGame] // its positions' games past 32 bits
+	kids         foreKids
 	fore         int
 	inner, jumps int64
 	touched      uint64 // the sum of the loads that ask for children's lines
@@ -592,11 +602,49 @@ type winOut struct {
 	key    uint64
 }
 
-// winPos is a winnable position with a foresight vector: its place in its
-// layer, and itself.
-type winPos struct {
-	i int
-	p engine.Position
+// foreKids is what the foresight pass reads of the children of a chunk's
+// winnable positions with a foresight vector (those whose longest game has
+// two jumps or more), in their order, as the measure pass found them:
+// for each, in heads, its longest game and its jumps (longest |
+// jumps<<kidShift); then, in metas, each child's meta byte (which tells
+// whether it can win and its longest game), and in wins, each winnable
+// child's place among its layer's winnable ones. So the foresight pass
+// neither numbers nor places the children again, nor reads their meta
+// bytes and win bits, and the layer below's placer goes before it (see
+// measure).
+type foreKids struct {
+	heads, wins blocks[uint32]
+	metas       blocks[uint8]
+}
+
+// kidShift is where a foreKids head holds the jumps.
+const kidShift = 6
+
+// add records position i's children, at places ks of below, whose
+// longest game has longest jumps.
+func (f *foreKids) add(below *values, ks []uint64, longest uint8) {
+	f.heads.add(uint32(longest) | uint32(len(ks))<<kidShift)
+	for _, j := range ks {
+		m := below.cells[j].meta
+		f.metas.add(m)
+		if m&flagWin != 0 {
+			f.wins.add(uint32(below.winAt(int(j))))
+		}
+	}
+}
+
+// reader reads a blocks's items in order.
+type reader[T any] struct {
+	b    *blocks[T]
+	k, i int // the next item is b.blocks[k][i]
+}
+
+func (r *reader[T]) next() T {
+	for r.i == len(r.b.blocks[r.k]) {
+		r.k, r.i = r.k+1, 0
+	}
+	r.i++
+	return r.b.blocks[r.k][r.i-1]
 }
 
 // blocks holds a chunk's winOuts or bigGames in blocks, each made once,
@@ -677,7 +725,7 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, er
 			v.setWins(lo, hi)
 		}
 	})
-	fores, wins, big, fored := 0, 0, 0, 0
+	fores, wins, big := 0, 0, 0
 	for c := range outs {
 		if outs[c].err != nil {
 			return nil, outs[c].err
@@ -687,7 +735,12 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, er
 		fores += outs[c].fore
 		wins += outs[c].wins.n
 		big += outs[c].big.n
-		fored += outs[c].fored.n
+	}
+	// The children are placed: the layer below's placer goes, before the
+	// chunks' outputs are moved, when the most is held (17 MB at the
+	// English board's widest layers).
+	if below != nil {
+		below.dropPlacer(ls.mem)
 	}
 	if big > 0 {
 		over := overBytes(n, big)
@@ -712,17 +765,13 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, er
 		return nil, err
 	}
 	v.winKeys = kernel.Make[uint64](wins) // charged as keepWinners's
-	// The winnable positions with a foresight vector, in order, for the
-	// second pass to split evenly.
-	toFore := kernel.Make[winPos](fored)
-	// Each chunk's items (its winnable positions' measures, those with a
-	// foresight vector, its games past 32 bits) land after the chunks'
-	// before it, a chunk a goroutine.
-	type at struct{ win, fore, fored, big int }
+	// Each chunk's items (its winnable positions' measures, its games
+	// past 32 bits) land after the chunks' before it, a chunk a goroutine.
+	type at struct{ win, fore, big int }
 	ats := make([]at, len(outs))
 	for c := 1; c < len(outs); c++ {
 		o := &outs[c-1]
-		ats[c] = at{ats[c-1].win + o.wins.n, ats[c-1].fore + o.fore, ats[c-1].fored + o.fored.n, ats[c-1].big + o.big.n}
+		ats[c] = at{ats[c-1].win + o.wins.n, ats[c-1].fore + o.fore, ats[c-1].big + o.big.n}
 	}
 	// The winnable positions' places are counted meanwhile, as a task
 	// of their own, the first taken.
@@ -737,23 +786,18 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, er
 			v.wins[k], v.foreAt[k], v.winKeys[k] = w.winVals, uint32(ats[c].fore)+w.foreAt, w.key
 			k++
 		}
-		k = ats[c].fored
-		for w := range all(outs[c:c+1], func(o *chunkOut) *blocks[winPos] { return &o.fored }) {
-			toFore[k] = w
-			k++
-		}
 		k = ats[c].big
 		for b := range all(outs[c:c+1], func(o *chunkOut) *blocks[bigGame] { return &o.big }) {
 			v.games.setOver(k, b)
 			k++
 		}
-		outs[c] = chunkOut{}
+		outs[c].wins, outs[c].big = blocks[winOut]{}, blocks[bigGame]{}
 	})
 	if big > 0 {
 		v.games.overBits.count()
 	}
-	// The foresight pass reads of the layer below only its meta, win
-	// bits, foresight vectors and placer: its expected jumps, games and
+	// The foresight pass reads of the layer below only its foresight
+	// vectors and where they start: its expected jumps, games and
 	// winVals go first, and make room for this layer's vectors (at the
 	// English board's widest layers, 75 MB of 155).
 	if below != nil {
@@ -765,17 +809,13 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, er
 		return nil, err
 	}
 	v.words = append(v.words, arr)
+	// The vectors are written a chunk of the measure pass at a time (its
+	// chunks shrink as the pass goes, so these do too, see chunkBounds).
 	if fores > 0 {
-		fbounds := chunkBounds(len(toFore), workers)
-		errs := make([]error, len(fbounds)-1)
-		splitBounds(fbounds, workers, func(c, lo, hi int) {
-			errs[c] = ls.foresightChunk(v, below, toFore[lo:hi])
+		kernel.Split(len(outs), workers, len(outs), func(c, _, _ int) {
+			foresightChunk(v.fore[ats[c].fore:ats[c].fore+outs[c].fore], below, &outs[c].kids)
+			outs[c] = chunkOut{}
 		})
-		for _, err := range errs {
-			if err != nil {
-				return nil, err
-			}
-		}
 	}
 	// The layer below has been read: its memory goes before this layer's
 	// placer is made (17 MB at the English board's widest layers).
@@ -960,65 +1000,35 @@ func (ls *layers) measureOne(v, below *values, i int, p engine.Position, ks []ui
 	}
 	out.wins.add(winOut{winVals{p0: kernel.DivFloor(p0, uint64(len(ks))), p1: kernel.DivFloor(p1, uint64(allowed)), sol: sol}, uint32(out.fore), kernel.Mix(p)})
 	if longest >= 2 {
-		out.fored.add(winPos{i, p})
+		out.kids.add(below, ks, longest)
 	}
 	out.fore += int(longest) - 1
 }
 
-// foresightChunk writes the foresight vectors of the winnable positions
-// fored of v, whose longest games have two jumps or more (see
-// foresightOf), looking their children up in below again, numbered
-// kernel.MaxBatch parents at a time as the measure pass numbers them.
-func (ls *layers) foresightChunk(v, below *values, fored []winPos) error {
-	par := ls.gen.NewParent()
-	var places []uint64
-	var kids []engine.Position
+// foresightChunk writes the foresight vectors of a measure chunk's
+// winnable positions whose longest games have two jumps or more (see
+// foresightOf), in their order, to fore (the chunk's run of its layer's
+// vectors), from their children in below as kids holds them.
+func foresightChunk(fore []kernel.U128, below *values, kids *foreKids) {
 	var wk []winKid
-	var ps [kernel.MaxBatch]engine.Position
-	var ends [kernel.MaxBatch]int32
-	for len(fored) > 0 {
-		fb := fored[:min(len(fored), kernel.MaxBatch)]
-		fored = fored[len(fb):]
-		places = places[:0]
-		if below.place.d != nil {
-			for b, f := range fb {
-				ps[b] = f.p
+	heads, metas, wins := reader[uint32]{b: &kids.heads}, reader[uint8]{b: &kids.metas}, reader[uint32]{b: &kids.wins}
+	at := 0
+	for range kids.heads.n {
+		h := heads.next()
+		longest, jumps := int(h&longestMask), int(h>>kidShift)
+		var lostBy [longestMask + 1]int32
+		wk = wk[:0]
+		for range jumps {
+			m := metas.next()
+			if m&flagWin == 0 {
+				lostBy[m&longestMask]++
+				continue
 			}
-			places = par.MoveRanksBatch(places, ps[:len(fb)], nil, below.place.d, ends[:len(fb)])
-			if !below.place.placeRanks(places) {
-				return errMissing(fb[0].p)
-			}
-		} else {
-			for b, f := range fb {
-				par.Set(f.p)
-				kids = par.MoveChildren(kids[:0], f.p)
-				var ok bool
-				if places, ok = below.place.placeKeys(places, kids); !ok {
-					return errMissing(f.p)
-				}
-				ends[b] = int32(len(places))
-			}
+			wk = append(wk, winKid{at: int32(wins.next()), longest: m & longestMask})
 		}
-		k := 0
-		for b, f := range fb {
-			ks := places[k:ends[b]]
-			k = int(ends[b])
-			var lostBy [longestMask + 1]int32
-			wk = wk[:0]
-			for _, j := range ks {
-				if !below.win(int(j)) {
-					lostBy[below.longest(int(j))]++
-					continue
-				}
-				wk = append(wk, winKid{at: int32(below.winAt(int(j))), longest: uint8(below.longest(int(j)))})
-			}
-			i := f.i
-			longest := v.longest(i)
-			at := v.foreAt[v.winAt(i)]
-			foresightOf(v.fore[at:int(at)+longest-1], below, wk, &lostBy, len(ks))
-		}
+		foresightOf(fore[at:at+longest-1], below, wk, &lostBy, jumps)
+		at += longest - 1
 	}
-	return nil
 }
 
 // keepWinners keeps layer pegs's winnable positions and their P1, for the
