@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"runtime"
 	"strconv"
 	"testing"
 
@@ -14,7 +15,8 @@ import (
 
 // BenchmarkLevel measures classic English levels to the centre: Pyramid
 // (16 pegs), Diamond (24 pegs) and, with -full, Full (32 pegs, 23.5
-// million positions).
+// million positions), with the heap's allocations (B/op) and the
+// collections they bring (gc/op), which a loaded machine does not blur.
 func BenchmarkLevel(b *testing.B) {
 	eng := engine.English()
 	goal, err := eng.ParseGoal("center")
@@ -35,11 +37,14 @@ func BenchmarkLevel(b *testing.B) {
 				b.Fatal(err)
 			}
 			var m measure.Metrics
+			b.ReportAllocs()
+			gcs := collections()
 			for b.Loop() {
 				if m, err = measure.Level(context.Background(), eng, p, goal, search.DefaultMemory); err != nil {
 					b.Fatal(err)
 				}
 			}
+			b.ReportMetric(float64(collections()-gcs)/float64(b.N), "gc/op")
 			b.ReportMetric(float64(m.Reachable), "positions/op")
 			b.ReportMetric(float64(m.Reachable)*float64(b.N)/b.Elapsed().Seconds(), "positions/s")
 		})
@@ -74,4 +79,11 @@ func BenchmarkLevel(b *testing.B) {
 		}
 		b.ReportMetric(float64(len(ps)*b.N)/b.Elapsed().Seconds(), "levels/s")
 	})
+}
+
+// collections returns how many collections the heap has had.
+func collections() uint32 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.NumGC
 }
