@@ -80,6 +80,43 @@
 // arrays and key indexes this walk used before took 1.1 GB, the
 // depth-first walk 4.5 GB.
 //
+// # Idle cores and repeated work
+//
+// The English Full level's walk was traced (BenchmarkLevel level=full32
+// with -full and -test.trace, with runtime/trace regions around its
+// steps for the analysis only, read with golang.org/x/exp/trace: the
+// goroutines running in each step). One run of 7.5 s on a loaded machine
+// left a core idle for 0.89 s in all: 0.45 s while fresh arrays' pages
+// were written in (fill's, the placers', the forward pass's bitsets; see
+// package memory), 0.14 s in the par search and what follows the walk,
+// 0.13 s at the ends of the measure and foresight passes, where one
+// worker finished its last chunk while the other waited, and the rest in
+// short steps between the passes: the win bits set in a pass of their
+// own after the chunks (7 ms), their places counted (4 ms), the chunks'
+// cursors found (7 ms), the trim, the games past 32 bits, the P1s kept.
+// The chunks now shrink as a pass goes (chunkBounds: the last of the
+// widest layers ran 0.2-0.6 ms, against 12-57 ms), a chunk sets its own
+// win bits (setWins), and their places are counted beside the chunks'
+// outputs moved. The foresight pass no longer numbers and places the
+// children of the winnable positions again (1.13-1.22 s of CPU samples
+// against 1.83-1.99 in two profiles each; see foreKids), and the layer
+// below's placer, expected jumps, games and winVals go as soon as the
+// measure pass is done, before the chunks' outputs are moved, where the
+// most was held (VmRSS at the end of that step, layer of 17 pegs: 205 MB
+// against 287 MB; the peak is now the measure pass's). The chunks'
+// output blocks and scratch are reused from chunk to chunk (see spare and
+// scratches): the walk allocated 386 MB on the heap against 626, 16
+// collections against about 22 (gc/op; the grade, at GOGC 25, 38 against
+// 58, GODEBUG=gctrace=1). The grade
+//
+//	pegs grade --board english --position oooooooooooooooo.oooooooooooooooo --format csv
+//
+// under /usr/bin/time, five runs alternated with the base's on a loaded
+// machine (load 5-6 on 2 cores), the same CSV: 7.9-9.5 s of CPU (user
+// and system) against 8.6-10.2 s, 269-276 MB of RSS against 282-286.
+// Left as they were: the pages written in (package memory) and the par
+// search.
+//
 // # Players of bounded foresight
 //
 // The player who looks k jumps ahead sees every line of at most k jumps

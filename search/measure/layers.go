@@ -819,11 +819,15 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, er
 		wins += outs[c].wins.n
 		big += outs[c].big.n
 	}
-	// The children are placed: the layer below's placer goes, before the
-	// chunks' outputs are moved, when the most is held (17 MB at the
-	// English board's widest layers).
+	// The children are measured: the foresight pass reads of the layer
+	// below only its foresight vectors and where they start (see
+	// foreKids), so its placer, expected jumps, games and winVals go
+	// now, before this layer's winnable positions' measures and vectors
+	// are made and the chunks' outputs moved, where the most was held (at
+	// the English board's widest layers, 17 and 75 MB).
 	if below != nil {
 		below.dropPlacer(ls.mem)
+		below.dropSums(ls.mem)
 	}
 	if big > 0 {
 		over := overBytes(n, big)
@@ -879,13 +883,6 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, er
 	})
 	if big > 0 {
 		v.games.overBits.count()
-	}
-	// The foresight pass reads of the layer below only its foresight
-	// vectors and where they start: its expected jumps, games and
-	// winVals go first, and make room for this layer's vectors (at the
-	// English board's widest layers, 75 MB of 155).
-	if below != nil {
-		below.dropSums(ls.mem)
 	}
 	// The vectors, every one written by the foresight pass (see
 	// foresightOf).
