@@ -683,43 +683,59 @@ func (b *blocks[T]) add(w T) {
 	b.n++
 }
 
-// spare holds the blocks of winBlock items of the chunks' outputs let go,
-// for the chunks of the next layers to reuse, rather than make afresh:
-// of the 607 MB that BenchmarkLevel's English Full level allocated on
-// the heap, 190 MB were such blocks, each allocation bringing the next
-// collection nearer; with them reused, 466 MB, and its grade (pegs grade,
-// GOGC 25) took 46 collections rather than 58 (GODEBUG=gctrace=1, loaded
-// machine).
+// spare holds the blocks of the chunks' outputs let go, by size (16 items
+// to winBlock, powers of two, as blocks makes them), for the chunks of
+// the next layers to reuse, rather than make afresh: of the 607 MB that
+// BenchmarkLevel's English Full level allocated on the heap, 190 MB were
+// such blocks, each allocation bringing the next collection nearer; with
+// those of winBlock items reused, 466 MB, and its grade (pegs grade, GOGC
+// 25) took 46 collections rather than 58 (GODEBUG=gctrace=1, loaded
+// machine); with the smaller ones too, 352 MB and 37 collections.
 type spare[T any] struct {
 	mu   sync.Mutex
-	free [][]T
+	free [spareSizes][][]T // by size: 16<<k items
+}
+
+// spareSizes is how many sizes of block a spare keeps: 16 to winBlock
+// items.
+const spareSizes = 7
+
+// spareSize returns the place of a block of size items in spare.free, or
+// -1 if it keeps none of that size.
+func spareSize(size int) int {
+	k := bits.Len(uint(size)) - 5
+	if k < 0 || k >= spareSizes || size != 16<<k {
+		return -1
+	}
+	return k
 }
 
 // get returns an empty block of size items from s, or nil if s is nil or
 // holds none of that size.
 func (s *spare[T]) get(size int) []T {
-	if s == nil || size != winBlock {
+	k := spareSize(size)
+	if s == nil || k < 0 {
 		return nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	k := len(s.free) - 1
-	if k < 0 {
+	free := s.free[k]
+	last := len(free) - 1
+	if last < 0 {
 		return nil
 	}
-	blk := s.free[k]
-	s.free[k], s.free = nil, s.free[:k]
+	blk := free[last]
+	free[last], s.free[k] = nil, free[:last]
 	return blk[:0]
 }
 
-// keep takes b's blocks of winBlock items into s, if s is not nil, and
-// empties b.
+// keep takes b's blocks into s, if s is not nil, and empties b.
 func (s *spare[T]) keep(b *blocks[T]) {
 	if s != nil {
 		s.mu.Lock()
 		for _, blk := range b.blocks {
-			if cap(blk) == winBlock {
-				s.free = append(s.free, blk)
+			if k := spareSize(cap(blk)); k >= 0 {
+				s.free[k] = append(s.free[k], blk)
 			}
 		}
 		s.mu.Unlock()

@@ -152,3 +152,22 @@ func TestSetWins(t *testing.T) {
 		}
 	}
 }
+
+// TestSpareSizes checks that a spare keeps every size of block that
+// blocks makes, 16 items to winBlock, and no other.
+func TestSpareSizes(t *testing.T) {
+	var b blocks[int]
+	for i := range 5 * winBlock {
+		b.add(i)
+	}
+	for _, blk := range b.blocks {
+		if spareSize(cap(blk)) < 0 {
+			t.Errorf("a block of %d items is not kept", cap(blk))
+		}
+	}
+	for _, size := range []int{0, 8, 24, 1000, 2 * winBlock} {
+		if k := spareSize(size); k >= 0 {
+			t.Errorf("spareSize(%d) = %d, want -1", size, k)
+		}
+	}
+}
