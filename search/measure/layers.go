@@ -35,6 +35,9 @@ type values struct {
 	winBits rankBits
 	wins    []winVals // of the winnable positions, in order
 	winKeys []uint64  // their keys, until kept (see keepWinners)
+	// winP1 is their P1, until kept, written as their winVals are (not
+	// in a pass of its own after the layer's passes).
+	winP1 []kernel.U128
 	// foreAt[w] is where winnable position w's foresight vector starts in
 	// fore: W_1 .. W_{longest−1} (see foresightOf).
 	foreAt []uint32
@@ -532,10 +535,7 @@ func measureLayers(ctx context.Context, b *engine.Board, start engine.Position, 
 			below.free(mem)
 			return nil, err
 		}
-		if err := l.keepWinners(fwd[d].Pegs(), cur); err != nil {
-			cur.free(mem)
-			return nil, err
-		}
+		l.keepWinners(fwd[d].Pegs(), cur)
 		// The layer above finds its children by their places alone: the
 		// positions, charged as the forward layer's, go.
 		fwd[d].Release(mem)
@@ -868,6 +868,10 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, er
 		return nil, err
 	}
 	v.winKeys = kernel.Make[uint64](wins) // charged as keepWinners's
+	if err := ls.mem.Take(int64(wins)*16, "the winnable positions' P1"); err != nil {
+		return nil, err
+	}
+	v.winP1 = kernel.Make[kernel.U128](wins) // charged as keepWinners's
 	// Each chunk's items (its winnable positions' measures, its games
 	// past 32 bits) land after the chunks' before it, a chunk a goroutine.
 	type at struct{ win, fore, big int }
@@ -886,7 +890,7 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, er
 		c--
 		k := ats[c].win
 		for w := range all(outs[c:c+1], func(o *chunkOut) *blocks[winOut] { return &o.wins }) {
-			v.wins[k], v.foreAt[k], v.winKeys[k] = w.winVals, uint32(ats[c].fore)+w.foreAt, w.key
+			v.wins[k], v.foreAt[k], v.winKeys[k], v.winP1[k] = w.winVals, uint32(ats[c].fore)+w.foreAt, w.key, w.p1
 			k++
 		}
 		k = ats[c].big
@@ -1176,21 +1180,11 @@ func foresightChunk(fore []kernel.U128, below *values, kids *foreKids) {
 // keepWinners keeps layer pegs's winnable positions and their P1, for the
 // measures that follow lines from the start (Critical, UniqueFirst, the
 // par).
-func (ls *layers) keepWinners(pegs int, v *values) error {
+func (ls *layers) keepWinners(pegs int, v *values) {
 	n := len(v.wins)
 	ls.winnable += int64(n)
-	if err := ls.mem.Take(int64(n)*16, "the winnable positions' P1"); err != nil {
-		return err
-	}
-	w := &winners{keys: v.winKeys, n: n, p1: kernel.Make[kernel.U128](n)}
-	kernel.Chunks(n, ls.workers, func(_, lo, hi int) {
-		for k := lo; k < hi; k++ {
-			w.p1[k] = v.wins[k].p1
-		}
-	})
-	v.winKeys = nil
-	ls.win[pegs] = w
-	return nil
+	ls.win[pegs] = &winners{keys: v.winKeys, n: n, p1: v.winP1}
+	v.winKeys, v.winP1 = nil, nil
 }
 
 // indexWinners indexes the winnable positions of every layer, once the
