@@ -813,7 +813,7 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, er
 		workers = 1
 	}
 	bounds := chunkBounds(n, workers)
-	curs := v.pos.cursors(bounds[:len(bounds)-1])
+	curs := v.pos.cursors(bounds[:len(bounds)-1], workers)
 	outs := make([]chunkOut, len(bounds)-1)
 	splitBounds(bounds, workers, func(c, lo, hi int) {
 		if err := ls.ctx.Err(); err != nil {

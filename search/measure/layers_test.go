@@ -12,10 +12,11 @@ import (
 // TestPlacersAgree checks the positions and placer read from a layer's
 // bitset against its keys: on the English board's Diamond level (24
 // pegs), whose middle layers a forward pass finds in bitsets, a cursor
-// from any place must read the layer's keys from there on, and each child
-// of a sample of each layer's parents, numbered with its siblings
-// (movegen.Parent.MoveRanks) and placed by a count of bits, must land on
-// its own key, whatever the goroutines that made the placer.
+// from any place, whatever the goroutines that found it, must read the
+// layer's keys from there on, and each child of a sample of each layer's
+// parents, numbered with its siblings (movegen.Parent.MoveRanks) and
+// placed by a count of bits, must land on its own key, whatever the
+// goroutines that made the placer.
 func TestPlacersAgree(t *testing.T) {
 	b := engine.English()
 	goal, err := b.ParseGoal("center")
@@ -59,7 +60,9 @@ func TestPlacersAgree(t *testing.T) {
 		keys := l.Keys()
 		froms := []int{0, 1, 63, 64, len(keys) / 3, len(keys) - 1}
 		slices.Sort(froms)
-		for f, c := range ps[i].cursors(froms) {
+		// Found on one to three goroutines, each finding those in its
+		// runs of words.
+		for f, c := range ps[i].cursors(froms, 1+i%3) {
 			for k := froms[f]; k < len(keys); k++ {
 				if got := kernel.Mix(c.next()); got != keys[k] {
 					t.Fatalf("%d pegs: the cursor from %d read %x at %d, want %x", l.Pegs(), froms[f], got, k, keys[k])
