@@ -111,11 +111,16 @@
 //
 //	pegs grade --board english --position oooooooooooooooo.oooooooooooooooo --format csv
 //
-// under /usr/bin/time, five runs alternated with the base's on a loaded
-// machine (load 5-6 on 2 cores), the same CSV: 7.9-9.5 s of CPU (user
-// and system) against 8.6-10.2 s, 269-276 MB of RSS against 282-286.
-// Left as they were: the pages written in (package memory) and the par
-// search.
+// under /usr/bin/time, alternated with the base's (44a40cb) on a loaded
+// machine, the same CSV each time: five pairs at load 5-6 on 2 cores
+// (with the blocks and scratch reused, before the last three steps)
+// 8.1-9.5 s of CPU (user and system) against 8.6-10.2 s and 269-276 MB
+// of RSS against 282-286; six pairs at load 5-9 at the end, 9.2-11.1 s
+// of CPU against 9.3-12.9 (within the noise), 0.55-0.76 s of it in the
+// kernel against 0.87-1.14, 276-277 MB of RSS against 283-292. The
+// benchmark's trace had a core idle for 6.9-7.9 % of the run against
+// 9.9-11.5 % (two runs each, alternated, loaded machine). Left as they
+// were: the pages written in (package memory) and the par search.
 //
 // # Players of bounded foresight
 //
