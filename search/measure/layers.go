@@ -626,16 +626,18 @@ type foreKids struct {
 // kidShift is where a foreKids head holds the jumps.
 const kidShift = 6
 
-// add records position i's children, at places ks of below, whose
-// longest game has longest jumps.
-func (f *foreKids) add(below *values, ks []uint64, longest uint8) {
-	f.heads.add(uint32(longest) | uint32(len(ks))<<kidShift)
-	for _, j := range ks {
-		m := below.cells[j].meta
-		f.metas.add(m)
-		if m&flagWin != 0 {
-			f.wins.add(uint32(below.winAt(int(j))))
-		}
+// add records a position whose longest game has longest jumps and
+// which has jumps children, then given by kid.
+func (f *foreKids) add(longest uint8, jumps int) {
+	f.heads.add(uint32(longest) | uint32(jumps)<<kidShift)
+}
+
+// kid records a child's meta byte m, and its place at among the
+// winnable ones if it can win.
+func (f *foreKids) kid(m uint8, at int) {
+	f.metas.add(m)
+	if m&flagWin != 0 {
+		f.wins.add(uint32(at))
 	}
 }
 
@@ -1134,20 +1136,28 @@ func (ls *layers) measureOne(v, below *values, i int, p engine.Position, ks []ui
 	v.cells[i].meta = longest | flagWin
 	v.meta[i] = longest | flagWin
 	// A stuck child cannot win, so P1's sum over the winnable children is
-	// its sum over the allowed ones.
+	// its sum over the allowed ones. A position whose longest game has
+	// two jumps or more has a foresight vector, made from its children
+	// as out.kids keeps them.
 	var p0, p1, sol kernel.U128
+	fored := longest >= 2
+	if fored {
+		out.kids.add(longest, len(ks))
+	}
 	for _, j := range ks {
-		if below.cells[j].meta&flagWin != 0 {
-			cw := &below.wins[below.winAt(int(j))]
+		m, at := below.cells[j].meta, 0
+		if m&flagWin != 0 {
+			at = below.winAt(int(j))
+			cw := &below.wins[at]
 			p0, _ = p0.Add(cw.p0)
 			p1, _ = p1.Add(cw.p1)
 			sol, _ = sol.Add(cw.sol)
 		}
+		if fored {
+			out.kids.kid(m, at)
+		}
 	}
 	out.wins.add(winOut{winVals{p0: kernel.DivFloor(p0, uint64(len(ks))), p1: kernel.DivFloor(p1, uint64(allowed)), sol: sol}, uint32(out.fore), kernel.Mix(p)})
-	if longest >= 2 {
-		out.kids.add(below, ks, longest)
-	}
 	out.fore += int(longest) - 1
 }
 
