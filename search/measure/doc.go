@@ -97,7 +97,8 @@
 // The chunks now shrink as a pass goes (chunkBounds: the last of the
 // widest layers ran 0.2-0.6 ms, against 12-57 ms), a chunk sets its own
 // win bits (setWins), and their places are counted beside the chunks'
-// outputs moved. The foresight pass no longer numbers and places the
+// outputs moved, as the P1s kept are written; the chunks' cursors are
+// found on the level's goroutines. The foresight pass no longer numbers and places the
 // children of the winnable positions again (1.13-1.22 s of CPU samples
 // against 1.83-1.99 in two profiles each; see foreKids), and the layer
 // below's placer, expected jumps, games and winVals go as soon as the
@@ -105,15 +106,15 @@
 // most was held (VmRSS at the end of that step, layer of 17 pegs: 205 MB
 // against 287 MB; the peak is now the measure pass's). The chunks'
 // output blocks and scratch are reused from chunk to chunk (see spare and
-// scratches): the walk allocated 386 MB on the heap against 626, 16
-// collections against about 22 (gc/op; the grade, at GOGC 25, 38 against
-// 58, GODEBUG=gctrace=1). The grade
+// scratches): the walk allocated 352 MB on the heap against 626 (B/op),
+// 16-17 collections against about 22 (gc/op; the grade, at GOGC 25, 37
+// against 58, GODEBUG=gctrace=1). The grade
 //
 //	pegs grade --board english --position oooooooooooooooo.oooooooooooooooo --format csv
 //
 // under /usr/bin/time, alternated with the base's (44a40cb) on a loaded
 // machine, the same CSV each time: five pairs at load 5-6 on 2 cores
-// (with the blocks and scratch reused, before the last three steps)
+// (midway, once the blocks and scratch were reused)
 // 8.1-9.5 s of CPU (user and system) against 8.6-10.2 s and 269-276 MB
 // of RSS against 282-286; six pairs at load 5-9 at the end, 9.2-11.1 s
 // of CPU against 9.3-12.9 (within the noise), 0.55-0.76 s of it in the
