@@ -655,14 +655,15 @@ func (r *reader[T]) next() T {
 	return r.b.blocks[r.k][r.i-1]
 }
 
-// blocks holds a chunk's winOuts or bigGames in blocks, each made once,
-// as large as the blocks before it together up to winBlock: a slice grown
-// by append would make about five times its final size (large slices grow
-// by a quarter), garbage that the heap held at the English board's widest
-// layers (tens of megabytes a layer). A chunk's last block is part
-// empty: of 4096 items at most, the English Full level's grade held 1 MB
-// more resident (median of five, 64 chunks a layer) than of 1024.
-// A block of winBlock items comes from spare where it holds one.
+// blocks holds a chunk's winOuts, bigGames or foreKids' items in
+// blocks, each made once, as large as the blocks before it together up to
+// winBlock: a slice grown by append would make about five times its final
+// size (large slices grow by a quarter), garbage that the heap held at
+// the English board's widest layers (tens of megabytes a layer). A
+// chunk's last block is part empty: of 4096 items at most, the English
+// Full level's grade held 1 MB more resident (median of five, 64 chunks a
+// layer) than of 1024. A block comes from spare where it holds one of
+// its size.
 type blocks[T any] struct {
 	blocks [][]T
 	n      int
