@@ -921,8 +921,9 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, er
 			keepChunkOut(&ls.spares, &outs[c])
 		})
 	}
-	// The layer below has been read: its memory goes before this layer's
-	// placer is made (17 MB at the English board's widest layers).
+	// The layer below has been read: what is left of it (its vectors and
+	// meta bytes, 55 MB at the English board's widest layers) goes before
+	// this layer's placer is made.
 	if below != nil {
 		below.free(ls.mem)
 	}
