@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"os"
 	"strconv"
+	"syscall"
 	"testing"
+	"time"
 
 	"pegs/engine"
 	"pegs/search"
@@ -74,4 +76,53 @@ func BenchmarkLevel(b *testing.B) {
 		}
 		b.ReportMetric(float64(len(ps)*b.N)/b.Elapsed().Seconds(), "levels/s")
 	})
+}
+
+// BenchmarkPar times the par's search alone (Level's last step: a search
+// by moves from both ends over the winnable positions, see package
+// search/internal/bfs) on classic English levels to the centre, measured
+// once before: Diamond (24 pegs) and, with -full, Full (32 pegs, whose
+// 1.7 million winnable positions it numbers).
+func BenchmarkPar(b *testing.B) {
+	eng := engine.English()
+	goal, err := eng.ParseGoal("center")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct{ name, pic string }{
+		{"diamond24", ".o.ooo.ooooo.ooo.ooo.ooooo.ooo.o."},
+		{"full32", "oooooooooooooooo.oooooooooooooooo"},
+	} {
+		b.Run("level="+c.name, func(b *testing.B) {
+			if c.name == "full32" && !*full {
+				b.Skip("measuring Full takes 5-20 s; run with -full")
+			}
+			p, err := eng.ParsePosition(c.pic)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ls, err := measure.MeasureLayers(context.Background(), eng, p, goal, search.DefaultMemory)
+			if err != nil {
+				b.Fatal(err)
+			}
+			moves := 0
+			cpu0 := cpuTime()
+			for b.Loop() {
+				if moves, _, err = ls.Par(context.Background()); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(moves), "moves")
+			b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+		})
+	}
+}
+
+// cpuTime returns the CPU time the process has used, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
