@@ -56,6 +56,7 @@ import (
 	"sync/atomic"
 
 	"pegs/engine"
+	"pegs/search/internal/memory"
 	"pegs/search/internal/movegen"
 	"pegs/search/internal/pool"
 )
@@ -99,9 +100,14 @@ type side struct {
 	// parent of the last level expanded listed, on average.
 	lists  [][]reached
 	listed float64
-	// moves calls visit with each position one move away from p in the
-	// side's direction.
-	moves func(p engine.Position, visit func(engine.Position) movegen.Step)
+	// gen makes the side's moves with by: forward, a peg's chains of
+	// jumps, by the jumps from each hole (FromHoles); back, a peg's
+	// jumps undone, by the jumps to each hole (ToHoles).
+	gen     *movegen.Gen
+	forward bool
+	by      [][]int16
+	// touched is a sum of the marks read ahead (see expand).
+	touched uint64
 }
 
 func (s *side) reach(id, parent int32) { s.marks[id] |= uint64(parent+1) << s.shift }
@@ -152,13 +158,13 @@ func FewestMoves(ctx context.Context, b *engine.Board, start engine.Position, go
 	gen := movegen.New(b, group)
 	byFrom, byTo := gen.FromHoles(), gen.ToHoles()
 	n := win.Len()
-	marks := make([]uint64, n)
-	fwd := &side{marks: marks,
-		moves: func(p engine.Position, visit func(engine.Position) movegen.Step) {
-			gen.Chains(p, byFrom, func(q engine.Position, _ []engine.Jump) movegen.Step { return visit(q) })
-		}}
-	back := &side{marks: marks, shift: 32,
-		moves: func(p engine.Position, visit func(engine.Position) movegen.Step) { gen.ReverseChains(p, byTo, visit) }}
+	// The marks, read at random, have their pages written in at once and
+	// backed by huge pages where they are large (see memory.Make): as
+	// they were made, fresh pages read as zeros before written, each page
+	// faulted twice, the second fault flushing every core's TLB.
+	marks := memory.Make[uint64](n)
+	fwd := &side{marks: marks, gen: gen, forward: true, by: byFrom}
+	back := &side{marks: marks, shift: 32, gen: gen, by: byTo}
 	first := node{root, int32(rootID)}
 	fwd.reach(first.id, first.id)
 	fwd.levels = [][]node{{first}}
@@ -240,6 +246,10 @@ func FewestMoves(ctx context.Context, b *engine.Board, start engine.Position, go
 // count of positions expanded do not depend on the workers.
 const chunk = 256
 
+// mergeBlock is how many children of a level's chunks expand marks at a
+// time, their marks read ahead together.
+const mergeBlock = 256
+
 // reached is a child a chunk found that its side had not reached before
 // the level: the child and its parent's place in the level.
 type reached struct {
@@ -271,11 +281,11 @@ func (s *side) expand(ctx context.Context, group *engine.Group, win Winnable, ot
 	var meetChunk atomic.Int64
 	meetChunk.Store(int64(chunks))
 	w := min(pool.Size(workers), chunks)
-	idle := make(chan struct{}, w)
+	idle := make(chan *tree, w)
 	for range w {
-		idle <- struct{}{}
+		idle <- new(tree)
 	}
-	err = pool.Each(ctx, idle, 0, len(last), chunk, func(_ struct{}, lo, hi int) {
+	err = pool.Each(ctx, idle, 0, len(last), chunk, func(t *tree, lo, hi int) {
 		c := lo / chunk
 		if int64(c) > meetChunk.Load() {
 			return
@@ -289,28 +299,9 @@ func (s *side) expand(ctx context.Context, group *engine.Group, win Winnable, ot
 			list = make([]reached, 0, want)
 		}
 		stop := false
-		for i := lo; i < hi && !stop; i++ {
-			s.moves(last[i].pos, func(q engine.Position) movegen.Step {
-				c := group.Canonical(q)
-				id, ok := win.Number(c)
-				switch {
-				case !ok:
-					// Most moves lose, and a chain that passes
-					// through a position that cannot win cannot win
-					// either: a position after it wins only if it
-					// does. Backward, a position before it is
-					// winnable only if it is.
-					return movegen.Prune
-				case s.seen(id):
-					return movegen.Extend
-				}
-				list = append(list, reached{node{c, int32(id)}, int32(i)})
-				if other.seen(id) {
-					stop = true
-					return movegen.Stop
-				}
-				return movegen.Extend
-			})
+		for g := lo; g < hi && !stop; g += treeParents {
+			t.grow(s, last[g:min(hi, g+treeParents)], group, win)
+			list, stop = t.walk(s, other, list, g)
 		}
 		found1[c] = list
 		if stop {
@@ -329,19 +320,31 @@ func (s *side) expand(ctx context.Context, group *engine.Group, win Winnable, ot
 		most += len(list)
 	}
 	s.listed = float64(most) / float64(len(last))
-	next := make([]node, 0, most)
+	next := memory.Make[node](most)[:0]
 	for _, list := range found1 {
-		for _, r := range list {
-			id := int(r.child.id)
-			if s.seen(id) {
-				continue
+		for len(list) > 0 {
+			// This loop runs on one goroutine: a block's marks are asked
+			// for together before they are read one by one, so that
+			// their cache misses overlap.
+			blk := list[:min(len(list), mergeBlock)]
+			list = list[len(blk):]
+			var sum uint64
+			for _, r := range blk {
+				sum += s.marks[r.child.id]
 			}
-			s.reach(r.child.id, last[r.parent].id)
-			next = append(next, r.child)
-			if other.seen(id) {
-				*nodes += int64(r.parent) + 1
-				s.levels = append(s.levels, next)
-				return r.child, true, nil
+			s.touched += sum
+			for _, r := range blk {
+				id := int(r.child.id)
+				if s.seen(id) {
+					continue
+				}
+				s.reach(r.child.id, last[r.parent].id)
+				next = append(next, r.child)
+				if other.seen(id) {
+					*nodes += int64(r.parent) + 1
+					s.levels = append(s.levels, next)
+					return r.child, true, nil
+				}
 			}
 		}
 	}

@@ -1,0 +1,176 @@
+package bfs
+
+import (
+	"math/bits"
+
+	"pegs/engine"
+)
+
+// treeParents is how many parents of a level a worker expands together:
+// their moves are looked up a round at a time (see tree), so that the
+// cache misses of a round's lookups overlap.
+const treeParents = 32
+
+// tree holds the moves of a few parents of a level, one move on from
+// them in a side's direction, as the positions after them: a parent's
+// moves one jump long, then each winnable one's extensions by one more
+// jump of the same peg, and so on, a round of one more jump at a time.
+// Each round is made canonical, then looked up together (by a Batcher,
+// which asks for every lookup's first lines before it reads them), where
+// a walk of the moves in order (movegen.Chains and ReverseChains) looked
+// each one up as it came, its cache misses one after another. The moves
+// are then taken in that walk's order (walk): a move, then its
+// extensions, then the next; so the levels, the meeting and the path are
+// the walk's.
+type tree struct {
+	nodes []chainNode
+	// roots[b] is where parent b's moves of one jump are in nodes.
+	roots []span
+	// stack is walk's.
+	stack []span
+	// cs and ids are a round's canonical positions and their numbers,
+	// moves a parent's jumps.
+	cs    []engine.Position
+	ids   []int32
+	moves []int16
+	// touched is a sum of what was read ahead (see Batcher and walk).
+	touched uint64
+}
+
+// chainNode is a position one move from a parent in a side's direction.
+type chainNode struct {
+	pos, canon engine.Position
+	// id is canon's number, or -1 where it cannot win: then no longer
+	// move through it is made (see grow).
+	id int32
+	// hole is where the moving peg stands (forward) or stood before the
+	// jump undone (back): its next jump starts (forward) or ends there.
+	hole int16
+	// kids is where the position's extensions by one more jump are.
+	kids span
+}
+
+// span is a range of a tree's nodes.
+type span struct{ lo, hi int32 }
+
+// Batcher is a Winnable that numbers a batch of positions at once,
+// faster than one at a time: their cache misses overlap.
+type Batcher interface {
+	// Numbers sets ids[k] to the number of cs[k], or -1 where it is not
+	// winnable, and returns a sum of what it read ahead, for its caller
+	// to keep.
+	Numbers(cs []engine.Position, ids []int32) uint64
+}
+
+// grow makes the moves of parents in s's direction that pass through
+// winnable positions alone, numbered by win.
+func (t *tree) grow(s *side, parents []node, group *engine.Group, win Winnable) {
+	t.nodes, t.roots = t.nodes[:0], t.roots[:0]
+	gen := s.gen
+	for _, p := range parents {
+		lo := int32(len(t.nodes))
+		if s.forward {
+			t.moves = gen.AppendMoves(t.moves[:0], p.pos)
+			for _, k := range t.moves {
+				t.nodes = append(t.nodes, chainNode{pos: p.pos ^ gen.Masks[k], hole: int16(gen.Jumps[k].To)})
+			}
+		} else {
+			for q := uint64(p.pos); q != 0; q &= q - 1 {
+				t.extend(s, p.pos, bits.TrailingZeros64(q))
+			}
+		}
+		t.roots = append(t.roots, span{lo, int32(len(t.nodes))})
+	}
+	batcher, _ := win.(Batcher)
+	for from := 0; from < len(t.nodes); {
+		to := len(t.nodes)
+		t.cs, t.ids = t.cs[:0], t.ids[:0]
+		for i := from; i < to; i++ {
+			c := group.Canonical(t.nodes[i].pos)
+			t.nodes[i].canon = c
+			t.cs = append(t.cs, c)
+			t.ids = append(t.ids, -1)
+		}
+		if batcher != nil {
+			t.touched += batcher.Numbers(t.cs, t.ids)
+		} else {
+			for k, c := range t.cs {
+				if id, ok := win.Number(c); ok {
+					t.ids[k] = int32(id)
+				}
+			}
+		}
+		for k, id := range t.ids {
+			t.nodes[from+k].id = id
+		}
+		// Most moves lose, and a chain that passes through a position
+		// that cannot win cannot win either: a position after it wins
+		// only if it does. Backward, a position before it is winnable
+		// only if it is. So only a winnable position's move goes on.
+		for i := from; i < to; i++ {
+			lo := int32(len(t.nodes))
+			if x := t.nodes[i]; x.id >= 0 {
+				t.extend(s, x.pos, int(x.hole))
+			}
+			t.nodes[i].kids = span{lo, int32(len(t.nodes))}
+		}
+		from = to
+	}
+}
+
+// extend adds the positions one jump on from q by the peg at hole h (or,
+// back, one jump undone that ended at h).
+func (t *tree) extend(s *side, q engine.Position, h int) {
+	gen := s.gen
+	for _, k := range s.by[h] {
+		j := gen.Jumps[k]
+		if s.forward {
+			if q.Has(j.Over) && !q.Has(j.To) {
+				t.nodes = append(t.nodes, chainNode{pos: q ^ gen.Masks[k], hole: int16(j.To)})
+			}
+		} else if !q.Has(j.Over) && !q.Has(j.From) {
+			t.nodes = append(t.nodes, chainNode{pos: q ^ gen.Masks[k], hole: int16(j.From)})
+		}
+	}
+}
+
+// walk takes the winnable positions of t's moves that s has not reached,
+// parent by parent, each parent's in the order of a walk of its moves (a
+// move before its extensions), appending them to list with their
+// parent's place in the level (first, the place of t's first parent),
+// and stops after the first that other has reached, reporting it.
+func (t *tree) walk(s, other *side, list []reached, first int) ([]reached, bool) {
+	// The marks of the positions are asked for together first.
+	var sum uint64
+	for i := range t.nodes {
+		if id := t.nodes[i].id; id >= 0 {
+			sum += s.marks[id]
+		}
+	}
+	t.touched += sum
+	stack := t.stack
+	defer func() { t.stack = stack }()
+	for b, root := range t.roots {
+		stack = append(stack[:0], root)
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if top.lo == top.hi {
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			x := &t.nodes[top.lo]
+			top.lo++
+			if x.id < 0 {
+				continue
+			}
+			if !s.seen(int(x.id)) {
+				list = append(list, reached{node{x.canon, x.id}, int32(first + b)})
+				if other.seen(int(x.id)) {
+					return list, true
+				}
+			}
+			stack = append(stack, x.kids)
+		}
+	}
+	return list, false
+}
