@@ -81,8 +81,9 @@ func BenchmarkLevel(b *testing.B) {
 // BenchmarkPar times the par's search alone (Level's last step: a search
 // by moves from both ends over the winnable positions, see package
 // search/internal/bfs) on classic English levels to the centre, measured
-// once before: Diamond (24 pegs) and, with -full, Full (32 pegs, whose
-// 1.7 million winnable positions it numbers).
+// once before: Pyramid (16 pegs, of the size package generate measures
+// by the thousand), Diamond (24 pegs) and, with -full, Full (32 pegs,
+// whose 1.7 million winnable positions it numbers).
 func BenchmarkPar(b *testing.B) {
 	eng := engine.English()
 	goal, err := eng.ParseGoal("center")
@@ -90,6 +91,7 @@ func BenchmarkPar(b *testing.B) {
 		b.Fatal(err)
 	}
 	for _, c := range []struct{ name, pic string }{
+		{"pyramid16", "....o...ooo...ooooo.ooooooo......"},
 		{"diamond24", ".o.ooo.ooooo.ooo.ooo.ooooo.ooo.o."},
 		{"full32", "oooooooooooooooo.oooooooooooooooo"},
 	} {

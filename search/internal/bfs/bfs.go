@@ -184,6 +184,10 @@ func FewestMoves(ctx context.Context, b *engine.Board, start engine.Position, go
 		}
 	}
 	back.levels = [][]node{targets}
+	// A worker's tree, its buffers grown once for every level (see
+	// expand): made again a level, they were most of the garbage of the
+	// small levels package generate measures by the thousand.
+	trees := make([]*tree, pool.Size(workers))
 	for !found {
 		grow, other := fwd, back
 		if len(back.levels[len(back.levels)-1]) < len(fwd.levels[len(fwd.levels)-1]) {
@@ -193,7 +197,7 @@ func FewestMoves(ctx context.Context, b *engine.Board, start engine.Position, go
 			return sol, errors.New("search: winnable start but no goal found; this is a bug")
 		}
 		var err error
-		meet, found, err = grow.expand(ctx, group, win, other, workers, &sol.Nodes)
+		meet, found, err = grow.expand(ctx, group, win, other, trees, &sol.Nodes)
 		if err != nil {
 			return sol, err
 		}
@@ -263,7 +267,7 @@ type reached struct {
 // meeting, returned with found set. The last level's chunks are expanded
 // on workers, which only read the marks; then their children are marked,
 // chunk by chunk in order, the first parent in order taking each.
-func (s *side) expand(ctx context.Context, group *engine.Group, win Winnable, other *side, workers int, nodes *int64) (meet node, found bool, err error) {
+func (s *side) expand(ctx context.Context, group *engine.Group, win Winnable, other *side, trees []*tree, nodes *int64) (meet node, found bool, err error) {
 	last := s.levels[len(s.levels)-1]
 	chunks := (len(last) + chunk - 1) / chunk
 	// Each chunk's children go in a list that a chunk of an earlier
@@ -280,10 +284,13 @@ func (s *side) expand(ctx context.Context, group *engine.Group, win Winnable, ot
 	// it need not be expanded.
 	var meetChunk atomic.Int64
 	meetChunk.Store(int64(chunks))
-	w := min(pool.Size(workers), chunks)
+	w := min(len(trees), chunks)
 	idle := make(chan *tree, w)
-	for range w {
-		idle <- new(tree)
+	for k := range w {
+		if trees[k] == nil {
+			trees[k] = new(tree)
+		}
+		idle <- trees[k]
 	}
 	err = pool.Each(ctx, idle, 0, len(last), chunk, func(t *tree, lo, hi int) {
 		c := lo / chunk
