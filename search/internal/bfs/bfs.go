@@ -45,6 +45,35 @@
 // number of workers. The path is rebuilt from the two sides' parent links,
 // turning each canonical step back into a real move on the board, and
 // replayed.
+//
+// # Lookups a round at a time
+//
+// The search's time goes to cache misses: each move's position is looked
+// up among the winnable ones (a run of a layer's sorted positions found by
+// its high bits, then read, see key.Sorted) and its marks read, at random
+// in tens of megabytes. Walked chain by chain, each lookup waited for the
+// one before: in a profile of the English Full level's grade (`perf record
+// -g` of `pegs grade --board english --position
+// oooooooooooooooo.oooooooooooooooo --format csv`), key.Sorted.Find took
+// 30 % of the par's CPU time, the marks' reads in the walk's visit 19 %,
+// page faults 13 %. So a worker grows the moves of 32 parents a round of
+// one more jump at a time (see tree): a round's positions are made
+// canonical, then looked up together by a Batcher (every lookup's run
+// asked for, then each run's first position, then each found), then the
+// winnable ones' extensions make the next round; the moves are then taken
+// in the order the walk took them, their marks read ahead together, so
+// the levels, the meeting, the path and the count of positions expanded
+// are the walk's (TestTreeWalksAsChains checks the order against
+// movegen's walks). The marks, made by memory.Make, are written in at
+// once, where fresh pages read before written faulted twice each. On the
+// same level (BenchmarkPar in package search/measure, `go test
+// ./search/measure -run X -bench Par/level=full32 -full -benchtime 5x`,
+// four alternated pairs on a machine loaded by other work, load 3.4-4.7
+// on 2 cores) the par took 0.44-0.58 s of CPU an op against 0.70-0.81
+// before, 0.41-1.09 s of wall either way; in the grade itself (`perf
+// record`, three alternated pairs, load 4.3-5.9) the par's samples came to
+// 0.56-0.73 s of CPU against 0.74-1.15. Lookups are still a third of its
+// CPU time, the marks' reads a sixth.
 package bfs
 
 import (
