@@ -129,12 +129,12 @@ type side struct {
 	// parent of the last level expanded listed, on average.
 	lists  [][]reached
 	listed float64
-	// gen makes the side's moves with by: forward, a peg's chains of
-	// jumps, by the jumps from each hole (FromHoles); back, a peg's
-	// jumps undone, by the jumps to each hole (ToHoles).
+	// gen makes the side's moves: forward, a peg's chains of jumps;
+	// back, a peg's jumps undone. steps[h] are the jumps a peg at h can
+	// take next (see newSteps).
 	gen     *movegen.Gen
 	forward bool
-	by      [][]int16
+	steps   [][]step
 	// touched is a sum of the marks read ahead (see expand).
 	touched uint64
 }
@@ -192,8 +192,8 @@ func FewestMoves(ctx context.Context, b *engine.Board, start engine.Position, go
 	// they were made, fresh pages read as zeros before written, each page
 	// faulted twice, the second fault flushing every core's TLB.
 	marks := memory.Make[uint64](n)
-	fwd := &side{marks: marks, gen: gen, forward: true, by: byFrom}
-	back := &side{marks: marks, shift: 32, gen: gen, by: byTo}
+	fwd := &side{marks: marks, gen: gen, forward: true, steps: newSteps(gen, byFrom, true)}
+	back := &side{marks: marks, shift: 32, gen: gen, steps: newSteps(gen, byTo, false)}
 	first := node{root, int32(rootID)}
 	fwd.reach(first.id, first.id)
 	fwd.levels = [][]node{{first}}
