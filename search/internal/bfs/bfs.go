@@ -135,6 +135,9 @@ type side struct {
 	gen     *movegen.Gen
 	forward bool
 	steps   [][]step
+	// by is FromHoles forward, ToHoles back, for movegen's walks of a
+	// position's moves (see chains).
+	by [][]int16
 	// touched is a sum of the marks read ahead (see expand).
 	touched uint64
 }
@@ -192,8 +195,8 @@ func FewestMoves(ctx context.Context, b *engine.Board, start engine.Position, go
 	// they were made, fresh pages read as zeros before written, each page
 	// faulted twice, the second fault flushing every core's TLB.
 	marks := memory.Make[uint64](n)
-	fwd := &side{marks: marks, gen: gen, forward: true, steps: newSteps(gen, byFrom, true)}
-	back := &side{marks: marks, shift: 32, gen: gen, steps: newSteps(gen, byTo, false)}
+	fwd := &side{marks: marks, gen: gen, forward: true, steps: newSteps(gen, byFrom, true), by: byFrom}
+	back := &side{marks: marks, shift: 32, gen: gen, steps: newSteps(gen, byTo, false), by: byTo}
 	first := node{root, int32(rootID)}
 	fwd.reach(first.id, first.id)
 	fwd.levels = [][]node{{first}}
@@ -279,6 +282,43 @@ func FewestMoves(ctx context.Context, b *engine.Board, start engine.Position, go
 // count of positions expanded do not depend on the workers.
 const chunk = 256
 
+// chains appends to list the winnable positions one move from last[lo:hi]
+// that s has not reached, walking each parent's moves in order
+// (movegen.Chains forward, ReverseChains back) and looking each position
+// up as it comes, and stops after the first that other has reached,
+// reporting it. It takes them in the order of a tree's walk, without its
+// rounds: where the winnable positions are few (fewer than
+// readAheadFrom), their lookups and marks stay in a core's cache, and a
+// tree's passes cost more than they saved (BenchmarkPar level=pyramid16
+// in package search/measure, 15 % more time).
+func (s *side) chains(last []node, lo, hi int, group *engine.Group, win Winnable, other *side, list []reached) ([]reached, bool) {
+	stop := false
+	for i := lo; i < hi && !stop; i++ {
+		visit := func(q engine.Position) movegen.Step {
+			c := group.Canonical(q)
+			id, ok := win.Number(c)
+			switch {
+			case !ok:
+				return movegen.Prune // see tree.grow
+			case s.seen(id):
+				return movegen.Extend
+			}
+			list = append(list, reached{node{c, int32(id)}, int32(i)})
+			if other.seen(id) {
+				stop = true
+				return movegen.Stop
+			}
+			return movegen.Extend
+		}
+		if s.forward {
+			s.gen.Chains(last[i].pos, s.by, func(q engine.Position, _ []engine.Jump) movegen.Step { return visit(q) })
+		} else {
+			s.gen.ReverseChains(last[i].pos, s.by, visit)
+		}
+	}
+	return list, stop
+}
+
 // mergeBlock is how many children of a level's chunks expand marks at a
 // time, their marks read ahead together.
 const mergeBlock = 256
@@ -299,6 +339,7 @@ type reached struct {
 func (s *side) expand(ctx context.Context, group *engine.Group, win Winnable, other *side, trees []*tree, nodes *int64) (meet node, found bool, err error) {
 	last := s.levels[len(s.levels)-1]
 	chunks := (len(last) + chunk - 1) / chunk
+	n := len(s.marks)
 	// Each chunk's children go in a list that a chunk of an earlier
 	// level let go of: the lists of the English centre game's widest
 	// levels, tens of megabytes, are not made again a level.
@@ -335,7 +376,10 @@ func (s *side) expand(ctx context.Context, group *engine.Group, win Winnable, ot
 			list = make([]reached, 0, want)
 		}
 		stop := false
-		for g := lo; g < hi && !stop; g += treeParents {
+		if n < readAheadFrom {
+			list, stop = s.chains(last, lo, hi, group, win, other, list)
+		}
+		for g := lo; g < hi && !stop && n >= readAheadFrom; g += treeParents {
 			t.grow(s, last[g:min(hi, g+treeParents)], group, win)
 			list, stop = t.walk(s, other, list, g)
 		}

@@ -12,6 +12,10 @@ import (
 // cache misses of a round's lookups overlap.
 const treeParents = 32
 
+// readAheadFrom is the fewest winnable positions whose moves are grown
+// in trees: fewer, a side walks each parent's moves instead (see chains).
+const readAheadFrom = 1 << 16
+
 // tree holds the moves of a few parents of a level, one move on from
 // them in a side's direction, as the positions after them: a parent's
 // moves one jump long, then each winnable one's extensions by one more
@@ -29,8 +33,9 @@ type tree struct {
 	roots []span
 	// stack is walk's.
 	stack []span
-	// cs and ids are a round's canonical positions and their numbers,
-	// moves a parent's jumps.
+	// cs[i] and ids[i] are node i's position made canonical and its
+	// number, or -1 where it cannot win: no longer move through it is
+	// made (see grow). moves is a parent's jumps.
 	cs    []engine.Position
 	ids   []int32
 	moves []int16
@@ -40,10 +45,7 @@ type tree struct {
 
 // chainNode is a position one move from a parent in a side's direction.
 type chainNode struct {
-	pos, canon engine.Position
-	// id is canon's number, or -1 where it cannot win: then no longer
-	// move through it is made (see grow).
-	id int32
+	pos engine.Position
 	// hole is where the moving peg stands (forward) or stood before the
 	// jump undone (back): its next jump starts (forward) or ends there.
 	hole int16
@@ -83,26 +85,21 @@ func (t *tree) grow(s *side, parents []node, group *engine.Group, win Winnable) 
 		t.roots = append(t.roots, span{lo, int32(len(t.nodes))})
 	}
 	batcher, _ := win.(Batcher)
+	t.cs, t.ids = t.cs[:0], t.ids[:0]
 	for from := 0; from < len(t.nodes); {
 		to := len(t.nodes)
-		t.cs, t.ids = t.cs[:0], t.ids[:0]
 		for i := from; i < to; i++ {
-			c := group.Canonical(t.nodes[i].pos)
-			t.nodes[i].canon = c
-			t.cs = append(t.cs, c)
+			t.cs = append(t.cs, group.Canonical(t.nodes[i].pos))
 			t.ids = append(t.ids, -1)
 		}
 		if batcher != nil {
-			t.touched += batcher.Numbers(t.cs, t.ids)
+			t.touched += batcher.Numbers(t.cs[from:to], t.ids[from:to])
 		} else {
-			for k, c := range t.cs {
-				if id, ok := win.Number(c); ok {
-					t.ids[k] = int32(id)
+			for i := from; i < to; i++ {
+				if id, ok := win.Number(t.cs[i]); ok {
+					t.ids[i] = int32(id)
 				}
 			}
-		}
-		for k, id := range t.ids {
-			t.nodes[from+k].id = id
 		}
 		// Most moves lose, and a chain that passes through a position
 		// that cannot win cannot win either: a position after it wins
@@ -110,8 +107,8 @@ func (t *tree) grow(s *side, parents []node, group *engine.Group, win Winnable) 
 		// only if it is. So only a winnable position's move goes on.
 		for i := from; i < to; i++ {
 			lo := int32(len(t.nodes))
-			if x := t.nodes[i]; x.id >= 0 {
-				t.extend(s, x.pos, int(x.hole))
+			if t.ids[i] >= 0 {
+				t.extend(s, t.nodes[i].pos, int(t.nodes[i].hole))
 			}
 			t.nodes[i].kids = span{lo, int32(len(t.nodes))}
 		}
@@ -164,14 +161,13 @@ func (t *tree) extend(s *side, q engine.Position, h int) {
 func (t *tree) walk(s, other *side, list []reached, first int) ([]reached, bool) {
 	// The marks of the positions are asked for together first.
 	var sum uint64
-	for i := range t.nodes {
-		if id := t.nodes[i].id; id >= 0 {
+	for _, id := range t.ids {
+		if id >= 0 {
 			sum += s.marks[id]
 		}
 	}
 	t.touched += sum
 	stack := t.stack
-	defer func() { t.stack = stack }()
 	for b, root := range t.roots {
 		stack = append(stack[:0], root)
 		for len(stack) > 0 {
@@ -180,19 +176,22 @@ func (t *tree) walk(s, other *side, list []reached, first int) ([]reached, bool)
 				stack = stack[:len(stack)-1]
 				continue
 			}
-			x := &t.nodes[top.lo]
+			i := top.lo
 			top.lo++
-			if x.id < 0 {
+			id := t.ids[i]
+			if id < 0 {
 				continue
 			}
-			if !s.seen(int(x.id)) {
-				list = append(list, reached{node{x.canon, x.id}, int32(first + b)})
-				if other.seen(int(x.id)) {
+			if !s.seen(int(id)) {
+				list = append(list, reached{node{t.cs[i], id}, int32(first + b)})
+				if other.seen(int(id)) {
+					t.stack = stack
 					return list, true
 				}
 			}
-			stack = append(stack, x.kids)
+			stack = append(stack, t.nodes[i].kids)
 		}
 	}
+	t.stack = stack
 	return list, false
 }
