@@ -65,15 +65,26 @@
 // the levels, the meeting, the path and the count of positions expanded
 // are the walk's (TestTreeWalksAsChains checks the order against
 // movegen's walks). The marks, made by memory.Make, are written in at
-// once, where fresh pages read before written faulted twice each. On the
-// same level (BenchmarkPar in package search/measure, `go test
-// ./search/measure -run X -bench Par/level=full32 -full -benchtime 5x`,
-// four alternated pairs on a machine loaded by other work, load 3.4-4.7
-// on 2 cores) the par took 0.44-0.58 s of CPU an op against 0.70-0.81
-// before, 0.41-1.09 s of wall either way; in the grade itself (`perf
-// record`, three alternated pairs, load 4.3-5.9) the par's samples came to
-// 0.56-0.73 s of CPU against 0.74-1.15. Lookups are still a third of its
-// CPU time, the marks' reads a sixth.
+// once, where fresh pages read before written faulted twice each. Where
+// the winnable positions are fewer than readAheadFrom, they stay in a
+// core's cache, and each parent's moves are walked as before (see chains):
+// the trees' passes made the par of Pyramid (16 pegs) 15 % slower.
+//
+// Measured on a machine loaded by other work (2 cores), the base (44a40cb
+// with BenchmarkPar) against this, alternated: BenchmarkPar in package
+// search/measure (`go test ./search/measure -run X -bench
+// Par/level=full32 -full -benchtime 5x`, the par alone on the English
+// Full level), four pairs at load 1.3-2.2, 0.39-0.50 s of CPU an op against 0.67-0.79, 216-510 ms of wall
+// against 389-854; the grade above under `perf record`, three pairs at
+// load 1.7-2.0, the par's samples 0.33-0.36 s of wall and 0.58-0.62 s of
+// CPU against 0.57-0.61 and 0.92-1.06, its output the same, its max RSS
+// 284-292 MB either way (set before the par, which runs at 60-130 MB).
+// Lookups are still a third of the par's CPU time, the marks' reads a
+// sixth; a bitset of each layer's winnable positions by their numbers in
+// the position class (key.Dense, placed by a count of bits as the measure
+// pass places children) would read one line a lookup, but would take
+// about 100 MB for the English board's 2^33/16 numbers against the
+// sorted positions' 22 MB, and was not tried.
 package bfs
 
 import (
