@@ -85,9 +85,20 @@ func (w *winNumbers) Number(c engine.Position) (int, bool) {
 	if w.base[pegs] == w.base[pegs+1] {
 		return 0, false
 	}
+	s, mirrored := w.layer(pegs)
+	if mirrored {
+		c = w.ws.group.Canonical(w.ws.board.Complement(c))
+	}
+	j, ok := s.Find(c)
+	return w.base[pegs] + j, ok
+}
+
+// layer returns the index of the layer of pegs pegs, made when first
+// asked for, and whether it holds the positions that layer mirrors.
+func (w *winNumbers) layer(pegs int) (*key.Sorted, bool) {
 	keys, ok := w.ws.keys[pegs]
 	if !ok {
-		keys, c = w.ws.mirror[pegs].of, w.ws.group.Canonical(w.ws.board.Complement(c))
+		keys = w.ws.mirror[pegs].of
 	}
 	w.once[pegs].Do(func() {
 		ps := make([]engine.Position, len(keys))
@@ -96,8 +107,36 @@ func (w *winNumbers) Number(c engine.Position) (int, bool) {
 		}
 		w.sorted[pegs] = key.SortedOf(ps)
 	})
-	j, ok := w.sorted[pegs].Find(c)
-	return w.base[pegs] + j, ok
+	return w.sorted[pegs], !ok
+}
+
+// Numbers sets ids[k] to the number of cs[k], or -1 where it is not
+// winnable, a step at a time (see key.Sorted.Run): each one's run, then
+// its run's first position, then each one found, so that their cache
+// misses overlap. A position of a mirroring layer is found in the last
+// step alone. It returns a sum of the positions it read ahead.
+func (w *winNumbers) Numbers(cs []engine.Position, ids []int32) uint64 {
+	for k, c := range cs {
+		ids[k] = -1
+		if pegs := c.Pegs(); w.base[pegs] < w.base[pegs+1] {
+			if s, mirrored := w.layer(pegs); !mirrored {
+				ids[k] = int32(s.Run(c))
+			}
+		}
+	}
+	var sum engine.Position
+	for k, c := range cs {
+		if ids[k] >= 0 {
+			sum += w.sorted[c.Pegs()].At(int(ids[k]))
+		}
+	}
+	for k, c := range cs {
+		ids[k] = -1
+		if j, ok := w.Number(c); ok {
+			ids[k] = int32(j)
+		}
+	}
+	return uint64(sum)
 }
 
 // fewestBytes is what the search by moves holds for each winnable

@@ -1295,6 +1295,41 @@ func (w *winNumbers) Number(c engine.Position) (int, bool) {
 	return w.base[pegs] + j, ok
 }
 
+// Numbers sets ids[k] to the number of cs[k], or -1 where it is not
+// winnable, a step at a time (see kernel.Sorted.Run): each one's run,
+// then its run's first position, then each one found. It returns a sum
+// of the positions it read ahead.
+func (w *winNumbers) Numbers(cs []engine.Position, ids []int32) uint64 {
+	for k, c := range cs {
+		ids[k] = -1
+		if s := w.sorted(c); s != nil {
+			ids[k] = int32(s.Run(c))
+		}
+	}
+	var sum engine.Position
+	for k, c := range cs {
+		if s := w.sorted(c); s != nil {
+			sum += s.At(int(ids[k]))
+		}
+	}
+	for k, c := range cs {
+		ids[k] = -1
+		if j, ok := w.Number(c); ok {
+			ids[k] = int32(j)
+		}
+	}
+	return uint64(sum)
+}
+
+// sorted returns the index of c's layer where its positions are sorted,
+// else nil.
+func (w *winNumbers) sorted(c engine.Position) *kernel.Sorted {
+	if pegs := c.Pegs(); pegs < len(w.win) && w.win[pegs] != nil {
+		return w.win[pegs].sorted
+	}
+	return nil
+}
+
 // child returns whether p's child by jump k can win, and its P1.
 func (ls *layers) child(p engine.Position, k int16) (kernel.U128, bool) {
 	return ls.winP1(ls.group.Canonical(p ^ ls.gen.Masks[k]))

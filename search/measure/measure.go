@@ -170,6 +170,20 @@ func LevelIf(ctx context.Context, b *engine.Board, start engine.Position, goal e
 	if keep != nil && !keep(m) {
 		return m, false, nil
 	}
+	if root.win(0) {
+		moves, jumps, err := ls.par(ctx, b, start, goal)
+		if err != nil {
+			return m, true, err
+		}
+		m.FewestMoves, m.ParSolution = moves, jumps
+	}
+	return m, true, nil
+}
+
+// par returns the fewest moves from start, a winnable position of ls, to
+// the goal and a solution of that many, found by a search by moves over
+// ls's winnable positions.
+func (ls *layers) par(ctx context.Context, b *engine.Board, start engine.Position, goal engine.Goal) (int, []engine.Jump, error) {
 	// The par's search numbers the winnable positions by their keys: their
 	// P1s go, and on a large level the memory the layers let go of returns
 	// to the system before it runs (see kernel.Budget.Trim).
@@ -177,12 +191,6 @@ func LevelIf(ctx context.Context, b *engine.Board, start engine.Position, goal e
 	if ls.mem.Peak() >= trimFrom {
 		ls.mem.Trim()
 	}
-	if root.win(0) {
-		ms, err := kernel.FewestMoves(ctx, b, start, goal, ls.group, newWinNumbers(ls.win), ls.workers)
-		if err != nil {
-			return m, true, err
-		}
-		m.FewestMoves, m.ParSolution = ms.Moves, ms.Jumps
-	}
-	return m, true, nil
+	ms, err := kernel.FewestMoves(ctx, b, start, goal, ls.group, newWinNumbers(ls.win), ls.workers)
+	return ms.Moves, ms.Jumps, err
 }

@@ -45,6 +45,46 @@
 // number of workers. The path is rebuilt from the two sides' parent links,
 // turning each canonical step back into a real move on the board, and
 // replayed.
+//
+// # Lookups a round at a time
+//
+// The search's time goes to cache misses: each move's position is looked
+// up among the winnable ones (a run of a layer's sorted positions found by
+// its high bits, then read, see key.Sorted) and its marks read, at random
+// in tens of megabytes. Walked chain by chain, each lookup waited for the
+// one before: in a profile of the English Full level's grade (`perf record
+// -g` of `pegs grade --board english --position
+// oooooooooooooooo.oooooooooooooooo --format csv`), key.Sorted.Find took
+// 30 % of the par's CPU time, the marks' reads in the walk's visit 19 %,
+// page faults 13 %. So a worker grows the moves of 32 parents a round of
+// one more jump at a time (see tree): a round's positions are made
+// canonical, then looked up together by a Batcher (every lookup's run
+// asked for, then each run's first position, then each found), then the
+// winnable ones' extensions make the next round; the moves are then taken
+// in the order the walk took them, their marks read ahead together, so
+// the levels, the meeting, the path and the count of positions expanded
+// are the walk's (TestTreeWalksAsChains checks the order against
+// movegen's walks). The marks, made by memory.Make, are written in at
+// once, where fresh pages read before written faulted twice each. Where
+// the winnable positions are fewer than readAheadFrom, they stay in a
+// core's cache, and each parent's moves are walked as before (see chains):
+// the trees' passes made the par of Pyramid (16 pegs) 15 % slower.
+//
+// Measured on a machine loaded by other work (2 cores), the base (44a40cb
+// with BenchmarkPar) against this, alternated: BenchmarkPar in package
+// search/measure (`go test ./search/measure -run X -bench
+// Par/level=full32 -full -benchtime 5x`, the par alone on the English
+// Full level), four pairs at load 1.3-2.2, 0.39-0.50 s of CPU an op against 0.67-0.79, 216-510 ms of wall
+// against 389-854; the grade above under `perf record`, three pairs at
+// load 1.7-2.0, the par's samples 0.33-0.36 s of wall and 0.58-0.62 s of
+// CPU against 0.57-0.61 and 0.92-1.06, its output the same, its max RSS
+// 284-292 MB either way (set before the par, which runs at 60-130 MB).
+// Lookups are still a third of the par's CPU time, the marks' reads a
+// sixth; a bitset of each layer's winnable positions by their numbers in
+// the position class (key.Dense, placed by a count of bits as the measure
+// pass places children) would read one line a lookup, but would take
+// about 100 MB for the English board's 2^33/16 numbers against the
+// sorted positions' 22 MB, and was not tried.
 package bfs
 
 import (
@@ -56,6 +96,7 @@ import (
 	"sync/atomic"
 
 	"pegs/engine"
+	"pegs/search/internal/memory"
 	"pegs/search/internal/movegen"
 	"pegs/search/internal/pool"
 )
@@ -99,9 +140,17 @@ type side struct {
 	// parent of the last level expanded listed, on average.
 	lists  [][]reached
 	listed float64
-	// moves calls visit with each position one move away from p in the
-	// side's direction.
-	moves func(p engine.Position, visit func(engine.Position) movegen.Step)
+	// gen makes the side's moves: forward, a peg's chains of jumps;
+	// back, a peg's jumps undone. steps[h] are the jumps a peg at h can
+	// take next (see newSteps).
+	gen     *movegen.Gen
+	forward bool
+	steps   [][]step
+	// by is FromHoles forward, ToHoles back, for movegen's walks of a
+	// position's moves (see chains).
+	by [][]int16
+	// touched is a sum of the marks read ahead (see expand).
+	touched uint64
 }
 
 func (s *side) reach(id, parent int32) { s.marks[id] |= uint64(parent+1) << s.shift }
@@ -152,13 +201,13 @@ func FewestMoves(ctx context.Context, b *engine.Board, start engine.Position, go
 	gen := movegen.New(b, group)
 	byFrom, byTo := gen.FromHoles(), gen.ToHoles()
 	n := win.Len()
-	marks := make([]uint64, n)
-	fwd := &side{marks: marks,
-		moves: func(p engine.Position, visit func(engine.Position) movegen.Step) {
-			gen.Chains(p, byFrom, func(q engine.Position, _ []engine.Jump) movegen.Step { return visit(q) })
-		}}
-	back := &side{marks: marks, shift: 32,
-		moves: func(p engine.Position, visit func(engine.Position) movegen.Step) { gen.ReverseChains(p, byTo, visit) }}
+	// The marks, read at random, have their pages written in at once and
+	// backed by huge pages where they are large (see memory.Make): as
+	// they were made, fresh pages read as zeros before written, each page
+	// faulted twice, the second fault flushing every core's TLB.
+	marks := memory.Make[uint64](n)
+	fwd := &side{marks: marks, gen: gen, forward: true, steps: newSteps(gen, byFrom, true), by: byFrom}
+	back := &side{marks: marks, shift: 32, gen: gen, steps: newSteps(gen, byTo, false), by: byTo}
 	first := node{root, int32(rootID)}
 	fwd.reach(first.id, first.id)
 	fwd.levels = [][]node{{first}}
@@ -178,6 +227,10 @@ func FewestMoves(ctx context.Context, b *engine.Board, start engine.Position, go
 		}
 	}
 	back.levels = [][]node{targets}
+	// A worker's tree, its buffers grown once for every level (see
+	// expand): made again a level, they were most of the garbage of the
+	// small levels package generate measures by the thousand.
+	trees := make([]*tree, pool.Size(workers))
 	for !found {
 		grow, other := fwd, back
 		if len(back.levels[len(back.levels)-1]) < len(fwd.levels[len(fwd.levels)-1]) {
@@ -187,7 +240,7 @@ func FewestMoves(ctx context.Context, b *engine.Board, start engine.Position, go
 			return sol, errors.New("search: winnable start but no goal found; this is a bug")
 		}
 		var err error
-		meet, found, err = grow.expand(ctx, group, win, other, workers, &sol.Nodes)
+		meet, found, err = grow.expand(ctx, group, win, other, trees, &sol.Nodes)
 		if err != nil {
 			return sol, err
 		}
@@ -240,6 +293,47 @@ func FewestMoves(ctx context.Context, b *engine.Board, start engine.Position, go
 // count of positions expanded do not depend on the workers.
 const chunk = 256
 
+// chains appends to list the winnable positions one move from last[lo:hi]
+// that s has not reached, walking each parent's moves in order
+// (movegen.Chains forward, ReverseChains back) and looking each position
+// up as it comes, and stops after the first that other has reached,
+// reporting it. It takes them in the order of a tree's walk, without its
+// rounds: where the winnable positions are few (fewer than
+// readAheadFrom), their lookups and marks stay in a core's cache, and a
+// tree's passes cost more than they saved (BenchmarkPar level=pyramid16
+// in package search/measure, 15 % more time).
+func (s *side) chains(last []node, lo, hi int, group *engine.Group, win Winnable, other *side, list []reached) ([]reached, bool) {
+	stop := false
+	for i := lo; i < hi && !stop; i++ {
+		visit := func(q engine.Position) movegen.Step {
+			c := group.Canonical(q)
+			id, ok := win.Number(c)
+			switch {
+			case !ok:
+				return movegen.Prune // see tree.grow
+			case s.seen(id):
+				return movegen.Extend
+			}
+			list = append(list, reached{node{c, int32(id)}, int32(i)})
+			if other.seen(id) {
+				stop = true
+				return movegen.Stop
+			}
+			return movegen.Extend
+		}
+		if s.forward {
+			s.gen.Chains(last[i].pos, s.by, func(q engine.Position, _ []engine.Jump) movegen.Step { return visit(q) })
+		} else {
+			s.gen.ReverseChains(last[i].pos, s.by, visit)
+		}
+	}
+	return list, stop
+}
+
+// mergeBlock is how many children of a level's chunks expand marks at a
+// time, their marks read ahead together.
+const mergeBlock = 256
+
 // reached is a child a chunk found that its side had not reached before
 // the level: the child and its parent's place in the level.
 type reached struct {
@@ -253,9 +347,10 @@ type reached struct {
 // meeting, returned with found set. The last level's chunks are expanded
 // on workers, which only read the marks; then their children are marked,
 // chunk by chunk in order, the first parent in order taking each.
-func (s *side) expand(ctx context.Context, group *engine.Group, win Winnable, other *side, workers int, nodes *int64) (meet node, found bool, err error) {
+func (s *side) expand(ctx context.Context, group *engine.Group, win Winnable, other *side, trees []*tree, nodes *int64) (meet node, found bool, err error) {
 	last := s.levels[len(s.levels)-1]
 	chunks := (len(last) + chunk - 1) / chunk
+	n := len(s.marks)
 	// Each chunk's children go in a list that a chunk of an earlier
 	// level let go of: the lists of the English centre game's widest
 	// levels, tens of megabytes, are not made again a level.
@@ -270,12 +365,15 @@ func (s *side) expand(ctx context.Context, group *engine.Group, win Winnable, ot
 	// it need not be expanded.
 	var meetChunk atomic.Int64
 	meetChunk.Store(int64(chunks))
-	w := min(pool.Size(workers), chunks)
-	idle := make(chan struct{}, w)
-	for range w {
-		idle <- struct{}{}
+	w := min(len(trees), chunks)
+	idle := make(chan *tree, w)
+	for k := range w {
+		if trees[k] == nil {
+			trees[k] = new(tree)
+		}
+		idle <- trees[k]
 	}
-	err = pool.Each(ctx, idle, 0, len(last), chunk, func(_ struct{}, lo, hi int) {
+	err = pool.Each(ctx, idle, 0, len(last), chunk, func(t *tree, lo, hi int) {
 		c := lo / chunk
 		if int64(c) > meetChunk.Load() {
 			return
@@ -289,28 +387,12 @@ func (s *side) expand(ctx context.Context, group *engine.Group, win Winnable, ot
 			list = make([]reached, 0, want)
 		}
 		stop := false
-		for i := lo; i < hi && !stop; i++ {
-			s.moves(last[i].pos, func(q engine.Position) movegen.Step {
-				c := group.Canonical(q)
-				id, ok := win.Number(c)
-				switch {
-				case !ok:
-					// Most moves lose, and a chain that passes
-					// through a position that cannot win cannot win
-					// either: a position after it wins only if it
-					// does. Backward, a position before it is
-					// winnable only if it is.
-					return movegen.Prune
-				case s.seen(id):
-					return movegen.Extend
-				}
-				list = append(list, reached{node{c, int32(id)}, int32(i)})
-				if other.seen(id) {
-					stop = true
-					return movegen.Stop
-				}
-				return movegen.Extend
-			})
+		if n < readAheadFrom {
+			list, stop = s.chains(last, lo, hi, group, win, other, list)
+		}
+		for g := lo; g < hi && !stop && n >= readAheadFrom; g += treeParents {
+			t.grow(s, last[g:min(hi, g+treeParents)], group, win)
+			list, stop = t.walk(s, other, list, g)
 		}
 		found1[c] = list
 		if stop {
@@ -329,19 +411,31 @@ func (s *side) expand(ctx context.Context, group *engine.Group, win Winnable, ot
 		most += len(list)
 	}
 	s.listed = float64(most) / float64(len(last))
-	next := make([]node, 0, most)
+	next := memory.Make[node](most)[:0]
 	for _, list := range found1 {
-		for _, r := range list {
-			id := int(r.child.id)
-			if s.seen(id) {
-				continue
+		for len(list) > 0 {
+			// This loop runs on one goroutine: a block's marks are asked
+			// for together before they are read one by one, so that
+			// their cache misses overlap.
+			blk := list[:min(len(list), mergeBlock)]
+			list = list[len(blk):]
+			var sum uint64
+			for _, r := range blk {
+				sum += s.marks[r.child.id]
 			}
-			s.reach(r.child.id, last[r.parent].id)
-			next = append(next, r.child)
-			if other.seen(id) {
-				*nodes += int64(r.parent) + 1
-				s.levels = append(s.levels, next)
-				return r.child, true, nil
+			s.touched += sum
+			for _, r := range blk {
+				id := int(r.child.id)
+				if s.seen(id) {
+					continue
+				}
+				s.reach(r.child.id, last[r.parent].id)
+				next = append(next, r.child)
+				if other.seen(id) {
+					*nodes += int64(r.parent) + 1
+					s.levels = append(s.levels, next)
+					return r.child, true, nil
+				}
 			}
 		}
 	}

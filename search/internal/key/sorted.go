@@ -121,3 +121,25 @@ func (s *Sorted) Find(p engine.Position) (int, bool) {
 	}
 	return 0, false
 }
+
+// Run returns where the run of p's high bits starts among s's positions
+// (len of them where p is past the last run): Find's first read. A batch
+// of positions looked up a step at a time (each one's run, then each
+// run's first position, then each found) has its cache misses overlap,
+// where each Find's come one after another.
+func (s *Sorted) Run(p engine.Position) int {
+	h := uint64(p) >> s.shift
+	if h >= uint64(len(s.start)-1) {
+		return len(s.ps)
+	}
+	return int(s.start[h])
+}
+
+// At returns the position at place k among s's positions, or 0 where k is
+// past them: what Find reads next from Run's place.
+func (s *Sorted) At(k int) engine.Position {
+	if k < len(s.ps) {
+		return s.ps[k]
+	}
+	return 0
+}

@@ -59,7 +59,17 @@ func TestSorted(t *testing.T) {
 					if got, ok := s.Find(q); ok != in || (ok && got != want) {
 						t.Fatalf("Find(%#x) = %d, %v, want %d, %v", uint64(q), got, ok, want, in)
 					}
+					// Run is where Find starts: the first place past
+					// every position below q's run.
+					if r := s.Run(q); r > len(ps) || (in && r > want) || (r > 0 && r < len(ps) && ps[r-1]>>s.shift >= q>>s.shift) {
+						t.Fatalf("Run(%#x) = %d, not where its run starts (%d positions)", uint64(q), r, len(ps))
+					} else if r < len(ps) && s.At(r) != ps[r] {
+						t.Fatalf("At(%d) = %#x, want %#x", r, uint64(s.At(r)), uint64(ps[r]))
+					}
 				}
+			}
+			if s.At(len(ps)) != 0 {
+				t.Errorf("At(%d), past the positions, = %#x, want 0", len(ps), uint64(s.At(len(ps))))
 			}
 			shuffled := slices.Clone(ps)
 			rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
