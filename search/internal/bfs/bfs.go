@@ -141,14 +141,12 @@ type side struct {
 	lists  [][]reached
 	listed float64
 	// gen makes the side's moves: forward, a peg's chains of jumps;
-	// back, a peg's jumps undone. steps[h] are the jumps a peg at h can
-	// take next (see newSteps).
+	// back, a peg's jumps undone. by[h] are the jumps a peg at h can
+	// take next: FromHoles forward, ToHoles back (see chains and
+	// tree.extend).
 	gen     *movegen.Gen
 	forward bool
-	steps   [][]step
-	// by is FromHoles forward, ToHoles back, for movegen's walks of a
-	// position's moves (see chains).
-	by [][]int16
+	by      [][]movegen.PegJump
 	// touched is a sum of the marks read ahead (see expand).
 	touched uint64
 }
@@ -206,8 +204,8 @@ func FewestMoves(ctx context.Context, b *engine.Board, start engine.Position, go
 	// they were made, fresh pages read as zeros before written, each page
 	// faulted twice, the second fault flushing every core's TLB.
 	marks := memory.Make[uint64](n)
-	fwd := &side{marks: marks, gen: gen, forward: true, steps: newSteps(gen, byFrom, true), by: byFrom}
-	back := &side{marks: marks, shift: 32, gen: gen, steps: newSteps(gen, byTo, false), by: byTo}
+	fwd := &side{marks: marks, gen: gen, forward: true, by: byFrom}
+	back := &side{marks: marks, shift: 32, gen: gen, by: byTo}
 	first := node{root, int32(rootID)}
 	fwd.reach(first.id, first.id)
 	fwd.levels = [][]node{{first}}

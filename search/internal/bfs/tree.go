@@ -4,7 +4,6 @@ import (
 	"math/bits"
 
 	"pegs/engine"
-	"pegs/search/internal/movegen"
 )
 
 // treeParents is how many parents of a level a worker expands together:
@@ -116,39 +115,12 @@ func (t *tree) grow(s *side, parents []node, group *engine.Group, win Winnable) 
 	}
 }
 
-// step is a jump a peg can take next in a side's direction: from q,
-// where q&need == want, to q^mask, the peg then at hole.
-type step struct {
-	need, want, mask engine.Position
-	hole             int16
-}
-
-// newSteps returns, for each hole h, the steps of the jumps by[h] (by
-// FromHoles, the jumps from h, forward: over a peg into a hole; by
-// ToHoles, the jumps to h undone, back: the peg at h back to their from
-// hole, over a hole), in by's order.
-func newSteps(gen *movegen.Gen, by [][]int16, forward bool) [][]step {
-	steps := make([][]step, len(by))
-	for h, ks := range by {
-		for _, k := range ks {
-			j := gen.Jumps[k]
-			over, to, from := engine.Position(1)<<uint(j.Over), engine.Position(1)<<uint(j.To), engine.Position(1)<<uint(j.From)
-			st := step{need: over | from, mask: gen.Masks[k], hole: int16(j.From)}
-			if forward {
-				st = step{need: over | to, want: over, mask: gen.Masks[k], hole: int16(j.To)}
-			}
-			steps[h] = append(steps[h], st)
-		}
-	}
-	return steps
-}
-
 // extend adds the positions one jump on from q by the peg at hole h (or,
-// back, one jump undone that ended at h).
+// back, one jump undone that ended at h), as movegen's walks test them.
 func (t *tree) extend(s *side, q engine.Position, h int) {
-	for _, st := range s.steps[h] {
-		if q&st.need == st.want {
-			t.nodes = append(t.nodes, chainNode{pos: q ^ st.mask, hole: st.hole})
+	for _, j := range s.by[h] {
+		if q&j.Need == j.Want {
+			t.nodes = append(t.nodes, chainNode{pos: q ^ j.Mask, hole: j.Hole})
 		}
 	}
 }

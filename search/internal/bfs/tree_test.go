@@ -75,9 +75,9 @@ func TestTreeWalksAsChains(t *testing.T) {
 					parents = append(parents, node{p, int32(id)})
 				}
 				marks := make([]uint64, win.Len())
-				s := &side{marks: marks, gen: gen, forward: forward, steps: newSteps(gen, byFrom, true)}
+				s := &side{marks: marks, gen: gen, forward: forward, by: byFrom}
 				if !forward {
-					s.steps, s.shift = newSteps(gen, byTo, false), 32
+					s.by, s.shift = byTo, 32
 				}
 				other := &side{marks: marks, shift: 32 - s.shift}
 				var tr tree
