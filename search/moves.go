@@ -111,32 +111,29 @@ func (w *winNumbers) layer(pegs int) (*key.Sorted, bool) {
 }
 
 // Numbers sets ids[k] to the number of cs[k], or -1 where it is not
-// winnable, a step at a time (see key.Sorted.Run): each one's run, then
-// its run's first position, then each one found, so that their cache
-// misses overlap. A position of a mirroring layer is found in the last
-// step alone. It returns a sum of the positions it read ahead.
+// winnable, their first reads asked for together first (key.ReadAhead),
+// so that their cache misses overlap. A position of a mirroring layer is
+// found without. It returns a sum of what it read ahead.
 func (w *winNumbers) Numbers(cs []engine.Position, ids []int32) uint64 {
-	for k, c := range cs {
-		ids[k] = -1
-		if pegs := c.Pegs(); w.base[pegs] < w.base[pegs+1] {
-			if s, mirrored := w.layer(pegs); !mirrored {
-				ids[k] = int32(s.Run(c))
-			}
-		}
-	}
-	var sum engine.Position
-	for k, c := range cs {
-		if ids[k] >= 0 {
-			sum += w.sorted[c.Pegs()].At(int(ids[k]))
-		}
-	}
+	sum := key.ReadAhead(cs, ids, w.readable)
 	for k, c := range cs {
 		ids[k] = -1
 		if j, ok := w.Number(c); ok {
 			ids[k] = int32(j)
 		}
 	}
-	return uint64(sum)
+	return sum
+}
+
+// readable returns the index c is found in, where c's layer has
+// winnable positions and is not a mirror, else nil.
+func (w *winNumbers) readable(c engine.Position) *key.Sorted {
+	if pegs := c.Pegs(); w.base[pegs] < w.base[pegs+1] {
+		if s, mirrored := w.layer(pegs); !mirrored {
+			return s
+		}
+	}
+	return nil
 }
 
 // fewestBytes is what the search by moves holds for each winnable

@@ -1296,29 +1296,18 @@ func (w *winNumbers) Number(c engine.Position) (int, bool) {
 }
 
 // Numbers sets ids[k] to the number of cs[k], or -1 where it is not
-// winnable, a step at a time (see kernel.Sorted.Run): each one's run,
-// then its run's first position, then each one found. It returns a sum
-// of the positions it read ahead.
+// winnable, their first reads asked for together first
+// (kernel.ReadAhead), so that their cache misses overlap. It returns a
+// sum of what it read ahead.
 func (w *winNumbers) Numbers(cs []engine.Position, ids []int32) uint64 {
-	for k, c := range cs {
-		ids[k] = -1
-		if s := w.sorted(c); s != nil {
-			ids[k] = int32(s.Run(c))
-		}
-	}
-	var sum engine.Position
-	for k, c := range cs {
-		if s := w.sorted(c); s != nil {
-			sum += s.At(int(ids[k]))
-		}
-	}
+	sum := kernel.ReadAhead(cs, ids, w.sorted)
 	for k, c := range cs {
 		ids[k] = -1
 		if j, ok := w.Number(c); ok {
 			ids[k] = int32(j)
 		}
 	}
-	return uint64(sum)
+	return sum
 }
 
 // sorted returns the index of c's layer where its positions are sorted,

@@ -82,6 +82,11 @@ func IndexBytes(n int) int64 { return key.IndexBytes(n) }
 // NewSorted is key.NewSorted.
 func NewSorted(ps []engine.Position) (*Sorted, bool) { return key.NewSorted(ps) }
 
+// ReadAhead is key.ReadAhead.
+func ReadAhead(ps []engine.Position, runs []int32, of func(engine.Position) *Sorted) uint64 {
+	return key.ReadAhead(ps, runs, of)
+}
+
 // SortedBytes is key.SortedBytes.
 func SortedBytes(n int) int64 { return key.SortedBytes(n) }
 

@@ -143,3 +143,25 @@ func (s *Sorted) At(k int) engine.Position {
 	}
 	return 0
 }
+
+// ReadAhead asks for what Find reads of each of ps (its run's start, then
+// that run's first position), a step for all of them at once, so that
+// their cache misses overlap before the caller finds each one: of gives
+// the Sorted that p would be found in, or nil to pass p over; runs is
+// scratch, at least as long as ps. It returns a sum of what it read, for
+// the caller to keep (so that the reads are not optimized away).
+func ReadAhead(ps []engine.Position, runs []int32, of func(engine.Position) *Sorted) uint64 {
+	for k, p := range ps {
+		runs[k] = -1
+		if s := of(p); s != nil {
+			runs[k] = int32(s.Run(p))
+		}
+	}
+	var sum engine.Position
+	for k, p := range ps {
+		if runs[k] >= 0 {
+			sum += of(p).At(int(runs[k]))
+		}
+	}
+	return uint64(sum)
+}
