@@ -83,7 +83,9 @@ func NewRanker(b *engine.Board) *Ranker {
 		}
 		r.lows[i] = make([]uint32, 0, c)
 	}
-	r.lowRank = make([]uint16, 1<<low)
+	// One entry more than the low parts, past the slice's length, so
+	// that a 32-bit read of any entry (movegen's gathers) stays in it.
+	r.lowRank = make([]uint16, 1<<low, 1<<low+1)
 	for l, c := range lowClass {
 		i := bits.OnesCount(uint(l))*r.classes + int(c)
 		r.lowRank[l] = uint16(len(r.lows[i]))
@@ -263,7 +265,8 @@ func reduce(basis []uint64, r uint64) uint64 {
 
 // Tables returns what Rank reads: cum by high part, the low parts' places
 // (lowRank) and the bits of a low part, for a caller that ranks in
-// assembly.
+// assembly. lowRank has room for one entry past its length, so that a
+// 32-bit read of its last entry stays inside it.
 func (d *Dense) Tables() (cum []uint32, lowRank []uint16, low uint) {
 	return d.cum, d.r.lowRank, d.r.low
 }

@@ -218,6 +218,9 @@ func (w *Parent) moveBatch(dst []uint64, ps, movers []engine.Position, d *key.De
 	var low uint
 	if d != nil {
 		c, lr, l := d.Tables()
+		if cap(lr) == len(lr) {
+			panic("movegen: a lowRank table with no room past its last entry for the assembly's 32-bit reads")
+		}
 		cum, lowRank, low = &c[0], &lr[0], l
 	}
 	dst = slices.Grow(dst, len(ps)*len(w.gen.Jumps))

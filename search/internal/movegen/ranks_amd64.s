@@ -178,6 +178,61 @@ done:
 	VZEROUPPER
 	RET
 
+// IMAGESOF loads into z the eight images of child i of the batch (its
+// parent's, at (AX) by its byte at i(R15), XOR its jump's, at (BX) by its
+// byte at i(DI)). It uses R8 and R9.
+#define IMAGESOF(i, z) \
+	MOVBQZX i(R15), R9 \
+	SHLQ $6, R9 \
+	MOVBQZX i(DI), R8 \
+	SHLQ $6, R8 \
+	VMOVDQU64 (AX)(R9*1), z \
+	VPXORQ (BX)(R8*1), z, z
+
+// HALVE leaves in x, of two children's eight images each (x's and y's),
+// the least of each's halves, four each: x's in x's low 256 bits, y's in
+// its high ones, by one lane shuffle and one blend (mask K4, 0xf0). It
+// uses Z19 and Z20.
+#define HALVE(x, y) \
+	VSHUFI64X2 $0x4e, y, x, Z19 \
+	VPBLENDMQ y, x, K4, Z20 \
+	VPMINUQ Z19, Z20, x
+
+// QUARTER leaves in x, of four children's four least each (two in x, two
+// in y, as HALVE leaves them), the least of each's 128-bit halves, two
+// each: x's two children's, then y's. It uses Z19 and Z20.
+#define QUARTER(x, y) \
+	VSHUFI64X2 $0x88, y, x, Z19 \
+	VSHUFI64X2 $0xdd, y, x, Z20 \
+	VPMINUQ Z19, Z20, x
+
+// EIGHT leaves in Z0 the canonical forms of the next eight children of
+// the batch, the least of each's eight images found together, not one
+// child at a time: three halvings of eight registers into one (HALVE,
+// QUARTER, then the two 64-bit words of each 128-bit lane), 21
+// instructions for eight children where LEAST takes 6 a child. The
+// children are loaded so that the last step's interleaving of two
+// registers puts them in order: Z0-Z3 the even ones, Z4-Z7 the odd. It
+// uses Z0-Z7, Z19, Z20, R8 and R9.
+#define EIGHT \
+	IMAGESOF(0, Z0) \
+	IMAGESOF(1, Z4) \
+	IMAGESOF(2, Z1) \
+	IMAGESOF(3, Z5) \
+	IMAGESOF(4, Z2) \
+	IMAGESOF(5, Z6) \
+	IMAGESOF(6, Z3) \
+	IMAGESOF(7, Z7) \
+	HALVE(Z0, Z1) \
+	HALVE(Z2, Z3) \
+	HALVE(Z4, Z5) \
+	HALVE(Z6, Z7) \
+	QUARTER(Z0, Z2) \
+	QUARTER(Z4, Z6) \
+	VPUNPCKLQDQ Z4, Z0, Z19 \
+	VPUNPCKHQDQ Z4, Z0, Z20 \
+	VPMINUQ Z19, Z20, Z0
+
 // func movesRanksBatchAVX512(k *kernel, idx *[8][64]byte, ps *uint64, movers *uint64, n int, imgs *[8]uint64, cum *uint32, lowRank *uint16, low uint64, jids *byte, pids *byte, ends *int32, dst *uint64, fixed *byte) int
 //
 // movesRanksAVX512 for n parents at once, so that the children of all of
@@ -244,7 +299,7 @@ moves:
 	INCQ DX
 	CMPQ DX, n+32(FP)
 	JNE moves
-	// The children.
+	// The children, eight at a time (EIGHT); past the last, a mask.
 	MOVQ R15, DX
 	SUBQ DI, DX
 	MOVQ DX, ret+112(FP)
@@ -257,18 +312,43 @@ moves:
 	MOVQ low+64(FP), CX
 	MOVQ dst+96(FP), SI
 	LOWMASK
+	VPBROADCASTQ R14, Z9 // the low part's mask
+	VMOVQ CX, X8         // the high part's shift
+	MOVL $0xffff, R8
+	VPBROADCASTD R8, Y10 // a lowRank entry's bits
+	MOVL $0xf0, R8
+	KMOVB R8, K4         // HALVE's blend
 children:
-	MOVBQZX (R15), R9
-	SHLQ $6, R9
-	VMOVDQU (AX)(R9*1), Y0
-	VMOVDQU 32(AX)(R9*1), Y5
-	MOVBQZX (DI), R8
-	CHILD(SI)
-	INCQ DI
-	INCQ R15
-	ADDQ $8, SI
-	DECQ DX
-	JNE children
+	MOVL $0xff, R8
+	CMPQ DX, $8
+	JAE eight
+	MOVL $1, R8
+	SHLXQ DX, R8, R8
+	DECQ R8
+eight:
+	KMOVB R8, K3
+	EIGHT
+	TESTQ R12, R12
+	JEQ store
+	// The numbers: cum[c>>low] + lowRank[c&mask], gathered.
+	VPSRLQ X8, Z0, Z16
+	VPANDQ Z9, Z0, Z17
+	KMOVB K3, K1
+	KMOVB K3, K2
+	VPXORD Y11, Y11, Y11
+	VPXORD Y12, Y12, Y12
+	VPGATHERQD (R12)(Z16*4), K1, Y11
+	VPGATHERQD (R13)(Z17*2), K2, Y12
+	VPANDD Y10, Y12, Y12
+	VPADDD Y12, Y11, Y11
+	VPMOVZXDQ Y11, Z0
+store:
+	VMOVDQU64 Z0, K3, (SI)
+	ADDQ $8, DI
+	ADDQ $8, R15
+	ADDQ $64, SI
+	SUBQ $8, DX
+	JGT children
 done:
 	VZEROUPPER
 	RET

@@ -385,9 +385,28 @@ func TestMoveRanksBatch(t *testing.T) {
 					wantEnds = append(wantEnds, int32(len(want)))
 				}
 				ends := make([]int32, len(ps))
-				got := w.MoveRanksBatch([]uint64{7}, ps, movers, d, ends)
+				// Room past the children marked, which the assembly
+				// must leave as it is: it makes eight children at a
+				// time, the last ones masked.
+				room := make([]uint64, 1+len(ps)*len(gen.Jumps)+64)
+				for i := range room {
+					room[i] = 0xdead
+				}
+				room[0] = 7
+				got := w.MoveRanksBatch(room[:1], ps, movers, d, ends)
 				if got[0] != 7 || !slices.Equal(got[1:], want) || !slices.Equal(ends, wantEnds) {
 					t.Fatalf("%s, asm %v, %d parents, undo %v: numbers %v ends %v, want %v ends %v", b.Name(), asm, len(ps), undo, got[1:], ends, want, wantEnds)
+				}
+				if asm && &got[0] != &room[0] {
+					t.Fatalf("%s, asm %v: the batch's numbers not in the room given", b.Name(), asm)
+				}
+				for i, r := range room[len(got):] {
+					if !asm {
+						break
+					}
+					if r != 0xdead {
+						t.Fatalf("%s, asm %v, %d parents: word %d past the %d children written (%#x)", b.Name(), asm, len(ps), i, len(got)-1, r)
+					}
 				}
 				// The same batch's children, not numbered
 				// (MoveChildrenBatch).
