@@ -1,23 +1,3 @@
-// Package movegen finds the legal jumps of a position with a few word
-// operations, and the canonical forms of a position's children from its
-// parent's symmetric images.
-//
-// A child's images are its parent's XOR the jump's, and its canonical form
-// the least of them. Where a group has eight symmetries or fewer and the
-// processor AVX-512, Parent.Ranks and Parent.Children do that for all the
-// children of a parent in assembly (ranks_amd64.s), the eight images in two
-// 256-bit registers, and Ranks numbers each child as key.Dense.Rank does.
-// Parent.MoveRanks finds the legal jumps too: the position put in lattice
-// order by one PDEP, each shift group's legal jumps written out by one
-// VPCOMPRESSB under its legal from holes, with no branch on which are legal
-// (the loops of AppendMoves end at a different jump each time).
-// Parent.MoveRanksBatch does that for up to MaxBatch parents in one call:
-// their images, then their jumps, then all their children in one loop,
-// whose end is the one mispredicted branch of the batch (a parent at a
-// time, each parent's loop ended in one, and the next parent's jumps
-// waited on it); MoveChildrenBatch, the same children not numbered, for
-// an expansion into tables of keys. Elsewhere the same is done in Go; TestRanksAgree,
-// TestMoveRanksAgree and TestMoveRanksBatch check that the two agree.
 package movegen
 
 import (

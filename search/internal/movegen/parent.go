@@ -176,9 +176,9 @@ func (w *Parent) MoveChildren(dst []engine.Position, mover engine.Position) []en
 // MoveRanks(dst, movers[i], d) would, and writes to ends[i] how many
 // children ps[:i+1] have; BatchOrbit(i) then returns the size of ps[i]'s
 // orbit. Where it runs in assembly the children of all the
-// parents are made in one loop: made a parent at a time, each parent's
-// loop ended with a mispredicted branch, and the next parent's jumps and
-// images waited for it.
+// parents are made in one loop, eight at a time (see the package doc):
+// made a parent at a time, each parent's loop ended with a mispredicted
+// branch, and the next parent's jumps and images waited for it.
 func (w *Parent) MoveRanksBatch(dst []uint64, ps, movers []engine.Position, d *key.Dense, ends []int32) []uint64 {
 	return w.moveBatch(dst, ps, movers, d, ends)
 }

@@ -243,8 +243,11 @@ done:
 // fixed; then each mover's legal jumps (MOVESAT)
 // into jids, the parent's index under each in pids (a vector of it
 // stored, at most 128 jumps a parent) and where its jumps end in ends;
-// then each child, from its parent's images in imgs. It returns how many
-// children there are.
+// then the children eight at a time (EIGHT), from their parents' images
+// in imgs, numbered by two gathers (cum and lowRank) unless cum is nil,
+// the last eight stored under a mask (nothing is written past the
+// children; the jumps and parents read past them are stale but in
+// range). It returns how many children there are.
 TEXT ·movesRanksBatchAVX512(SB), NOSPLIT, $8-120
 	// The images.
 	MOVQ idx+8(FP), AX
