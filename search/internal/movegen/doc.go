@@ -81,5 +81,9 @@
 // 1.52 1.61 1.66; and the numbers gathered in a second loop over the
 // batch's children, for more lookups in flight at once, 3.65 3.76 4.05
 // ns a child against 3.53 3.56 3.73 and ratios 1.47 1.25 1.69 1.46
-// against 1.52 1.61 1.45 1.49, within the noise and one more pass.
+// against 1.52 1.61 1.45 1.49, within the noise and one more pass. Nor
+// did the kernel's shift groups laid 128 bytes apart, each one's jump
+// indices first on a cache line (at 104 bytes apart nearly every 64-byte
+// read of them spans two lines): ratios 1.46 1.61 1.53 1.45 1.66 against
+// 1.81 1.50 1.49 1.64 1.68, within the noise.
 package movegen
