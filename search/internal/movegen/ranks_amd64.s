@@ -320,7 +320,7 @@ moves:
 	MOVL $0xffff, R8
 	VPBROADCASTD R8, Y10 // a lowRank entry's bits
 	MOVL $0xf0, R8
-	KMOVB R8, K4         // HALVE's blend
+	KMOVW R8, K4         // HALVE's blend
 children:
 	MOVL $0xff, R8
 	CMPQ DX, $8
@@ -329,15 +329,15 @@ children:
 	SHLXQ DX, R8, R8
 	DECQ R8
 eight:
-	KMOVB R8, K3
+	KMOVW R8, K3
 	EIGHT
 	TESTQ R12, R12
 	JEQ store
 	// The numbers: cum[c>>low] + lowRank[c&mask], gathered.
 	VPSRLQ X8, Z0, Z16
 	VPANDQ Z9, Z0, Z17
-	KMOVB K3, K1
-	KMOVB K3, K2
+	KMOVW K3, K1
+	KMOVW K3, K2
 	VPXORD Y11, Y11, Y11
 	VPXORD Y12, Y12, Y12
 	VPGATHERQD (R12)(Z16*4), K1, Y11
