@@ -211,9 +211,6 @@ const (
 // NewExpander is layered.NewExpander.
 func NewExpander(p Purpose, s Setup) (*Expander, error) { return layered.NewExpander(p, s) }
 
-// NewLayer is layered.NewLayer.
-func NewLayer(pegs int, keys []uint64) *Layer { return layered.NewLayer(pegs, keys) }
-
 // NewCounted is layered.NewCounted.
 func NewCounted(pegs int, keys []uint64, counts []U128) *Layer {
 	return layered.NewCounted(pegs, keys, counts)
@@ -227,11 +224,6 @@ func First(group *engine.Group, start engine.Position, counted bool) *Layer {
 // Forward is layered.Forward.
 func Forward(ctx context.Context, e *Expander, first *Layer, progress Progress, visit func(*Layer, Stats)) ([]*Layer, error) {
 	return layered.Forward(ctx, e, first, progress, visit)
-}
-
-// Chances is layered.Chances.
-func Chances(ctx context.Context, gen *Gen, keys, prev []uint64, vals []U128, workers int) []U128 {
-	return layered.Chances(ctx, gen, keys, prev, vals, workers)
 }
 
 // SampleLayers is partition.SampleLayers.

@@ -97,6 +97,6 @@
 // once the walk back is done, a run that clears its directory at its end
 // removes the layers' files while it finds the chances (DropLayers). A
 // layer's partition count is fixed from an estimate of its size, and
-// before a run EstimateDisk checks that its files fit the disk
+// before a run CheckRunDisk checks that its files fit the disk
 // (Extrapolate, SampleLayers).
 package partition

@@ -55,7 +55,7 @@ func mostPositions(holes, symmetries, pegs int) float64 {
 	return n/float64(symmetries) + 1
 }
 
-// DiskEstimate is what EstimateDisk found: the bytes a spilled run needs
+// DiskEstimate is what estimateDisk found: the bytes a spilled run needs
 // on disk at its fullest, and what the estimate goes by.
 type DiskEstimate struct {
 	Need int64
@@ -69,20 +69,15 @@ type DiskEstimate struct {
 	PerPosition float64
 }
 
-// EstimateDisk estimates the most a spilled forward pass from first (one
+// estimateDisk estimates the most a spilled forward pass from first (one
 // position with its count) holds on disk (see runBytes), at as many bytes
 // a position as a file of the largest layer run takes. It runs the first layers in memory, within half of what the
 // budget has left, for about within (at least three layers where there
-// are), and extrapolates the rest (see Extrapolate). The walk back's
+// are), and extrapolates the rest (see Extrapolate); where fits is set,
+// it ends the sample early once fits says yes to the estimate from the
+// layers run so far (from the third on). The walk back's
 // winnable files hold fewer positions than the forward files and no
 // counts; they and the random player's chance files come on top.
-func (s *Spilled) EstimateDisk(ctx context.Context, first *layered.Layer, within time.Duration) (DiskEstimate, error) {
-	return s.estimateDisk(ctx, first, within, nil)
-}
-
-// estimateDisk is EstimateDisk, its sample ended early, where fits is
-// set, once fits says yes to the estimate from the layers run so far
-// (from the third on).
 func (s *Spilled) estimateDisk(ctx context.Context, first *layered.Layer, within time.Duration, fits func(need int64) bool) (DiskEstimate, error) {
 	var est DiskEstimate
 	e := s.steps.e
@@ -131,7 +126,7 @@ func (s *Spilled) estimateDisk(ctx context.Context, first *layered.Layer, within
 // first that would not fit the free space of its directory's file system:
 // at once where even layers as large as the board allows would fit (32
 // bytes a position, the most a key and its count take), else by the
-// estimate of EstimateDisk (its sample run for about within, or until
+// estimate of estimateDisk (its sample run for about within, or until
 // its estimate is half the free space or less: a run with room to spare
 // is not held up).
 func (s *Spilled) CheckRunDisk(ctx context.Context, first *layered.Layer, within time.Duration) error {
