@@ -596,7 +596,6 @@ type chunkOut struct {
 	kids         foreKids
 	fore         int
 	inner, jumps int64
-	touched      uint64 // the sum of the loads that ask for children's lines
 	err          error
 }
 
@@ -954,45 +953,60 @@ func (ls *layers) measureChunk(v, below *values, cur cursor, lo, hi int) chunkOu
 	out := newChunkOut(&ls.spares)
 	sc := ls.scratch.get(ls.gen)
 	par := sc.par
-	places := sc.places[:0] // the batch's children's numbers or places
+	// next is the batch being numbered (its children's numbers or places),
+	// ready the one placed whose cells are asked for, to be measured.
+	next := batchOf{sc.places[:0], sc.ends[:0], sc.who[:0]}
+	ready := batchOf{sc.places2[:0], sc.ends2[:0], sc.who2[:0]}
 	kids := sc.kids[:0]
-	ends := sc.ends[:0] // each parent's children end at ends[b] in places
-	who := sc.who[:0]   // the batch's parents, from lo + done on
-	pend := sc.pend[:0]
+	pend := sc.pend[:0] // parents to number, then next's
 	defer func() {
-		sc.places, sc.kids, sc.ends, sc.who, sc.pend = places, kids, ends, who, pend
+		sc.places, sc.ends, sc.who = next.places, next.ends, next.who
+		sc.places2, sc.ends2, sc.who2 = ready.places, ready.ends, ready.who
+		sc.kids, sc.pend = kids, pend
 		ls.scratch.put(sc)
 	}()
 	var pendEnds [kernel.MaxBatch]int32
 	// number numbers the children of the parents pend, which are then
-	// the batch's.
+	// next's.
 	number := func() {
-		n := int32(len(places))
-		places = par.MoveRanksBatch(places, pend, nil, below.place.d, pendEnds[:len(pend)])
+		n := int32(len(next.places))
+		next.places = par.MoveRanksBatch(next.places, pend, nil, below.place.d, pendEnds[:len(pend)])
 		for _, e := range pendEnds[:len(pend)] {
-			ends = append(ends, n+e)
+			next.ends = append(next.ends, n+e)
 		}
-		who, pend = append(who, pend...), pend[:0]
+		next.who, pend = append(next.who, pend...), pend[:0]
 	}
+	dense := below != nil && below.place.d != nil
 	done := 0
+	// measureReady measures ready's parents.
+	measureReady := func() {
+		k := 0
+		for b, p := range ready.who {
+			e := int(ready.ends[b])
+			ls.measureOne(v, below, lo+done+b, p, ready.places[k:e], &out)
+			k = e
+		}
+		done += len(ready.who)
+		ready.places, ready.ends, ready.who = ready.places[:0], ready.ends[:0], ready.who[:0]
+	}
+	// flush measures ready, and makes next ready: its placer blocks asked
+	// for before ready is measured, then its children placed and their
+	// cells asked for, which come while the batch after it is numbered.
 	flush := func() bool {
 		if len(pend) > 0 {
 			number()
 		}
-		if below != nil && below.place.d != nil && !below.place.placeRanks(places) {
+		if dense {
+			kernel.PrefetchWords(unsafe.Pointer(unsafe.SliceData(below.place.blocks)), next.places, 4)
+		}
+		measureReady()
+		if dense && !below.place.placeRanks(next.places) {
 			return false
 		}
-		if below != nil {
-			out.touched += below.touch(places)
+		if below != nil && len(below.cells) > 0 {
+			kernel.Prefetch(unsafe.Pointer(unsafe.SliceData(below.cells)), next.places, 4)
 		}
-		k := 0
-		for b, p := range who {
-			e := int(ends[b])
-			ls.measureOne(v, below, lo+done+b, p, places[k:e], &out)
-			k = e
-		}
-		done += len(who)
-		places, ends, who = places[:0], ends[:0], who[:0]
+		next, ready = ready, next
 		return true
 	}
 	var p engine.Position
@@ -1000,8 +1014,8 @@ func (ls *layers) measureChunk(v, below *values, cur cursor, lo, hi int) chunkOu
 		p = cur.next()
 		switch {
 		case below == nil:
-			ends, who = append(ends, int32(len(places))), append(who, p)
-		case below.place.d != nil:
+			next.ends, next.who = append(next.ends, int32(len(next.places))), append(next.who, p)
+		case dense:
 			if pend = append(pend, p); len(pend) < kernel.MaxBatch {
 				continue
 			}
@@ -1010,21 +1024,31 @@ func (ls *layers) measureChunk(v, below *values, cur cursor, lo, hi int) chunkOu
 			par.Set(p)
 			kids = par.MoveChildren(kids[:0], p)
 			var ok bool
-			if places, ok = below.place.placeKeys(places, kids); !ok {
+			if next.places, ok = below.place.placeKeys(next.places, kids); !ok {
 				out.err = errMissing(p)
 				return out
 			}
-			ends, who = append(ends, int32(len(places))), append(who, p)
+			next.ends, next.who = append(next.ends, int32(len(next.places))), append(next.who, p)
 		}
-		if len(places) >= batch && !flush() {
+		if len(next.places) >= batch && !flush() {
 			out.err = errMissing(p)
 			return out
 		}
 	}
 	if !flush() {
 		out.err = errMissing(p)
+		return out
 	}
+	measureReady()
 	return out
+}
+
+// batchOf is a batch of parents of a measure chunk (who), and their
+// children's numbers or places, each parent's ending at ends[b].
+type batchOf struct {
+	places []uint64
+	ends   []int32
+	who    []engine.Position
 }
 
 // scratch is what a measure chunk works in besides its output: a Parent
@@ -1032,9 +1056,10 @@ func (ls *layers) measureChunk(v, below *values, cur cursor, lo, hi int) chunkOu
 // scratches).
 type scratch struct {
 	par             *kernel.Parent
-	places          []uint64
-	ends            []int32
+	places, places2 []uint64
+	ends, ends2     []int32
 	kids, who, pend []engine.Position
+	who2            []engine.Position
 }
 
 // scratches holds the scratch of the chunks done, for the next ones: made
@@ -1065,17 +1090,6 @@ func (s *scratches) put(sc *scratch) {
 	s.mu.Lock()
 	s.free = append(s.free, sc)
 	s.mu.Unlock()
-}
-
-// touch reads what the layer above reads of the positions at places, and
-// returns a sum of it: their lines are asked for together, their misses
-// overlapping, before each parent reads its children's.
-func (v *values) touch(places []uint64) uint64 {
-	var sum uint64
-	for _, j := range places {
-		sum += v.cells[j].len.lo()
-	}
-	return sum
 }
 
 // errMissing reports a child of p (or of a parent near it) missing from

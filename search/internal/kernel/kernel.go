@@ -26,6 +26,7 @@ import (
 	"context"
 	"io"
 	"time"
+	"unsafe"
 
 	"pegs/engine"
 	"pegs/search/internal/bfs"
@@ -37,6 +38,7 @@ import (
 	"pegs/search/internal/movegen"
 	"pegs/search/internal/partition"
 	"pegs/search/internal/pool"
+	"pegs/search/internal/prefetch"
 	"pegs/search/internal/spill"
 )
 
@@ -85,6 +87,14 @@ func NewSorted(ps []engine.Position) (*Sorted, bool) { return key.NewSorted(ps) 
 // ReadAhead is key.ReadAhead.
 func ReadAhead(ps []engine.Position, runs []int32, of func(engine.Position) *Sorted) uint64 {
 	return key.ReadAhead(ps, runs, of)
+}
+
+// Prefetch is prefetch.At.
+func Prefetch(base unsafe.Pointer, idx []uint64, shift uint64) { prefetch.At(base, idx, shift) }
+
+// PrefetchWords is prefetch.Words.
+func PrefetchWords(base unsafe.Pointer, idx []uint64, shift uint64) {
+	prefetch.Words(base, idx, shift)
 }
 
 // SortedBytes is key.SortedBytes.
