@@ -946,25 +946,26 @@ type winKid struct {
 
 // measureChunk measures positions lo..hi of v, read by cur (at lo, a
 // copy: the chunks' cursors side by side would share cache lines), from
-// their children in below, a batch of parents at a time: their children's
-// places found first, then the children's cells asked for, then each
-// parent measured. Where below is numbered, the children of kernel.MaxBatch
-// parents are numbered together (Parent.MoveRanksBatch, one assembly
-// loop for them all rather than one a parent, each ended by a mispredicted
-// branch).
+// their children in below, a batch of parents at a time, two in hand (see
+// the package doc, Batches in a pipeline): a batch's children numbered,
+// their placer blocks asked for while the batch before is measured, then
+// placed and their cells asked for, which come while the batch after is
+// numbered; then its parents measured. Where below is numbered, the
+// children of kernel.MaxBatch parents are numbered together
+// (Parent.MoveRanksBatch, one assembly loop for them all rather than one
+// a parent, each ended by a mispredicted branch).
 func (ls *layers) measureChunk(v, below *values, cur cursor, lo, hi int) chunkOut {
 	out := newChunkOut(&ls.spares)
 	sc := ls.scratch.get(ls.gen)
 	par := sc.par
 	// next is the batch being numbered (its children's numbers or places),
 	// ready the one placed whose cells are asked for, to be measured.
-	next := batchOf{sc.places[:0], sc.ends[:0], sc.who[:0]}
-	ready := batchOf{sc.places2[:0], sc.ends2[:0], sc.who2[:0]}
+	next, ready := &sc.batches[0], &sc.batches[1]
 	kids := sc.kids[:0]
 	pend := sc.pend[:0] // parents to number, then next's
 	defer func() {
-		sc.places, sc.ends, sc.who = next.places, next.ends, next.who
-		sc.places2, sc.ends2, sc.who2 = ready.places, ready.ends, ready.who
+		next.reset()
+		ready.reset()
 		sc.kids, sc.pend = kids, pend
 		ls.scratch.put(sc)
 	}()
@@ -990,7 +991,7 @@ func (ls *layers) measureChunk(v, below *values, cur cursor, lo, hi int) chunkOu
 			k = e
 		}
 		done += len(ready.who)
-		ready.places, ready.ends, ready.who = ready.places[:0], ready.ends[:0], ready.who[:0]
+		ready.reset()
 	}
 	// flush measures ready, and makes next ready: its placer blocks asked
 	// for before ready is measured, then its children placed and their
@@ -1054,15 +1055,18 @@ type batchOf struct {
 	who    []engine.Position
 }
 
+// reset empties b, keeping its room.
+func (b *batchOf) reset() {
+	b.places, b.ends, b.who = b.places[:0], b.ends[:0], b.who[:0]
+}
+
 // scratch is what a measure chunk works in besides its output: a Parent
 // and the buffers of its batches, kept for the next chunk (see
 // scratches).
 type scratch struct {
-	par             *kernel.Parent
-	places, places2 []uint64
-	ends, ends2     []int32
-	kids, who, pend []engine.Position
-	who2            []engine.Position
+	par        *kernel.Parent
+	batches    [2]batchOf // see measureChunk
+	kids, pend []engine.Position
 }
 
 // scratches holds the scratch of the chunks done, for the next ones: made

@@ -6,7 +6,8 @@
 // Each name is the one its home package documents, under the same name
 // where two homes do not clash: the positions' keys, ranks and sets (key),
 // the move generator (movegen), exact counts and chances (exact), the
-// memory budget (memory), the worker pool (pool), the depth-first solver
+// memory budget (memory), the caches' prefetches (prefetch, as Prefetch
+// and PrefetchWords), the worker pool (pool), the depth-first solver
 // (dfs), the breadth-first fewest-moves search (bfs), the layered searches
 // (layered), the spill files (spill) and the partition pipeline on them
 // (partition). Types are aliases, and functions
