@@ -17,7 +17,7 @@ import "unsafe"
 // 1<<shift bytes: the line of base + idx[k]<<shift for each k.
 func At(base unsafe.Pointer, idx []uint64, shift uint64) {
 	if len(idx) > 0 {
-		at(base, idx, shift)
+		lines(base, idx, 0, shift)
 	}
 }
 
@@ -27,6 +27,6 @@ func At(base unsafe.Pointer, idx []uint64, shift uint64) {
 // or blocks of a word and the count of the bits before it).
 func Words(base unsafe.Pointer, idx []uint64, shift uint64) {
 	if len(idx) > 0 {
-		words(base, idx, shift)
+		lines(base, idx, 6, shift)
 	}
 }

@@ -4,12 +4,8 @@ package prefetch
 
 import "unsafe"
 
-// at is At's loop, a PREFETCHT0 an element, for idx not empty.
+// lines is the prefetches' loop: a PREFETCHT0 of base +
+// idx[k]>>down<<up for each k, for idx not empty.
 //
 //go:noescape
-func at(base unsafe.Pointer, idx []uint64, shift uint64)
-
-// words is Words's loop, a PREFETCHT0 an element, for idx not empty.
-//
-//go:noescape
-func words(base unsafe.Pointer, idx []uint64, shift uint64)
+func lines(base unsafe.Pointer, idx []uint64, down, up uint64)

@@ -8,6 +8,4 @@ import "unsafe"
 // purego build tag: elsewhere the prefetches do nothing (Go has no
 // prefetch of its own, and a load would wait for its line).
 
-func at(base unsafe.Pointer, idx []uint64, shift uint64) {}
-
-func words(base unsafe.Pointer, idx []uint64, shift uint64) {}
+func lines(base unsafe.Pointer, idx []uint64, down, up uint64) {}
