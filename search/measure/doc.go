@@ -143,23 +143,27 @@
 //	pegs grade --board english --position oooooooooooooooo.oooooooooooooooo --format csv
 //
 // under /usr/bin/time, alternated with the base's (6e7823c), the same CSV
-// each time, on a machine loaded by other work: with the pipeline, five
-// pairs at load 4.3-4.8 took 7.3-9.1 s against 8.4-10.7 s (ratios
+// each time, on a machine loaded by other work: with the pipeline alone,
+// five pairs at load 4.3-4.8 took 7.3-9.1 s against 8.4-10.7 s (ratios
 // 0.77-0.90, median 0.86); with the cells written in place too, five
-// pairs at load 7.5-10 took 6.7-8.3 s of user time against 7.6-9.2
-// (ratios 0.77-1.05, median 0.88; the wall times, 12-23 s, were the
-// load's). Of the perf samples (perf record -F 999 -g, whole grade),
+// pairs at load 3.4-4.3 took 3.7-12.0 s against 4.3-11.7 (ratios
+// 0.68-1.03, median 0.71) and 6.4-7.7 s of user time against 7.4-8.9
+// (ratios 0.81-0.86, median 0.86), 275-277 MB of RSS against 276-278;
+// five more at load 1.4-3.4, user time ratios 0.72-0.94 (median 0.83),
+// and BenchmarkLevel level=full32 (-full -benchtime 1x, five runs
+// alternated with the base's, load 9 falling to 1) 0.65-0.96 (median
+// 0.77). Of the perf samples (perf record -F 999 -g, whole grade),
 // measureOne and the batch step (placer blocks, cells) took 46 % before
-// (26 and 21), 37 % after (27, 5, and 5 in the two prefetch loops, which
-// wait when the core's line fill buffers are all taken). Left out, within
+// (26 and 21), 38 % after (28, 5, and 6 in the prefetch loop, which
+// waits when the core's line fill buffers are all taken). Left out, within
 // the noise or worse in alternated pairs at load 5-10 (user time ratios'
 // medians): the cells asked for a whole step before they are read (three
 // batches in hand, 0.99 over 16 pairs), the winnable children's winVals
 // asked for a stage, a parent or a loop ahead (their places among the
 // winnable ones found once: 1.04, 1.04 and 1.08; the misses moved to the
 // cells' meta bytes, read earlier), the foresight pass in batches of 16
-// positions with their children's vectors asked for a batch ahead (1.02,
-// 1.04), batches of 256 or 1024 children (1.04, 0.98), the placer blocks
+// positions with their children's vectors asked for a batch ahead (their
+// first lines 1.02, every line 1.04), batches of 256 or 1024 children (1.04, 0.98), the placer blocks
 // asked for a parent's share at a time as the batch before is measured
 // (1.10).
 //

@@ -1,7 +1,6 @@
 package prefetch
 
 import (
-	"math/rand/v2"
 	"testing"
 	"unsafe"
 )
@@ -36,44 +35,6 @@ func TestPrefetch(t *testing.T) {
 					t.Fatalf("element %d: got %d, want %d", i, x, i*3)
 				}
 			}
-		})
-	}
-}
-
-// BenchmarkGather sums 512 elements of 16 bytes at random places of an
-// array of 64 MiB (far past the caches), a batch at a time: with
-// mode=prefetch their lines asked for first (At), then work of about the
-// batch's misses' time done, then the sum, against the same without the
-// prefetch.
-func BenchmarkGather(b *testing.B) {
-	const n, batch = 1 << 22, 512
-	arr := make([][2]uint64, n)
-	for i := range arr {
-		arr[i][0] = uint64(i)
-	}
-	rng := rand.New(rand.NewPCG(1, 2))
-	idx := make([]uint64, batch)
-	for _, mode := range []string{"load", "prefetch"} {
-		b.Run("mode="+mode, func(b *testing.B) {
-			var sum, work uint64
-			for b.Loop() {
-				for k := range idx {
-					idx[k] = rng.Uint64N(n)
-				}
-				if mode == "prefetch" {
-					At(unsafe.Pointer(&arr[0]), idx, 4)
-				}
-				for k := range 4000 {
-					work = work*31 + uint64(k)
-				}
-				for _, i := range idx {
-					sum += arr[i][0]
-				}
-			}
-			if sum == 0 && work == 0 {
-				b.Log("nothing summed")
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*batch), "ns/element")
 		})
 	}
 }
