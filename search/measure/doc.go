@@ -166,8 +166,8 @@
 // first lines 1.02, every line 1.04), batches of 256 or 1024 children (1.04, 0.98), the placer blocks
 // asked for a parent's share at a time as the batch before is measured
 // (1.10), PREFETCHT1 for PREFETCHT0 (1.01 over four rounds at load 4.4);
-// PREFETCHNTA was worse (1.42-1.59: its lines leave the caches before a
-// child's other parents read them).
+// PREFETCHNTA was worse (1.42-1.59; a child's cell is read again by its
+// other parents, and NTA keeps lines out of the outer caches).
 //
 // # Players of bounded foresight
 //
