@@ -23,10 +23,11 @@
 // child, in tables of 18 MB at most on the English board that mostly stay
 // in the shared cache); where positions are not numbered (boards past
 // key.MaxDenseHoles, or a layer of several classes), its positions are
-// made keys and a child found by a key.Index of them. The parents are measured a batch at a time:
-// their children placed first, then the children's measures asked for
+// made keys and a child found by a key.Index of them. The parents are
+// measured a batch at a time, two batches in a pipeline (see Batches in a
+// pipeline): a batch's children placed, then their measures asked for
 // together, then each parent summed, so that the cache misses of a batch
-// overlap. What every position has is held in two arrays, in its layer's
+// overlap with each other and with the work on the batch before. What every position has is held in two arrays, in its layer's
 // order: a cell of the P1 player's expected jumps (11 bytes), a byte for
 // its longest game and whether it is won or stuck, and the complete games
 // (4 bytes, the few counts past 2^32 apart in 16, placed by a count of
@@ -122,6 +123,51 @@
 // benchmark's trace had a core idle for 6.9-7.9 % of the run against
 // 9.9-11.5 % (two runs each, alternated, loaded machine). Left as they
 // were: the pages written in (package memory) and the par search.
+//
+// # Batches in a pipeline
+//
+// A measure chunk takes its parents in batches of about 512 children (of
+// up to 32 parents), each batch numbered, placed, its children's cells
+// read, and its parents measured. Two batches are in hand at once: once
+// the next batch is numbered, its children's placer blocks are asked for,
+// the batch before it measured, then the next one's children placed and
+// their cells asked for, which come while the batch after it is numbered.
+// The lines are asked for by prefetch instructions (package
+// search/internal/prefetch, PREFETCHT0), which are done as soon as they
+// have asked, where the loads that asked before (a sum of the cells'
+// first words) held their places in the core's queue until their lines
+// came and stopped the work behind them. And a cell is written field by
+// field in place (len88.put): made whole on the stack and copied, the
+// copy read back bytes just stored and waited on them. The grade
+//
+//	pegs grade --board english --position oooooooooooooooo.oooooooooooooooo --format csv
+//
+// under /usr/bin/time, alternated with the base's (6e7823c), the same CSV
+// each time, on a machine loaded by other work: with the pipeline alone,
+// five pairs at load 4.3-4.8 took 7.3-9.1 s against 8.4-10.7 s (ratios
+// 0.77-0.90, median 0.86); with the cells written in place too, five
+// pairs at load 3.4-4.3 took 3.7-12.0 s against 4.3-11.7 (ratios
+// 0.68-1.03, median 0.71) and 6.4-7.7 s of user time against 7.4-8.9
+// (ratios 0.81-0.86, median 0.86), 275-277 MB of RSS against 276-278;
+// five more at load 1.4-3.4, user time ratios 0.72-0.94 (median 0.83),
+// and BenchmarkLevel level=full32 (-full -benchtime 1x, five runs
+// alternated with the base's, load 9 falling to 1) 0.65-0.96 (median
+// 0.77). Of the perf samples (perf record -F 999 -g, whole grade),
+// measureOne and the batch step (placer blocks, cells) took 46 % before
+// (26 and 21), 38 % after (28, 5, and 6 in the prefetch loop, which
+// waits when the core's line fill buffers are all taken). Left out, within
+// the noise or worse in alternated pairs at load 5-10 (user time ratios'
+// medians): the cells asked for a whole step before they are read (three
+// batches in hand, 0.99 over 16 pairs), the winnable children's winVals
+// asked for a stage, a parent or a loop ahead (their places among the
+// winnable ones found once: 1.04, 1.04 and 1.08; the misses moved to the
+// cells' meta bytes, read earlier), the foresight pass in batches of 16
+// positions with their children's vectors asked for a batch ahead (their
+// first lines 1.02, every line 1.04), batches of 256 or 1024 children (1.04, 0.98), the placer blocks
+// asked for a parent's share at a time as the batch before is measured
+// (1.10), PREFETCHT1 for PREFETCHT0 (1.01 over four rounds at load 4.4);
+// PREFETCHNTA was worse (1.42-1.59; a child's cell is read again by its
+// other parents, and NTA keeps lines out of the outer caches).
 //
 // # Players of bounded foresight
 //

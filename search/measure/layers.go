@@ -78,11 +78,14 @@ type cell struct {
 // the meta byte and the games the size of a kernel.U128.
 type len88 [11]byte
 
-func newLen88(x kernel.U128) len88 {
-	var l len88
+// put sets l to x, written in place: a len88 made apart and copied in
+// (in a cell made whole on the stack, then copied to its array) was read
+// back across the bytes just written, each such load waiting for the
+// stores before it to reach the cache (a sixth of measureOne's samples
+// fell on that copy in a profile of the English Full level's grade).
+func (l *len88) put(x kernel.U128) {
 	binary.LittleEndian.PutUint64(l[:8], x.Lo)
 	l[8], l[9], l[10] = byte(x.Hi), byte(x.Hi>>8), byte(x.Hi>>16)
-	return l
 }
 
 func (l *len88) lo() uint64 { return binary.LittleEndian.Uint64(l[:8]) }
@@ -596,7 +599,6 @@ type chunkOut struct {
 	kids         foreKids
 	fore         int
 	inner, jumps int64
-	touched      uint64 // the sum of the loads that ask for children's lines
 	err          error
 }
 
@@ -944,55 +946,71 @@ type winKid struct {
 
 // measureChunk measures positions lo..hi of v, read by cur (at lo, a
 // copy: the chunks' cursors side by side would share cache lines), from
-// their children in below, a batch of parents at a time: their children's
-// places found first, then the children's cells asked for, then each
-// parent measured. Where below is numbered, the children of kernel.MaxBatch
-// parents are numbered together (Parent.MoveRanksBatch, one assembly
-// loop for them all rather than one a parent, each ended by a mispredicted
-// branch).
+// their children in below, a batch of parents at a time, two in hand (see
+// the package doc, Batches in a pipeline): a batch's children numbered,
+// their placer blocks asked for while the batch before is measured, then
+// placed and their cells asked for, which come while the batch after is
+// numbered; then its parents measured. Where below is numbered, the
+// children of kernel.MaxBatch parents are numbered together
+// (Parent.MoveRanksBatch, one assembly loop for them all rather than one
+// a parent, each ended by a mispredicted branch).
 func (ls *layers) measureChunk(v, below *values, cur cursor, lo, hi int) chunkOut {
 	out := newChunkOut(&ls.spares)
 	sc := ls.scratch.get(ls.gen)
 	par := sc.par
-	places := sc.places[:0] // the batch's children's numbers or places
+	// next is the batch being numbered (its children's numbers or places),
+	// ready the one placed whose cells are asked for, to be measured.
+	next, ready := &sc.batches[0], &sc.batches[1]
 	kids := sc.kids[:0]
-	ends := sc.ends[:0] // each parent's children end at ends[b] in places
-	who := sc.who[:0]   // the batch's parents, from lo + done on
-	pend := sc.pend[:0]
+	pend := sc.pend[:0] // parents to number, then next's
 	defer func() {
-		sc.places, sc.kids, sc.ends, sc.who, sc.pend = places, kids, ends, who, pend
+		next.reset()
+		ready.reset()
+		sc.kids, sc.pend = kids, pend
 		ls.scratch.put(sc)
 	}()
 	var pendEnds [kernel.MaxBatch]int32
 	// number numbers the children of the parents pend, which are then
-	// the batch's.
+	// next's.
 	number := func() {
-		n := int32(len(places))
-		places = par.MoveRanksBatch(places, pend, nil, below.place.d, pendEnds[:len(pend)])
+		n := int32(len(next.places))
+		next.places = par.MoveRanksBatch(next.places, pend, nil, below.place.d, pendEnds[:len(pend)])
 		for _, e := range pendEnds[:len(pend)] {
-			ends = append(ends, n+e)
+			next.ends = append(next.ends, n+e)
 		}
-		who, pend = append(who, pend...), pend[:0]
+		next.who, pend = append(next.who, pend...), pend[:0]
 	}
+	dense := below != nil && below.place.d != nil
 	done := 0
+	// measureReady measures ready's parents.
+	measureReady := func() {
+		k := 0
+		for b, p := range ready.who {
+			e := int(ready.ends[b])
+			ls.measureOne(v, below, lo+done+b, p, ready.places[k:e], &out)
+			k = e
+		}
+		done += len(ready.who)
+		ready.reset()
+	}
+	// flush measures ready, and makes next ready: its placer blocks asked
+	// for before ready is measured, then its children placed and their
+	// cells asked for, which come while the batch after it is numbered.
 	flush := func() bool {
 		if len(pend) > 0 {
 			number()
 		}
-		if below != nil && below.place.d != nil && !below.place.placeRanks(places) {
+		if dense {
+			kernel.PrefetchWords(unsafe.Pointer(unsafe.SliceData(below.place.blocks)), next.places, 4)
+		}
+		measureReady()
+		if dense && !below.place.placeRanks(next.places) {
 			return false
 		}
-		if below != nil {
-			out.touched += below.touch(places)
+		if below != nil && len(below.cells) > 0 {
+			kernel.Prefetch(unsafe.Pointer(unsafe.SliceData(below.cells)), next.places, 4)
 		}
-		k := 0
-		for b, p := range who {
-			e := int(ends[b])
-			ls.measureOne(v, below, lo+done+b, p, places[k:e], &out)
-			k = e
-		}
-		done += len(who)
-		places, ends, who = places[:0], ends[:0], who[:0]
+		next, ready = ready, next
 		return true
 	}
 	var p engine.Position
@@ -1000,8 +1018,8 @@ func (ls *layers) measureChunk(v, below *values, cur cursor, lo, hi int) chunkOu
 		p = cur.next()
 		switch {
 		case below == nil:
-			ends, who = append(ends, int32(len(places))), append(who, p)
-		case below.place.d != nil:
+			next.ends, next.who = append(next.ends, int32(len(next.places))), append(next.who, p)
+		case dense:
 			if pend = append(pend, p); len(pend) < kernel.MaxBatch {
 				continue
 			}
@@ -1010,31 +1028,45 @@ func (ls *layers) measureChunk(v, below *values, cur cursor, lo, hi int) chunkOu
 			par.Set(p)
 			kids = par.MoveChildren(kids[:0], p)
 			var ok bool
-			if places, ok = below.place.placeKeys(places, kids); !ok {
+			if next.places, ok = below.place.placeKeys(next.places, kids); !ok {
 				out.err = errMissing(p)
 				return out
 			}
-			ends, who = append(ends, int32(len(places))), append(who, p)
+			next.ends, next.who = append(next.ends, int32(len(next.places))), append(next.who, p)
 		}
-		if len(places) >= batch && !flush() {
+		if len(next.places) >= batch && !flush() {
 			out.err = errMissing(p)
 			return out
 		}
 	}
 	if !flush() {
 		out.err = errMissing(p)
+		return out
 	}
+	measureReady()
 	return out
+}
+
+// batchOf is a batch of parents of a measure chunk (who), and their
+// children's numbers or places, each parent's ending at ends[b].
+type batchOf struct {
+	places []uint64
+	ends   []int32
+	who    []engine.Position
+}
+
+// reset empties b, keeping its room.
+func (b *batchOf) reset() {
+	b.places, b.ends, b.who = b.places[:0], b.ends[:0], b.who[:0]
 }
 
 // scratch is what a measure chunk works in besides its output: a Parent
 // and the buffers of its batches, kept for the next chunk (see
 // scratches).
 type scratch struct {
-	par             *kernel.Parent
-	places          []uint64
-	ends            []int32
-	kids, who, pend []engine.Position
+	par        *kernel.Parent
+	batches    [2]batchOf // see measureChunk
+	kids, pend []engine.Position
 }
 
 // scratches holds the scratch of the chunks done, for the next ones: made
@@ -1065,17 +1097,6 @@ func (s *scratches) put(sc *scratch) {
 	s.mu.Lock()
 	s.free = append(s.free, sc)
 	s.mu.Unlock()
-}
-
-// touch reads what the layer above reads of the positions at places, and
-// returns a sum of it: their lines are asked for together, their misses
-// overlapping, before each parent reads its children's.
-func (v *values) touch(places []uint64) uint64 {
-	var sum uint64
-	for _, j := range places {
-		sum += v.cells[j].len.lo()
-	}
-	return sum
 }
 
 // errMissing reports a child of p (or of a parent near it) missing from
@@ -1125,9 +1146,11 @@ func (ls *layers) measureOne(v, below *values, i int, p engine.Position, ks []ui
 	// Sums of at most a few hundred children cannot overflow: see
 	// exact.ProbOne and lenOne.
 	len1, _ := lenOne.Add(kernel.DivFloor(length, uint64(allowed)))
-	v.cells[i] = cell{len: newLen88(len1), meta: longest, games: bigGames}
+	c := &v.cells[i] // its fields written in place (see len88.put)
+	c.len.put(len1)
+	c.meta, c.games = longest, bigGames
 	if games.Hi == 0 && games.Lo < bigGames {
-		v.cells[i].games = uint32(games.Lo)
+		c.games = uint32(games.Lo)
 	} else {
 		out.big.add(bigGame{i, games})
 	}
@@ -1135,7 +1158,7 @@ func (ls *layers) measureOne(v, below *values, i int, p engine.Position, ks []ui
 		v.meta[i] = longest
 		return
 	}
-	v.cells[i].meta = longest | flagWin
+	c.meta = longest | flagWin
 	v.meta[i] = longest | flagWin
 	// A stuck child cannot win, so P1's sum over the winnable children is
 	// its sum over the allowed ones. A position whose longest game has

@@ -6,7 +6,8 @@
 // Each name is the one its home package documents, under the same name
 // where two homes do not clash: the positions' keys, ranks and sets (key),
 // the move generator (movegen), exact counts and chances (exact), the
-// memory budget (memory), the worker pool (pool), the depth-first solver
+// memory budget (memory), the caches' prefetches (prefetch, as Prefetch
+// and PrefetchWords), the worker pool (pool), the depth-first solver
 // (dfs), the breadth-first fewest-moves search (bfs), the layered searches
 // (layered), the spill files (spill) and the partition pipeline on them
 // (partition). Types are aliases, and functions
@@ -26,6 +27,7 @@ import (
 	"context"
 	"io"
 	"time"
+	"unsafe"
 
 	"pegs/engine"
 	"pegs/search/internal/bfs"
@@ -37,6 +39,7 @@ import (
 	"pegs/search/internal/movegen"
 	"pegs/search/internal/partition"
 	"pegs/search/internal/pool"
+	"pegs/search/internal/prefetch"
 	"pegs/search/internal/spill"
 )
 
@@ -85,6 +88,14 @@ func NewSorted(ps []engine.Position) (*Sorted, bool) { return key.NewSorted(ps) 
 // ReadAhead is key.ReadAhead.
 func ReadAhead(ps []engine.Position, runs []int32, of func(engine.Position) *Sorted) uint64 {
 	return key.ReadAhead(ps, runs, of)
+}
+
+// Prefetch is prefetch.At.
+func Prefetch(base unsafe.Pointer, idx []uint64, shift uint64) { prefetch.At(base, idx, shift) }
+
+// PrefetchWords is prefetch.Words.
+func PrefetchWords(base unsafe.Pointer, idx []uint64, shift uint64) {
+	prefetch.Words(base, idx, shift)
 }
 
 // SortedBytes is key.SortedBytes.

@@ -16,6 +16,7 @@ import (
 	"pegs/search/internal/memory"
 	"pegs/search/internal/movegen"
 	"pegs/search/internal/pool"
+	"pegs/search/internal/prefetch"
 )
 
 // Games returns the complete games from the positions of the first of
@@ -802,7 +803,7 @@ const absent = 1 << 63
 // placesIn turns each number in ranks into its place in set, given before
 // (see places), or where its bit is not set into that place | absent;
 // asks the caches for each place's value in the array at vals (of
-// 1<<shift bytes each; see prefetchAt); and returns how many bits were
+// 1<<shift bytes each; see prefetch.At); and returns how many bits were
 // set. Where the processor has BMI2 it is a loop in assembly
 // (placesBMI2); in Go (placesGo) the compiler kept Games's slices in
 // memory, reading and writing them back for each child.
@@ -814,7 +815,7 @@ func placesIn(set []uint64, before []uint32, ranks []uint64, vals unsafe.Pointer
 		return placesBMI2(&set[0], &before[0], ranks, vals, shift)
 	}
 	hits = placesGo(set, before, ranks)
-	prefetchAt(vals, ranks, shift)
+	prefetch.At(vals, ranks, shift)
 	return hits
 }
 

@@ -27,12 +27,6 @@ import (
 //go:noescape
 func prefetchBits(set *uint64, before *uint32, ranks []uint64)
 
-// prefetchAt asks the caches for the elements idx of the array at base,
-// each of 1<<shift bytes.
-//
-//go:noescape
-func prefetchAt(base unsafe.Pointer, idx []uint64, shift uint64)
-
 // havePlacesBMI2 reports whether the processor runs placesBMI2 (BZHI and
 // SHLX are BMI2).
 func havePlacesBMI2() bool { return cpu.X86.HasBMI2 && cpu.X86.HasPOPCNT }

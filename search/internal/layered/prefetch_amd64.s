@@ -24,24 +24,6 @@ next:
 done:
 	RET
 
-// func prefetchAt(base unsafe.Pointer, idx []uint64, shift uint64)
-TEXT ·prefetchAt(SB), NOSPLIT, $0-40
-	MOVQ base+0(FP), AX
-	MOVQ idx_base+8(FP), SI
-	MOVQ idx_len+16(FP), BX
-	MOVQ shift+32(FP), CX
-	TESTQ BX, BX
-	JZ done
-loop:
-	MOVQ (SI), DX
-	SHLQ CX, DX
-	PREFETCHT0 (AX)(DX*1)
-	ADDQ $8, SI
-	DECQ BX
-	JNZ loop
-done:
-	RET
-
 // NUMBER loads the number at (SI) into R8, its word's index in a bitset
 // (the number / 64) into R9 and the bitset's word at AX into R10.
 #define NUMBER \

@@ -12,10 +12,6 @@ import "unsafe"
 // prefetch_amd64.go).
 func prefetchBits(set *uint64, before *uint32, ranks []uint64) {}
 
-// prefetchAt asks the caches for the elements idx of the array at base,
-// each of 1<<shift bytes: a hint, which only amd64 gives.
-func prefetchAt(base unsafe.Pointer, idx []uint64, shift uint64) {}
-
 // havePlacesBMI2 reports false: placesBMI2 is amd64's.
 func havePlacesBMI2() bool { return false }
 

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"unsafe"
+
+	"pegs/search/internal/prefetch"
 )
 
 // TestPrefetch calls the prefetches on the first and last words and
@@ -21,8 +23,8 @@ func TestPrefetch(t *testing.T) {
 	prefetchBits(&set[0], &before[0], nil)
 	prefetchBits(&set[0], &before[0], []uint64{0, 63, 64, 6399})
 	prefetchBits(&set[0], nil, []uint64{0, 63, 64, 6399})
-	prefetchAt(unsafe.Pointer(&counts[0]), nil, 5)
-	prefetchAt(unsafe.Pointer(&counts[0]), []uint64{0, 9}, 5)
+	prefetch.At(unsafe.Pointer(&counts[0]), nil, 5)
+	prefetch.At(unsafe.Pointer(&counts[0]), []uint64{0, 9}, 5)
 	if set[99] != 7 || before[99] != 8 || counts[9].Paths.Lo != 9 {
 		t.Error("a prefetch changed memory")
 	}
