@@ -92,9 +92,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/bits"
 	"slices"
-	"sync"
 	"sync/atomic"
 
 	"pegs/engine"
@@ -411,32 +409,12 @@ func (s *side) expand(ctx context.Context, group *engine.Group, win Winnable, ot
 		most += len(list)
 	}
 	s.listed = float64(most) / float64(len(last))
-	var next []node
-	var r reached
-	if parts := min(len(trees), most/mergePartsFrom); parts > 1 {
-		parts = 1 << (bits.Len(uint(parts)) - 1) // a power of two
-		next, r, found = s.mergeParts(found1, last, other, parts, most)
-	} else {
-		next, r, found = s.merge(found1, last, other, memory.Make[node](most)[:0])
-	}
-	s.levels = append(s.levels, next)
-	if found {
-		*nodes += int64(r.parent) + 1
-		return r.child, true, nil
-	}
-	*nodes += int64(len(last))
-	return node{}, false, nil
-}
-
-// merge marks the children of lists, s's next level as its last's chunks
-// found them, chunk by chunk in order, the first parent (of last) in that
-// order taking each, and appends them to next, up to the first that
-// other has reached: the meeting, returned with found set.
-func (s *side) merge(lists [][]reached, last []node, other *side, next []node) (_ []node, meet reached, found bool) {
-	for _, list := range lists {
+	next := memory.Make[node](most)[:0]
+	for _, list := range found1 {
 		for len(list) > 0 {
-			// A block's marks are asked for together before they are
-			// read one by one, so that their cache misses overlap.
+			// This loop runs on one goroutine: a block's marks are asked
+			// for together before they are read one by one, so that
+			// their cache misses overlap.
 			blk := list[:min(len(list), mergeBlock)]
 			list = list[len(blk):]
 			var sum uint64
@@ -452,133 +430,14 @@ func (s *side) merge(lists [][]reached, last []node, other *side, next []node) (
 				s.reach(r.child.id, last[r.parent].id)
 				next = append(next, r.child)
 				if other.seen(id) {
-					return next, r, true
+					*nodes += int64(r.parent) + 1
+					s.levels = append(s.levels, next)
+					return r.child, true, nil
 				}
 			}
 		}
 	}
-	return next, reached{}, false
-}
-
-// mergePartsFrom is the fewest children of a level a goroutine merges
-// (see mergeParts): a level of fewer is merged on one (merge).
-const mergePartsFrom = 1 << 14
-
-// partShift sets the marks a part of mergeParts holds: runs of
-// 1<<partShift, a page of them, so that no two parts write one line.
-const partShift = 9
-
-// part returns which of parts parts (a power of two) marks position id.
-func part(id int32, parts int) int { return int(uint32(id)>>partShift) & (parts - 1) }
-
-// mergeParts is merge on parts goroutines, its result the same. Each
-// reads every child of lists in order but marks only those of its part
-// (see part), so that no mark is written by two and the first parent in
-// order still takes each child; it flags a child it finds marked (its
-// parent's place set to -1) and stops at the first of its part that other
-// has reached, or once another part has found one before. The children
-// left unflagged, up to the first meeting, are then copied into next in
-// order, a run of lists a goroutine. The merge of the English centre
-// game's widest levels, a million children each, ran on one goroutine
-// while the other cores waited.
-func (s *side) mergeParts(lists [][]reached, last []node, other *side, parts int, most int) (next []node, meet reached, found bool) {
-	// next, most children long, has its pages written in (see
-	// memory.Make) meanwhile, by the kernel, on a goroutine of its own.
-	var made sync.WaitGroup
-	made.Go(func() { next = memory.Make[node](most) })
-	// base[c] is the place of lists[c]'s first child in the lists'
-	// order; meets[p] that of part p's meeting, or the count of children;
-	// kept[p*len(lists)+c] counts the children of lists[c] part p kept.
-	base := make([]int, len(lists)+1)
-	for c, list := range lists {
-		base[c+1] = base[c] + len(list)
-	}
-	total := base[len(lists)]
-	meets := make([]int, parts)
-	touched := make([]uint64, parts)
-	kept := make([]int, parts*len(lists))
-	var least atomic.Int64
-	least.Store(int64(total))
-	pool.Split(parts, parts, parts, func(p, _, _ int) {
-		meets[p] = total
-		var sum uint64 // of the marks read ahead
-		defer func() { touched[p] = sum }()
-		var own [mergeBlock]uint16
-		for c, list := range lists {
-			for lo := 0; lo < len(list); lo += mergeBlock {
-				if int64(base[c]+lo) >= least.Load() {
-					return // another part met before: no child past it is kept
-				}
-				blk := list[lo:min(len(list), lo+mergeBlock)]
-				// Only the child's number is read of another part's
-				// child: its parent's place is that part's to write.
-				n := 0
-				for i := range blk {
-					if id := blk[i].child.id; part(id, parts) == p {
-						own[n] = uint16(i)
-						n++
-						sum += s.marks[id]
-					}
-				}
-				for _, i := range own[:n] {
-					r := &blk[i]
-					id := int(r.child.id)
-					if s.seen(id) {
-						r.parent = -1
-						continue
-					}
-					s.reach(r.child.id, last[r.parent].id)
-					kept[p*len(lists)+c]++
-					if other.seen(id) {
-						meets[p] = base[c] + lo + int(i)
-						for m := least.Load(); int64(meets[p]) < m && !least.CompareAndSwap(m, int64(meets[p])); m = least.Load() {
-						}
-						return
-					}
-				}
-			}
-		}
-	})
-	made.Wait()
-	for _, t := range touched {
-		s.touched += t
-	}
-	// at[c] is where lists[c]'s children kept go in next: those of the
-	// lists before the meeting's, counted by the parts, then the
-	// meeting's own up to it.
-	end, m := total, slices.Min(meets) // past the last child kept; the meeting
-	at := make([]int, len(lists)+1)
-	for c := range lists {
-		if base[c] >= end {
-			at[c+1] = at[c]
-			continue
-		}
-		n := 0
-		if m < base[c+1] {
-			end, found, meet = m+1, true, lists[c][m-base[c]]
-			for _, r := range lists[c][:end-base[c]] {
-				if r.parent >= 0 {
-					n++
-				}
-			}
-		} else {
-			for p := range parts {
-				n += kept[p*len(lists)+c]
-			}
-		}
-		at[c+1] = at[c] + n
-	}
-	next = next[:at[len(lists)]]
-	pool.Split(len(lists), parts, pool.ChunkCount(len(lists), parts), func(_, lo, hi int) {
-		for c := lo; c < hi; c++ {
-			k := at[c]
-			for _, r := range lists[c][:max(0, min(len(lists[c]), end-base[c]))] {
-				if r.parent >= 0 {
-					next[k] = r.child
-					k++
-				}
-			}
-		}
-	})
-	return next, meet, found
+	*nodes += int64(len(last))
+	s.levels = append(s.levels, next)
+	return node{}, false, nil
 }
