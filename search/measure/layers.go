@@ -1,14 +1,12 @@
 package measure
 
 import (
-	"cmp"
 	"context"
 	"encoding/binary"
 	"fmt"
 	"iter"
 	"math"
 	"math/bits"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -1209,18 +1207,10 @@ func (ls *layers) keepWinners(pegs int, v *values) {
 // numbers) is indexed by them (kernel.Sorted): the English Full level's
 // par found its 8 to 15 million children's places in a hash index 0.5 s
 // of CPU, a cache miss each. The layers are indexed on the level's
-// goroutines, a layer each at once, the largest first: taken by their
-// pegs, the English Full level's largest came last and one goroutine
-// indexed it alone (see the package doc, "The tail").
+// goroutines, a layer each at once.
 func (ls *layers) indexWinners() error {
 	errs := make([]error, len(ls.win))
-	order := make([]int, len(ls.win))
-	for pegs := range order {
-		order[pegs] = pegs
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(ls.win[b].len(), ls.win[a].len()) })
-	kernel.Split(len(ls.win), ls.workers, len(ls.win), func(k, _, _ int) {
-		pegs := order[k]
+	kernel.Split(len(ls.win), ls.workers, len(ls.win), func(pegs, _, _ int) {
 		errs[pegs] = ls.win[pegs].makeIndex(ls.mem)
 	})
 	for _, err := range errs {
@@ -1229,14 +1219,6 @@ func (ls *layers) indexWinners() error {
 		}
 	}
 	return nil
-}
-
-// len returns how many positions w holds, 0 for nil.
-func (w *winners) len() int {
-	if w == nil {
-		return 0
-	}
-	return w.n
 }
 
 // makeIndex indexes w's positions (see indexWinners), charged to mem, if
