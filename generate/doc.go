@@ -106,7 +106,7 @@
 // depth first, whose solution a Level shows). It starts the solve, on a
 // goroutine of its own, once every measure but the par is known (LevelIf's
 // keep), so that it runs beside the par's search, which leaves a core
-// waiting now and then (its levels' merges, its smallest levels), rather
+// waiting now and then (its smallest levels, its levels' ends), rather
 // than after it on one goroutine while the other waits: on the English
 // Full level the solve, most of it building the depth-first search's
 // endgame tables, took 25-59 ms after the par (traces of pegs grade, see

@@ -135,18 +135,18 @@
 // levels' merges (28-76 ms in all, see package search/internal/bfs);
 // then, on one goroutine, the grade's search.Solve, 25-59 ms, most of
 // it building the depth-first search's endgame tables. The solve now
-// runs beside the par (package generate, "Grading a level"); the
-// par's merges are 4-10 % of its wall and its levels' expansions keep
-// both cores busy, so what is left of the tail is mostly the par's own
-// work (see package search/internal/bfs). No step is done twice: the
+// runs beside the par (package generate, "Grading a level"), and the
+// par's merges, 4-10 % of its wall, beside its expansions (package
+// search/internal/bfs, "The merge"): what is left of the tail is mostly
+// the par's own work, on both cores. No step is done twice: the
 // walk numbers a position's children in their class (movegen's ranks)
 // and keeps no canonical position nor link of them, so the par's
 // canonical positions, of moves of one or more jumps, are its own; and
 // Critical and UniqueFirst read the indexes the par reads. Tried and
 // dropped: the layers indexed the largest first (commit 3c04829,
 // reverted: six runs, 12-41 ms, one goroutine alone 9-23 % of it, within
-// the noise) and the par's merges on the workers (see package
-// search/internal/bfs, "The merge on one goroutine").
+// the noise) and the par's merges split between the workers once its
+// chunks were expanded (package search/internal/bfs, "The merge").
 //
 // # Players of bounded foresight
 //
