@@ -101,9 +101,10 @@
 // base 6e7823c) what follows the last chunk took 3-8 ms against 28-41
 // ms, and the par 450-648 ms against 446-490, one goroutine alone for 26-54
 // ms of it against 38-50. BenchmarkPar level=full32 in package
-// search/measure (-full, -benchtime 10x), five pairs at load 3.9-5.0:
-// 278-589 ms an op against 425-696 (ratios 0.65-1.03, median 0.77),
-// 0.40-0.51 s of CPU against 0.43-0.60. TestFewestMovesWorkers's level
+// search/measure (-full, -benchtime 10x), ten pairs at load 3.9-5.6:
+// 278-612 ms an op against 304-696 (ratios 0.65-1.15, median 0.89; the
+// second five alone, median 1.00: within the noise), 0.40-0.51 s of CPU
+// against 0.43-0.60 (median ratio 0.94). TestFewestMovesWorkers's level
 // "upper" (23 pegs, tens of chunks a level) fails if the chunks are
 // marked in the order they end.
 //
