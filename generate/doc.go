@@ -100,6 +100,32 @@
 // grades say how it compares with English levels, not with its own
 // board's.
 //
+// # Grading a level
+//
+// Grade measures a level (measure.LevelIf) and solves it (search.Solve,
+// depth first, whose solution a Level shows). It starts the solve, on a
+// goroutine of its own, once every measure but the par is known (LevelIf's
+// keep), so that it runs beside the par's search, which leaves a core
+// waiting now and then (its smallest levels, its levels' ends), rather
+// than after it on one goroutine while the other waits: on the English
+// Full level the solve, most of it building the depth-first search's
+// endgame tables, took 25-59 ms after the par (traces of pegs grade, see
+// package search/measure, "The tail"). Started with the measures, it held
+// its tables through their widest layers: 278-283 MB of RSS against
+// 275-277. A level the measures find unsolvable is not solved; Generate
+// solves a level it drew by its shape once, not again once measured.
+//
+// The grade
+//
+//	pegs grade --board english --position oooooooooooooooo.oooooooooooooooo --format csv
+//
+// under /usr/bin/time, alternated with the base's (6e7823c), seven pairs
+// at load 5.4-6.7 on 2 cores: 6.7-17.3 s against 10.0-19.1 s, ratios
+// 0.68-1.12 (median 0.90), within the noise of such a load (the solve
+// took 25 ms of wall in a quieter minute's trace, about 0.5 % of a 4.6 s
+// grade); 7.6-11.0 s of user CPU against 8.2-11.1; 271-276 MB of RSS
+// against 271-278; the same CSV.
+//
 // # Rank within a size
 //
 // The size of a level sets most of its score, so a grade says little

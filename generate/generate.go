@@ -343,9 +343,11 @@ func symmetricCandidate(b *engine.Board, opt Options, rng *rand.Rand, target int
 func make1(ctx context.Context, b *engine.Board, p engine.Position, opt Options, tables *search.Tables) (Level, bool, error) {
 	sopt := search.SolveOptions{Budget: search.Budget{Memory: opt.Memory}, Tables: tables}
 	prob := search.Problem{Board: b, Start: p, Goal: opt.Goal}
+	// A level solved before it is measured is not solved again.
+	var sol search.Solution
 	if opt.shape() != ShapeAny { // not solvable by construction
-		sol, err := search.Solve(ctx, prob, sopt)
-		if err != nil || !sol.Solvable {
+		var err error
+		if sol, err = search.Solve(ctx, prob, sopt); err != nil || !sol.Solvable {
 			return Level{}, false, err
 		}
 	}
@@ -354,8 +356,12 @@ func make1(ctx context.Context, b *engine.Board, p engine.Position, opt Options,
 	if err != nil || !ok {
 		return Level{}, false, err
 	}
-	d := Score(b, m)
-	l, err := newLevel(ctx, b, p, opt.Goal, m, d, sopt)
+	if !sol.Solvable {
+		if sol, err = search.Solve(ctx, prob, sopt); err != nil {
+			return Level{}, false, err
+		}
+	}
+	l, err := newLevel(b, p, opt.Goal, m, Score(b, m), sol)
 	return l, err == nil, err
 }
 
@@ -368,13 +374,9 @@ func memory(n int64) int64 {
 	return search.DefaultMemory
 }
 
-// newLevel assembles a level from its metrics, solving it again (with opt)
-// and replaying the solution.
-func newLevel(ctx context.Context, b *engine.Board, p engine.Position, goal engine.Goal, m measure.Metrics, d Difficulty, opt search.SolveOptions) (Level, error) {
-	sol, err := search.Solve(ctx, search.Problem{Board: b, Start: p, Goal: goal}, opt)
-	if err != nil {
-		return Level{}, err
-	}
+// newLevel assembles a level from its metrics and a solution, replaying
+// the solution of the fewest moves.
+func newLevel(b *engine.Board, p engine.Position, goal engine.Goal, m measure.Metrics, d Difficulty, sol search.Solution) (Level, error) {
 	if !sol.Solvable {
 		return Level{}, fmt.Errorf("level %s does not solve", b.Line(p))
 	}

@@ -111,14 +111,42 @@ func Grade(ctx context.Context, b *engine.Board, start engine.Position, goal eng
 	if !b.Feasible(start, goal) {
 		return Level{}, fmt.Errorf("%w: the position class rules it out", ErrUnsolvable)
 	}
-	m, err := measure.Level(ctx, b, start, goal, memory(opt.Memory))
+	// The level is solved (depth first, on a goroutine of its own) once
+	// its measures but the par are known, while the par is searched,
+	// rather than after: the par leaves a core waiting now and then, the
+	// solve one (see the package doc, "Grading a level").
+	type solved struct {
+		sol search.Solution
+		err error
+	}
+	var done chan solved
+	sctx, stop := context.WithCancel(ctx)
+	defer stop()
+	m, _, err := measure.LevelIf(ctx, b, start, goal, memory(opt.Memory), func(m measure.Metrics) bool {
+		if m.Solutions.Sign() > 0 {
+			done = make(chan solved, 1)
+			go func() {
+				sol, err := search.Solve(sctx, search.Problem{Board: b, Start: start, Goal: goal}, opt)
+				done <- solved{sol, err}
+			}()
+		}
+		return true
+	})
 	if err != nil {
+		if done != nil {
+			stop()
+			<-done
+		}
 		return Level{}, err
 	}
 	if m.Solutions.Sign() == 0 {
 		return Level{}, ErrUnsolvable
 	}
-	return newLevel(ctx, b, start, goal, m, Score(b, m), opt)
+	s := <-done
+	if s.err != nil {
+		return Level{}, s.err
+	}
+	return newLevel(b, start, goal, m, Score(b, m), s.sol)
 }
 
 // acceptable reports whether measured metrics make a level: solvable, and

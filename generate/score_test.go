@@ -2,11 +2,13 @@ package generate
 
 import (
 	"context"
+	"errors"
 	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -39,6 +41,70 @@ func TestScoreParts(t *testing.T) {
 		if l.Grade < 1 || l.Grade > 5 || l.Explanation == "" || len(m.Foresight) == 0 || m.Foresight[0].WinProbability != m.P0 {
 			t.Errorf("%s: grade %d, explanation %q, foresight %v", pic, l.Grade, l.Explanation, m.Foresight)
 		}
+	}
+}
+
+// TestGradeSolves checks Grade's solution, found while the par is
+// searched: the depth-first search's own (search.Solve's) on a level that
+// can be won, replaying to its goal; none, and ErrUnsolvable, on one the
+// measures find cannot (the triangle's hole 5 to itself, which its
+// position class allows); the context's error once cancelled.
+func TestGradeSolves(t *testing.T) {
+	english := engine.English()
+	tri, err := engine.Triangle(5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, c := range []struct {
+		name  string
+		b     *engine.Board
+		pic   string
+		goal  string
+		ctx   context.Context
+		want  error
+		solve bool
+	}{
+		{"plus", english, "....o....o....ooooo....o....o....", "center", context.Background(), nil, true},
+		{"triangle-5", tri, "oooo.oooooooooo", "5", context.Background(), ErrUnsolvable, false},
+		{"cancelled", english, "....o....o....ooooo....o....o....", "center", cancelled, context.Canceled, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := c.b.ParsePosition(c.pic)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := c.b.ParseGoal(c.goal)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, err := Grade(c.ctx, c.b, p, g, search.SolveOptions{})
+			if !errors.Is(err, c.want) {
+				t.Fatalf("got error %v, want %v", err, c.want)
+			}
+			if !c.solve {
+				return
+			}
+			sol, err := search.Solve(context.Background(), search.Problem{Board: c.b, Start: p, Goal: g}, search.SolveOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			for _, j := range sol.Jumps {
+				want = append(want, c.b.FormatJump(j))
+			}
+			if !slices.Equal(l.Solution, want) {
+				t.Errorf("got solution %v, want search.Solve's %v", l.Solution, want)
+			}
+			jumps, err := c.b.ParseMoves(joinJumps(l.Solution))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if final, err := c.b.Replay(p, jumps); err != nil || !g.Reached(final) {
+				t.Errorf("solution %v does not replay to the goal: %v", l.Solution, err)
+			}
+		})
 	}
 }
 

@@ -103,6 +103,9 @@ func TestFewestMovesWorkers(t *testing.T) {
 		{"pyramid", "....o...ooo...ooooo.ooooooo......"},
 		{"arrow", ".o.ooo.ooooo....o......o...oooooo"},
 		{"plus", "....o....o....ooooo....o....o...."},
+		// Levels of thousands of positions, tens of chunks, merged as
+		// their chunks end while the others are expanded.
+		{"upper", "oooooooooooooooo.ooooooo........."},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p, err := b.ParsePosition(c.pic)

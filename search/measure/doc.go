@@ -169,6 +169,31 @@
 // PREFETCHNTA was worse (1.42-1.59; a child's cell is read again by its
 // other parents, and NTA keeps lines out of the outer caches).
 //
+// # The tail
+//
+// What follows the walk in the grade was traced the same way (pegs grade
+// of the Full level built with runtime/trace started in main and regions
+// around each step, for the analysis only; the goroutines running over
+// each region counted with golang.org/x/exp/trace). Six runs of the base
+// (6e7823c) at load 5-7 on 2 cores: the winnable positions indexed in
+// 15-57 ms, one goroutine alone for 9-57 % of it; the trim 8-65 ms; the
+// par 280-1220 ms, one goroutine alone for 6-16 % of it, most in its
+// levels' merges (28-76 ms in all, see package search/internal/bfs);
+// then, on one goroutine, the grade's search.Solve, 25-59 ms, most of
+// it building the depth-first search's endgame tables. The solve now
+// runs beside the par (package generate, "Grading a level"), and the
+// par's merges, 4-10 % of its wall, beside its expansions (package
+// search/internal/bfs, "The merge"): what is left of the tail is mostly
+// the par's own work, on both cores. No step is done twice: the
+// walk numbers a position's children in their class (movegen's ranks)
+// and keeps no canonical position nor link of them, so the par's
+// canonical positions, of moves of one or more jumps, are its own; and
+// Critical and UniqueFirst read the indexes the par reads. Tried and
+// dropped: the layers indexed the largest first (commit 3c04829,
+// reverted: six runs, 12-41 ms, one goroutine alone 9-23 % of it, within
+// the noise) and the par's merges split between the workers once its
+// chunks were expanded (package search/internal/bfs, "The merge").
+//
 // # Players of bounded foresight
 //
 // The player who looks k jumps ahead sees every line of at most k jumps

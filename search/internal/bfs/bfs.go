@@ -38,13 +38,12 @@
 // corner argument (each occupied corner needs a move that starts there)
 // is eight moves at most, short of what is left on either side.
 //
-// A level is expanded on workers in chunks of fixed size, which only read
-// the marks of the positions reached; their children are then taken
-// chunk by chunk in order, the first parent in that order keeping each,
-// so that the levels, the meeting and the path do not depend on the
-// number of workers. The path is rebuilt from the two sides' parent links,
-// turning each canonical step back into a real move on the board, and
-// replayed.
+// A level is expanded on workers in chunks of fixed size; the children
+// each finds are taken (marked, see The merge) chunk by chunk in order,
+// the first parent in that order keeping each, so that the levels, the
+// meeting and the path do not depend on the number of workers. The path
+// is rebuilt from the two sides' parent links, turning each canonical
+// step back into a real move on the board, and replayed.
 //
 // # Lookups a round at a time
 //
@@ -85,6 +84,39 @@
 // pass places children) would read one line a lookup, but would take
 // about 100 MB for the English board's 2^33/16 numbers against the
 // sorted positions' 22 MB, and was not tried.
+//
+// # The merge
+//
+// A chunk's children are marked as soon as it and the chunks before it
+// are expanded, by the worker that ends the next chunk to mark, while the
+// other workers expand theirs; they read the marks as they go, so a
+// child an earlier chunk of the level has marked is not listed again
+// (marked later, it would have been passed over then: the level is the
+// same). The marks are written and read atomically (on amd64 a store is
+// an exchange, a load a plain read), one worker marking at a time. Merged
+// once the level's chunks were all expanded, on one goroutine, they kept
+// the other workers waiting: in traces of the English Full level's grade
+// (pegs grade of the Full level with runtime/trace regions, see package
+// search/measure, "The tail"; three pairs at load 3-5 on 2 cores, the
+// base 6e7823c) what follows the last chunk took 3-8 ms against 28-41
+// ms, and the par 450-648 ms against 446-490, one goroutine alone for 26-54
+// ms of it against 38-50. BenchmarkPar level=full32 in package
+// search/measure (-full, -benchtime 10x), ten pairs at load 3.9-5.6:
+// 278-612 ms an op against 304-696 (ratios 0.65-1.15, median 0.89; the
+// second five alone, median 1.00: within the noise), 0.40-0.51 s of CPU
+// against 0.43-0.60 (median ratio 0.94). TestFewestMovesWorkers's level
+// "upper" (23 pegs, tens of chunks a level) fails if the chunks are
+// marked in the order they end.
+//
+// Merged on the workers after the expansion (commit 8ed8e35, reverted),
+// each marking the children whose marks lie in its pages of them, in
+// order, then copying those kept into the level a run of chunks each,
+// they took more: each worker reads every child to find its own, and the
+// marks' misses, split between them, are not most of a merge's cost. A
+// benchmark of one level of a million children over 1.7 million marks
+// took 46 ms of CPU an op on two goroutines against 25 ms on one, so 23
+// ms of wall at best on two idle cores; traces of generate's
+// BenchmarkGrade level=Full (load 6-7), 51-92 ms against 26-45 ms.
 package bfs
 
 import (
@@ -93,6 +125,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"pegs/engine"
@@ -151,9 +184,15 @@ type side struct {
 	touched uint64
 }
 
-func (s *side) reach(id, parent int32) { s.marks[id] |= uint64(parent+1) << s.shift }
+// reach and seen write and read a mark atomically: a level's children
+// are marked as its chunks end while its other chunks, which read the
+// marks, are expanded (see expand). Only one goroutine writes them at a
+// time.
+func (s *side) reach(id, parent int32) {
+	atomic.StoreUint64(&s.marks[id], s.marks[id]|uint64(parent+1)<<s.shift)
+}
 
-func (s *side) seen(id int) bool { return uint32(s.marks[id]>>s.shift) != 0 }
+func (s *side) seen(id int) bool { return uint32(atomic.LoadUint64(&s.marks[id])>>s.shift) != 0 }
 
 // level returns the level at which s reached x, searching its levels.
 func (s *side) level(x node) int {
@@ -343,12 +382,11 @@ type reached struct {
 // last that s has not reached, and stops at the first that other has
 // reached (in the order of their parents, then of their moves): the
 // meeting, returned with found set. The last level's chunks are expanded
-// on workers, which only read the marks; then their children are marked,
-// chunk by chunk in order, the first parent in order taking each.
+// on workers, and their children marked chunk by chunk in order as the
+// chunks end (see merge), the first parent in order taking each.
 func (s *side) expand(ctx context.Context, group *engine.Group, win Winnable, other *side, trees []*tree, nodes *int64) (meet node, found bool, err error) {
 	last := s.levels[len(s.levels)-1]
 	chunks := (len(last) + chunk - 1) / chunk
-	n := len(s.marks)
 	// Each chunk's children go in a list that a chunk of an earlier
 	// level let go of: the lists of the English centre game's widest
 	// levels, tens of megabytes, are not made again a level.
@@ -371,73 +409,127 @@ func (s *side) expand(ctx context.Context, group *engine.Group, win Winnable, ot
 		}
 		idle <- trees[k]
 	}
-	err = pool.Each(ctx, idle, 0, len(last), chunk, func(t *tree, lo, hi int) {
-		c := lo / chunk
-		if int64(c) > meetChunk.Load() {
+	// The chunks' children are merged in order as the chunks end (see
+	// merge), by the worker that ends the next one to merge, while the
+	// others expand theirs: merged after the last chunk, on one
+	// goroutine, they kept the other workers waiting. Under mu: which
+	// chunks are done, how many are merged, whether a worker merges.
+	var mu sync.Mutex
+	done := make([]bool, chunks)
+	merged, merging := 0, false
+	kept := make([]int, chunks)
+	var r reached
+	mergeDone := func() { // with mu held
+		if merging {
 			return
 		}
-		list := found1[c][:0]
-		// A list too short for the chunk's children, as the last
-		// level's parents had them and a quarter more, is made at that
-		// size once: grown by appends, the lists of the English centre
-		// game's widest levels were copied a few times each.
-		if want := int(s.listed*float64(hi-lo)*5/4) + 16; cap(list) < want {
-			list = make([]reached, 0, want)
-		}
-		stop := false
-		if n < readAheadFrom {
-			list, stop = s.chains(last, lo, hi, group, win, other, list)
-		}
-		for g := lo; g < hi && !stop && n >= readAheadFrom; g += treeParents {
-			t.grow(s, last[g:min(hi, g+treeParents)], group, win)
-			list, stop = t.walk(s, other, list, g)
-		}
-		found1[c] = list
-		if stop {
-			for m := meetChunk.Load(); int64(c) < m && !meetChunk.CompareAndSwap(m, int64(c)); m = meetChunk.Load() {
+		merging = true
+		for merged < chunks && done[merged] && !found {
+			c := merged
+			mu.Unlock()
+			kept[c], r, found = s.merge(found1[c], last, other)
+			if found {
+				for m := meetChunk.Load(); int64(c) < m && !meetChunk.CompareAndSwap(m, int64(c)); m = meetChunk.Load() {
+				}
 			}
+			mu.Lock()
+			merged++
 		}
+		merging = false
+	}
+	most := 0 // the children the chunks found
+	err = pool.Each(ctx, idle, 0, len(last), chunk, func(t *tree, lo, hi int) {
+		c := lo / chunk
+		if int64(c) <= meetChunk.Load() {
+			found1[c] = s.expandChunk(t, c, lo, hi, last, group, win, other, &meetChunk)
+		}
+		mu.Lock()
+		done[c] = true
+		most += len(found1[c])
+		mergeDone()
+		mu.Unlock()
 	})
 	if err != nil {
 		return node{}, false, err
 	}
-	// next is made at its most, every child found, once: grown by
-	// appends, the widest levels' (a million positions on the English
-	// centre game) were copied a dozen times, on one goroutine.
-	most := 0
-	for _, list := range found1 {
-		most += len(list)
-	}
 	s.listed = float64(most) / float64(len(last))
-	next := memory.Make[node](most)[:0]
-	for _, list := range found1 {
-		for len(list) > 0 {
-			// This loop runs on one goroutine: a block's marks are asked
-			// for together before they are read one by one, so that
-			// their cache misses overlap.
-			blk := list[:min(len(list), mergeBlock)]
-			list = list[len(blk):]
-			var sum uint64
-			for _, r := range blk {
-				sum += s.marks[r.child.id]
+	// next is made at its size, once, and the chunks' children kept
+	// copied into it in order.
+	size := 0
+	for _, k := range kept {
+		size += k
+	}
+	next := memory.Make[node](size)[:0]
+	for c, list := range found1 {
+		for _, r := range list[:kept[c]] {
+			next = append(next, r.child)
+		}
+	}
+	s.levels = append(s.levels, next)
+	if found {
+		*nodes += int64(r.parent) + 1
+		return r.child, true, nil
+	}
+	*nodes += int64(len(last))
+	return node{}, false, nil
+}
+
+// expandChunk returns the children of last[lo:hi], chunk c of a level,
+// that s had not reached (see chains and tree), in a list that a chunk of
+// an earlier level let go of, and lowers meetChunk to c if one of them is
+// a meeting.
+func (s *side) expandChunk(t *tree, c, lo, hi int, last []node, group *engine.Group, win Winnable, other *side, meetChunk *atomic.Int64) []reached {
+	list := s.lists[c][:0]
+	// A list too short for the chunk's children, as the last level's
+	// parents had them and a quarter more, is made at that size once:
+	// grown by appends, the lists of the English centre game's widest
+	// levels were copied a few times each.
+	if want := int(s.listed*float64(hi-lo)*5/4) + 16; cap(list) < want {
+		list = make([]reached, 0, want)
+	}
+	stop := false
+	n := len(s.marks)
+	if n < readAheadFrom {
+		list, stop = s.chains(last, lo, hi, group, win, other, list)
+	}
+	for g := lo; g < hi && !stop && n >= readAheadFrom; g += treeParents {
+		t.grow(s, last[g:min(hi, g+treeParents)], group, win)
+		list, stop = t.walk(s, other, list, g)
+	}
+	if stop {
+		for m := meetChunk.Load(); int64(c) < m && !meetChunk.CompareAndSwap(m, int64(c)); m = meetChunk.Load() {
+		}
+	}
+	return list
+}
+
+// merge marks the children of list, a chunk's, in order, those s had
+// not reached yet (an earlier chunk or parent of the level may have)
+// taking their parent from last, and moves them to the front of list;
+// it returns how many and stops after the first that other has reached:
+// the meeting, returned with found set.
+func (s *side) merge(list []reached, last []node, other *side) (kept int, meet reached, found bool) {
+	for lo := 0; lo < len(list); lo += mergeBlock {
+		// A block's marks are asked for together before they are read
+		// one by one, so that their cache misses overlap.
+		blk := list[lo:min(len(list), lo+mergeBlock)]
+		var sum uint64
+		for _, r := range blk {
+			sum += s.marks[r.child.id]
+		}
+		s.touched += sum
+		for _, r := range blk {
+			id := int(r.child.id)
+			if s.seen(id) {
+				continue
 			}
-			s.touched += sum
-			for _, r := range blk {
-				id := int(r.child.id)
-				if s.seen(id) {
-					continue
-				}
-				s.reach(r.child.id, last[r.parent].id)
-				next = append(next, r.child)
-				if other.seen(id) {
-					*nodes += int64(r.parent) + 1
-					s.levels = append(s.levels, next)
-					return r.child, true, nil
-				}
+			s.reach(r.child.id, last[r.parent].id)
+			list[kept] = r
+			kept++
+			if other.seen(id) {
+				return kept, r, true
 			}
 		}
 	}
-	*nodes += int64(len(last))
-	s.levels = append(s.levels, next)
-	return node{}, false, nil
+	return kept, reached{}, false
 }

@@ -2,6 +2,7 @@ package bfs
 
 import (
 	"math/bits"
+	"sync/atomic"
 
 	"pegs/engine"
 )
@@ -135,7 +136,7 @@ func (t *tree) walk(s, other *side, list []reached, first int) ([]reached, bool)
 	var sum uint64
 	for _, id := range t.ids {
 		if id >= 0 {
-			sum += s.marks[id]
+			sum += atomic.LoadUint64(&s.marks[id]) // see side.reach
 		}
 	}
 	t.touched += sum
