@@ -30,7 +30,10 @@ type values struct {
 	cells []cell
 	games games   // the games past 32 bits
 	meta  []uint8 // longest game | flagWin | flagStuck
-	wins    []winVals // of the winnable positions, in order (see winAt)
+	// winBits has bit i set where position i can win: a winnable
+	// position's place among the winnable ones is its rank (see winAt).
+	winBits rankBits
+	wins    []winVals // of the winnable positions, in order
 	winKeys []uint64  // their keys, until kept (see keepWinners)
 	// winP1 is their P1, until kept, written as their winVals are (not
 	// in a pass of its own after the layer's passes).
@@ -162,12 +165,8 @@ func (r *rankBits) rank(i int) int {
 
 // gamesAt returns the complete games from position i.
 func (v *values) gamesAt(i int) kernel.U128 {
-	c := &v.cells[i]
-	switch {
-	case c.meta&flagWin != 0:
-		return v.wins[c.games].games
-	case c.games != bigGames:
-		return kernel.U128{Lo: uint64(c.games)}
+	if x := v.cells[i].games; x != bigGames {
+		return kernel.U128{Lo: uint64(x)}
 	}
 	return v.games.over[v.games.overBits.rank(i)]
 }
@@ -194,7 +193,7 @@ func fill[T any](n int, mem *kernel.Budget, what string, workers int) ([]T, []ui
 // point, exact.ProbOne is 1, each short of the true value by less than
 // longest units), and its solutions.
 type winVals struct {
-	p0, p1, sol, games kernel.U128
+	p0, p1, sol kernel.U128
 }
 
 // lost is the winVals of a position that cannot win.
@@ -211,6 +210,42 @@ const (
 // winShift is the bit of flagWin in a meta byte.
 const winShift = 6
 
+// setWins sets the win bits of positions lo..hi-1 of v, a chunk's, from
+// their meta bytes once they are measured, as the chunk's last task (a
+// pass of its own over the layer's meta, after the chunks, kept a core
+// idle at its end): the words the chunk has whole are written, those it
+// shares with the chunks beside it set atomically.
+func (v *values) setWins(lo, hi int) {
+	for w := lo / 64; w*64 < hi; w++ {
+		a, b := max(lo, w*64), min(hi, w*64+64)
+		word := winWord(v.meta[a:b]) << (a % 64)
+		switch {
+		case a == w*64 && (b == w*64+64 || b == len(v.meta)):
+			v.winBits.set[w] = word
+		case word != 0:
+			atomic.OrUint64(&v.winBits.set[w], word)
+		}
+	}
+}
+
+// winWord returns the win flags of meta (at most 64 bytes) as the bits of
+// a word, the first the lowest: eight at a time, each byte's flag moved
+// to its lowest bit and the eight gathered into the top byte by a
+// multiplication.
+func winWord(meta []uint8) uint64 {
+	const ones, gather = 0x0101010101010101, 0x0102040810204080
+	var word uint64
+	k := 0
+	for ; k+8 <= len(meta); k += 8 {
+		x := binary.LittleEndian.Uint64(meta[k:])
+		word |= (x >> winShift & ones * gather >> 56) << k
+	}
+	for ; k < len(meta); k++ {
+		word |= uint64(meta[k]>>winShift&1) << k
+	}
+	return word
+}
+
 // bytesPer is what a position takes besides its measures' arrays (see
 // fill): its win bit and count, rounded up.
 const bytesPer = 1
@@ -219,24 +254,9 @@ func (v *values) longest(i int) int { return int(v.meta[i] & longestMask) }
 
 func (v *values) win(i int) bool { return v.meta[i]&flagWin != 0 }
 
-// winAt returns the place of winnable position i among the winnable ones,
-// held in its cell where an unwinnable one holds its games (see
-// placeWins).
+// winAt returns the place of winnable position i among the winnable ones.
 func (v *values) winAt(i int) int {
-	return int(v.cells[i].games)
-}
-
-// placeWins writes the places among the winnable ones of the winnable
-// positions lo..hi-1 of v (a chunk's, once measured) in their cells, the
-// first of them at place k, and returns the place after the last.
-func (v *values) placeWins(lo, hi, k int) int {
-	for i, m := range v.meta[lo:hi] {
-		if m&flagWin != 0 {
-			v.cells[lo+i].games = uint32(k)
-			k++
-		}
-	}
-	return k
+	return v.winBits.rank(i)
 }
 
 // winVals returns the winVals of position i.
@@ -792,6 +812,7 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, er
 		return nil, err
 	}
 	v.words = append(v.words, arr)
+	v.winBits = newRankBits(n)
 	workers := ls.workers
 	if n < parallelFrom {
 		workers = 1
@@ -804,7 +825,9 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, er
 			outs[c].err = err
 			return
 		}
-		outs[c] = ls.measureChunk(v, below, curs[c], lo, hi)
+		if outs[c] = ls.measureChunk(v, below, curs[c], lo, hi); outs[c].err == nil {
+			v.setWins(lo, hi)
+		}
 	})
 	fores, wins, big := 0, 0, 0
 	for c := range outs {
@@ -862,11 +885,15 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, er
 		o := &outs[c-1]
 		ats[c] = at{ats[c-1].win + o.wins.n, ats[c-1].fore + o.fore, ats[c-1].big + o.big.n}
 	}
-	// Each chunk's winnable positions' places are written in their
-	// cells meanwhile (see placeWins).
-	kernel.Split(len(outs), workers, len(outs), func(c, _, _ int) {
+	// The winnable positions' places are counted meanwhile, as a task
+	// of their own, the first taken.
+	kernel.Split(len(outs)+1, workers, len(outs)+1, func(c, _, _ int) {
+		if c == 0 {
+			v.winBits.count()
+			return
+		}
+		c--
 		k := ats[c].win
-		v.placeWins(bounds[c], bounds[c+1], k)
 		for w := range all(outs[c:c+1], func(o *chunkOut) *blocks[winOut] { return &o.wins }) {
 			v.wins[k], v.foreAt[k], v.winKeys[k], v.winP1[k] = w.winVals, uint32(ats[c].fore)+w.foreAt, w.key, w.p1
 			k++
@@ -1087,7 +1114,7 @@ func (ls *layers) measureOne(v, below *values, i int, p engine.Position, ks []ui
 		v.meta[i] = flagStuck
 		if ls.goal.Reached(p) {
 			v.cells[i].meta, v.meta[i] = flagWin, flagWin
-			out.wins.add(winOut{winVals{p0: kernel.ProbOne, p1: kernel.ProbOne, sol: kernel.U128{Lo: 1}, games: kernel.U128{Lo: 1}}, uint32(out.fore), kernel.Mix(p)})
+			out.wins.add(winOut{winVals{p0: kernel.ProbOne, p1: kernel.ProbOne, sol: kernel.U128{Lo: 1}}, uint32(out.fore), kernel.Mix(p)})
 		}
 		return
 	}
@@ -1095,31 +1122,16 @@ func (ls *layers) measureOne(v, below *values, i int, p engine.Position, ks []ui
 	out.jumps += int64(len(ks))
 	var longest uint8
 	var win bool
-	var length, games, p0, p1, sol kernel.U128
+	var length, games kernel.U128
 	allowed := 0
-	// A winnable child's games are in its winVals, in the cache line of
-	// its P0, P1 and solutions, found by its place among the winnable ones
-	// in its cell (see winAt).
 	for _, j := range ks {
-		c := &below.cells[j]
-		m := c.meta
+		m := below.cells[j].meta
 		longest = max(longest, m&longestMask)
+		games, _ = games.Add(below.gamesAt(int(j)))
+		win = win || m&flagWin != 0
 		if m&flagStuck == 0 {
 			allowed++
-			length, _ = length.Add(c.len.get())
-		}
-		switch {
-		case m&flagWin != 0:
-			win = true
-			cw := &below.wins[c.games]
-			games, _ = games.Add(cw.games)
-			p0, _ = p0.Add(cw.p0)
-			p1, _ = p1.Add(cw.p1)
-			sol, _ = sol.Add(cw.sol)
-		case c.games != bigGames:
-			games, _ = games.Add(kernel.U128{Lo: uint64(c.games)})
-		default:
-			games, _ = games.Add(below.games.over[below.games.overBits.rank(int(j))])
+			length, _ = length.Add(below.cells[j].len.get())
 		}
 	}
 	if allowed == 0 {
@@ -1136,14 +1148,14 @@ func (ls *layers) measureOne(v, below *values, i int, p engine.Position, ks []ui
 	len1, _ := lenOne.Add(kernel.DivFloor(length, uint64(allowed)))
 	c := &v.cells[i] // its fields written in place (see len88.put)
 	c.len.put(len1)
+	c.meta, c.games = longest, bigGames
+	if games.Hi == 0 && games.Lo < bigGames {
+		c.games = uint32(games.Lo)
+	} else {
+		out.big.add(bigGame{i, games})
+	}
 	if !win {
-		c.meta, v.meta[i] = longest, longest
-		c.games = bigGames
-		if games.Hi == 0 && games.Lo < bigGames {
-			c.games = uint32(games.Lo)
-		} else {
-			out.big.add(bigGame{i, games})
-		}
+		v.meta[i] = longest
 		return
 	}
 	c.meta = longest | flagWin
@@ -1152,13 +1164,25 @@ func (ls *layers) measureOne(v, below *values, i int, p engine.Position, ks []ui
 	// its sum over the allowed ones. A position whose longest game has
 	// two jumps or more has a foresight vector, made from its children
 	// as out.kids keeps them.
-	if longest >= 2 {
+	var p0, p1, sol kernel.U128
+	fored := longest >= 2
+	if fored {
 		out.kids.add(longest, len(ks))
-		for _, j := range ks {
-			out.kids.kid(below.cells[j].meta, int(below.cells[j].games))
+	}
+	for _, j := range ks {
+		m, at := below.cells[j].meta, 0
+		if m&flagWin != 0 {
+			at = below.winAt(int(j))
+			cw := &below.wins[at]
+			p0, _ = p0.Add(cw.p0)
+			p1, _ = p1.Add(cw.p1)
+			sol, _ = sol.Add(cw.sol)
+		}
+		if fored {
+			out.kids.kid(m, at)
 		}
 	}
-	out.wins.add(winOut{winVals{p0: kernel.DivFloor(p0, uint64(len(ks))), p1: kernel.DivFloor(p1, uint64(allowed)), sol: sol, games: games}, uint32(out.fore), kernel.Mix(p)})
+	out.wins.add(winOut{winVals{p0: kernel.DivFloor(p0, uint64(len(ks))), p1: kernel.DivFloor(p1, uint64(allowed)), sol: sol}, uint32(out.fore), kernel.Mix(p)})
 	out.fore += int(longest) - 1
 }
 

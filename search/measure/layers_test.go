@@ -134,42 +134,24 @@ func TestChunkBounds(t *testing.T) {
 	}
 }
 
-// TestPlaceWins checks the places among the winnable ones written in a
-// layer's cells a chunk at a time, in no order, against a count of its
-// meta bytes' win flags read one by one, and that the unwinnable
-// positions' games are left as they were.
-func TestPlaceWins(t *testing.T) {
+// TestSetWins checks a layer's win bits set a chunk at a time, chunks
+// sharing words, against its meta bytes read one by one.
+func TestSetWins(t *testing.T) {
 	const n = 1000
-	v := &values{meta: make([]uint8, n), cells: make([]cell, n)}
+	v := &values{meta: make([]uint8, n), winBits: newRankBits(n)}
 	for i := range v.meta {
 		v.meta[i] = uint8(i*7919%251) &^ flagWin
 		if i%3 == 0 || i%17 == 5 {
 			v.meta[i] |= flagWin
 		}
-		v.cells[i] = cell{meta: v.meta[i], games: uint32(i) + 7}
 	}
 	bounds := []int{0, 5, 64, 70, 200, 256, 257, 700, 999, n}
-	starts := make([]int, len(bounds))
-	for c := range len(bounds) - 1 {
-		starts[c+1] = starts[c]
-		for _, m := range v.meta[bounds[c]:bounds[c+1]] {
-			starts[c+1] += int(m >> winShift & 1)
-		}
-	}
 	for c := len(bounds) - 2; c >= 0; c-- {
-		if got, want := v.placeWins(bounds[c], bounds[c+1], starts[c]), starts[c+1]; got != want {
-			t.Errorf("placeWins(%d, %d, %d) = %d, want %d", bounds[c], bounds[c+1], starts[c], got, want)
-		}
+		v.setWins(bounds[c], bounds[c+1])
 	}
-	wins := 0
 	for i := range n {
-		want := i + 7
-		if v.win(i) {
-			want = wins
-			wins++
-		}
-		if got := int(v.cells[i].games); got != want {
-			t.Fatalf("cell %d holds %d, want %d", i, got, want)
+		if got, want := v.winBits.set[i/64]>>(i%64)&1 == 1, v.meta[i]&flagWin != 0; got != want {
+			t.Fatalf("win bit %d = %v, want %v", i, got, want)
 		}
 	}
 }
