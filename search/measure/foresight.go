@@ -9,7 +9,7 @@ import (
 // foresightOf writes W_1 .. W_{longest−1} of a winnable position to dst
 // (of longest−1 values) from its children: wk its winnable ones (in
 // below), lost[l] how many of the others have a longest game of l jumps,
-// jumps how many it has (div divides by it and fewer). The player who looks k jumps ahead sees that a
+// jumps how many it has. The player who looks k jumps ahead sees that a
 // jump loses when its child cannot win and its longest game has fewer
 // than k jumps (the jump and that game make at most k); it plays the
 // other jumps uniformly at random. One can win, so there always are some.
@@ -20,7 +20,7 @@ import (
 // The sums of W_k over the winnable children are made in dst a child at
 // a time, its vector added whole (a run of its layer's fore), and the 1s
 // of the children whose longest game is shorter counted apart.
-func foresightOf(dst []kernel.U128, below *values, wk []winKid, lost *[longestMask + 1]int32, jumps int, div kernel.Divisors) {
+func foresightOf(dst []kernel.U128, below *values, wk []winKid, lost *[longestMask + 1]int32, jumps int) {
 	clear(dst)
 	var ones [longestMask + 2]int32 // ones[k]: children whose W_j is 1 from j = k on
 	for _, c := range wk {
@@ -42,7 +42,7 @@ func foresightOf(dst []kernel.U128, below *values, wk []winKid, lost *[longestMa
 			one, _ = one.Add(kernel.ProbOne)
 		}
 		sum, _ := dst[i].Add(one)
-		dst[i] = div.DivFloor(sum, uint64(allowed))
+		dst[i] = kernel.DivFloor(sum, uint64(allowed))
 	}
 }
 

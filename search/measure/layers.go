@@ -384,10 +384,6 @@ type layers struct {
 	group   *engine.Group
 	mem     *kernel.Budget
 	workers int
-	// div divides by a position's jumps (at most the board's, len(gen.Masks))
-	// by multiplying (see kernel.Divisors): the quotients of its
-	// measures, two or three a position.
-	div kernel.Divisors
 	// win[pegs] holds the winnable positions of pegs pegs.
 	win                 []*winners
 	reachable, winnable int64
@@ -489,7 +485,7 @@ func measureLayers(ctx context.Context, b *engine.Board, start engine.Position, 
 	if start.Pegs() < parallelPegs {
 		workers = 1
 	}
-	l := &layers{ctx: ctx, goal: goal, gen: gen, group: gen.Group, mem: mem, workers: workers, div: kernel.NewDivisors(len(gen.Masks)), win: make([]*winners, start.Pegs()+1)}
+	l := &layers{ctx: ctx, goal: goal, gen: gen, group: gen.Group, mem: mem, workers: workers, win: make([]*winners, start.Pegs()+1)}
 	first := kernel.First(gen.Group, start, false)
 	// A layer found in bitsets waits as them, a bit a number rather than
 	// a key a position, and is read from them when measured (see
@@ -923,7 +919,7 @@ func (ls *layers) measure(pos positions, pegs int, below *values) (_ *values, er
 	// chunks shrink as the pass goes, so these do too, see chunkBounds).
 	if fores > 0 {
 		kernel.Split(len(outs), workers, len(outs), func(c, _, _ int) {
-			foresightChunk(v.fore[ats[c].fore:ats[c].fore+outs[c].fore], below, &outs[c].kids, ls.div)
+			foresightChunk(v.fore[ats[c].fore:ats[c].fore+outs[c].fore], below, &outs[c].kids)
 			keepChunkOut(&ls.spares, &outs[c])
 		})
 	}
@@ -1149,7 +1145,7 @@ func (ls *layers) measureOne(v, below *values, i int, p engine.Position, ks []ui
 	longest++
 	// Sums of at most a few hundred children cannot overflow: see
 	// exact.ProbOne and lenOne.
-	len1, _ := lenOne.Add(ls.div.DivFloor(length, uint64(allowed)))
+	len1, _ := lenOne.Add(kernel.DivFloor(length, uint64(allowed)))
 	c := &v.cells[i] // its fields written in place (see len88.put)
 	c.len.put(len1)
 	c.meta, c.games = longest, bigGames
@@ -1186,7 +1182,7 @@ func (ls *layers) measureOne(v, below *values, i int, p engine.Position, ks []ui
 			out.kids.kid(m, at)
 		}
 	}
-	out.wins.add(winOut{winVals{p0: ls.div.DivFloor(p0, uint64(len(ks))), p1: ls.div.DivFloor(p1, uint64(allowed)), sol: sol}, uint32(out.fore), kernel.Mix(p)})
+	out.wins.add(winOut{winVals{p0: kernel.DivFloor(p0, uint64(len(ks))), p1: kernel.DivFloor(p1, uint64(allowed)), sol: sol}, uint32(out.fore), kernel.Mix(p)})
 	out.fore += int(longest) - 1
 }
 
@@ -1194,7 +1190,7 @@ func (ls *layers) measureOne(v, below *values, i int, p engine.Position, ks []ui
 // winnable positions whose longest games have two jumps or more (see
 // foresightOf), in their order, to fore (the chunk's run of its layer's
 // vectors), from their children in below as kids holds them.
-func foresightChunk(fore []kernel.U128, below *values, kids *foreKids, div kernel.Divisors) {
+func foresightChunk(fore []kernel.U128, below *values, kids *foreKids) {
 	var wk []winKid
 	heads, metas, wins := reader[uint32]{b: &kids.heads}, reader[uint8]{b: &kids.metas}, reader[uint32]{b: &kids.wins}
 	at := 0
@@ -1211,7 +1207,7 @@ func foresightChunk(fore []kernel.U128, below *values, kids *foreKids, div kerne
 			}
 			wk = append(wk, winKid{at: int32(wins.next()), longest: m & longestMask})
 		}
-		foresightOf(fore[at:at+longest-1], below, wk, &lostBy, jumps, div)
+		foresightOf(fore[at:at+longest-1], below, wk, &lostBy, jumps)
 		at += longest - 1
 	}
 }

@@ -141,12 +141,6 @@ func Prob(p U128, units uint64) Fixed { return exact.Prob(p, units) }
 // DivFloor is exact.DivFloor.
 func DivFloor(a U128, n uint64) U128 { return exact.DivFloor(a, n) }
 
-// Divisors is exact.Divisors.
-type Divisors = exact.Divisors
-
-// NewDivisors is exact.NewDivisors.
-func NewDivisors(max int) Divisors { return exact.NewDivisors(max) }
-
 // QuoFloat64 is exact.QuoFloat64.
 func QuoFloat64(x, y Fixed) (float64, bool) { return exact.QuoFloat64(x, y) }
 
