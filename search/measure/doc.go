@@ -167,7 +167,26 @@
 // asked for a parent's share at a time as the batch before is measured
 // (1.10), PREFETCHT1 for PREFETCHT0 (1.01 over four rounds at load 4.4);
 // PREFETCHNTA was worse (1.42-1.59; a child's cell is read again by its
-// other parents, and NTA keeps lines out of the outer caches).
+// other parents, and NTA keeps lines out of the outer caches). Left out
+// too, against d23528b (the same grade, alternated pairs, user time
+// ratios' medians; perf record -F 999 -g samples, two runs each): a
+// winnable position's place among the winnable ones held in its cell and
+// its games in its winVals, padded to 64 bytes, a cache line each, so
+// that a winnable child cost no win bits or count (0.97 over 5 pairs at
+// load 4.3, 1.05 over 5 at load 1.8; with the winnable children's
+// winVals read in a loop of their own, 0.99 over 5 at load 1.3-2.0, but
+// measureOne took 3243-3284 samples against 3053-3058 and the step that
+// writes the places in the cells 125 against 57-64; 280 MB of RSS
+// against 275), the winnable children's winVals read in the loop over
+// their cells (1.11-1.14 over 3 pairs), the games summed in a loop of
+// their own (1.00 over 4), those of 32 bits summed in a word (0.96 over 5
+// at load 2.0, but measureOne took 2547-2750 samples against 2302-2395:
+// within the noise), and a division by a number of jumps made by
+// multiplying with its reciprocal (Möller and Granlund's algorithm 4, a
+// table of the board's numbers of jumps) rather than two DIV
+// instructions, slower on this CPU (a testing.B benchmark, since
+// dropped: 9.3-9.7 ns a division against 6.6-6.8; the grade 1.07 over 5
+// pairs at load 1.1-1.6).
 //
 // # The tail
 //
