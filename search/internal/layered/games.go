@@ -415,7 +415,8 @@ type gameChunk struct {
 	owner []int32
 	sums  []exact.U128 // a chunk's, then copied out
 	above []aboveSmall // a chunk's sums past small counts (sumDenseOut)
-	bufs  [2]rankBatch // the batches in hand (see gameSums.batches)
+	ends  []int32      // where each parent's children end in a batch
+	who   []int32      // each of those parents' place in the chunk
 }
 
 // chunk sums the games of the parents of l's units lo to hi and stores
@@ -485,7 +486,11 @@ func (g *gameSums) chunk(st *gameChunk, lo, hi int) {
 func (g *gameSums) sumDense(st *gameChunk) (of, miss bool) {
 	sums, vals := st.sums, g.vals
 	dead := func(j int) { sums[j] = exact.U128{Lo: 1} }
-	ok := g.batches(st, dead, func(ranks []uint64, ends, who []int32) {
+	g.batches(st, dead, func(ranks []uint64, ends, who []int32) {
+		if !g.place(ranks) {
+			miss = true // Games fails
+			return
+		}
 		switch {
 		case vals.small != nil:
 			sumSmall(sums, vals.small, ranks, ends, who)
@@ -495,53 +500,33 @@ func (g *gameSums) sumDense(st *gameChunk) (of, miss bool) {
 			of = sumWide(sums, vals.wide, ranks, ends, who) || of
 		}
 	})
-	return of, !ok
+	return of, miss
+}
+
+// place turns the numbers ranks of children in the layer below into
+// their places (see placesIn), each array's lines asked for a batch ahead
+// of reading them (see prefetchBits), and reports whether every child is
+// there.
+func (g *gameSums) place(ranks []uint64) bool {
+	set, before := g.below.bl.sets[0], g.below.before[0]
+	prefetchBits(&set[0], &before[0], ranks)
+	valsAt, shift := g.vals.base()
+	return placesIn(set, before, ranks, valsAt, shift) == len(ranks)
 }
 
 // batches makes the numbers of the children of st's parents in the layer
 // below, a batch of parents at a time (Parent.MoveRanksBatch), calls dead
-// with the place in the chunk of each parent without a child, turns the
-// numbers of denseBatch or more children (and, at the end, the rest)
-// into their places in the layer below (placesIn), and hands them to sum
-// (places, each parent's run of them ending at ends[b] for the parent at
-// who[b]). It reports whether every child is in the layer below; where
-// one is not, sum is not called for its batch.
-//
-// Two batches are in hand at once (a pipeline, as package
-// search/internal/measure's "Batches in a pipeline"): once a batch is
-// numbered, its bitset words and their counts are asked for
-// (prefetchBits), the batch before it summed, then the batch placed and
-// its children's counts asked for (placesIn), which come while the batch
-// after it is numbered, rather than each batch's misses waited for in
-// turn.
-func (g *gameSums) batches(st *gameChunk, dead func(j int), sum func(places []uint64, ends, who []int32)) (ok bool) {
-	set, before := g.below.bl.sets[0], g.below.before[0]
-	valsAt, shift := g.vals.base()
-	// next is the batch being numbered, ready the one placed whose
-	// counts are asked for, to be summed.
-	next, ready := &st.bufs[0], &st.bufs[1]
-	next.reset()
-	ready.reset()
-	ok = true
-	flush := func() {
-		if len(next.ranks) > 0 {
-			prefetchBits(&set[0], &before[0], next.ranks)
-		}
-		if len(ready.ends) > 0 {
-			sum(ready.ranks, ready.ends, ready.who)
-		}
-		ready.reset()
-		if placesIn(set, before, next.ranks, valsAt, shift) != len(next.ranks) {
-			ok = false // Games fails
-			next.reset()
-		}
-		next, ready = ready, next
-	}
+// with the place in the chunk of each parent without a child, and hands
+// sum the numbers made (ranks, each parent's run of them ending at ends[b]
+// for the parent at who[b]) once they are denseBatch or more, and at the
+// end.
+func (g *gameSums) batches(st *gameChunk, dead func(j int), sum func(ranks []uint64, ends, who []int32)) {
+	ranks, ends, who := st.ranks[:0], st.ends[:0], st.who[:0]
 	var batchEnds [movegen.MaxBatch]int32
 	for j := 0; j < len(st.ps); {
 		batch := st.ps[j:min(len(st.ps), j+movegen.MaxBatch)]
-		n := len(next.ranks)
-		next.ranks = st.par.MoveRanksBatch(next.ranks, batch, nil, g.d, batchEnds[:len(batch)])
+		n := len(ranks)
+		ranks = st.par.MoveRanksBatch(ranks, batch, nil, g.d, batchEnds[:len(batch)])
 		prev := int32(0)
 		for i, e := range batchEnds[:len(batch)] {
 			if e == prev {
@@ -549,32 +534,17 @@ func (g *gameSums) batches(st *gameChunk, dead func(j int), sum func(places []ui
 				continue
 			}
 			prev = e
-			next.ends = append(next.ends, int32(n)+e)
-			next.who = append(next.who, int32(j+i))
+			ends = append(ends, int32(n)+e)
+			who = append(who, int32(j+i))
 		}
 		j += len(batch)
-		if len(next.ranks) >= denseBatch {
-			flush()
+		if len(ranks) >= denseBatch {
+			sum(ranks, ends, who)
+			ranks, ends, who = ranks[:0], ends[:0], who[:0]
 		}
 	}
-	flush()
-	if len(ready.ends) > 0 {
-		sum(ready.ranks, ready.ends, ready.who)
-	}
-	return ok
-}
-
-// rankBatch is a batch of a chunk's parents with children (who, their
-// places in the chunk) and their children's numbers in the layer below,
-// then places (ranks), each parent's ending at ends[b].
-type rankBatch struct {
-	ranks     []uint64
-	ends, who []int32
-}
-
-// reset empties b, keeping its room.
-func (b *rankBatch) reset() {
-	b.ranks, b.ends, b.who = b.ranks[:0], b.ends[:0], b.who[:0]
+	sum(ranks, ends, who)
+	st.ranks, st.ends, st.who = ranks, ends, who
 }
 
 // sumDenseOut is sumDense for sums that fit in 64 bits, out and vals each
@@ -592,7 +562,11 @@ func (g *gameSums) sumDenseOut(st *gameChunk, base int) (most uint64, miss bool)
 		out.setOne(base + j)
 		most = max(most, 1)
 	}
-	ok := g.batches(st, dead, func(ranks []uint64, ends, who []int32) {
+	g.batches(st, dead, func(ranks []uint64, ends, who []int32) {
+		if !g.place(ranks) {
+			miss = true // Games fails
+			return
+		}
 		var m uint64
 		switch {
 		case out.small != nil && vals.small != nil:
@@ -606,7 +580,6 @@ func (g *gameSums) sumDenseOut(st *gameChunk, base int) (most uint64, miss bool)
 		}
 		most = max(most, m)
 	})
-	miss = !ok
 	if len(st.above) > 0 {
 		g.mu.Lock()
 		for _, a := range st.above {
