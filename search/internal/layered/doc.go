@@ -133,6 +133,28 @@
 // two layers' are held at a time, each array written whole by the
 // workers.
 //
+// Left out: the batches in a pipeline, as package search/measure's
+// ("Batches in a pipeline"; commit 0a463ca, reverted): two batches in
+// hand, a batch's bitset words and counts before them asked for
+// (prefetchBits) while the batch before is summed, then the batch placed
+// and its children's counts asked for (placesIn) while the batch after is
+// numbered. Alternated with the base's (e4e85a0) at load 2.2-3.6 on 2
+// cores, the JSON the same: BenchmarkGames board=english/workers=2
+// (-benchtime 3x) took 0.98-1.43 s against 1.10-1.35 s, ratios
+// 0.78-1.13 over 12 pairs (10 below 1), median 0.945; the English full
+// analysis,
+//
+//	/usr/bin/time pegs explore --board english --start d4 --format json
+//
+// wall ratios 0.80-1.09 (median 0.96) and user time ratios 0.91-1.09
+// (median 0.99) over 7 pairs, BenchmarkExplore
+// board=english/search=full/workers=2 (-benchtime 1x) 0.77-1.08 (median
+// 0.96) over 6: within the noise. Of the perf samples (perf record -F 999
+// -g, one run each), the walk back's (sumDenseOut's sums, placesBMI2,
+// prefetchBits, batches) were 1097 against 1180, but 0.84 of
+// movesRanksBatchAVX512's against 0.73: the misses moved between them
+// rather than went.
+//
 // Win counts, over the winnable positions alone and from one peg up, the
 // paths from each to the goal and the random player's chance of reaching
 // it; it holds a layer as a bitset of its positions' numbers for each of
