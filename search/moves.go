@@ -111,18 +111,11 @@ func (w *winNumbers) layer(pegs int) (*key.Sorted, bool) {
 }
 
 // Numbers sets ids[k] to the number of cs[k], or -1 where it is not
-// winnable, their first reads asked for together first (key.ReadAhead),
+// winnable, their first reads asked for together first (key.Numbers),
 // so that their cache misses overlap. A position of a mirroring layer is
 // found without. It returns a sum of what it read ahead.
 func (w *winNumbers) Numbers(cs []engine.Position, ids []int32) uint64 {
-	sum := key.ReadAhead(cs, ids, w.readable)
-	for k, c := range cs {
-		ids[k] = -1
-		if j, ok := w.Number(c); ok {
-			ids[k] = int32(j)
-		}
-	}
-	return sum
+	return key.Numbers(cs, ids, w.readable, w.Number)
 }
 
 // readable returns the index c is found in, where c's layer has

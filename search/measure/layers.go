@@ -1319,18 +1319,11 @@ func (w *winNumbers) Number(c engine.Position) (int, bool) {
 }
 
 // Numbers sets ids[k] to the number of cs[k], or -1 where it is not
-// winnable, their first reads asked for together first
-// (kernel.ReadAhead), so that their cache misses overlap. It returns a
-// sum of what it read ahead.
+// winnable, their first reads asked for together first (kernel.Numbers),
+// so that their cache misses overlap. It returns a sum of what it read
+// ahead.
 func (w *winNumbers) Numbers(cs []engine.Position, ids []int32) uint64 {
-	sum := kernel.ReadAhead(cs, ids, w.sorted)
-	for k, c := range cs {
-		ids[k] = -1
-		if j, ok := w.Number(c); ok {
-			ids[k] = int32(j)
-		}
-	}
-	return sum
+	return kernel.Numbers(cs, ids, w.sorted, w.Number)
 }
 
 // sorted returns the index of c's layer where its positions are sorted,

@@ -85,9 +85,9 @@ func IndexBytes(n int) int64 { return key.IndexBytes(n) }
 // NewSorted is key.NewSorted.
 func NewSorted(ps []engine.Position) (*Sorted, bool) { return key.NewSorted(ps) }
 
-// ReadAhead is key.ReadAhead.
-func ReadAhead(ps []engine.Position, runs []int32, of func(engine.Position) *Sorted) uint64 {
-	return key.ReadAhead(ps, runs, of)
+// Numbers is key.Numbers.
+func Numbers(ps []engine.Position, ids []int32, of func(engine.Position) *Sorted, number func(engine.Position) (int, bool)) uint64 {
+	return key.Numbers(ps, ids, of, number)
 }
 
 // Prefetch is prefetch.At.

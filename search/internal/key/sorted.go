@@ -144,23 +144,31 @@ func (s *Sorted) At(k int) engine.Position {
 	return 0
 }
 
-// ReadAhead asks for what Find reads of each of ps (its run's start, then
-// that run's first position), a step for all of them at once, so that
-// their cache misses overlap before the caller finds each one: of gives
-// the Sorted that p would be found in, or nil to pass p over; runs is
-// scratch, at least as long as ps. It returns a sum of what it read, for
-// the caller to keep (so that the reads are not optimized away).
-func ReadAhead(ps []engine.Position, runs []int32, of func(engine.Position) *Sorted) uint64 {
+// Numbers sets ids[k] to number(ps[k]), or -1 where number finds none,
+// having first asked for what Find reads of each of ps (its run's start,
+// then that run's first position), a step for all of them at once, so
+// that their cache misses overlap before each is numbered: of gives the
+// Sorted that p would be found in, or nil to pass p over (its read is
+// not asked for; number still decides its id). It returns a sum of what
+// it read ahead, for the caller to keep (so that the reads are not
+// optimized away).
+func Numbers(ps []engine.Position, ids []int32, of func(engine.Position) *Sorted, number func(engine.Position) (int, bool)) uint64 {
 	for k, p := range ps {
-		runs[k] = -1
+		ids[k] = -1
 		if s := of(p); s != nil {
-			runs[k] = int32(s.Run(p))
+			ids[k] = int32(s.Run(p))
 		}
 	}
 	var sum engine.Position
 	for k, p := range ps {
-		if runs[k] >= 0 {
-			sum += of(p).At(int(runs[k]))
+		if ids[k] >= 0 {
+			sum += of(p).At(int(ids[k]))
+		}
+	}
+	for k, p := range ps {
+		ids[k] = -1
+		if j, ok := number(p); ok {
+			ids[k] = int32(j)
 		}
 	}
 	return uint64(sum)

@@ -86,33 +86,36 @@ func TestSorted(t *testing.T) {
 	}
 }
 
-// TestReadAhead checks that ReadAhead reads each position's run and its
-// first position, and passes over those of gives no Sorted for.
-func TestReadAhead(t *testing.T) {
+// TestNumbers checks that Numbers reads each position's run and its
+// first position, passes over those of gives no Sorted for, and numbers
+// every position by number.
+func TestNumbers(t *testing.T) {
 	ps := []engine.Position{3, 5, 9, 17, 33, 65, 129, 1 << 20, 1<<20 | 1}
 	s := SortedOf(ps)
 	qs := []engine.Position{5, 6, 1 << 20, 1 << 40, 2}
-	runs := make([]int32, len(qs))
-	got := ReadAhead(qs, runs, func(p engine.Position) *Sorted {
+	of := func(p engine.Position) *Sorted {
 		if p == 2 {
 			return nil
 		}
 		return s
-	})
+	}
+	number := s.Find
+	ids := make([]int32, len(qs))
+	got := Numbers(qs, ids, of, number)
 	var want engine.Position
 	for k, q := range qs {
-		switch {
-		case q == 2:
-			if runs[k] != -1 {
-				t.Errorf("ReadAhead read the run of %#x, which of passes over", uint64(q))
-			}
-		case runs[k] != int32(s.Run(q)):
-			t.Errorf("ReadAhead's run of %#x = %d, want %d", uint64(q), runs[k], s.Run(q))
-		default:
+		if q != 2 {
 			want += s.At(s.Run(q))
+		}
+		wantID := int32(-1)
+		if j, ok := number(q); ok {
+			wantID = int32(j)
+		}
+		if ids[k] != wantID {
+			t.Errorf("Numbers' id of %#x = %d, want %d", uint64(q), ids[k], wantID)
 		}
 	}
 	if got != uint64(want) {
-		t.Errorf("ReadAhead = %d, want the sum of the runs' first positions, %d", got, uint64(want))
+		t.Errorf("Numbers = %d, want the sum of the runs' first positions, %d", got, uint64(want))
 	}
 }
